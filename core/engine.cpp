@@ -1,0 +1,167 @@
+// The engine dispatcher: routes validate/apply/decisions to the phase that
+// owns the current position. Rules themselves live in core/rules/.
+#include "core/engine.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/rules/rules.h"
+
+namespace mentat {
+
+std::string_view action_kind_name(ActionKind k) {
+  static constexpr std::array<std::string_view, kMaxActionKind + 1> names = {
+      "None", "CreateGame", "SelectTraitor", "Predict", "PlaceForces", "DialStorm",
+      "Pass", "ClaimCharity", "Bid", "Revive", "Ship", "Move", "ProposeAlliance",
+      "AcceptAlliance", "BreakAlliance", "Bribe", "Deal", "PlayCard", "Respond",
+      "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide"};
+  auto i = static_cast<size_t>(k);
+  return i < names.size() ? names[i] : "Unknown";
+}
+
+std::string_view reject_code_name(RejectCode c) {
+  switch (c) {
+    case RejectCode::Malformed: return "malformed";
+    case RejectCode::NotYourDecision: return "not_your_decision";
+    case RejectCode::WrongPhase: return "wrong_phase";
+    case RejectCode::IllegalChoice: return "illegal_choice";
+    case RejectCode::NotEnoughSpice: return "not_enough_spice";
+    case RejectCode::Storm: return "storm";
+    case RejectCode::Occupancy: return "occupancy";
+    case RejectCode::GameOver: return "game_over";
+  }
+  return "unknown";
+}
+
+std::string_view phase_name(Phase p) {
+  switch (p) {
+    case Phase::Setup: return "Setup";
+    case Phase::Storm: return "Storm";
+    case Phase::SpiceBlow: return "Spice Blow";
+    case Phase::Nexus: return "Nexus";
+    case Phase::Charity: return "CHOAM Charity";
+    case Phase::Bidding: return "Bidding";
+    case Phase::Revival: return "Revival";
+    case Phase::ShipmentMovement: return "Shipment and Movement";
+    case Phase::Battle: return "Battle";
+    case Phase::SpiceCollection: return "Spice Collection";
+    case Phase::MentatPause: return "Mentat Pause";
+    case Phase::GameOver: return "Game Over";
+  }
+  return "?";
+}
+
+std::optional<std::string> check_setup(const GameSetup& setup) {
+  if (setup.factions.size() < 2 || setup.factions.size() > kMaxSeats)
+    return "a game needs 2 to 6 factions, got " + std::to_string(setup.factions.size());
+  uint8_t seen = 0;
+  for (Faction f : setup.factions) {
+    auto i = static_cast<int>(f);
+    if (i < 0 || i >= kNumFactions) return std::string("unknown faction");
+    if (seen & (1u << i)) return "faction " + std::string(faction_name(f)) + " appears twice";
+    seen |= static_cast<uint8_t>(1u << i);
+  }
+  if (setup.max_turns < 1 || setup.max_turns > 20)
+    return "max_turns must be 1..20, got " + std::to_string(setup.max_turns);
+  for (int i = 0; i < kNumRulings; ++i) {
+    const auto& info = ruling_info(static_cast<RulingId>(i));
+    if (setup.rulings.value[i] >= info.values.size())
+      return "ruling " + std::string(info.key) + " has an out-of-range value";
+  }
+  return std::nullopt;
+}
+
+GameState create_game(const GameSetup& setup, DrawLog* draws) {
+  GameState s;
+  s.seed = setup.seed;
+  s.rng = Rng::from_seed(setup.seed);
+  s.num_seats = static_cast<uint8_t>(setup.factions.size());
+  s.advanced = setup.advanced ? 1 : 0;
+  s.max_turns = setup.max_turns;
+  s.rulings = setup.rulings;
+  for (size_t i = 0; i < setup.factions.size(); ++i) {
+    s.seat_faction[i] = static_cast<uint8_t>(setup.factions[i]);
+    auto& fs = s.of(setup.factions[i]);
+    fs.in_game = 1;
+    fs.seat = static_cast<Seat>(i);
+  }
+  for (int i = 0; i < data::kNumLeaders; ++i) {
+    s.leaders[i].holder = static_cast<uint8_t>(data::leader(static_cast<LeaderId>(i)).faction);
+  }
+  rules::Ctx c{s, draws};
+  rules::setup_rules().enter(c);
+  return s;
+}
+
+std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (seat < 0 || seat >= s.num_seats)
+    return Rejection{RejectCode::Malformed, "seat " + std::to_string(seat) + " is not in this game"};
+  if (s.phase == Phase::GameOver) return Rejection{RejectCode::GameOver, "the game is over"};
+  if (a.kind == ActionKind::None || a.kind == ActionKind::CreateGame)
+    return Rejection{RejectCode::Malformed, "this action cannot be submitted to a running game"};
+  if (rules::is_anytime(a.kind)) return rules::validate_anytime(s, seat, a);
+  return rules::phase_rules(s.phase).validate(s, seat, a);
+}
+
+void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws) {
+  rules::Ctx c{s, draws};
+  if (rules::is_anytime(a.kind)) {
+    rules::apply_anytime(c, seat, a);
+  } else {
+    rules::phase_rules(s.phase).apply(c, seat, a);
+  }
+  ++s.version;
+}
+
+uint8_t waiting_for(const GameState& s) { return s.phase == Phase::GameOver ? 0 : s.waiting; }
+
+std::vector<Decision> decisions(const GameState& s, Seat seat) {
+  std::vector<Decision> out;
+  if (seat < 0 || seat >= s.num_seats || s.phase == Phase::GameOver) return out;
+  rules::phase_rules(s.phase).decisions(s, seat, out);
+  return out;
+}
+
+std::vector<Action> legal_actions(const GameState& s, Seat seat) {
+  std::vector<Action> out;
+  if (seat < 0 || seat >= s.num_seats || s.phase == Phase::GameOver) return out;
+  rules::phase_rules(s.phase).legal(s, seat, out);
+  return out;
+}
+
+std::vector<Seat> storm_order(const GameState& s) { return rules::order_from_first(s); }
+
+Seat first_player(const GameState& s) {
+  auto o = rules::order_from_first(s);
+  return o.empty() ? kNoSeat : o.front();
+}
+
+namespace rules {
+
+const PhaseRules& phase_rules(Phase p) {
+  switch (p) {
+    case Phase::Setup: return setup_rules();
+    case Phase::Storm: return storm_rules();
+    case Phase::SpiceBlow: return spice_blow_rules();
+    case Phase::Nexus: return nexus_rules();
+    case Phase::Charity: return charity_rules();
+    case Phase::Bidding: return bidding_rules();
+    case Phase::Revival: return revival_rules();
+    case Phase::ShipmentMovement: return shipment_movement_rules();
+    case Phase::Battle: return battle_rules();
+    case Phase::SpiceCollection: return collection_rules();
+    case Phase::MentatPause:
+    case Phase::GameOver: return mentat_pause_rules();
+  }
+  return mentat_pause_rules();
+}
+
+void enter_phase(Ctx& c, Phase next) {
+  c.s.phase = next;
+  c.s.step = 0;
+  c.s.waiting = 0;
+  phase_rules(next).enter(c);
+}
+
+}  // namespace rules
+}  // namespace mentat

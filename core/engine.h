@@ -1,0 +1,157 @@
+// The Mentat engine: one game API over GameState.
+//
+//   create  GameSetup -> GameState           (version 0, the creation event)
+//   validate(state, seat, action)            is this legal now? typed rejection
+//   apply(state, seat, action, draws)        fold one ACCEPTED action: total
+//   decisions(state, seat)                   what may this seat do now
+//   legal_actions(state, seat)               concrete legal actions (for bots/tests)
+//
+// Contract:
+//  * validate never changes anything; apply never validates. Calling apply
+//    with an action validate rejected is a programming error (the state is
+//    then unspecified), so every caller validates first (store/room.cpp).
+//  * Engine-driven steps that follow an action (moving the storm once both
+//    dials are in, the spice blow, phase changes) run inside apply; each
+//    random outcome they draw from the state's Rng is appended to `draws`
+//    (which may be null when folding stored events).
+//  * Everything here is a pure function of its arguments: the same state and
+//    action give the same result on every machine. Thread-safe for distinct
+//    states.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/state.h"
+
+namespace mentat {
+
+inline constexpr uint32_t kEngineVersion = 1;
+inline constexpr uint32_t kRulesVersion = 1;
+
+// Action kinds; the numbers equal the FlatBuffers union tags (events/mentat.fbs).
+enum class ActionKind : uint8_t {
+  None = 0,
+  CreateGame = 1,
+  SelectTraitor = 2,
+  Predict = 3,
+  PlaceForces = 4,
+  DialStorm = 5,
+  Pass = 6,
+  ClaimCharity = 7,
+  Bid = 8,
+  Revive = 9,
+  Ship = 10,
+  Move = 11,
+  ProposeAlliance = 12,
+  AcceptAlliance = 13,
+  BreakAlliance = 14,
+  Bribe = 15,
+  Deal = 16,
+  PlayCard = 17,
+  Respond = 18,
+  SendSpiritualAdvisor = 19,
+  Flip = 20,
+  GuildTiming = 21,
+  WormRide = 22,
+};
+inline constexpr int kMaxActionKind = 22;
+std::string_view action_kind_name(ActionKind k);
+
+struct Placement {
+  LocationId location = kNone8;
+  uint8_t forces = 0;
+  uint8_t special = 0;
+  friend bool operator==(const Placement&, const Placement&) = default;
+};
+inline constexpr int kMaxPlacements = 12;
+
+// One player action, decoded from its FlatBuffers table (events/codec.h).
+// Which fields matter depends on `kind` (see events/mentat.fbs).
+struct Action {
+  ActionKind kind = ActionKind::None;
+  uint8_t faction = kNoFaction;  // Predict, alliances, Bribe target
+  uint8_t value = 0;             // dial, prediction turn, traitor leader, PlayCard value
+  uint16_t amount = 0;           // Bid, Bribe
+  uint8_t card = kNone8;         // PlayCard / Respond / Revive leader
+  LocationId to = kNone8;        // Ship / Move / SendSpiritualAdvisor / WormRide / PlayCard target
+  LocationId from = kNone8;      // cross-ship source
+  uint8_t forces = 0;
+  uint8_t special = 0;
+  bool flag = false;             // Bid.karama, Ship.to_reserves, Respond.accept, GuildTiming.now
+  bool flag2 = false;            // Ship.advisors
+  uint8_t n_placements = 0;
+  Placement placements[kMaxPlacements];
+  uint8_t n_factions = 0;        // Deal.with
+  uint8_t factions[kMaxSeats] = {};
+  std::string text;              // Deal text, Bribe note
+  friend bool operator==(const Action&, const Action&) = default;
+};
+
+// Game creation parameters (the CreateGame action).
+struct GameSetup {
+  uint64_t seed = 0;
+  std::vector<Faction> factions;  // seat order
+  bool advanced = false;
+  uint8_t max_turns = 10;
+  Rulings rulings = Rulings::defaults();
+  std::string name;
+};
+
+enum class RejectCode : uint8_t {
+  Malformed,        // impossible values (unknown location, zero forces, ...)
+  NotYourDecision,  // this seat is not being asked anything of this kind now
+  WrongPhase,       // the action does not belong to the current phase/step
+  IllegalChoice,    // the rules forbid this choice
+  NotEnoughSpice,
+  Storm,            // obstructed by the storm
+  Occupancy,        // stronghold occupancy limit
+  GameOver,
+};
+std::string_view reject_code_name(RejectCode c);
+
+struct Rejection {
+  RejectCode code;
+  std::string reason;  // one human-readable sentence
+};
+
+// A random outcome drawn while applying (recorded in the event).
+struct DrawRecord {
+  DrawKind kind;
+  uint16_t value;
+  friend bool operator==(const DrawRecord&, const DrawRecord&) = default;
+};
+using DrawLog = std::vector<DrawRecord>;
+
+// One decision a seat is being asked for, with its legal choices.
+struct Decision {
+  ActionKind kind;
+  std::string prompt;            // "Bid on the card up for auction (1..7) or pass"
+  int min = 0, max = 0;          // numeric range where one applies
+  std::vector<uint16_t> options; // discrete choices (leader ids, locations, factions, ...)
+};
+
+// Errors in GameSetup (bad faction list, duplicate factions, ...).
+std::optional<std::string> check_setup(const GameSetup& setup);
+// Creates the game (version 0). Precondition: check_setup passed.
+GameState create_game(const GameSetup& setup, DrawLog* draws);
+
+std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a);
+void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws);
+
+// Seats from which the game waits for a decision (bit mask). Zero only when
+// the game is over.
+uint8_t waiting_for(const GameState& s);
+std::vector<Decision> decisions(const GameState& s, Seat seat);
+// Concrete legal actions for `seat`, every one accepted by validate. Complete
+// for small choice spaces; for large ones (shipments, movements) a
+// representative subset that always includes passing where passing is legal.
+std::vector<Action> legal_actions(const GameState& s, Seat seat);
+
+// Storm order: seats starting with the first player (1.01.01).
+std::vector<Seat> storm_order(const GameState& s);
+Seat first_player(const GameState& s);
+
+}  // namespace mentat

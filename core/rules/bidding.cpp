@@ -1,0 +1,27 @@
+// 1.04 Bidding.
+// NOT YET IMPLEMENTED: the phase ends as soon as it begins (see
+// docs/rules-coverage.tsv).
+#include "core/rules/rules.h"
+
+namespace mentat::rules {
+namespace {
+
+void enter(Ctx& c) { enter_phase(c, Phase::Revival); }
+
+std::optional<Rejection> validate(const GameState&, Seat, const Action&) {
+  return reject(RejectCode::WrongPhase, "nothing is decided in this phase yet");
+}
+void apply(Ctx&, Seat, const Action&) {}
+void decisions(const GameState&, Seat, std::vector<Decision>&) {}
+void legal(const GameState&, Seat, std::vector<Action>&) {}
+
+}  // namespace
+
+bool can_see_card_up_for_bid(const GameState& s, Faction f) { return f == Faction::Atreides && s.has(f); }
+
+const PhaseRules& bidding_rules() {
+  static const PhaseRules r{enter, validate, apply, decisions, legal};
+  return r;
+}
+
+}  // namespace mentat::rules

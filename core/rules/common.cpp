@@ -1,0 +1,126 @@
+// Helpers shared by several phases: decks, forces, spice, storm order.
+#include <algorithm>
+
+#include "core/rules/rules.h"
+
+namespace mentat {
+
+int GameState::forces_in_territory(Faction fa, TerritoryId t) const {
+  const auto& ter = data::territory(t);
+  int n = 0;
+  for (int i = 0; i < ter.num_locations; ++i)
+    n += forces_in_location(fa, static_cast<LocationId>(ter.first_location + i));
+  return n;
+}
+
+int GameState::forces_total(Faction fa) const {
+  const auto& x = of(fa);
+  int n = x.reserves[0] + x.reserves[1] + x.tanks[0] + x.tanks[1];
+  for (int l = 0; l < data::kNumLocations; ++l) n += forces_in_location(fa, static_cast<LocationId>(l));
+  return n;
+}
+
+bool GameState::in_storm(LocationId loc) const {
+  const int sector = data::location(loc).sector;
+  return sector != data::kNoSector && sector == storm_sector;
+}
+
+void transfer_spice(GameState& s, SpiceAccount from, SpiceAccount to, int amount) {
+  auto adjust = [&](SpiceAccount a, int delta) {
+    switch (a.holder) {
+      case SpiceHolder::Bank: s.bank += delta; break;
+      case SpiceHolder::Faction: s.f[a.index].spice = static_cast<uint16_t>(s.f[a.index].spice + delta); break;
+      case SpiceHolder::Board: s.spice_on_board[a.index] = static_cast<uint16_t>(s.spice_on_board[a.index] + delta); break;
+      case SpiceHolder::Bribe: s.f[a.index].bribes = static_cast<uint16_t>(s.f[a.index].bribes + delta); break;
+    }
+  };
+  adjust(from, -amount);
+  adjust(to, amount);
+}
+
+namespace rules {
+
+uint32_t Ctx::rand_below(uint32_t bound, DrawKind kind) {
+  uint32_t v = s.rng.below(bound);
+  record(kind, static_cast<uint16_t>(v));
+  return v;
+}
+
+int popcount8(uint8_t m) { return __builtin_popcount(m); }
+
+int marker_sector(const GameState& s, Seat seat) {
+  const int circle = (seat * 6) / std::max<int>(1, s.num_seats);
+  return circle * 3;
+}
+
+std::vector<Seat> order_from_first(const GameState& s) {
+  // 1.01.01: the first player is the one whose marker the storm next
+  // approaches, moving counterclockwise (increasing sector numbers).
+  std::vector<std::pair<int, Seat>> dist;
+  for (Seat i = 0; i < s.num_seats; ++i) {
+    int d = (marker_sector(s, i) - s.storm_sector + 18) % 18;
+    if (d == 0 && s.rulings.is(RulingId::StormOnMarker, 0)) d = 18;  // passed already
+    dist.push_back({d, i});
+  }
+  std::sort(dist.begin(), dist.end());
+  std::vector<Seat> out;
+  for (auto& [d, seat] : dist) out.push_back(seat);
+  return out;
+}
+
+uint8_t draw_treachery(Ctx& c) {
+  auto& s = c.s;
+  if (s.treachery_deck.empty()) {
+    if (s.treachery_discard.empty()) return kNone8;
+    while (!s.treachery_discard.empty()) s.treachery_deck.push(s.treachery_discard.pop());
+    shuffle_pile(c, s.treachery_deck, DrawKind::ShuffleTreachery);
+  }
+  uint8_t id = s.treachery_deck.pop();
+  c.record(DrawKind::DrawTreachery, id);
+  return id;
+}
+
+void forces_to_tanks(GameState& s, Faction f, LocationId loc, int regular, int special) {
+  auto& fs = s.of(f);
+  s.forces_at(f, loc, 0) = static_cast<uint8_t>(s.forces_at(f, loc, 0) - regular);
+  s.forces_at(f, loc, 1) = static_cast<uint8_t>(s.forces_at(f, loc, 1) - special);
+  fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] + regular);
+  // Bene Gesserit advisors are ordinary forces in the tanks.
+  if (f == Faction::BeneGesserit)
+    fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] + special);
+  else
+    fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] + special);
+}
+
+int hand_limit(const GameState& s, Faction f) {
+  (void)s;
+  return data::faction_setup(f).hand_limit;
+}
+
+bool hand_full(const GameState& s, Faction f) { return s.of(f).hand.n >= hand_limit(s, f); }
+
+bool occupies(const GameState& s, Faction f, TerritoryId t) {
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i) {
+    auto loc = static_cast<LocationId>(ter.first_location + i);
+    if (s.forces_at(f, loc, 0) > 0) return true;
+    // Bene Gesserit advisors (advanced) do not occupy (2.02.12).
+    if (s.forces_at(f, loc, 1) > 0 && !(f == Faction::BeneGesserit && s.advanced)) return true;
+  }
+  return false;
+}
+
+int other_factions_in(const GameState& s, Faction f, TerritoryId t) {
+  int n = 0;
+  for (int o = 0; o < kNumFactions; ++o) {
+    auto of = static_cast<Faction>(o);
+    if (of == f || !s.has(of)) continue;
+    if (occupies(s, of, t)) ++n;
+  }
+  return n;
+}
+
+bool path_blocked_by_storm(const GameState& s, LocationId loc) { return s.in_storm(loc); }
+
+}  // namespace rules
+}  // namespace mentat

@@ -1,0 +1,128 @@
+// 1.09 Mentat Pause: bribe spice collected (1.09.01), stronghold victory
+// (1.09.02, 4 strongholds for an alliance 1.10.02.02), multiple winners
+// (1.09.03), the Bene Gesserit prediction (2.02.03), the game-end default
+// (1.09.05) with the Fremen (2.04.09) and Spacing Guild (2.06.08) special
+// victories, and the move to the next turn. Automatic.
+#include "core/rules/rules.h"
+
+namespace mentat::rules {
+namespace {
+
+// Victory kinds stored in GameState::victory_kind.
+enum : uint8_t { kNoVictory = 0, kStronghold = 1, kPrediction = 2, kGuildDefault = 3,
+                 kFremenSpecial = 4, kFremenDefault = 5, kMostStrongholds = 6 };
+
+uint8_t fbit(Faction f) { return static_cast<uint8_t>(1u << static_cast<int>(f)); }
+
+bool controls(const GameState& s, Faction f, TerritoryId t) {
+  if (!occupies(s, f, t)) return false;
+  if (s.rulings.is(RulingId::ContestedStrongholdCounts, 1)) return true;
+  for (int o = 0; o < kNumFactions; ++o) {
+    const auto of = static_cast<Faction>(o);
+    if (of == f || !s.has(of) || s.of(f).ally == o) continue;
+    if (occupies(s, of, t)) return false;
+  }
+  return true;
+}
+
+int strongholds_of(const GameState& s, Faction f) {
+  int n = 0;
+  for (auto t : data::strongholds()) n += controls(s, f, t) ? 1 : 0;
+  return n;
+}
+
+uint8_t team(const GameState& s, Faction f) {
+  uint8_t m = fbit(f);
+  if (s.of(f).ally != kNoFaction) m |= fbit(static_cast<Faction>(s.of(f).ally));
+  return m;
+}
+
+void end_game(GameState& s, uint8_t winners, uint8_t kind) {
+  s.winners = winners;
+  s.victory_kind = kind;
+  s.phase = Phase::GameOver;
+  s.waiting = 0;
+}
+
+void enter(Ctx& c) {
+  auto& s = c.s;
+  for (int i = 0; i < kNumFactions; ++i)
+    if (s.f[i].bribes) transfer_spice(s, bribe_pool(static_cast<Faction>(i)), shield(static_cast<Faction>(i)), s.f[i].bribes);
+
+  uint8_t winners = 0;
+  for (Seat seat : order_from_first(s)) {
+    const Faction f = s.faction_at(seat);
+    const bool allied = s.of(f).ally != kNoFaction;
+    int n = strongholds_of(s, f);
+    if (allied) n += strongholds_of(s, static_cast<Faction>(s.of(f).ally));
+    if (n >= (allied ? 4 : 3)) {
+      winners = team(s, f);  // 1.09.03: only the first in storm order
+      break;
+    }
+  }
+  if (winners) {
+    if (s.has(Faction::BeneGesserit)) {
+      const auto& bg = s.of(Faction::BeneGesserit);
+      if (bg.prediction_turn == s.turn && (winners >> bg.prediction_faction) & 1u) {
+        end_game(s, fbit(Faction::BeneGesserit), kPrediction);
+        return;
+      }
+    }
+    end_game(s, winners, kStronghold);
+    return;
+  }
+  if (s.turn >= s.max_turns) {
+    if (s.has(Faction::Fremen)) {
+      const auto tabr = data::territory_of(data::sietch_tabr());
+      const auto habbanya = data::territory_of(data::habbanya_sietch());
+      const auto tuek = data::territory_of(data::tueks_sietch());
+      bool ok = other_factions_in(s, Faction::Fremen, tabr) == 0 && other_factions_in(s, Faction::Fremen, habbanya) == 0;
+      for (auto f : {Faction::Harkonnen, Faction::Atreides, Faction::Emperor})
+        if (s.has(f) && occupies(s, f, tuek)) ok = false;
+      if (s.has(Faction::Guild) && ok) {
+        end_game(s, team(s, Faction::Fremen), kFremenSpecial);
+        return;
+      }
+    }
+    if (s.has(Faction::Guild)) {
+      end_game(s, team(s, Faction::Guild), kGuildDefault);
+      return;
+    }
+    if (s.has(Faction::Fremen)) {
+      end_game(s, team(s, Faction::Fremen), kFremenDefault);
+      return;
+    }
+    int best = -1;
+    uint8_t mask = 0;
+    for (Seat seat = 0; seat < s.num_seats; ++seat) {
+      const Faction f = s.faction_at(seat);
+      const int n = strongholds_of(s, f);
+      if (n > best) {
+        best = n;
+        mask = fbit(f);
+      } else if (n == best) {
+        mask |= fbit(f);
+      }
+    }
+    end_game(s, mask, kMostStrongholds);
+    return;
+  }
+  ++s.turn;
+  enter_phase(c, Phase::Storm);
+}
+
+std::optional<Rejection> validate(const GameState&, Seat, const Action&) {
+  return reject(RejectCode::WrongPhase, "the Mentat Pause is automatic");
+}
+void apply(Ctx&, Seat, const Action&) {}
+void decisions(const GameState&, Seat, std::vector<Decision>&) {}
+void legal(const GameState&, Seat, std::vector<Action>&) {}
+
+}  // namespace
+
+const PhaseRules& mentat_pause_rules() {
+  static const PhaseRules r{enter, validate, apply, decisions, legal};
+  return r;
+}
+
+}  // namespace mentat::rules

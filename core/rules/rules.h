@@ -1,0 +1,94 @@
+// Internal interface between the engine dispatcher (core/engine.cpp) and the
+// rules, one file per phase (core/rules/<phase>.cpp) plus shared helpers
+// (core/rules/common.cpp). Not a public header: only core/ includes it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/engine.h"
+
+namespace mentat::rules {
+
+// Mutable context of one apply(): the state and where random outcomes go.
+struct Ctx {
+  GameState& s;
+  DrawLog* draws;
+
+  uint32_t rand_below(uint32_t bound, DrawKind kind);
+  void record(DrawKind kind, uint16_t value) {
+    if (draws) draws->push_back({kind, value});
+  }
+};
+
+inline std::optional<Rejection> reject(RejectCode c, std::string reason) {
+  return Rejection{c, std::move(reason)};
+}
+
+// One phase's rules. `validate` only sees actions addressed to the phase
+// (bribes and deals are handled by core/rules/deals.cpp in every phase).
+struct PhaseRules {
+  void (*enter)(Ctx&);  // the phase begins: automatic steps, set `waiting`
+  std::optional<Rejection> (*validate)(const GameState&, Seat, const Action&);
+  void (*apply)(Ctx&, Seat, const Action&);
+  void (*decisions)(const GameState&, Seat, std::vector<Decision>&);
+  void (*legal)(const GameState&, Seat, std::vector<Action>&);
+};
+
+const PhaseRules& setup_rules();
+const PhaseRules& storm_rules();
+const PhaseRules& spice_blow_rules();
+const PhaseRules& nexus_rules();
+const PhaseRules& charity_rules();
+const PhaseRules& bidding_rules();
+const PhaseRules& revival_rules();
+const PhaseRules& shipment_movement_rules();
+const PhaseRules& battle_rules();
+const PhaseRules& collection_rules();
+const PhaseRules& mentat_pause_rules();
+const PhaseRules& phase_rules(Phase p);
+
+// Ends the current phase and enters `next` (which may itself end at once).
+void enter_phase(Ctx& c, Phase next);
+
+// Actions valid in any phase after setup (1.12 deals and bribes).
+std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const Action& a);
+void apply_anytime(Ctx& c, Seat seat, const Action& a);
+bool is_anytime(ActionKind k);
+
+// ---- shared helpers (core/rules/common.cpp) ----
+
+inline uint8_t bit(Seat s) { return static_cast<uint8_t>(1u << s); }
+inline bool has_bit(uint8_t mask, Seat s) { return (mask >> s) & 1u; }
+int popcount8(uint8_t m);
+
+// Player marker positions: seat i sits at circle floor(6i/N), sector 3*circle.
+int marker_sector(const GameState& s, Seat seat);
+
+// Draws the top treachery card, reshuffling the discard pile into the deck
+// when the deck is empty (0.06). Returns kNone8 when no card is left at all.
+uint8_t draw_treachery(Ctx& c);
+// Shuffles a pile with the game's Rng, recording the resulting order.
+template <int N>
+void shuffle_pile(Ctx& c, Pile<N>& p, DrawKind kind) {
+  c.s.rng.shuffle(std::span<uint8_t>(p.ids, p.n));
+  for (int i = 0; i < p.n; ++i) c.record(kind, p.ids[i]);
+}
+
+// Forces to/from the tanks.
+void forces_to_tanks(GameState& s, Faction f, LocationId loc, int regular, int special);
+// Storm helpers.
+bool path_blocked_by_storm(const GameState& s, LocationId loc);
+int hand_limit(const GameState& s, Faction f);
+bool hand_full(const GameState& s, Faction f);
+// Factions other than `f` with forces (fighters; BG advisors excluded in the
+// advanced game) in territory t.
+int other_factions_in(const GameState& s, Faction f, TerritoryId t);
+bool occupies(const GameState& s, Faction f, TerritoryId t);  // fighters present
+// 2.01.05: may faction `f` look at the treachery card up for bid? (defined in bidding.cpp)
+bool can_see_card_up_for_bid(const GameState& s, Faction f);
+// Storm order (seat list) from the first player.
+std::vector<Seat> order_from_first(const GameState& s);
+
+}  // namespace mentat::rules

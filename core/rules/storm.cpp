@@ -1,0 +1,154 @@
+// 1.01 Storm phase: 0.16 first storm (dial 0..20), 1.01.02 storm movement
+// (dial 1..3 by the two players who last used the battle wheels), 1.01.03
+// destruction, 2.04.13 advanced Fremen storm deck, 2.04.16 Fremen half losses.
+// The storm's effect on movement and battles (1.01.04) is checked where those
+// happen (shipment_movement.cpp, battle.cpp).
+#include <algorithm>
+
+#include "core/rules/rules.h"
+
+namespace mentat::rules {
+namespace {
+
+bool uses_storm_deck(const GameState& s) { return s.advanced && s.has(Faction::Fremen) && s.turn > 1; }
+
+int dial_max(const GameState& s) { return s.turn == 1 ? 20 : 3; }
+int dial_min(const GameState& s) { return s.turn == 1 ? 0 : 1; }
+
+// Applies storm damage to one sector. `ends_here` matters for spice only.
+void storm_sweep_sector(GameState& s, int sector, bool spice_too) {
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const auto loc = static_cast<LocationId>(l);
+    const auto& L = data::location(loc);
+    if (L.sector != sector) continue;
+    const auto& T = data::territory(L.territory);
+    bool exposed = T.kind == data::TerritoryKind::Sand ||
+                   (T.kind == data::TerritoryKind::ProtectedSand && s.shield_wall_destroyed);
+    // Family Atomics also strips Arrakeen and Carthag of their protection.
+    if (T.protection_lost_after_family_atomics && s.shield_wall_destroyed) exposed = true;
+    if (!exposed) continue;
+    if (spice_too && s.spice_on_board[loc] > 0) transfer_spice(s, board(loc), bank(), s.spice_on_board[loc]);
+    for (int fi = 0; fi < kNumFactions; ++fi) {
+      const auto fa = static_cast<Faction>(fi);
+      if (!s.has(fa)) continue;
+      int reg = s.forces_at(fa, loc, 0), spec = s.forces_at(fa, loc, 1);
+      if (reg + spec == 0) continue;
+      if (fa == Faction::Fremen && s.advanced) {
+        // 2.04.16: half the forces there, rounded up; once per stay.
+        if (s.fremen_storm_losses_taken[loc]) continue;
+        int lose = (reg + spec + 1) / 2;
+        int lose_reg = std::min(reg, lose);
+        int lose_spec = lose - lose_reg;
+        forces_to_tanks(s, fa, loc, lose_reg, lose_spec);
+        s.fremen_storm_losses_taken[loc] = 1;
+      } else {
+        forces_to_tanks(s, fa, loc, reg, spec);
+      }
+    }
+  }
+}
+
+void move_storm(Ctx& c, int sectors) {
+  auto& s = c.s;
+  c.record(DrawKind::StormMove, static_cast<uint16_t>(sectors));
+  int sector = s.storm_sector;
+  if (sectors > 0) storm_sweep_sector(s, sector, false);  // where it starts (forces only)
+  for (int i = 0; i < sectors; ++i) {
+    sector = (sector + 1) % data::kNumSectors;
+    storm_sweep_sector(s, sector, true);
+  }
+  s.storm_sector = static_cast<int8_t>(sector);
+  // A Fremen half-loss only protects forces while the storm stays on them.
+  for (int l = 0; l < data::kNumLocations; ++l)
+    if (!s.in_storm(static_cast<LocationId>(l))) s.fremen_storm_losses_taken[l] = 0;
+}
+
+void choose_dialers(GameState& s) {
+  if (s.turn == 1) {
+    // 0.16: the markers nearest on either side of the Storm Start sector.
+    s.storm_dialers[0] = 0;
+    s.storm_dialers[1] = static_cast<uint8_t>(s.num_seats - 1);
+    return;
+  }
+  if (s.last_wheels[0] != kNone8 && s.last_wheels[1] != kNone8) {
+    s.storm_dialers[0] = s.last_wheels[0];
+    s.storm_dialers[1] = s.last_wheels[1];
+    return;
+  }
+  if (s.rulings.is(RulingId::StormDialersWithoutBattle, 1) && s.storm_dialers[0] != kNone8) return;
+  // Nearest on either side of the storm: the first and the last in storm order.
+  auto order = order_from_first(s);
+  s.storm_dialers[0] = static_cast<uint8_t>(order.front());
+  s.storm_dialers[1] = static_cast<uint8_t>(order.back());
+}
+
+void finish(Ctx& c) {
+  auto& s = c.s;
+  // 2.04.13: the Fremen draw the face-down storm card for the next turn.
+  if (s.advanced && s.has(Faction::Fremen)) {
+    if (s.storm_card != 0) s.storm_deck.push(s.storm_card);
+    s.storm_card = 0;
+    shuffle_pile(c, s.storm_deck, DrawKind::ShuffleStormDeck);
+    s.storm_card = s.storm_deck.pop();
+    c.record(DrawKind::StormCard, s.storm_card);
+  }
+  enter_phase(c, Phase::SpiceBlow);
+}
+
+void enter(Ctx& c) {
+  auto& s = c.s;
+  for (auto& fs : s.f) {
+    fs.storm_dial = 0;
+    fs.shipped = fs.moved = fs.revived = 0;
+  }
+  if (uses_storm_deck(s)) {
+    move_storm(c, s.storm_card);
+    finish(c);
+    return;
+  }
+  choose_dialers(s);
+  s.waiting = static_cast<uint8_t>(bit(static_cast<Seat>(s.storm_dialers[0])) | bit(static_cast<Seat>(s.storm_dialers[1])));
+}
+
+std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (a.kind != ActionKind::DialStorm) return reject(RejectCode::WrongPhase, "the storm phase only takes storm dials (DialStorm)");
+  if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat is not dialing the storm");
+  if (a.value < dial_min(s) || a.value > dial_max(s))
+    return reject(RejectCode::IllegalChoice, "the storm dial must be " + std::to_string(dial_min(s)) + ".." + std::to_string(dial_max(s)));
+  return std::nullopt;
+}
+
+void apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  s.of(s.faction_at(seat)).storm_dial = a.value;
+  s.waiting &= static_cast<uint8_t>(~bit(seat));
+  if (s.waiting) return;
+  int total = 0;
+  for (auto d : s.storm_dialers) total += s.of(s.faction_at(static_cast<Seat>(d))).storm_dial;
+  move_storm(c, total);
+  finish(c);
+}
+
+void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  out.push_back(Decision{ActionKind::DialStorm, "Dial the storm secretly", dial_min(s), dial_max(s), {}});
+}
+
+void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  for (int v = dial_min(s); v <= dial_max(s); ++v) {
+    Action a;
+    a.kind = ActionKind::DialStorm;
+    a.value = static_cast<uint8_t>(v);
+    out.push_back(a);
+  }
+}
+
+}  // namespace
+
+const PhaseRules& storm_rules() {
+  static const PhaseRules r{enter, validate, apply, decisions, legal};
+  return r;
+}
+
+}  // namespace mentat::rules

@@ -1,0 +1,267 @@
+// GameState: the complete position of one game, as a compact value type.
+//
+// Contract:
+//  * Plain data: copyable with memcpy semantics, no pointers, no heap. Copy a
+//    state to fork it. Not synchronised: one thread per object.
+//  * Custody: every physical component has exactly one place. Treachery,
+//    spice, traitor and storm cards live in ordered piles (Pile); a leader's
+//    place is its LeaderZone; forces are counted per faction per place
+//    (reserves, each board location, tanks). inspect/custody.h enumerates it.
+//  * Spice is conserved: bank + behind shields + on the board + bribes
+//    == kSpiceTotal at every version.
+//  * Canonical encoding: visit_fields() below lists every field once, in a
+//    fixed order; events/codec.cpp turns that into the FlatBuffers encoding
+//    that is hashed (xxh3-64) after every event. Adding a field means adding
+//    it to visit_fields() (and bumping kRulesVersion if behaviour changes).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+#include "core/data/board.h"
+#include "core/data/components.h"
+#include "core/rng.h"
+#include "core/rulings.h"
+#include "core/types.h"
+
+namespace mentat {
+
+inline constexpr int64_t kSpiceTotal = 1'000'000;  // the bank starts with it all
+inline constexpr int kMaxHand = 8;
+
+// An ordered pile of card ids; ids[n-1] is the top card.
+template <int N>
+struct Pile {
+  uint8_t n = 0;
+  uint8_t ids[N] = {};
+
+  bool empty() const { return n == 0; }
+  uint8_t top() const { return ids[n - 1]; }
+  void push(uint8_t id) { ids[n++] = id; }
+  uint8_t pop() {
+    uint8_t id = ids[--n];
+    ids[n] = 0;
+    return id;
+  }
+  bool contains(uint8_t id) const {
+    for (int i = 0; i < n; ++i)
+      if (ids[i] == id) return true;
+    return false;
+  }
+  // Removes one copy of id keeping the order of the rest; false if absent.
+  bool remove(uint8_t id) {
+    for (int i = 0; i < n; ++i) {
+      if (ids[i] != id) continue;
+      for (int j = i; j + 1 < n; ++j) ids[j] = ids[j + 1];
+      ids[--n] = 0;
+      return true;
+    }
+    return false;
+  }
+  void clear() { *this = Pile{}; }
+};
+
+enum class Phase : uint8_t {
+  Setup = 0,
+  Storm = 1,
+  SpiceBlow = 2,
+  Nexus = 3,
+  Charity = 4,
+  Bidding = 5,
+  Revival = 6,
+  ShipmentMovement = 7,
+  Battle = 8,
+  SpiceCollection = 9,
+  MentatPause = 10,
+  GameOver = 11,
+};
+std::string_view phase_name(Phase p);
+
+// Sub-steps of the setup (0.xx).
+enum class SetupStep : uint8_t {
+  Prediction = 0,       // 2.02.03 Bene Gesserit predicts
+  Traitors = 1,         // 0.11 each faction keeps one of four (Harkonnen all)
+  FremenPlacement = 2,  // 2.04.02
+  BgPlacement = 3,      // 2.02.08 (advanced only)
+  StormDial = 4,        // 0.16 first storm, dials 0..20
+};
+
+enum class LeaderZone : uint8_t {
+  Pool = 0,           // in its faction's leader pool (or the captor's: see holder)
+  Tanks = 1,          // face up in the Tleilaxu Tanks
+  TanksFaceDown = 2,  // killed again (1.05.04) or killed by Harkonnen (2.05.10.02)
+  Battlefield = 3,    // survived a battle; returns at 1.07.07 (aux = territory)
+};
+
+struct LeaderState {
+  LeaderZone zone = LeaderZone::Pool;
+  uint8_t holder = kNoFaction;  // faction whose pool/battle it is in (captured: captor)
+  uint8_t aux = kNone8;         // territory while on the battlefield
+  uint8_t died_once = 0;        // 1 once it has been in the tanks
+  uint8_t used_in_territory = kNone8;  // territory it fought in this turn (1.07.04.04)
+};
+
+// A response window: a question put to some seats, answered one way or
+// another, that may interrupt another window (nested) and must resume it.
+enum class WindowKind : uint8_t {
+  None = 0,
+  KaramaCancel = 1,  // a faction ability Karama can cancel is about to apply
+};
+
+struct Window {
+  WindowKind kind = WindowKind::None;
+  int8_t owner = kNoSeat;     // seat whose ability/action is pending
+  uint8_t asked = 0;          // seats that must answer (bit mask)
+  uint8_t answered = 0;       // seats that have answered
+  uint8_t subject = kNone8;   // what is pending (an ability id)
+  uint8_t cancelled = 0;      // 1 when a Karama cancelled it
+  uint8_t pad[2] = {};
+};
+inline constexpr int kMaxWindows = 4;
+
+struct FactionState {
+  uint8_t in_game = 0;
+  int8_t seat = kNoSeat;
+  uint16_t spice = 0;          // behind the shield
+  uint16_t bribes = 0;         // in front of the shield (1.12), collected in the Mentat Pause
+  uint8_t reserves[2] = {};    // [0] regular, [1] special (Fedaykin/Sardaukar)
+  uint8_t tanks[2] = {};
+  Pile<kMaxHand> hand;
+  Pile<4> traitors;            // kept traitor cards (behind the shield)
+  Pile<4> traitor_offer;       // dealt at setup, not yet chosen
+  Pile<4> traitors_discarded;  // the cards not kept, face down by the player marker
+  uint8_t prediction_faction = kNoFaction;  // Bene Gesserit only
+  uint8_t prediction_turn = 0;
+  uint8_t ally = kNoFaction;
+  uint8_t proposal = kNoFaction;  // alliance proposed in the current Nexus
+  uint8_t charity_turn = 0;       // last turn charity was claimed (1.03.02)
+  uint8_t karama_power_used = 0;  // 1.14 once per game
+  uint8_t shipped = 0;            // this turn (1.06.02)
+  uint8_t moved = 0;              // this turn (1.06.05.01)
+  uint8_t revived = 0;            // revival done this turn
+  uint8_t leader_revived_turn = 0;
+  uint8_t special_revived_turn = 0;  // 2.03.11 / 2.04.20
+  uint8_t storm_dial = 0;         // secret until both dials are in
+  uint8_t pad = 0;
+};
+
+struct BiddingState {
+  Pile<kMaxSeats> row;          // cards dealt for auction, ids[0] is auctioned first
+  uint8_t index = 0;            // position in the row of the card up for bid
+  uint8_t dealt = 0;            // how many were dealt this phase
+  uint8_t high_bid = 0;
+  int8_t high_bidder = kNoSeat;
+  int8_t current = kNoSeat;     // seat to bid or pass
+  int8_t opener = kNoSeat;      // seat that opened the bidding for this card
+  uint8_t passed = 0;           // seats that passed on this card (mask)
+  uint8_t eligible = 0;         // seats eligible for this card (mask)
+  uint8_t karama_bid = 0;       // the high bid was made with a Karama (3.01.11.04)
+  uint8_t pad[3] = {};
+};
+
+struct ShipMoveState {
+  int8_t current = kNoSeat;     // seat whose turn it is in storm order
+  uint8_t done = 0;             // seats finished this phase (mask)
+  uint8_t guild_delayed = 0;    // 2.06.12.03
+  uint8_t pad = 0;
+};
+
+struct GameState {
+  // ---- creation (fixed for the whole game) ----
+  uint64_t seed = 0;
+  uint8_t num_seats = 0;
+  uint8_t seat_faction[kMaxSeats] = {kNoFaction, kNoFaction, kNoFaction,
+                                     kNoFaction, kNoFaction, kNoFaction};
+  uint8_t advanced = 0;
+  uint8_t max_turns = 10;
+  Rulings rulings;
+
+  // ---- progress ----
+  Rng rng;
+  uint64_t version = 0;   // number of events folded so far minus one (the creation event is 0)
+  uint8_t turn = 0;       // 0 during setup
+  Phase phase = Phase::Setup;
+  uint8_t step = 0;       // phase-specific sub-step (SetupStep during setup)
+  uint8_t waiting = 0;    // seats a decision is expected from (mask)
+  uint8_t nexus_pending = 0;
+  uint8_t shield_wall_destroyed = 0;  // Family Atomics
+  uint8_t winners = 0;    // factions that won (mask over Faction), set at game over
+  uint8_t victory_kind = 0;
+
+  // ---- board ----
+  int8_t storm_sector = 0;
+  uint8_t storm_dialers[2] = {kNone8, kNone8};   // seats dialing the next storm
+  uint8_t last_wheels[2] = {kNone8, kNone8};     // seats that last used the battle wheels
+  uint8_t fremen_storm_losses_taken[data::kNumLocations] = {};  // 2.04.16
+  uint16_t spice_on_board[data::kNumLocations] = {};
+  uint8_t forces[kNumFactions][data::kNumLocations][2] = {};  // [1]: special / BG advisors
+  int64_t bank = kSpiceTotal;
+
+  // ---- factions, leaders ----
+  FactionState f[kNumFactions];
+  LeaderState leaders[data::kNumLeaders];
+
+  // ---- decks ----
+  Pile<data::kNumTreacheryCards> treachery_deck;
+  Pile<data::kNumTreacheryCards> treachery_discard;
+  Pile<data::kNumSpiceCards> spice_deck;
+  Pile<data::kNumSpiceCards> spice_discard[2];  // A and B (1.13.02 advanced: two piles)
+  Pile<data::kNumSpiceCards> spice_set_aside;   // turn-1 Shai-Hulud (1.02.02)
+  Pile<data::kNumLeaders> traitor_deck;
+  Pile<6> storm_deck;                           // advanced Fremen storm cards 1..6 (2.04.13)
+  uint8_t storm_card = 0;                       // face-down storm card for the next storm (0: none)
+
+  // ---- phase scratch ----
+  BiddingState bidding;
+  ShipMoveState shipmove;
+  uint8_t window_depth = 0;
+  Window windows[kMaxWindows];
+
+  // ---- helpers (pure) ----
+  bool has(Faction fa) const { return f[static_cast<int>(fa)].in_game != 0; }
+  FactionState& of(Faction fa) { return f[static_cast<int>(fa)]; }
+  const FactionState& of(Faction fa) const { return f[static_cast<int>(fa)]; }
+  Faction faction_at(Seat s) const { return static_cast<Faction>(seat_faction[s]); }
+  Seat seat_of(Faction fa) const { return f[static_cast<int>(fa)].seat; }
+  uint8_t& forces_at(Faction fa, LocationId loc, int kind = 0) {
+    return forces[static_cast<int>(fa)][loc][kind];
+  }
+  uint8_t forces_at(Faction fa, LocationId loc, int kind = 0) const {
+    return forces[static_cast<int>(fa)][loc][kind];
+  }
+  int forces_in_location(Faction fa, LocationId loc) const {
+    return forces_at(fa, loc, 0) + forces_at(fa, loc, 1);
+  }
+  int forces_in_territory(Faction fa, TerritoryId t) const;
+  // Total of a faction's forces everywhere (board + reserves + tanks).
+  int forces_total(Faction fa) const;
+  bool in_storm(LocationId loc) const;  // Polar Sink never
+  bool sector_in_storm(int sector) const { return sector == storm_sector; }
+};
+
+// Spice movements: every change of spice names its source and destination.
+enum class SpiceHolder : uint8_t { Bank, Faction, Board, Bribe };
+struct SpiceAccount {
+  SpiceHolder holder;
+  uint8_t index;  // faction or location
+};
+// Moves `amount` from one account to another. Precondition (checked by the
+// caller's validation): the source holds at least `amount`.
+void transfer_spice(GameState& s, SpiceAccount from, SpiceAccount to, int amount);
+inline SpiceAccount bank() { return {SpiceHolder::Bank, 0}; }
+inline SpiceAccount shield(Faction f) { return {SpiceHolder::Faction, static_cast<uint8_t>(f)}; }
+inline SpiceAccount board(LocationId l) { return {SpiceHolder::Board, l}; }
+inline SpiceAccount bribe_pool(Faction f) { return {SpiceHolder::Bribe, static_cast<uint8_t>(f)}; }
+
+// Every field of the state once, in canonical order. V provides:
+//   void u8(const char* name, T& value)    for 8-bit fields (uint8_t/int8_t/enums)
+//   void u16(const char* name, uint16_t&), void u64(const char* name, uint64_t&)
+//   template <int N> void pile(const char* name, Pile<N>&)
+// S is GameState or const GameState.
+template <class S, class V>
+void visit_fields(S& s, V& v);
+
+}  // namespace mentat
+
+#include "core/state_fields.inc"

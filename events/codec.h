@@ -1,0 +1,53 @@
+// Encoding of events and states (FlatBuffers) and their JSON forms.
+//
+// Contract:
+//  * encode_* return freshly built FlatBuffers bytes (the caller owns them).
+//  * decode_event verifies every byte sequence with the FlatBuffers Verifier,
+//    checks the file identifier, and rejects union tags this build does not
+//    know (the generated 2.0.8 verifier lets them pass). On failure it returns
+//    false, sets *error to one sentence and leaves *out unspecified.
+//  * The state encoding is canonical: equal states give equal bytes, and
+//    decode_state(encode_state(s)) reproduces s field for field.
+//  * Thread-safe: no shared mutable state (each JSON call builds its own
+//    flatbuffers::Parser).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/engine.h"
+
+namespace mentat::codec {
+
+struct Event {
+  uint64_t version = 0;
+  Seat seat = kNoSeat;
+  Action action;          // kind == CreateGame for version 0
+  GameSetup setup;        // only for CreateGame
+  std::string client_action_id;
+  uint32_t engine_version = kEngineVersion;
+  uint32_t rules_version = kRulesVersion;
+  DrawLog draws;
+  uint64_t state_hash = 0;
+};
+
+std::string encode_event(const Event& e);
+bool decode_event(std::string_view bytes, Event* out, std::string* error);
+
+// JSON (through flatbuffers::Parser and the schema compiled into the program).
+// An action request is {"action_type": "Bid", "action": {"amount": 3}}.
+bool parse_action_json(std::string_view json, Action* out, GameSetup* setup, std::string* error);
+// Strict JSON of a stored event.
+bool event_to_json(std::string_view bytes, std::string* out, std::string* error);
+// Strict JSON of a View FlatBuffer (inspect/view.h).
+bool view_to_json(std::string_view bytes, std::string* out, std::string* error);
+
+// Canonical state encoding and its hash.
+inline constexpr uint32_t kStateFormat = 1;
+std::string encode_state(const GameState& s);
+bool decode_state(std::string_view bytes, GameState* out, std::string* error);
+uint64_t state_hash(const GameState& s);
+uint64_t hash_bytes(std::string_view bytes);
+
+}  // namespace mentat::codec

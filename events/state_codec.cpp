@@ -1,0 +1,115 @@
+// Canonical state encoding (events/state.fbs) driven by visit_fields().
+#include <flatbuffers/flatbuffers.h>
+#include <xxhash.h>
+
+#include <type_traits>
+
+#include "events/codec.h"
+#include "events/state_generated.h"
+
+namespace mentat::codec {
+
+namespace {
+
+template <class T>
+constexpr int width() {
+  if constexpr (std::is_enum_v<T>) return sizeof(std::underlying_type_t<T>);
+  else return sizeof(T);
+}
+
+struct Writer {
+  std::vector<uint8_t> u8;
+  std::vector<uint16_t> u16;
+  std::vector<uint64_t> u64;
+
+  template <class T>
+  void operator()(const char*, int, const T& x) {
+    if constexpr (width<T>() == 1) u8.push_back(static_cast<uint8_t>(x));
+    else if constexpr (width<T>() == 2) u16.push_back(static_cast<uint16_t>(x));
+    else u64.push_back(static_cast<uint64_t>(x));
+  }
+  template <int N>
+  void pile(const char*, int, const Pile<N>& p) {
+    u8.push_back(p.n);
+    for (int i = 0; i < p.n; ++i) u8.push_back(p.ids[i]);
+  }
+};
+
+struct Reader {
+  const flatbuffers::Vector<uint8_t>* u8;
+  const flatbuffers::Vector<uint16_t>* u16;
+  const flatbuffers::Vector<uint64_t>* u64;
+  size_t i8 = 0, i16 = 0, i64 = 0;
+  bool ok = true;
+
+  template <class T>
+  void operator()(const char*, int, T& x) {
+    if (!ok) return;
+    if constexpr (width<T>() == 1) {
+      if (i8 >= u8->size()) { ok = false; return; }
+      x = static_cast<T>(u8->Get(static_cast<flatbuffers::uoffset_t>(i8++)));
+    } else if constexpr (width<T>() == 2) {
+      if (i16 >= u16->size()) { ok = false; return; }
+      x = static_cast<T>(u16->Get(static_cast<flatbuffers::uoffset_t>(i16++)));
+    } else {
+      if (i64 >= u64->size()) { ok = false; return; }
+      x = static_cast<T>(u64->Get(static_cast<flatbuffers::uoffset_t>(i64++)));
+    }
+  }
+  template <int N>
+  void pile(const char* name, int idx, Pile<N>& p) {
+    p.clear();
+    uint8_t n = 0;
+    (*this)(name, idx, n);
+    if (!ok || n > N) { ok = false; return; }
+    p.n = n;
+    for (int i = 0; i < n; ++i) (*this)(name, idx, p.ids[i]);
+  }
+};
+
+}  // namespace
+
+std::string encode_state(const GameState& s) {
+  Writer w;
+  visit_fields(s, w);
+  flatbuffers::FlatBufferBuilder b(4096);
+  auto enc = fb::CreateStateEncoding(b, kStateFormat, b.CreateVector(w.u8), b.CreateVector(w.u16), b.CreateVector(w.u64));
+  fb::FinishStateEncodingBuffer(b, enc);
+  return std::string(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
+}
+
+bool decode_state(std::string_view bytes, GameState* out, std::string* error) {
+  if (bytes.size() < 8 || !fb::StateEncodingBufferHasIdentifier(bytes.data())) {
+    *error = "not a Mentat state encoding";
+    return false;
+  }
+  flatbuffers::Verifier verifier(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  if (!fb::VerifyStateEncodingBuffer(verifier)) {
+    *error = "state bytes failed FlatBuffers verification";
+    return false;
+  }
+  const auto* enc = fb::GetStateEncoding(bytes.data());
+  if (enc->format() != kStateFormat) {
+    *error = "state encoding format " + std::to_string(enc->format()) + " is not " + std::to_string(kStateFormat);
+    return false;
+  }
+  if (!enc->u8() || !enc->u16() || !enc->u64()) {
+    *error = "state encoding is missing a stream";
+    return false;
+  }
+  Reader r{enc->u8(), enc->u16(), enc->u64()};
+  GameState s;
+  visit_fields(s, r);
+  if (!r.ok || r.i8 != enc->u8()->size() || r.i16 != enc->u16()->size() || r.i64 != enc->u64()->size()) {
+    *error = "state encoding has the wrong length for this format";
+    return false;
+  }
+  *out = s;
+  return true;
+}
+
+uint64_t hash_bytes(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+
+uint64_t state_hash(const GameState& s) { return hash_bytes(encode_state(s)); }
+
+}  // namespace mentat::codec

@@ -1,0 +1,38 @@
+// Custody: where every physical component is, and the invariants over it.
+//
+// Contract: pure functions of a GameState; thread-safe.
+//  * enumerate_custody() lists every treachery card, spice card, traitor card,
+//    leader and storm card the state holds, once per place it appears in.
+//  * check_invariants() returns the first violated invariant (name and
+//    detail), or nullopt: each component exactly once, forces per faction
+//    constant (20), spice conserved (bank + shields + bribes + board).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/state.h"
+
+namespace mentat::inspect {
+
+enum class Component : uint8_t { Treachery, Spice, Traitor, Leader, StormCard };
+std::string_view component_name(Component c);
+
+struct CustodyEntry {
+  Component kind;
+  uint8_t id;
+  std::string zone;  // "deck", "discard", "hand:atreides", "tanks", ...
+};
+
+std::vector<CustodyEntry> enumerate_custody(const GameState& s);
+// Human name of a component ("Shield #19", "Thufir Hawat", "Broken Land (8)").
+std::string component_label(Component c, uint8_t id);
+
+struct Violation {
+  std::string invariant;  // "custody", "forces", "spice"
+  std::string detail;
+};
+std::optional<Violation> check_invariants(const GameState& s);
+
+}  // namespace mentat::inspect

@@ -1,0 +1,76 @@
+#include "inspect/report.h"
+
+#include <fmt/format.h>
+
+namespace mentat::inspect {
+
+namespace {
+std::string loc_name(LocationId l) { return l < data::kNumLocations ? std::string(data::location(l).name) : "?"; }
+std::string fac(uint8_t f) { return f < kNumFactions ? std::string(faction_name(static_cast<Faction>(f))) : "?"; }
+}  // namespace
+
+std::string summarize_event(const codec::Event& e, const GameState* before, const GameState& after, bool show_hidden) {
+  const auto& a = e.action;
+  std::string who = (before && e.seat >= 0) ? std::string(faction_name(before->faction_at(e.seat))) : "game";
+  std::string what;
+  switch (a.kind) {
+    case ActionKind::CreateGame: {
+      what = fmt::format("created: seed {}, {} rules, {} turns, factions", e.setup.seed,
+                         e.setup.advanced ? "advanced" : "basic", e.setup.max_turns);
+      for (auto f : e.setup.factions) what += " " + std::string(faction_name(f));
+      break;
+    }
+    case ActionKind::SelectTraitor:
+      what = show_hidden ? fmt::format("keeps traitor {}", data::leader(a.value).name) : "selects a traitor";
+      break;
+    case ActionKind::Predict:
+      what = show_hidden ? fmt::format("predicts {} on turn {}", fac(a.faction), a.value) : "makes the prediction";
+      break;
+    case ActionKind::PlaceForces: {
+      what = "places";
+      for (int i = 0; i < a.n_placements; ++i)
+        what += fmt::format(" {}+{} in {}", a.placements[i].forces, a.placements[i].special, loc_name(a.placements[i].location));
+      break;
+    }
+    case ActionKind::DialStorm: what = show_hidden ? fmt::format("dials {} for the storm", a.value) : "dials the storm"; break;
+    case ActionKind::Pass: what = "passes"; break;
+    case ActionKind::ClaimCharity: what = "claims CHOAM Charity"; break;
+    case ActionKind::Bid: what = fmt::format("bids {}{}", a.amount, a.flag ? " with Karama" : ""); break;
+    case ActionKind::Revive:
+      what = fmt::format("revives {} forces, {} special{}", a.forces, a.special,
+                         a.card != kNone8 && a.card < data::kNumLeaders ? fmt::format(" and {}", data::leader(a.card).name) : "");
+      break;
+    case ActionKind::Ship:
+      what = a.flag ? fmt::format("ships {}+{} from {} to reserves", a.forces, a.special, loc_name(a.from))
+                    : fmt::format("ships {}+{} to {}{}", a.forces, a.special, loc_name(a.to),
+                                  a.from != kNone8 ? " from " + loc_name(a.from) : "");
+      break;
+    case ActionKind::Move: {
+      int n = 0;
+      for (int i = 0; i < a.n_placements; ++i) n += a.placements[i].forces + a.placements[i].special;
+      what = fmt::format("moves {} forces from {} to {}", n, a.n_placements ? loc_name(a.placements[0].location) : "?", loc_name(a.to));
+      break;
+    }
+    case ActionKind::ProposeAlliance: what = "proposes an alliance to " + fac(a.faction); break;
+    case ActionKind::AcceptAlliance: what = "accepts an alliance with " + fac(a.faction); break;
+    case ActionKind::BreakAlliance: what = "breaks the alliance"; break;
+    case ActionKind::Bribe: what = fmt::format("bribes {} with {} spice", fac(a.faction), a.amount); break;
+    case ActionKind::Deal: what = "records a deal: " + a.text; break;
+    case ActionKind::PlayCard:
+      what = a.card < data::kNumTreacheryCards ? fmt::format("plays {}", data::treachery_card(a.card).name) : "plays a card";
+      break;
+    case ActionKind::Respond: what = a.flag ? "answers yes" : "answers no"; break;
+    case ActionKind::SendSpiritualAdvisor: what = "sends a spiritual advisor to " + loc_name(a.to); break;
+    case ActionKind::Flip: what = "flips forces in " + loc_name(a.to); break;
+    case ActionKind::GuildTiming: what = a.flag ? "acts now" : "waits"; break;
+    case ActionKind::WormRide: what = "rides the worm to " + loc_name(a.to); break;
+    case ActionKind::None: what = "?"; break;
+  }
+  std::string drawn;
+  if (show_hidden && !e.draws.empty()) drawn = fmt::format(" [{} draws]", e.draws.size());
+  // The phase and turn in which the action was taken.
+  const GameState& at = before ? *before : after;
+  return fmt::format("v{:<4} T{:<2} {:<22} {} {}{}", e.version, at.turn, phase_name(at.phase), who, what, drawn);
+}
+
+}  // namespace mentat::inspect

@@ -1,0 +1,209 @@
+#include "inspect/view.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "core/engine.h"
+#include "core/rules/rules.h"
+#include "events/codec.h"
+#include "events/view_generated.h"
+
+namespace mentat::inspect {
+
+namespace {
+
+using flatbuffers::FlatBufferBuilder;
+using flatbuffers::Offset;
+
+std::string_view zone_name(LeaderZone z) {
+  switch (z) {
+    case LeaderZone::Pool: return "pool";
+    case LeaderZone::Tanks: return "tanks";
+    case LeaderZone::TanksFaceDown: return "tanks_face_down";
+    case LeaderZone::Battlefield: return "battlefield";
+  }
+  return "?";
+}
+
+template <int N>
+Offset<flatbuffers::Vector<Offset<fb::CardView>>> cards(FlatBufferBuilder& b, const Pile<N>& p) {
+  std::vector<Offset<fb::CardView>> v;
+  for (int i = 0; i < p.n; ++i)
+    v.push_back(fb::CreateCardView(b, p.ids[i], b.CreateString(data::treachery_card(p.ids[i]).name)));
+  return b.CreateVector(v);
+}
+
+template <int N>
+Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> leader_names(FlatBufferBuilder& b, const Pile<N>& p) {
+  std::vector<Offset<flatbuffers::String>> v;
+  for (int i = 0; i < p.n; ++i) v.push_back(b.CreateString(data::leader(p.ids[i]).name));
+  return b.CreateVector(v);
+}
+
+template <int N>
+Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> spice_names(FlatBufferBuilder& b, const Pile<N>& p) {
+  std::vector<Offset<flatbuffers::String>> v;
+  for (int i = 0; i < p.n; ++i) v.push_back(b.CreateString(data::spice_card_name(p.ids[i])));
+  return b.CreateVector(v);
+}
+
+}  // namespace
+
+std::string build_view(const GameState& s, Viewer who) {
+  FlatBufferBuilder b(4096);
+  const bool all = who.kind == Viewer::State;
+  const Faction me = who.kind == Viewer::SeatView ? s.faction_at(who.seat) : Faction::Atreides;
+  auto mine = [&](Faction f) { return all || (who.kind == Viewer::SeatView && f == me); };
+
+  std::vector<Offset<fb::FactionView>> factions;
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {
+    const Faction f = s.faction_at(seat);
+    const auto& fs = s.of(f);
+    std::vector<Offset<fb::ForcesView>> forces;
+    for (int l = 0; l < data::kNumLocations; ++l) {
+      const auto loc = static_cast<LocationId>(l);
+      if (s.forces_in_location(f, loc) == 0) continue;
+      forces.push_back(fb::CreateForcesView(b, b.CreateString(data::location(loc).name), data::location(loc).sector,
+                                            s.forces_at(f, loc, 0), s.forces_at(f, loc, 1)));
+    }
+    auto name = b.CreateString(faction_key(f));
+    auto fv_forces = b.CreateVector(forces);
+    auto ally = fs.ally != kNoFaction ? b.CreateString(faction_key(static_cast<Faction>(fs.ally))) : 0;
+    Offset<flatbuffers::Vector<Offset<fb::CardView>>> hand = 0;
+    Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> traitors = 0, offer = 0;
+    Offset<flatbuffers::String> pred = 0;
+    if (mine(f)) {
+      hand = cards(b, fs.hand);
+      traitors = leader_names(b, fs.traitors);
+      offer = leader_names(b, fs.traitor_offer);
+      if (fs.prediction_faction != kNoFaction) pred = b.CreateString(faction_key(static_cast<Faction>(fs.prediction_faction)));
+    }
+    fb::FactionViewBuilder fv(b);
+    fv.add_faction(name);
+    fv.add_seat(seat);
+    if (mine(f)) {
+      fv.add_spice(fs.spice);
+      fv.add_hand(hand);
+      fv.add_traitors(traitors);
+      fv.add_traitor_offer(offer);
+      if (pred.o) fv.add_prediction_faction(pred);
+      if (fs.prediction_turn) fv.add_prediction_turn(fs.prediction_turn);
+      if (s.phase == Phase::Storm) fv.add_storm_dial(fs.storm_dial);
+    }
+    fv.add_bribes(fs.bribes);
+    fv.add_hand_count(fs.hand.n);
+    fv.add_reserves(fs.reserves[0]);
+    fv.add_reserves_special(fs.reserves[1]);
+    fv.add_tanks(fs.tanks[0]);
+    fv.add_tanks_special(fs.tanks[1]);
+    fv.add_forces(fv_forces);
+    if (ally.o) fv.add_ally(ally);
+    fv.add_charity_claimed(fs.charity_turn == s.turn && s.turn > 0);
+    fv.add_shipped(fs.shipped);
+    fv.add_moved(fs.moved);
+    fv.add_karama_power_used(fs.karama_power_used);
+    factions.push_back(fv.Finish());
+  }
+
+  std::vector<Offset<fb::SpiceView>> spice;
+  for (int l = 0; l < data::kNumLocations; ++l)
+    if (s.spice_on_board[l])
+      spice.push_back(fb::CreateSpiceView(b, b.CreateString(data::location(static_cast<LocationId>(l)).name), s.spice_on_board[l]));
+
+  // Leaders: pool and tanks are public (face-down leaders: only to their own faction).
+  std::vector<Offset<fb::LeaderView>> leaders;
+  for (int l = 0; l < data::kNumLeaders; ++l) {
+    const auto& L = data::leader(static_cast<LeaderId>(l));
+    if (!s.has(L.faction)) continue;
+    const auto& ls = s.leaders[l];
+    const bool face_down = ls.zone == LeaderZone::TanksFaceDown;
+    if (face_down && !mine(L.faction)) continue;  // 1.05.05: only its own faction may look
+    leaders.push_back(fb::CreateLeaderView(
+        b, b.CreateString(L.name), b.CreateString(faction_key(L.faction)), L.strength, b.CreateString(zone_name(ls.zone)),
+        ls.holder < kNumFactions ? b.CreateString(faction_key(static_cast<Faction>(ls.holder))) : 0));
+  }
+
+  Offset<fb::BiddingView> bidding = 0;
+  if (s.phase == Phase::Bidding && s.bidding.row.n > 0 && s.bidding.index < s.bidding.row.n) {
+    Offset<fb::CardView> current = 0;
+    const uint8_t card = s.bidding.row.ids[s.bidding.index];
+    if (all || (who.kind == Viewer::SeatView && rules::can_see_card_up_for_bid(s, me)))
+      current = fb::CreateCardView(b, card, b.CreateString(data::treachery_card(card).name));
+    bidding = fb::CreateBiddingView(b, s.bidding.row.n, static_cast<uint8_t>(s.bidding.index + 1), current,
+                                    s.bidding.high_bid, s.bidding.high_bidder, s.bidding.current);
+  }
+
+  std::vector<Offset<fb::DecisionView>> decs;
+  if (who.kind == Viewer::SeatView) {
+    for (const auto& d : decisions(s, who.seat))
+      decs.push_back(fb::CreateDecisionView(b, b.CreateString(action_kind_name(d.kind)), b.CreateString(d.prompt), d.min,
+                                            d.max, b.CreateVector(d.options)));
+  }
+
+  std::vector<Offset<flatbuffers::String>> winners;
+  for (int i = 0; i < kNumFactions; ++i)
+    if ((s.winners >> i) & 1u) winners.push_back(b.CreateString(faction_key(static_cast<Faction>(i))));
+  std::vector<Offset<fb::RulingView>> rulings;
+  for (const auto& info : ruling_registry())
+    rulings.push_back(fb::CreateRulingView(b, b.CreateString(info.key), b.CreateString(info.values[s.rulings.get(info.id)])));
+  std::vector<int8_t> order;
+  if (s.phase != Phase::Setup)
+    for (Seat x : storm_order(s)) order.push_back(x);
+  std::vector<int8_t> waiting;
+  for (Seat x = 0; x < s.num_seats; ++x)
+    if ((waiting_for(s) >> x) & 1u) waiting.push_back(x);
+
+  const std::string viewer_name = all ? "state" : who.kind == Viewer::Observer ? "observer" : std::string(faction_key(me));
+  auto v_viewer = b.CreateString(viewer_name);
+  auto v_phase = b.CreateString(phase_name(s.phase));
+  auto v_order = b.CreateVector(order);
+  auto v_waiting = b.CreateVector(waiting);
+  auto v_factions = b.CreateVector(factions);
+  auto v_spice = b.CreateVector(spice);
+  auto v_leaders = b.CreateVector(leaders);
+  auto v_tdeck = all ? cards(b, s.treachery_deck) : 0;
+  auto v_tdiscard = cards(b, s.treachery_discard);
+  auto v_sdeck = all ? spice_names(b, s.spice_deck) : 0;
+  auto v_sa = spice_names(b, s.spice_discard[0]);
+  auto v_sb = spice_names(b, s.spice_discard[1]);
+  auto v_decs = b.CreateVector(decs);
+  auto v_winners = b.CreateVector(winners);
+  auto v_rulings = b.CreateVector(rulings);
+  fb::ViewBuilder vb(b);
+  vb.add_viewer(v_viewer);
+  vb.add_version(s.version);
+  vb.add_turn(s.turn);
+  vb.add_max_turns(s.max_turns);
+  vb.add_advanced(s.advanced);
+  vb.add_phase(v_phase);
+  vb.add_storm_sector(s.storm_sector);
+  vb.add_storm_order(v_order);
+  vb.add_waiting_for(v_waiting);
+  vb.add_factions(v_factions);
+  vb.add_spice_on_board(v_spice);
+  vb.add_leaders(v_leaders);
+  vb.add_treachery_deck_count(s.treachery_deck.n);
+  if (all) vb.add_treachery_deck(v_tdeck);
+  vb.add_treachery_discard(v_tdiscard);
+  vb.add_spice_deck_count(s.spice_deck.n);
+  if (all) vb.add_spice_deck(v_sdeck);
+  vb.add_spice_discard_a(v_sa);
+  vb.add_spice_discard_b(v_sb);
+  vb.add_traitor_deck_count(s.traitor_deck.n);
+  const bool sees_storm = all || (who.kind == Viewer::SeatView && me == Faction::Fremen);
+  if (sees_storm && s.storm_card) vb.add_storm_card(s.storm_card);
+  if (bidding.o) vb.add_bidding(bidding);
+  vb.add_decisions(v_decs);
+  vb.add_winners(v_winners);
+  vb.add_rulings(v_rulings);
+  vb.add_shield_wall_destroyed(s.shield_wall_destroyed);
+  fb::FinishViewBuffer(b, vb.Finish());
+  return std::string(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
+}
+
+std::string view_json(const GameState& s, Viewer who) {
+  std::string json, error;
+  if (!codec::view_to_json(build_view(s, who), &json, &error)) return "{\"error\":\"" + error + "\"}";
+  return json;
+}
+
+}  // namespace mentat::inspect

@@ -1,0 +1,62 @@
+#include "replay/fold.h"
+
+#include "core/engine.h"
+#include "events/codec.h"
+#include "inspect/custody.h"
+
+namespace mentat::replay {
+
+VerifyReport verify_room(store::EventStore& store, const std::string& room,
+                         const std::function<void(int64_t, int64_t)>& progress) {
+  VerifyReport r;
+  std::string error;
+  auto meta = store.meta(room, &error);
+  if (!meta) {
+    r.ok = false;
+    r.check = "room";
+    r.detail = error.empty() ? "no room " + room : error;
+    return r;
+  }
+  GameState s;
+  auto fail = [&](int64_t v, std::string check, std::string detail) {
+    r.ok = false;
+    r.first_bad = v;
+    r.check = std::move(check);
+    r.detail = std::move(detail);
+    return false;
+  };
+  bool scanned = store.scan_events(room, 0, meta->head, [&](int64_t v, const std::string& bytes) {
+    codec::Event e;
+    std::string err;
+    if (!codec::decode_event(bytes, &e, &err)) return fail(v, "decode", err);
+    if (static_cast<int64_t>(e.version) != v)
+      return fail(v, "version", "the event stored at version " + std::to_string(v) + " says version " + std::to_string(e.version));
+    DrawLog draws;
+    if (v == 0) {
+      if (e.action.kind != ActionKind::CreateGame) return fail(v, "validate", "version 0 is not a CreateGame event");
+      if (auto bad = check_setup(e.setup)) return fail(v, "validate", *bad);
+      s = create_game(e.setup, &draws);
+    } else {
+      if (e.action.kind == ActionKind::CreateGame) return fail(v, "validate", "a CreateGame event after version 0");
+      if (auto rej = validate(s, e.seat, e.action))
+        return fail(v, "validate", "the stored action is not legal here: " + rej->reason);
+      apply(s, e.seat, e.action, &draws);
+    }
+    if (draws != e.draws)
+      return fail(v, "draws", "the random outcomes differ from those recorded (" + std::to_string(draws.size()) +
+                                  " drawn, " + std::to_string(e.draws.size()) + " recorded)");
+    if (codec::state_hash(s) != e.state_hash) return fail(v, "hash", "the refolded state's hash differs from the stored hash");
+    if (auto viol = inspect::check_invariants(s)) return fail(v, viol->invariant, viol->detail);
+    ++r.events;
+    if (progress && (v % 256 == 0 || v == meta->head)) progress(v, meta->head);
+    return true;
+  }, &error);
+  if (!scanned && r.ok) {
+    r.ok = false;
+    r.check = "store";
+    r.detail = error;
+  }
+  return r;
+}
+
+}  // namespace mentat::replay

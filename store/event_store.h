@@ -1,0 +1,105 @@
+// RocksDB event store: one append-only event stream per room.
+//
+// Layout (column families):
+//   events     room '\0' be64(version)        -> Event FlatBuffer (events/mentat.fbs)
+//   rooms      room                            -> RoomMeta FlatBuffer (store/store.fbs)
+//   snapshots  room '\0' be64(version)        -> StateEncoding FlatBuffer (events/state.fbs)
+//   actions    room '\0' client_action_id      -> be64(version)   (idempotency)
+//
+// Contract:
+//  * append() is compare-and-set on the room's head version: it succeeds only
+//    when `expected_head` equals the current head (-1 for a new room), and
+//    writes the event, its idempotency key, the new head and an optional
+//    snapshot in one atomic WriteBatch, synced to disk before it returns
+//    (unless Options::sync is false: benchmarks only).
+//  * A client action id already stored for the room makes append() return
+//    AppendStatus::Duplicate with the original version, writing nothing.
+//  * A fork's history up to its parent version is read from the parent (not
+//    copied); read_event() resolves that transparently.
+//  * Thread-safe: any number of threads may call any method concurrently;
+//    appends to one room are serialised by a per-room lock. One process per
+//    directory (RocksDB's LOCK file).
+//  * Errors never leave a partial write; they come back as Status with one
+//    sentence naming the room and version.
+#pragma once
+
+#include <rocksdb/db.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mentat::store {
+
+struct RoomMeta {
+  std::string room;
+  int64_t head = -1;            // version of the last event, -1 when empty
+  std::string parent;           // fork: the parent room ("" otherwise)
+  int64_t parent_version = -1;  // fork: last version shared with the parent
+  uint64_t created_unix_ms = 0;
+};
+
+enum class AppendStatus { Ok, Conflict, Duplicate, Error };
+
+struct AppendResult {
+  AppendStatus status = AppendStatus::Error;
+  int64_t version = -1;   // Ok: the new head; Duplicate: the original version; Conflict: the current head
+  std::string error;
+};
+
+struct Options {
+  bool sync = true;            // fsync every append (only benchmarks turn this off)
+  bool create_if_missing = true;
+};
+
+class EventStore {
+ public:
+  // Opens (or creates) the store in `dir`. On failure returns null and sets
+  // *error (a damaged database is reported, never repaired silently).
+  static std::unique_ptr<EventStore> open(const std::string& dir, const Options& opts, std::string* error);
+  ~EventStore();
+  EventStore(const EventStore&) = delete;
+  EventStore& operator=(const EventStore&) = delete;
+
+  static bool valid_room_id(const std::string& room);
+
+  // Creates a fork: `room` shares `parent`'s events 0..parent_version.
+  bool create_fork(const std::string& room, const std::string& parent, int64_t parent_version, std::string* error);
+
+  AppendResult append(const std::string& room, int64_t expected_head, const std::string& event_bytes,
+                      const std::string& client_action_id, const std::string* snapshot_bytes = nullptr);
+
+  std::optional<RoomMeta> meta(const std::string& room, std::string* error);
+  bool read_event(const std::string& room, int64_t version, std::string* bytes, std::string* error);
+  // Events from..to (inclusive) in order; stops early when fn returns false.
+  bool scan_events(const std::string& room, int64_t from, int64_t to,
+                   const std::function<bool(int64_t, const std::string&)>& fn, std::string* error);
+  // The newest snapshot at or below `version` of this room or its ancestors.
+  bool latest_snapshot(const std::string& room, int64_t at_most, int64_t* version, std::string* bytes,
+                       std::string* error);
+  std::optional<int64_t> find_action(const std::string& room, const std::string& client_action_id, std::string* error);
+  std::vector<RoomMeta> rooms(std::string* error);
+
+  // Writes raw bytes under an event key. For tests that plant corruption.
+  bool debug_overwrite_event(const std::string& room, int64_t version, const std::string& bytes, std::string* error);
+
+ private:
+  EventStore() = default;
+  std::mutex& room_lock(const std::string& room);
+
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  rocksdb::ColumnFamilyHandle* events_ = nullptr;
+  rocksdb::ColumnFamilyHandle* rooms_ = nullptr;
+  rocksdb::ColumnFamilyHandle* snapshots_ = nullptr;
+  rocksdb::ColumnFamilyHandle* actions_ = nullptr;
+  Options opts_;
+  std::array<std::mutex, 64> locks_;
+};
+
+}  // namespace mentat::store

@@ -1,0 +1,167 @@
+#include "store/room.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+namespace mentat::store {
+
+bool create_room(EventStore& store, const GameSetup& setup, std::string* room, std::string* error) {
+  if (auto bad = check_setup(setup)) {
+    *error = *bad;
+    return false;
+  }
+  if (room->empty()) {
+    const auto t = static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+    *room = fmt::format("g{:08x}", static_cast<uint32_t>(codec::hash_bytes(fmt::format("{}:{}", setup.seed, t))));
+  }
+  if (!EventStore::valid_room_id(*room)) {
+    *error = "invalid room id '" + *room + "'";
+    return false;
+  }
+  codec::Event e;
+  e.version = 0;
+  e.seat = kNoSeat;
+  e.action.kind = ActionKind::CreateGame;
+  e.setup = setup;
+  GameState s = create_game(setup, &e.draws);
+  e.state_hash = codec::state_hash(s);
+  const std::string snap = codec::encode_state(s);
+  auto r = store.append(*room, -1, codec::encode_event(e), "create", &snap);
+  if (r.status == AppendStatus::Conflict) {
+    *error = "room " + *room + " already exists";
+    return false;
+  }
+  if (r.status != AppendStatus::Ok) {
+    *error = r.status == AppendStatus::Duplicate ? "room " + *room + " already exists" : r.error;
+    return false;
+  }
+  return true;
+}
+
+namespace {
+// Applies a stored event to `s` (fold step); checks the stored hash when asked.
+bool fold_event(GameState& s, const codec::Event& e, bool check_hash, std::string* error) {
+  if (e.action.kind == ActionKind::CreateGame) {
+    s = create_game(e.setup, nullptr);
+  } else {
+    apply(s, e.seat, e.action, nullptr);
+  }
+  if (check_hash && codec::state_hash(s) != e.state_hash) {
+    *error = "state hash differs from the stored hash at version " + std::to_string(e.version);
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+bool load_state(EventStore& store, const std::string& room, int64_t version, GameState* out, std::string* error) {
+  auto m = store.meta(room, error);
+  if (!m) {
+    if (error->empty()) *error = "no room " + room;
+    return false;
+  }
+  if (version < 0) version = m->head;
+  if (version > m->head) {
+    *error = "room " + room + " has no version " + std::to_string(version) + " (head " + std::to_string(m->head) + ")";
+    return false;
+  }
+  int64_t snap_v = -1;
+  std::string snap;
+  if (!store.latest_snapshot(room, version, &snap_v, &snap, error)) return false;
+  GameState s;
+  int64_t from = 0;
+  if (snap_v >= 0) {
+    if (!codec::decode_state(snap, &s, error)) {
+      *error = "room " + room + " snapshot " + std::to_string(snap_v) + ": " + *error;
+      return false;
+    }
+    std::string ev_bytes;
+    codec::Event ev;
+    if (!store.read_event(room, snap_v, &ev_bytes, error) || !codec::decode_event(ev_bytes, &ev, error)) {
+      *error = "room " + room + " version " + std::to_string(snap_v) + ": " + *error;
+      return false;
+    }
+    if (codec::hash_bytes(snap) != ev.state_hash) {
+      *error = "room " + room + ": snapshot at version " + std::to_string(snap_v) + " does not match its event's hash";
+      return false;
+    }
+    from = snap_v + 1;
+  }
+  bool ok = true;
+  bool scanned = store.scan_events(room, from, version, [&](int64_t v, const std::string& bytes) {
+    codec::Event e;
+    if (!codec::decode_event(bytes, &e, error)) {
+      *error = "room " + room + " version " + std::to_string(v) + ": " + *error;
+      ok = false;
+      return false;
+    }
+    ok = fold_event(s, e, v == version, error);
+    return ok;
+  }, error);
+  if (!scanned || !ok) return false;
+  *out = s;
+  return true;
+}
+
+Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t expected_version, const Action& action,
+               const std::string& client_action_id) {
+  Outcome o;
+  if (!client_action_id.empty()) {
+    auto prev = store.find_action(room, client_action_id, &o.error);
+    if (!o.error.empty()) return o;
+    if (prev) {
+      o.ok = true;
+      o.duplicate = true;
+      o.version = *prev;
+      std::string bytes;
+      if (!store.read_event(room, *prev, &bytes, &o.error) || !codec::decode_event(bytes, &o.event, &o.error)) o.ok = false;
+      return o;
+    }
+  }
+  GameState s;
+  if (!load_state(store, room, -1, &s, &o.error)) return o;
+  if (static_cast<int64_t>(s.version) != expected_version) {
+    o.conflict = true;
+    o.version = static_cast<int64_t>(s.version);
+    o.error = "room " + room + " is at version " + std::to_string(s.version) + ", not " + std::to_string(expected_version);
+    return o;
+  }
+  if (auto rej = validate(s, seat, action)) {
+    o.rejection = rej;
+    return o;
+  }
+  codec::Event e;
+  e.version = s.version + 1;
+  e.seat = seat;
+  e.action = action;
+  e.client_action_id = client_action_id;
+  apply(s, seat, action, &e.draws);
+  e.state_hash = codec::state_hash(s);
+  std::string snap;
+  if (e.version % kSnapshotEvery == 0) snap = codec::encode_state(s);
+  auto r = store.append(room, expected_version, codec::encode_event(e), client_action_id,
+                        snap.empty() ? nullptr : &snap);
+  switch (r.status) {
+    case AppendStatus::Ok:
+      o.ok = true;
+      o.version = r.version;
+      o.event = std::move(e);
+      break;
+    case AppendStatus::Duplicate:
+      o.ok = true;
+      o.duplicate = true;
+      o.version = r.version;
+      if (std::string bytes; store.read_event(room, r.version, &bytes, &o.error)) codec::decode_event(bytes, &o.event, &o.error);
+      break;
+    case AppendStatus::Conflict:
+      o.conflict = true;
+      o.version = r.version;
+      o.error = r.error;
+      break;
+    case AppendStatus::Error: o.error = r.error; break;
+  }
+  return o;
+}
+
+}  // namespace mentat::store

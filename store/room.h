@@ -1,0 +1,47 @@
+// Rooms: the engine and the event store together. This is the one path by
+// which an action becomes an event:
+//   validate -> apply (drawing outcomes) -> hash -> encode -> durable append.
+//
+// Contract:
+//  * submit() stores nothing when it rejects; on success the event is
+//    durable (synced) before it returns.
+//  * A resubmitted client action id returns the original event's version and
+//    appends nothing (Outcome::duplicate).
+//  * load() rebuilds the state at a version from the nearest snapshot plus
+//    the tail, checking the snapshot against the stored hash of its event.
+//  * Thread-safe as EventStore is; concurrent submits to one room race on
+//    the expected version and exactly one wins.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/engine.h"
+#include "events/codec.h"
+#include "store/event_store.h"
+
+namespace mentat::store {
+
+inline constexpr int kSnapshotEvery = 64;
+
+struct Outcome {
+  bool ok = false;
+  bool duplicate = false;
+  bool conflict = false;
+  int64_t version = -1;             // new (or original) version; current head on conflict
+  std::optional<Rejection> rejection;
+  std::string error;                // store or decoding problems
+  codec::Event event;               // the stored event (ok only)
+};
+
+// Creates a room with its version-0 event. An empty `room` picks an id
+// derived from the seed and the clock. Returns false with *error on failure.
+bool create_room(EventStore& store, const GameSetup& setup, std::string* room, std::string* error);
+
+// Loads the state of `room` at `version` (-1: head).
+bool load_state(EventStore& store, const std::string& room, int64_t version, GameState* out, std::string* error);
+
+Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t expected_version,
+               const Action& action, const std::string& client_action_id);
+
+}  // namespace mentat::store
