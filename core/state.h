@@ -38,7 +38,11 @@ struct Pile {
 
   bool empty() const { return n == 0; }
   uint8_t top() const { return ids[n - 1]; }
-  void push(uint8_t id) { ids[n++] = id; }
+  // A full pile refuses the card (the custody check then reports it missing)
+  // rather than writing past its end.
+  void push(uint8_t id) {
+    if (n < N) ids[n++] = id;
+  }
   uint8_t pop() {
     uint8_t id = ids[--n];
     ids[n] = 0;
@@ -165,6 +169,28 @@ struct ShipMoveState {
   uint8_t done = 0;             // seats finished this phase (mask)
   uint8_t guild_delayed = 0;    // 2.06.12.03
   uint8_t pad = 0;
+  LocationId advisor_to = 0;    // 2.02.05/2.02.11: where the shipment the Bene Gesserit may answer went
+  uint8_t ornithopters = 0;     // current seat had forces in Arrakeen/Carthag when its turn began (OrnithopterTiming)
+  uint8_t pad2[2] = {};
+};
+
+// 1.02 Spice Blow scratch (core/rules/spice_blow.cpp); the rides are read by
+// the Nexus (2.04.08 Beast of Burden, core/rules/nexus.cpp).
+struct SpiceBlowState {
+  uint8_t pile = 0;          // discard pile being blown: 0 = A, 1 = B (1.13.02)
+  uint8_t worms = 0;         // Shai-Hulud revealed this phase after turn 1
+  uint8_t territory = 0;     // territory of the worm awaiting a Fremen decision
+  uint8_t n_rides = 0;       // 2.04.08 worm appearances the Fremen may ride
+  uint8_t rides[6] = {};     // their territories, in order of appearance
+  uint8_t ride_index = 0;    // next ride to offer after the Nexus
+  uint8_t pad = 0;
+};
+
+// 1.10.01 Nexus scratch (core/rules/nexus.cpp).
+struct NexusState {
+  uint8_t allied = 0;                   // factions (mask) that allied in this Nexus (1.10.01.02)
+  uint8_t proposed[kNumFactions] = {};  // per faction: factions it proposed to in this Nexus (mask)
+  uint8_t pad = 0;
 };
 
 struct GameState {
@@ -215,6 +241,8 @@ struct GameState {
   // ---- phase scratch ----
   BiddingState bidding;
   ShipMoveState shipmove;
+  SpiceBlowState blow;
+  NexusState nexus;
   uint8_t window_depth = 0;
   Window windows[kMaxWindows];
 

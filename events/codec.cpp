@@ -267,6 +267,7 @@ bool to_json(const char* schema, const char* root, std::string_view bytes, std::
   flatbuffers::IDLOptions opts;
   opts.strict_json = true;
   opts.indent_step = -1;  // one line
+  opts.output_default_scalars_in_json = true;
   flatbuffers::Parser parser(opts);
   if (!parser.Parse(schema) || !parser.SetRootType(root)) {
     *error = "internal: schema does not parse: " + parser.error_;

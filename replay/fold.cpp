@@ -54,6 +54,7 @@ VerifyReport verify_room(store::EventStore& store, const std::string& room,
   if (!scanned && r.ok) {
     r.ok = false;
     r.check = "store";
+    r.first_bad = r.events;  // the version after the last good one
     r.detail = error;
   }
   return r;

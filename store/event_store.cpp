@@ -7,6 +7,8 @@
 #include <chrono>
 #include <functional>
 
+#include <xxhash.h>
+
 #include "events/store_generated.h"
 
 namespace mentat::store {
@@ -26,6 +28,28 @@ uint64_t from_be64(std::string_view s) {
   for (size_t i = 0; i < 8 && i < s.size(); ++i) v = (v << 8) | static_cast<uint8_t>(s[i]);
   return v;
 }
+// Stored event values carry an xxh3-64 checksum of the event bytes after
+// them, so that a changed byte is caught even where RocksDB's block checksums
+// cannot see it (a value rewritten through the API, a bad copy).
+std::string seal(const std::string& bytes) {
+  std::string v = bytes;
+  v += be64(XXH3_64bits(bytes.data(), bytes.size()));
+  return v;
+}
+bool unseal(const std::string& room, int64_t version, std::string_view value, std::string* bytes, std::string* error) {
+  if (value.size() < 8) {
+    *error = "room " + room + " version " + std::to_string(version) + ": stored event is truncated";
+    return false;
+  }
+  const std::string_view body = value.substr(0, value.size() - 8);
+  if (XXH3_64bits(body.data(), body.size()) != from_be64(value.substr(value.size() - 8))) {
+    *error = "room " + room + " version " + std::to_string(version) + ": stored event fails its checksum";
+    return false;
+  }
+  bytes->assign(body);
+  return true;
+}
+
 std::string prefix(const std::string& room) { return room + std::string(1, '\0'); }
 std::string vkey(const std::string& room, int64_t v) { return prefix(room) + be64(static_cast<uint64_t>(v)); }
 
@@ -185,7 +209,7 @@ AppendResult EventStore::append(const std::string& room, int64_t expected_head, 
   const int64_t version = cur.head + 1;
   cur.head = version;
   rocksdb::WriteBatch batch;
-  batch.Put(events_, vkey(room, version), event_bytes);
+  batch.Put(events_, vkey(room, version), seal(event_bytes));
   batch.Put(rooms_, room, encode_meta(cur));
   if (!client_action_id.empty()) batch.Put(actions_, prefix(room) + client_action_id, be64(static_cast<uint64_t>(version)));
   if (snapshot_bytes) batch.Put(snapshots_, vkey(room, version), *snapshot_bytes);
@@ -217,12 +241,13 @@ bool EventStore::read_event(const std::string& room, int64_t version, std::strin
       *error = "room " + room + " has no version " + std::to_string(version);
       return false;
     }
-    auto st = db_->Get(rocksdb::ReadOptions(), events_, vkey(owner, version), bytes);
+    std::string value;
+    auto st = db_->Get(rocksdb::ReadOptions(), events_, vkey(owner, version), &value);
     if (!st.ok()) {
       *error = "room " + room + " version " + std::to_string(version) + ": " + st.ToString();
       return false;
     }
-    return true;
+    return unseal(room, version, value, bytes, error);
   }
   *error = "room " + room + ": fork chain too deep";
   return false;
@@ -267,7 +292,9 @@ bool EventStore::scan_events(const std::string& room, int64_t from, int64_t to,
       return false;
     }
     ++expect;
-    if (!fn(v, it->value().ToString())) return true;
+    std::string bytes;
+    if (!unseal(room, v, std::string_view(it->value().data(), it->value().size()), &bytes, error)) return false;
+    if (!fn(v, bytes)) return true;
   }
   if (!it->status().ok()) {
     *error = "room " + room + ": " + it->status().ToString();
@@ -333,8 +360,8 @@ std::vector<RoomMeta> EventStore::rooms(std::string* error) {
 }
 
 bool EventStore::debug_overwrite_event(const std::string& room, int64_t version, const std::string& bytes,
-                                       std::string* error) {
-  auto st = db_->Put(rocksdb::WriteOptions(), events_, vkey(room, version), bytes);
+                                       std::string* error, bool raw) {
+  auto st = db_->Put(rocksdb::WriteOptions(), events_, vkey(room, version), raw ? bytes : seal(bytes));
   if (!st.ok()) *error = st.ToString();
   return st.ok();
 }

@@ -2,6 +2,7 @@
 //
 // Layout (column families):
 //   events     room '\0' be64(version)        -> Event FlatBuffer (events/mentat.fbs)
+//                                               followed by its xxh3-64 (8 bytes, big-endian)
 //   rooms      room                            -> RoomMeta FlatBuffer (store/store.fbs)
 //   snapshots  room '\0' be64(version)        -> StateEncoding FlatBuffer (events/state.fbs)
 //   actions    room '\0' client_action_id      -> be64(version)   (idempotency)
@@ -85,8 +86,10 @@ class EventStore {
   std::optional<int64_t> find_action(const std::string& room, const std::string& client_action_id, std::string* error);
   std::vector<RoomMeta> rooms(std::string* error);
 
-  // Writes raw bytes under an event key. For tests that plant corruption.
-  bool debug_overwrite_event(const std::string& room, int64_t version, const std::string& bytes, std::string* error);
+  // Replaces a stored event (sealed with a valid checksum unless `raw`). For
+  // tests and drills that plant corruption; never used by the engine.
+  bool debug_overwrite_event(const std::string& room, int64_t version, const std::string& bytes, std::string* error,
+                             bool raw = false);
 
  private:
   EventStore() = default;

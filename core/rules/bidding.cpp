@@ -1,23 +1,342 @@
 // 1.04 Bidding.
-// NOT YET IMPLEMENTED: the phase ends as soon as it begins (see
-// docs/rules-coverage.tsv).
+//
+//  * 1.04.01/1.04.10 hand counts are public (every view shows them).
+//  * 1.04.02/2.05.07 hand limits (hand_limit), 1.04.03 full hands are
+//    ineligible: never asked, and their bids are rejected.
+//  * 1.04.04 one card per eligible bidder is dealt from the treachery deck
+//    into s.bidding.row (ids[0] first dealt, auctioned first). A sold card
+//    leaves the row for the buyer's hand, so the card up for bid is always
+//    row.ids[0] (bidding.index stays 0); its ordinal is dealt - row.n + 1.
+//  * 1.04.05-1.04.06 the first eligible seat in storm order opens (>= 1 or
+//    pass); bidding goes on to the right (next in storm order), skipping
+//    ineligible seats and seats that passed on this card, until the top
+//    bidder is the only one left. 1.04.06.04 no bid above one's spice.
+//  * 1.04.06.03/2.03.04/2.03.05 the buyer pays the Emperor (the bank when the
+//    Emperor buys, and for any share the Emperor pays himself).
+//  * 2.05.08 the Harkonnen draw a free extra card when buying, unless their
+//    hand is at its limit after the purchase.
+//  * 1.04.07 next card: first eligible seat to the right of the previous
+//    opener. 1.04.08 end when the row is empty. 1.04.09 a card passed by all:
+//    the rest of the row goes back on top of the deck, first dealt on top.
+//  * 3.01.11.04 Bid{karama}: bid beyond one's spice; the card is then bought
+//    without paying and the Karama card discarded. 1.14.06 (advanced): the
+//    Bene Gesserit may use a worthless card as a Karama.
+//  * 1.10.02.05 (partial): an ally's spice counts towards the bid limit and
+//    covers whatever the buyer cannot pay; the ally is not asked.
+//  * 2.01.05 can_see_card_up_for_bid: the Atreides (not their ally: 2.01.09
+//    only extends Prescience in battle).
+// Not implemented: 1.14.04 (Harkonnen Karama power: take a hand), Karama
+// cancellation of 2.05.08 / prevention of 2.01.05 (no response windows yet).
+#include <algorithm>
+
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
 namespace {
 
-void enter(Ctx& c) { enter_phase(c, Phase::Revival); }
+constexpr int kMaxBid = 255;  // Bid.amount is a ubyte in events/mentat.fbs
 
-std::optional<Rejection> validate(const GameState&, Seat, const Action&) {
-  return reject(RejectCode::WrongPhase, "nothing is decided in this phase yet");
+using data::TreacheryCategory;
+using data::TreacheryKind;
+
+// ---- helpers ----------------------------------------------------------------
+
+bool eligible_seat(const GameState& s, Seat seat) { return !hand_full(s, s.faction_at(seat)); }
+
+uint8_t eligible_mask(const GameState& s) {
+  uint8_t m = 0;
+  for (Seat seat = 0; seat < s.num_seats; ++seat)
+    if (eligible_seat(s, seat)) m |= bit(seat);
+  return m;
 }
-void apply(Ctx&, Seat, const Action&) {}
-void decisions(const GameState&, Seat, std::vector<Decision>&) {}
-void legal(const GameState&, Seat, std::vector<Action>&) {}
+
+// The faction's ally if it is in the game, else kNoFaction.
+uint8_t ally_of(const GameState& s, Faction f) {
+  const uint8_t a = s.of(f).ally;
+  if (a >= kNumFactions || !s.has(static_cast<Faction>(a))) return kNoFaction;
+  return a;
+}
+
+// 1.04.06.04 + 1.10.02.05: own spice plus the ally's, capped at the encodable bid.
+int bid_limit(const GameState& s, Faction f) {
+  int limit = s.of(f).spice;
+  const uint8_t a = ally_of(s, f);
+  if (a != kNoFaction) limit += s.f[a].spice;
+  return std::min(limit, kMaxBid);
+}
+
+// 3.01.11.04; 1.14.06 (advanced only): Bene Gesserit worthless cards count as Karama.
+bool counts_as_karama(const GameState& s, Faction f, uint8_t card) {
+  const auto& tc = data::treachery_card(card);
+  if (tc.kind == TreacheryKind::Karama) return true;
+  return f == Faction::BeneGesserit && s.advanced && tc.category == TreacheryCategory::Worthless;
+}
+
+// The card spent on a Karama purchase: the Bene Gesserit spend a worthless
+// card before a real Karama (which has more uses); kNone8 when none is held.
+uint8_t karama_card_for(const GameState& s, Faction f) {
+  const auto& hand = s.of(f).hand;
+  uint8_t real = kNone8, worthless = kNone8;
+  for (int i = 0; i < hand.n; ++i) {
+    const uint8_t id = hand.ids[i];
+    if (!counts_as_karama(s, f, id)) continue;
+    if (data::treachery_card(id).kind == TreacheryKind::Karama) {
+      if (real == kNone8) real = id;
+    } else if (worthless == kNone8) {
+      worthless = id;
+    }
+  }
+  return worthless != kNone8 ? worthless : real;
+}
+
+int position_in(const std::vector<Seat>& order, Seat seat) {
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] == seat) return static_cast<int>(i);
+  return 0;
+}
+
+// ---- flow -------------------------------------------------------------------
+
+void finish(Ctx& c) {
+  c.s.bidding = BiddingState{};
+  enter_phase(c, Phase::Revival);
+}
+
+// 1.04.09: the cards left in the row go back on top of the deck so that the
+// first dealt of them is the top card again.
+void return_row_to_deck(GameState& s) {
+  auto& row = s.bidding.row;
+  for (int i = row.n - 1; i >= 0; --i) s.treachery_deck.push(row.ids[i]);
+  row.clear();
+}
+
+// Puts row.ids[0] up for bid. `first`: the first card of the phase (1.04.06),
+// else 1.04.07 (first eligible to the right of the previous opener).
+void open_card(Ctx& c, bool first) {
+  auto& s = c.s;
+  auto& b = s.bidding;
+  if (b.row.empty()) {  // 1.04.08
+    finish(c);
+    return;
+  }
+  b.index = 0;
+  b.high_bid = 0;
+  b.high_bidder = kNoSeat;
+  b.passed = 0;
+  b.karama_bid = 0;
+  b.eligible = eligible_mask(s);
+  const auto order = order_from_first(s);
+  const int n = static_cast<int>(order.size());
+  const int start = first ? 0 : position_in(order, b.opener) + 1;
+  Seat opener = kNoSeat;
+  for (int k = 0; k < n && opener == kNoSeat; ++k) {
+    const Seat seat = order[(start + k) % n];
+    if (has_bit(b.eligible, seat)) opener = seat;
+  }
+  if (opener == kNoSeat) {
+    // Nobody can bid any more (hands filled up): the rest is not auctioned.
+    return_row_to_deck(s);
+    finish(c);
+    return;
+  }
+  b.opener = b.current = opener;
+  s.waiting = bit(opener);
+}
+
+// 1.04.06.03, 2.03.04, 2.03.05, 1.10.02.05.
+void pay_for_card(GameState& s, Faction buyer, int amount) {
+  const bool emperor_in = s.has(Faction::Emperor);
+  const SpiceAccount seller = (emperor_in && buyer != Faction::Emperor) ? shield(Faction::Emperor) : bank();
+  const int own = std::min<int>(amount, s.of(buyer).spice);
+  if (own > 0) transfer_spice(s, shield(buyer), seller, own);
+  int rest = amount - own;
+  const uint8_t a = ally_of(s, buyer);
+  if (rest > 0 && a != kNoFaction) {
+    const auto ally = static_cast<Faction>(a);
+    const int part = std::min<int>(rest, s.of(ally).spice);
+    // The Emperor's own spice never pays the Emperor (2.03.05 fair market).
+    const SpiceAccount to = ally == Faction::Emperor ? bank() : seller;
+    if (part > 0) transfer_spice(s, shield(ally), to, part);
+    rest -= part;
+  }
+  // rest > 0 only if spice left the buyer and ally between the bid and the
+  // sale (a bribe); they pay what they have.
+}
+
+void sell(Ctx& c) {
+  auto& s = c.s;
+  auto& b = s.bidding;
+  const Faction buyer = s.faction_at(b.high_bidder);
+  auto& hand = s.of(buyer).hand;
+  const uint8_t card = b.row.ids[0];
+  b.row.remove(card);
+  const uint8_t karama = b.karama_bid ? karama_card_for(s, buyer) : kNone8;
+  if (karama != kNone8) {
+    // 3.01.11.04: bought without paying; the Karama is discarded.
+    hand.remove(karama);
+    s.treachery_discard.push(karama);
+  } else {
+    pay_for_card(s, buyer, b.high_bid);
+  }
+  hand.push(card);
+  // 2.05.08 TOP CARD.
+  if (buyer == Faction::Harkonnen && hand.n < hand_limit(s, buyer)) {
+    const uint8_t extra = draw_treachery(c);
+    if (extra != kNone8) hand.push(extra);
+  }
+  open_card(c, false);
+}
+
+// After a bid or a pass by the current seat: the next seat to the right still
+// in the bidding, the sale, or 1.04.09.
+void advance(Ctx& c) {
+  auto& s = c.s;
+  auto& b = s.bidding;
+  const auto order = order_from_first(s);
+  const int n = static_cast<int>(order.size());
+  const int at = position_in(order, b.current);
+  Seat next = kNoSeat;
+  for (int k = 1; k <= n && next == kNoSeat; ++k) {
+    const Seat seat = order[(at + k) % n];
+    if (has_bit(b.eligible, seat) && !has_bit(b.passed, seat)) next = seat;
+  }
+  if (next == kNoSeat) {
+    // 1.04.09 BOUGHT-IN: everyone passed on this card.
+    s.waiting = 0;
+    return_row_to_deck(s);
+    finish(c);
+    return;
+  }
+  if (next == b.high_bidder) {
+    s.waiting = 0;
+    sell(c);
+    return;
+  }
+  b.current = next;
+  s.waiting = bit(next);
+}
+
+// ---- phase interface ----------------------------------------------------------
+
+void enter(Ctx& c) {
+  auto& s = c.s;
+  s.bidding = BiddingState{};
+  s.waiting = 0;
+  // 1.04.01 declaration: hand counts are public in every view.
+  // 1.04.04: one card per eligible bidder, face down in a row.
+  const int eligible = popcount8(eligible_mask(s));
+  for (int i = 0; i < eligible; ++i) {
+    const uint8_t card = draw_treachery(c);
+    if (card == kNone8) break;
+    s.bidding.row.push(card);
+  }
+  s.bidding.dealt = s.bidding.row.n;
+  open_card(c, true);
+}
+
+std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (a.kind != ActionKind::Bid && a.kind != ActionKind::Pass)
+    return reject(RejectCode::WrongPhase, "the bidding phase takes only Bid or Pass");
+  const auto& b = s.bidding;
+  const Faction me = s.faction_at(seat);
+  if (!has_bit(s.waiting, seat) || b.current != seat) {
+    if (a.kind == ActionKind::Bid && hand_full(s, me))
+      return reject(RejectCode::IllegalChoice, "your hand is full (" + std::to_string(s.of(me).hand.n) +
+                                                   " cards): a full hand may not bid (1.04.03)");
+    if (has_bit(b.passed, seat))
+      return reject(RejectCode::NotYourDecision, "you passed on this card and are out of its bidding (1.04.06.02)");
+    if (b.current != kNoSeat)
+      return reject(RejectCode::NotYourDecision,
+                    "it is " + std::string(faction_name(s.faction_at(b.current))) + "'s turn to bid");
+    return reject(RejectCode::NotYourDecision, "no card is up for bid");
+  }
+  if (a.kind == ActionKind::Pass) return std::nullopt;
+  if (a.amount > kMaxBid) return reject(RejectCode::Malformed, "a bid is at most 255 spice");
+  if (a.amount == 0) return reject(RejectCode::IllegalChoice, "a bid must be 1 spice or more; pass instead (1.04.06.02)");
+  if (a.amount <= b.high_bid)
+    return reject(RejectCode::IllegalChoice, "a bid must raise the high bid of " + std::to_string(b.high_bid) + " spice");
+  if (a.flag) {
+    if (karama_card_for(s, me) == kNone8)
+      return reject(RejectCode::IllegalChoice, "a Karama bid needs a Karama card in your hand (3.01.11.04)");
+    return std::nullopt;
+  }
+  const int limit = bid_limit(s, me);
+  if (a.amount > limit) {
+    const bool allied = ally_of(s, me) != kNoFaction;
+    return reject(RejectCode::NotEnoughSpice,
+                  "you may not bid more than the " + std::to_string(limit) + " spice you " +
+                      (allied ? "and your ally hold" : "hold") + " (1.04.06.04)");
+  }
+  return std::nullopt;
+}
+
+void apply(Ctx& c, Seat seat, const Action& a) {
+  auto& b = c.s.bidding;
+  if (a.kind == ActionKind::Pass) {
+    b.passed |= bit(seat);
+  } else {
+    b.high_bid = static_cast<uint8_t>(a.amount);
+    b.high_bidder = seat;
+    b.karama_bid = a.flag ? 1 : 0;
+  }
+  advance(c);
+}
+
+void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  const auto& b = s.bidding;
+  if (!has_bit(s.waiting, seat) || b.current != seat || b.row.empty()) return;
+  const Faction me = s.faction_at(seat);
+  const int min = b.high_bid + 1;
+  const int max = bid_limit(s, me);
+  const std::string card = "card " + std::to_string(b.dealt - b.row.n + 1) + " of " + std::to_string(b.dealt);
+  if (min <= max)
+    out.push_back(Decision{ActionKind::Bid,
+                           "Bid on " + card + " (" + std::to_string(min) + ".." + std::to_string(max) + " spice) or pass",
+                           min, max, {}});
+  if (min <= kMaxBid && karama_card_for(s, me) != kNone8)
+    out.push_back(Decision{ActionKind::Bid,
+                           "Bid on " + card + " with a Karama (" + std::to_string(min) +
+                               "..255 spice; if you win, discard it and pay nothing)",
+                           min, kMaxBid, {}});
+  out.push_back(Decision{ActionKind::Pass, "Pass on " + card, 0, 0, {}});
+}
+
+void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  const auto& b = s.bidding;
+  if (!has_bit(s.waiting, seat) || b.current != seat || b.row.empty()) return;
+  const Faction me = s.faction_at(seat);
+  const int min = b.high_bid + 1;
+  const int max = bid_limit(s, me);
+  auto add = [&](int amount, bool karama) {
+    Action a;
+    a.kind = ActionKind::Bid;
+    a.amount = static_cast<uint16_t>(amount);
+    a.flag = karama;
+    for (const auto& o : out)
+      if (o == a) return;
+    out.push_back(a);
+  };
+  if (min <= max) {
+    add(min, false);
+    if (min + 1 <= max) add(min + 1, false);
+    add(max, false);
+  }
+  if (min <= kMaxBid && karama_card_for(s, me) != kNone8) {
+    add(min, true);
+    if (max + 1 > min && max + 1 <= kMaxBid) add(max + 1, true);  // beyond one's spice
+  }
+  Action pass;
+  pass.kind = ActionKind::Pass;
+  out.push_back(pass);
+}
 
 }  // namespace
 
-bool can_see_card_up_for_bid(const GameState& s, Faction f) { return f == Faction::Atreides && s.has(f); }
+// 2.01.05: the Atreides may look at the card up for bid. Their ally may not:
+// the alliance ability 2.01.09 only extends Prescience (2.01.08) in battle.
+bool can_see_card_up_for_bid(const GameState& s, Faction f) {
+  return f == Faction::Atreides && s.has(f) && s.phase == Phase::Bidding && !s.bidding.row.empty();
+}
 
 const PhaseRules& bidding_rules() {
   static const PhaseRules r{enter, validate, apply, decisions, legal};

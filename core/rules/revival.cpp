@@ -1,19 +1,235 @@
-// 1.05 Revival.
-// NOT YET IMPLEMENTED: the phase ends as soon as it begins (see
-// docs/rules-coverage.tsv).
+// 1.05 Revival. No storm order (1.05.00): every seat that can revive
+// something is asked at once and answers Revive or Pass, once.
+//
+//  * 1.05.01 up to 3 forces a turn; 1.05.01.02 free revival from the player
+//    sheet (data::faction_setup); 1.05.01.03 2 spice for each further force;
+//    1.05.01.04 paid to the bank; 1.05.02 revived forces go to reserves.
+//  * 2.03.10 / 2.04.19 Sardaukar and Fedaykin count as one force;
+//    2.03.11 / 2.04.20 (advanced) only one of them a turn.
+//  * 2.04.11 the Fremen's ally has a free revival of 3 (the Fremen's
+//    discretion is simplified: always granted).
+//  * 2.03.07 the Emperor's ally may revive up to 3 forces beyond its limit,
+//    the Emperor paying 2 spice each (simplified: the ally's Revive asks for
+//    them and the Emperor's spice is charged, without a separate consent).
+//  * 1.05.03 leader revival (no active leader, or all died once; one a turn;
+//    pay the leader's strength to the bank) and 1.05.04 face-down leaders.
+#include <algorithm>
+
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
 namespace {
 
-void enter(Ctx& c) { enter_phase(c, Phase::ShipmentMovement); }
+constexpr int kRevivalLimit = 3;       // 1.05.01
+constexpr int kEmperorAllyExtra = 3;   // 2.03.07
+constexpr int kCostPerForce = 2;       // 1.05.01.03
 
-std::optional<Rejection> validate(const GameState&, Seat, const Action&) {
-  return reject(RejectCode::WrongPhase, "nothing is decided in this phase yet");
+Faction ally_of(const GameState& s, Faction f) { return static_cast<Faction>(s.of(f).ally); }
+bool has_ally(const GameState& s, Faction f) {
+  const uint8_t a = s.of(f).ally;
+  return a < kNumFactions && s.f[a].in_game;
 }
-void apply(Ctx&, Seat, const Action&) {}
-void decisions(const GameState&, Seat, std::vector<Decision>&) {}
-void legal(const GameState&, Seat, std::vector<Action>&) {}
+
+int free_revival(const GameState& s, Faction f) {
+  int n = data::faction_setup(f).free_revival;
+  if (has_ally(s, f) && ally_of(s, f) == Faction::Fremen) n = std::max(n, 3);  // 2.04.11
+  return n;
+}
+
+// Forces beyond the normal limit that the Emperor pays for (2.03.07).
+int emperor_extra_limit(const GameState& s, Faction f) {
+  if (f == Faction::Emperor || !has_ally(s, f) || ally_of(s, f) != Faction::Emperor) return 0;
+  return kEmperorAllyExtra;
+}
+
+// Special forces (Sardaukar/Fedaykin) that may still be revived this turn.
+int special_limit(const GameState& s, Faction f) {
+  if (s.advanced && (f == Faction::Emperor || f == Faction::Fremen))
+    return s.of(f).special_revived_turn == s.turn ? 0 : 1;  // 2.03.11 / 2.04.20
+  return 255;
+}
+
+// Spice cost of `n` forces split into what the faction and the Emperor pay.
+struct Cost {
+  int own = 0;
+  int emperor = 0;
+};
+Cost force_cost(const GameState& s, Faction f, int n) {
+  Cost c;
+  const int normal = std::min(n, kRevivalLimit);
+  c.own = kCostPerForce * std::max(0, normal - free_revival(s, f));
+  c.emperor = kCostPerForce * std::max(0, n - kRevivalLimit);
+  return c;
+}
+
+bool own_leader(Faction f, int id) { return data::leader(static_cast<LeaderId>(id)).faction == f; }
+
+// 1.05.03: no active leader, or all of them have died at least once.
+bool leader_revival_open(const GameState& s, Faction f) {
+  bool active = false, all_died = true;
+  for (int id = 0; id < data::kNumLeaders; ++id) {
+    const auto& l = s.leaders[id];
+    if (l.zone == LeaderZone::Pool && l.holder == static_cast<uint8_t>(f)) active = true;
+    if (own_leader(f, id) && !l.died_once) all_died = false;
+  }
+  return !active || all_died;
+}
+
+// Why leader `id` cannot be revived by `f` now (nullopt: it can, spice aside).
+std::optional<std::string> leader_unrevivable(const GameState& s, Faction f, int id) {
+  if (id >= data::kNumLeaders || !own_leader(f, id)) return "that leader is not one of yours";
+  const auto& l = s.leaders[id];
+  if (l.zone != LeaderZone::Tanks && l.zone != LeaderZone::TanksFaceDown) return "that leader is not in the Tleilaxu Tanks";
+  if (s.of(f).leader_revived_turn == s.turn) return "only one leader may be revived per turn (1.05.03)";
+  if (!leader_revival_open(s, f))
+    return "leaders may only be revived when you have no active leader or all your leaders have died at least once (1.05.03)";
+  if (l.zone == LeaderZone::TanksFaceDown) {
+    // 1.05.04: every other leader must be face down in the tanks again or unavailable.
+    for (int o = 0; o < data::kNumLeaders; ++o) {
+      if (o == id || !own_leader(f, o)) continue;
+      const auto& ol = s.leaders[o];
+      const bool captured = ol.zone == LeaderZone::Pool && ol.holder != static_cast<uint8_t>(f);
+      if (ol.zone != LeaderZone::TanksFaceDown && !captured)
+        return "a leader killed again stays face down until all your other leaders are face down in the tanks or unavailable (1.05.04)";
+    }
+  }
+  return std::nullopt;
+}
+
+int max_forces(const GameState& s, Faction f) {
+  const auto& fs = s.of(f);
+  const int in_tanks = fs.tanks[0] + std::min<int>(fs.tanks[1], special_limit(s, f));
+  return std::min(in_tanks, kRevivalLimit + emperor_extra_limit(s, f));
+}
+
+std::vector<int> revivable_leaders(const GameState& s, Faction f) {
+  std::vector<int> out;
+  for (int id = 0; id < data::kNumLeaders; ++id)
+    if (!leader_unrevivable(s, f, id)) out.push_back(id);
+  return out;
+}
+
+// Can the faction revive anything it can afford?
+bool has_choice(const GameState& s, Faction f) {
+  if (s.of(f).revived) return false;
+  if (max_forces(s, f) > 0 && (free_revival(s, f) > 0 || s.of(f).spice >= kCostPerForce)) return true;
+  for (int id : revivable_leaders(s, f))
+    if (s.of(f).spice >= data::leader(static_cast<LeaderId>(id)).strength) return true;
+  return false;
+}
+
+void finish_if_done(Ctx& c) {
+  if (!c.s.waiting) enter_phase(c, Phase::ShipmentMovement);
+}
+
+void enter(Ctx& c) {
+  auto& s = c.s;
+  for (auto& fs : s.f) fs.revived = 0;
+  s.waiting = 0;
+  for (Seat seat = 0; seat < s.num_seats; ++seat)
+    if (has_choice(s, s.faction_at(seat))) s.waiting |= bit(seat);
+  finish_if_done(c);
+}
+
+std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (a.kind != ActionKind::Revive && a.kind != ActionKind::Pass)
+    return reject(RejectCode::WrongPhase, "the Revival phase takes Revive or Pass");
+  if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat has no revival decision to make (nothing to revive, or already answered)");
+  if (a.kind == ActionKind::Pass) return std::nullopt;
+  const Faction me = s.faction_at(seat);
+  const auto& fs = s.of(me);
+  const bool leader = a.card != kNone8;
+  const int n = a.forces + a.special;
+  if (n == 0 && !leader) return reject(RejectCode::Malformed, "revive at least one force or a leader (or pass)");
+  if (a.forces > fs.tanks[0]) return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[0]) + " regular forces in the Tleilaxu Tanks");
+  if (a.special > fs.tanks[1]) return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[1]) + " special forces in the Tleilaxu Tanks");
+  if (a.special > special_limit(s, me))
+    return reject(RejectCode::IllegalChoice, "only one " + std::string(data::faction_setup(me).special_force_name) + " may be revived per turn (2.03.11 / 2.04.20)");
+  const int limit = kRevivalLimit + emperor_extra_limit(s, me);
+  if (n > limit) {
+    std::string why = "at most " + std::to_string(limit) + " forces may be revived per turn (1.05.01";
+    why += emperor_extra_limit(s, me) ? ", plus 3 paid by the Emperor ally, 2.03.07)" : ")";
+    return reject(RejectCode::IllegalChoice, why);
+  }
+  Cost cost = force_cost(s, me, n);
+  if (leader) {
+    if (auto why = leader_unrevivable(s, me, a.card)) return reject(RejectCode::IllegalChoice, *why);
+    cost.own += data::leader(a.card).strength;  // 1.05.03.02
+  }
+  if (cost.own > fs.spice)
+    return reject(RejectCode::NotEnoughSpice, "this revival costs " + std::to_string(cost.own) + " spice and you have " + std::to_string(fs.spice));
+  if (cost.emperor > 0 && cost.emperor > s.of(Faction::Emperor).spice)
+    return reject(RejectCode::NotEnoughSpice, "the Emperor must pay " + std::to_string(cost.emperor) + " spice for the extra forces and has only " +
+                                                  std::to_string(s.of(Faction::Emperor).spice) + " (2.03.07)");
+  return std::nullopt;
+}
+
+void apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  const Faction me = s.faction_at(seat);
+  auto& fs = s.of(me);
+  if (a.kind == ActionKind::Revive) {
+    const int n = a.forces + a.special;
+    const Cost cost = force_cost(s, me, n);
+    if (cost.own) transfer_spice(s, shield(me), bank(), cost.own);                  // 1.05.01.04
+    if (cost.emperor) transfer_spice(s, shield(Faction::Emperor), bank(), cost.emperor);  // 2.03.07
+    fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] - a.forces);
+    fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] - a.special);
+    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + a.forces);  // 1.05.02
+    fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + a.special);
+    if (a.special) fs.special_revived_turn = s.turn;
+    if (a.card != kNone8) {
+      transfer_spice(s, shield(me), bank(), data::leader(a.card).strength);  // 1.05.03.03
+      auto& l = s.leaders[a.card];
+      l.zone = LeaderZone::Pool;  // 1.05.03.04
+      l.holder = static_cast<uint8_t>(me);
+      l.aux = kNone8;
+      fs.leader_revived_turn = s.turn;
+    }
+    fs.revived = 1;
+  }
+  s.waiting &= static_cast<uint8_t>(~bit(seat));
+  finish_if_done(c);
+}
+
+void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  const Faction me = s.faction_at(seat);
+  const int mx = max_forces(s, me);
+  std::string prompt = "Revive up to " + std::to_string(mx) + " forces (" + std::to_string(free_revival(s, me)) +
+                       " free, then 2 spice each)";
+  Decision d{ActionKind::Revive, prompt, 0, mx, {}};
+  for (int id : revivable_leaders(s, me)) d.options.push_back(static_cast<uint16_t>(id));
+  if (!d.options.empty()) d.prompt += " and/or one leader (its strength in spice)";
+  out.push_back(d);
+  out.push_back(Decision{ActionKind::Pass, "Revive nothing", 0, 0, {}});
+}
+
+void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  const Faction me = s.faction_at(seat);
+  const auto& fs = s.of(me);
+  std::vector<uint8_t> leaders{kNone8};
+  for (int id : revivable_leaders(s, me)) leaders.push_back(static_cast<uint8_t>(id));
+  const int mx = max_forces(s, me);
+  const int sp_max = std::min<int>(fs.tanks[1], special_limit(s, me));
+  for (uint8_t l : leaders) {
+    for (int n = 0; n <= mx; ++n) {
+      for (int sp = 0; sp <= std::min(n, sp_max); ++sp) {
+        if (n - sp > fs.tanks[0]) continue;
+        Action a;
+        a.kind = ActionKind::Revive;
+        a.forces = static_cast<uint8_t>(n - sp);
+        a.special = static_cast<uint8_t>(sp);
+        a.card = l;
+        if (!rules::validate(s, seat, a)) out.push_back(a);
+      }
+    }
+  }
+  Action pass;
+  pass.kind = ActionKind::Pass;
+  out.push_back(pass);
+}
 
 }  // namespace
 

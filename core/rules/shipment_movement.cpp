@@ -1,19 +1,766 @@
-// 1.06 Shipment and Movement.
-// NOT YET IMPLEMENTED: the phase ends as soon as it begins (see
-// docs/rules-coverage.tsv).
+// 1.06 Shipment and Movement. In storm order (1.06.01) the current seat
+// ships once or passes (1.06.02, 1.06.03), then moves once or passes
+// (1.06.05); then the next seat. Sub-steps live in GameState::step:
+//
+//   Ship        the current seat: Ship or Pass
+//   Advisor     the Bene Gesserit answer another faction's shipment from
+//               off-planet (2.02.05 / 2.02.11): SendSpiritualAdvisor or Pass
+//   Move        the current seat: Move or Pass
+//   GuildTiming advanced Guild (2.06.12): before each other seat's turn the
+//               Guild says whether it takes its own turn now (GuildTiming
+//               now=true) or waits (now=false or Pass); when every other
+//               seat is done the Guild takes its turn.
+//
+// A step with no legal choice but Pass is skipped. At the end of each seat's
+// turn 1.06.07 (forces with the ally go to the tanks) and, advanced, 2.02.21
+// (advisors alone flip to fighters) apply.
+//
+// Shipment: 1.06.03.01 cost, 1.06.03.02 bank / 2.06.04 the Guild, 1.06.03.04
+// storm, 1.06.03.05 occupancy; Fremen sending 2.04.03/2.04.05 (and 2.04.17
+// storm migration, advanced); Guild 2.06.05.02 cross-ship, 2.06.05.03 and
+// 2.06.07 off-planet, 2.06.06 half price; Guild ally 2.06.09 and 2.06.10;
+// Bene Gesserit 2.02.13 fighters only.
+// Movement: 1.06.05 one group from one territory, 1.06.05.03/.04 range and
+// ornithopters (RulingId::OrnithopterTiming), 2.04.06 Fremen 2, 1.06.05.06/
+// .07 storm, 1.06.05.09 occupancy, 1.06.06 Polar Sink, 1.06.08 repositioning,
+// Bene Gesserit advanced 2.02.14 enlistment and 2.02.20 adaptive force.
+#include <algorithm>
+#include <array>
+#include <deque>
+
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
 namespace {
 
-void enter(Ctx& c) { enter_phase(c, Phase::Battle); }
+using data::kNumLocations;
 
-std::optional<Rejection> validate(const GameState&, Seat, const Action&) {
-  return reject(RejectCode::WrongPhase, "nothing is decided in this phase yet");
+enum Step : uint8_t { kShip = 0, kAdvisor = 1, kMove = 2, kGuildTiming = 3 };
+
+// ---- small helpers -----------------------------------------------------------
+
+bool has_ally(const GameState& s, Faction f) {
+  const uint8_t a = s.of(f).ally;
+  return a < kNumFactions && s.f[a].in_game;
 }
-void apply(Ctx&, Seat, const Action&) {}
-void decisions(const GameState&, Seat, std::vector<Decision>&) {}
-void legal(const GameState&, Seat, std::vector<Action>&) {}
+bool allied_with(const GameState& s, Faction f, Faction g) { return has_ally(s, f) && s.of(f).ally == static_cast<uint8_t>(g); }
+bool bg_advanced(const GameState& s, Faction f) { return f == Faction::BeneGesserit && s.advanced; }
+bool is_stronghold_loc(LocationId l) { return data::territory(data::territory_of(l)).stronghold; }
+std::string loc_name(LocationId l) { return std::string(data::location(l).name); }
+std::string ter_name(TerritoryId t) { return std::string(data::territory(t).name); }
+
+bool guild_timing_applies(const GameState& s) { return s.advanced && s.has(Faction::Guild); }
+
+// Fighters (not advanced Bene Gesserit advisors) at a location.
+int fighters_at(const GameState& s, Faction f, LocationId l) {
+  return bg_advanced(s, f) ? s.forces_at(f, l, 0) : s.forces_in_location(f, l);
+}
+int kind_in_territory(const GameState& s, Faction f, TerritoryId t, int kind) {
+  const auto& ter = data::territory(t);
+  int n = 0;
+  for (int i = 0; i < ter.num_locations; ++i) n += s.forces_at(f, static_cast<LocationId>(ter.first_location + i), kind);
+  return n;
+}
+
+// 1.06.05.04: forces (Bene Gesserit advisors excluded, 2.02.12) in Arrakeen or Carthag.
+bool has_ornithopters(const GameState& s, Faction f) {
+  return fighters_at(s, f, data::arrakeen()) > 0 || fighters_at(s, f, data::carthag()) > 0;
+}
+
+bool at_occupancy_limit(const GameState& s, Faction f, TerritoryId t) {
+  return data::territory(t).stronghold && other_factions_in(s, f, t) >= 2;
+}
+
+// ---- shipment ----------------------------------------------------------------
+
+bool guild_rates(const GameState& s, Faction f) {
+  return f == Faction::Guild || (s.has(Faction::Guild) && allied_with(s, f, Faction::Guild));  // 2.06.06 / 2.06.09
+}
+bool may_cross_ship(const GameState& s, Faction f) {
+  return f == Faction::Guild || (s.has(Faction::Guild) && allied_with(s, f, Faction::Guild));  // 2.06.05.02 / 2.06.10
+}
+
+int shipment_cost(const GameState& s, Faction f, LocationId to, int n) {
+  int cost = n * (is_stronghold_loc(to) ? 1 : 2);  // 1.06.03.01
+  if (guild_rates(s, f)) cost = (cost + 1) / 2;     // 2.06.06: half, rounded up
+  return cost;
+}
+int off_planet_cost(int n) { return (n + 1) / 2; }  // 2.06.07
+
+// Who receives shipment spice (2.06.04): the Guild when another faction ships.
+SpiceAccount payee(const GameState& s, Faction shipper) {
+  if (s.has(Faction::Guild) && shipper != Faction::Guild) return shield(Faction::Guild);
+  return bank();
+}
+
+enum class ShipKind { Normal, FremenSend, CrossShip, OffPlanet };
+ShipKind ship_kind(Faction me, const Action& a) {
+  if (a.flag) return ShipKind::OffPlanet;
+  if (a.from != kNone8) return ShipKind::CrossShip;
+  return me == Faction::Fremen ? ShipKind::FremenSend : ShipKind::Normal;
+}
+
+// Checks the destination of any shipment into the board.
+std::optional<Rejection> check_destination(const GameState& s, Faction me, LocationId to, bool storm_ok) {
+  const TerritoryId t = data::territory_of(to);
+  if (s.in_storm(to) && !storm_ok)
+    return reject(RejectCode::Storm, loc_name(to) + " is in the storm: no shipment into a sector in storm (1.06.03.04)");
+  if (at_occupancy_limit(s, me, t))
+    return reject(RejectCode::Occupancy, ter_name(t) + " already holds two other factions' forces (occupancy limit, 1.06.03.05)");
+  return std::nullopt;
+}
+
+// The rules of a shipment, whoever's turn it is.
+std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action& a) {
+  const auto& fs = s.of(me);
+  const int n = a.forces + a.special;
+  if (n == 0) return reject(RejectCode::Malformed, "a shipment must carry at least one force");
+  if (a.flag2) return reject(RejectCode::IllegalChoice, "forces are always shipped as fighters (2.02.13); advisors only come with Spiritual Advisors");
+  const ShipKind kind = ship_kind(me, a);
+  if (kind == ShipKind::OffPlanet || kind == ShipKind::CrossShip) {
+    if (a.from >= kNumLocations) return reject(RejectCode::Malformed, "unknown location to ship from");
+    if (kind == ShipKind::OffPlanet && me != Faction::Guild)
+      return reject(RejectCode::IllegalChoice, "only the Spacing Guild may ship forces from the board back to reserves (1.06.04, 2.06.05.03)");
+    if (kind == ShipKind::CrossShip && !may_cross_ship(s, me))
+      return reject(RejectCode::IllegalChoice, "only the Spacing Guild and its ally may ship from one territory to another (2.06.05.02, 2.06.10)");
+    if (a.forces > s.forces_at(me, a.from, 0) || a.special > s.forces_at(me, a.from, 1))
+      return reject(RejectCode::IllegalChoice, "you do not have those forces in " + loc_name(a.from));
+    if (s.in_storm(a.from))
+      return reject(RejectCode::Storm, loc_name(a.from) + " is in the storm: no shipment out of a sector in storm (1.06.03.04)");
+    if (kind == ShipKind::OffPlanet) {
+      const int cost = off_planet_cost(n);
+      if (cost > fs.spice)
+        return reject(RejectCode::NotEnoughSpice, "shipping " + std::to_string(n) + " forces back to reserves costs " + std::to_string(cost) + " spice and you have " + std::to_string(fs.spice));
+      return std::nullopt;
+    }
+    if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
+    if (data::territory_of(a.to) == data::territory_of(a.from))
+      return reject(RejectCode::IllegalChoice, "a cross-shipment goes to another territory (2.06.05.02); use movement to reposition");
+    if (auto r = check_destination(s, me, a.to, false)) return r;
+    const int cost = shipment_cost(s, me, a.to, n);
+    if (cost > fs.spice)
+      return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + std::to_string(fs.spice));
+    return std::nullopt;
+  }
+  // From reserves.
+  if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
+  if (a.forces > fs.reserves[0] || a.special > fs.reserves[1])
+    return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.reserves[0]) + " regular and " + std::to_string(fs.reserves[1]) + " special forces in reserve");
+  if (kind == ShipKind::FremenSend) {
+    if (!data::in_fremen_shipping_range(data::territory_of(a.to)))
+      return reject(RejectCode::IllegalChoice, "the Fremen send forces only to The Great Flat or a territory within two of it (2.04.05)");
+    if (s.in_storm(a.to) && !s.advanced)
+      return reject(RejectCode::Storm, loc_name(a.to) + " is in the storm: the Fremen may not send forces into it (2.04.05; storm migration is advanced, 2.04.17)");
+    return check_destination(s, me, a.to, s.advanced);  // 2.04.17 storm migration
+  }
+  if (auto r = check_destination(s, me, a.to, false)) return r;
+  if (bg_advanced(s, me) && kind_in_territory(s, me, data::territory_of(a.to), 1) > 0)
+    return reject(RejectCode::IllegalChoice, "fighters may not be shipped to a territory where you have advisors (2.02.13)");
+  const int cost = shipment_cost(s, me, a.to, n);
+  if (cost > fs.spice)
+    return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + std::to_string(fs.spice));
+  return std::nullopt;
+}
+
+// Candidate shipments (a superset of the legal ones, filtered by the caller).
+// `full` adds the large variants (all forces, the most affordable).
+void ship_candidates(const GameState& s, Faction me, bool full, std::vector<Action>& out) {
+  const auto& fs = s.of(me);
+  auto make = [](LocationId to, int reg, int spec) {
+    Action a;
+    a.kind = ActionKind::Ship;
+    a.to = to;
+    a.forces = static_cast<uint8_t>(reg);
+    a.special = static_cast<uint8_t>(spec);
+    return a;
+  };
+  if (fs.reserves[0] + fs.reserves[1] > 0) {
+    for (int l = 0; l < kNumLocations; ++l) {
+      const auto to = static_cast<LocationId>(l);
+      out.push_back(fs.reserves[0] ? make(to, 1, 0) : make(to, 0, 1));
+      if (!full) continue;
+      if (fs.reserves[0] + fs.reserves[1] > 1) out.push_back(make(to, fs.reserves[0], fs.reserves[1]));
+      // The largest affordable shipment of regular forces, if the full one is not.
+      if (me != Faction::Fremen && fs.reserves[0] > 1) {
+        int n = fs.reserves[0];
+        while (n > 1 && shipment_cost(s, me, to, n) > fs.spice) --n;
+        if (n > 1 && n < fs.reserves[0]) out.push_back(make(to, n, 0));
+      }
+    }
+  }
+  const bool cross = may_cross_ship(s, me), off = me == Faction::Guild;
+  if (!cross && !off) return;
+  for (int l = 0; l < kNumLocations; ++l) {
+    const auto from = static_cast<LocationId>(l);
+    const int reg = s.forces_at(me, from, 0), spec = s.forces_at(me, from, 1);
+    if (reg + spec == 0) continue;
+    auto variants = [&](Action a) {
+      a.from = from;
+      a.forces = static_cast<uint8_t>(reg ? 1 : 0);
+      a.special = static_cast<uint8_t>(reg ? 0 : 1);
+      out.push_back(a);
+      if (full && reg + spec > 1) {
+        a.forces = static_cast<uint8_t>(reg);
+        a.special = static_cast<uint8_t>(spec);
+        out.push_back(a);
+      }
+    };
+    if (off) {
+      Action a = make(kNone8, 0, 0);
+      a.flag = true;
+      variants(a);
+    }
+    if (cross)
+      for (int t = 0; t < kNumLocations; ++t) variants(make(static_cast<LocationId>(t), 0, 0));
+  }
+}
+
+bool any_ship(const GameState& s, Faction me) {
+  std::vector<Action> c;
+  ship_candidates(s, me, false, c);
+  for (const auto& a : c)
+    if (!check_ship(s, me, a)) return true;
+  return false;
+}
+
+// ---- movement ----------------------------------------------------------------
+
+// 2.02.14 / 2.02.20 (advanced Bene Gesserit): what the moved group becomes.
+enum class GroupType { Keep, Fighters, Advisors };
+GroupType bg_group_type(const GameState& s, Faction me, const Action& a) {
+  if (!bg_advanced(s, me)) return GroupType::Keep;
+  const TerritoryId t = data::territory_of(a.to);
+  int fighters = kind_in_territory(s, me, t, 0), advisors = kind_in_territory(s, me, t, 1);
+  if (data::territory_of(a.placements[0].location) == t) {  // repositioning: the group itself does not count
+    for (int i = 0; i < a.n_placements; ++i) {
+      fighters -= a.placements[i].forces;
+      advisors -= a.placements[i].special;
+    }
+  }
+  if (fighters > 0) return GroupType::Fighters;  // 2.02.20
+  if (advisors > 0) return GroupType::Advisors;  // 2.02.20
+  bool occupied = false;
+  for (int o = 0; o < kNumFactions; ++o)
+    if (o != static_cast<int>(me) && s.f[o].in_game && s.forces_in_territory(static_cast<Faction>(o), t) > 0) occupied = true;
+  if (!occupied) return GroupType::Fighters;  // 2.02.14 enlistment
+  return GroupType::Keep;
+}
+
+// Movement range in territories (1.06.05.03/.04, 2.04.06).
+int move_range(const GameState& s, Faction me, bool group_has_advisors) {
+  if (bg_advanced(s, me) && group_has_advisors) return 1;  // 2.02.12: advisors never use ornithopters
+  int r = me == Faction::Fremen ? 2 : 1;
+  const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
+  if (orn) r = std::max(r, 3);
+  return r;
+}
+
+// 0-1 breadth-first search over territory pieces: the number of territory
+// boundaries crossed to reach `to` from the sources, or -1.
+int path_length(const GameState& s, Faction me, const Action& a, bool storm, bool occupancy) {
+  constexpr int kInf = 1000;
+  std::array<int, kNumLocations> dist;
+  dist.fill(kInf);
+  const TerritoryId home = data::territory_of(a.placements[0].location);
+  auto blocked = [&](LocationId l) {
+    if (storm && s.in_storm(l)) return true;  // 1.06.05.06
+    const TerritoryId t = data::territory_of(l);
+    return occupancy && t != home && at_occupancy_limit(s, me, t);  // 1.06.05.09
+  };
+  std::deque<LocationId> q;
+  for (int i = 0; i < a.n_placements; ++i) {
+    dist[a.placements[i].location] = 0;
+    q.push_back(a.placements[i].location);
+  }
+  while (!q.empty()) {
+    const LocationId u = q.front();
+    q.pop_front();
+    for (LocationId v : data::neighbours(u)) {
+      if (blocked(v)) continue;
+      const int w = data::territory_of(v) != data::territory_of(u) ? 1 : 0;
+      if (dist[u] + w >= dist[v]) continue;
+      dist[v] = dist[u] + w;
+      if (w == 0) q.push_front(v);
+      else q.push_back(v);
+    }
+  }
+  return dist[a.to] == kInf ? -1 : dist[a.to];
+}
+
+std::optional<Rejection> check_move(const GameState& s, Faction me, const Action& a) {
+  if (a.n_placements == 0 || a.n_placements > kMaxPlacements) return reject(RejectCode::Malformed, "a movement names the forces it moves (1..12 placements)");
+  if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
+  int total = 0, advisors = 0;
+  const TerritoryId from_t = a.placements[0].location < kNumLocations ? data::territory_of(a.placements[0].location) : 0;
+  for (int i = 0; i < a.n_placements; ++i) {
+    const auto& p = a.placements[i];
+    if (p.location >= kNumLocations) return reject(RejectCode::Malformed, "unknown location to move from");
+    if (p.forces + p.special == 0) return reject(RejectCode::Malformed, "each placement moves at least one force");
+    for (int j = 0; j < i; ++j)
+      if (a.placements[j].location == p.location) return reject(RejectCode::Malformed, "a location is named twice");
+    if (data::territory_of(p.location) != from_t)
+      return reject(RejectCode::IllegalChoice, "a movement takes one group from one territory (1.06.05)");
+    if (p.location == a.to) return reject(RejectCode::IllegalChoice, "forces already in " + loc_name(a.to) + " cannot move there");
+    if (p.forces > s.forces_at(me, p.location, 0) || p.special > s.forces_at(me, p.location, 1))
+      return reject(RejectCode::IllegalChoice, "you do not have those forces in " + loc_name(p.location));
+    if (s.in_storm(p.location))
+      return reject(RejectCode::Storm, loc_name(p.location) + " is in the storm: no force may move out of it (1.06.05.06)");
+    total += p.forces + p.special;
+    if (bg_advanced(s, me)) advisors += p.special;
+  }
+  if (s.in_storm(a.to)) return reject(RejectCode::Storm, loc_name(a.to) + " is in the storm: no force may move into it (1.06.05.06)");
+  // 1.06.05: pieces of one territory move together only when not separated by the storm.
+  if (a.n_placements > 1) {
+    std::array<bool, kNumLocations> seen{};
+    std::vector<LocationId> stack{a.placements[0].location};
+    seen[a.placements[0].location] = true;
+    while (!stack.empty()) {
+      const LocationId u = stack.back();
+      stack.pop_back();
+      for (LocationId v : data::neighbours(u))
+        if (!seen[v] && data::territory_of(v) == from_t && !s.in_storm(v)) {
+          seen[v] = true;
+          stack.push_back(v);
+        }
+    }
+    for (int i = 1; i < a.n_placements; ++i)
+      if (!seen[a.placements[i].location])
+        return reject(RejectCode::Storm, "forces in " + ter_name(from_t) + " separated by the storm cannot move as one group (1.06.05)");
+  }
+  const GroupType type = bg_group_type(s, me, a);
+  const bool ends_as_advisors = bg_advanced(s, me) && (type == GroupType::Advisors || (type == GroupType::Keep && advisors == total));
+  const TerritoryId to_t = data::territory_of(a.to);
+  if (!ends_as_advisors && to_t != from_t && at_occupancy_limit(s, me, to_t))
+    return reject(RejectCode::Occupancy, ter_name(to_t) + " already holds two other factions' forces (occupancy limit, 1.06.05.09)");
+  const int range = move_range(s, me, advisors > 0);
+  const int d = path_length(s, me, a, true, !ends_as_advisors);
+  if (d >= 0 && d <= range) return std::nullopt;
+  const int d_no_storm = path_length(s, me, a, false, !ends_as_advisors);
+  if (d_no_storm >= 0 && d_no_storm <= range)
+    return reject(RejectCode::Storm, "the storm blocks every path from " + ter_name(from_t) + " to " + loc_name(a.to) + " within " + std::to_string(range) + " territories (1.06.05.06)");
+  const int d_free = path_length(s, me, a, false, false);
+  if (d_free >= 0 && d_free <= range)
+    return reject(RejectCode::Occupancy, "strongholds at the occupancy limit block every path to " + loc_name(a.to) + " (1.06.05.09)");
+  return reject(RejectCode::IllegalChoice, loc_name(a.to) + " is " + std::to_string(d_free) + " territories from " + ter_name(from_t) +
+                                               "; you may move " + std::to_string(range) + " (1.06.05.03/.04)");
+}
+
+// Groups a faction may move: each piece alone, and every piece of a
+// territory together.
+std::vector<Action> move_groups(const GameState& s, Faction me) {
+  std::vector<Action> groups;
+  for (int t = 0; t < data::kNumTerritories; ++t) {
+    const auto& ter = data::territory(static_cast<TerritoryId>(t));
+    Action all;
+    all.kind = ActionKind::Move;
+    for (int i = 0; i < ter.num_locations; ++i) {
+      const auto l = static_cast<LocationId>(ter.first_location + i);
+      const int reg = s.forces_at(me, l, 0), spec = s.forces_at(me, l, 1);
+      if (reg + spec == 0 || s.in_storm(l)) continue;
+      Action one;
+      one.kind = ActionKind::Move;
+      one.placements[0] = Placement{l, static_cast<uint8_t>(reg), static_cast<uint8_t>(spec)};
+      one.n_placements = 1;
+      groups.push_back(one);
+      all.placements[all.n_placements++] = one.placements[0];
+    }
+    if (all.n_placements > 1) groups.push_back(all);
+  }
+  return groups;
+}
+
+void move_candidates(const GameState& s, Faction me, bool full, std::vector<Action>& out) {
+  for (const auto& g : move_groups(s, me)) {
+    if (!full && g.n_placements > 1) continue;
+    for (int l = 0; l < kNumLocations; ++l) {
+      Action a = g;
+      a.to = static_cast<LocationId>(l);
+      if (full) out.push_back(a);
+      // A single force from the first piece.
+      Action one = a;
+      one.n_placements = 1;
+      const auto& p = a.placements[0];
+      one.placements[0] = Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)};
+      if (!full || p.forces + p.special > 1 || a.n_placements > 1) out.push_back(one);
+    }
+  }
+}
+
+bool any_move(const GameState& s, Faction me) {
+  std::vector<Action> c;
+  move_candidates(s, me, false, c);
+  for (const auto& a : c)
+    if (!check_move(s, me, a)) return true;
+  return false;
+}
+
+// ---- Bene Gesserit spiritual advisors ------------------------------------------
+
+bool bg_may_send_advisor_to(const GameState& s, LocationId to) {
+  // 2.02.11: an advisor to the shipment's location when no fighters are in that territory.
+  return s.advanced && to == s.shipmove.advisor_to && to != data::polar_sink() &&
+         kind_in_territory(s, Faction::BeneGesserit, data::territory_of(to), 0) == 0;
+}
+
+// ---- turn sequence --------------------------------------------------------------
+
+void begin_turn(Ctx& c, Seat seat);
+void advance(Ctx& c);
+
+// 2.02.21 (advanced): advisors alone in a territory flip to fighters
+// (not under storm, 2.02.19).
+void universal_stewards(GameState& s) {
+  if (!s.advanced || !s.has(Faction::BeneGesserit)) return;
+  const Faction bg = Faction::BeneGesserit;
+  for (int t = 0; t < data::kNumTerritories; ++t) {
+    const auto tid = static_cast<TerritoryId>(t);
+    if (kind_in_territory(s, bg, tid, 1) == 0) continue;
+    bool alone = true;
+    for (int o = 0; o < kNumFactions; ++o)
+      if (o != static_cast<int>(bg) && s.f[o].in_game && s.forces_in_territory(static_cast<Faction>(o), tid) > 0) alone = false;
+    if (!alone) continue;
+    const auto& ter = data::territory(tid);
+    for (int i = 0; i < ter.num_locations; ++i) {
+      const auto l = static_cast<LocationId>(ter.first_location + i);
+      if (s.in_storm(l)) continue;
+      s.forces_at(bg, l, 0) = static_cast<uint8_t>(s.forces_at(bg, l, 0) + s.forces_at(bg, l, 1));
+      s.forces_at(bg, l, 1) = 0;
+    }
+  }
+}
+
+// 1.06.07 / 1.10.02.07: forces sharing a territory (not the Polar Sink) with
+// the ally's forces go to the tanks. Advisors coexist (2.02.12).
+void ally_constraint(GameState& s, Faction me) {
+  if (!has_ally(s, me)) return;
+  const auto ally = static_cast<Faction>(s.of(me).ally);
+  for (int t = 0; t < data::kNumTerritories; ++t) {
+    const auto tid = static_cast<TerritoryId>(t);
+    if (tid == data::polar_sink_territory() || !occupies(s, ally, tid)) continue;
+    const auto& ter = data::territory(tid);
+    for (int i = 0; i < ter.num_locations; ++i) {
+      const auto l = static_cast<LocationId>(ter.first_location + i);
+      const int reg = s.forces_at(me, l, 0), spec = bg_advanced(s, me) ? 0 : s.forces_at(me, l, 1);
+      if (reg + spec) forces_to_tanks(s, me, l, reg, spec);
+    }
+  }
+}
+
+void end_turn(Ctx& c) {
+  auto& s = c.s;
+  const Seat seat = s.shipmove.current;
+  ally_constraint(s, s.faction_at(seat));
+  universal_stewards(s);
+  s.shipmove.done |= bit(seat);
+  advance(c);
+}
+
+void to_move_step(Ctx& c) {
+  auto& s = c.s;
+  s.step = kMove;
+  s.waiting = bit(s.shipmove.current);
+  if (!any_move(s, s.faction_at(s.shipmove.current))) end_turn(c);
+}
+
+void begin_turn(Ctx& c, Seat seat) {
+  auto& s = c.s;
+  const Faction me = s.faction_at(seat);
+  s.shipmove.current = seat;
+  s.shipmove.ornithopters = has_ornithopters(s, me) ? 1 : 0;
+  s.step = kShip;
+  s.waiting = bit(seat);
+  if (!any_ship(s, me)) to_move_step(c);
+}
+
+bool guild_has_options(const GameState& s) { return any_ship(s, Faction::Guild) || any_move(s, Faction::Guild); }
+
+void advance(Ctx& c) {
+  auto& s = c.s;
+  const auto order = order_from_first(s);
+  const bool timing = guild_timing_applies(s);
+  const Seat guild = timing ? s.seat_of(Faction::Guild) : kNoSeat;
+  Seat next = kNoSeat;
+  for (Seat seat : order)
+    if (!has_bit(s.shipmove.done, seat) && seat != guild) {
+      next = seat;
+      break;
+    }
+  if (timing && !has_bit(s.shipmove.done, guild)) {
+    if (next == kNoSeat) {
+      begin_turn(c, guild);
+    } else if (!guild_has_options(s)) {
+      begin_turn(c, next);  // nothing to decide yet (spice paid to the Guild may change that)
+    } else {
+      // 2.06.12: the Guild may go now, ahead of `next`, or wait.
+      s.shipmove.current = next;
+      s.step = kGuildTiming;
+      s.waiting = bit(guild);
+    }
+    return;
+  }
+  if (next == kNoSeat) {
+    s.shipmove.current = kNoSeat;
+    universal_stewards(s);
+    enter_phase(c, Phase::Battle);
+    return;
+  }
+  begin_turn(c, next);
+}
+
+// ---- phase interface ----------------------------------------------------------
+
+void enter(Ctx& c) {
+  auto& s = c.s;
+  s.shipmove = ShipMoveState{};
+  for (auto& fs : s.f) fs.shipped = fs.moved = 0;
+  advance(c);
+}
+
+std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  switch (a.kind) {
+    case ActionKind::Ship:
+    case ActionKind::Move:
+    case ActionKind::SendSpiritualAdvisor:
+    case ActionKind::GuildTiming:
+    case ActionKind::Pass: break;
+    default:
+      return reject(RejectCode::WrongPhase, "the Shipment and Movement phase takes Ship, Move, SendSpiritualAdvisor, GuildTiming or Pass");
+  }
+  if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "it is not this seat's turn to ship or move");
+  const Faction me = s.faction_at(seat);
+  const auto expect = [&](ActionKind k, const char* what) -> std::optional<Rejection> {
+    if (a.kind == k || a.kind == ActionKind::Pass) return std::nullopt;
+    return reject(RejectCode::WrongPhase, std::string("now ") + what);
+  };
+  switch (s.step) {
+    case kShip:
+      if (auto r = expect(ActionKind::Ship, "ship (Ship) or pass the shipment (Pass)")) return r;
+      return a.kind == ActionKind::Pass ? std::nullopt : check_ship(s, me, a);
+    case kMove:
+      if (auto r = expect(ActionKind::Move, "move (Move) or pass the movement (Pass)")) return r;
+      return a.kind == ActionKind::Pass ? std::nullopt : check_move(s, me, a);
+    case kAdvisor:
+      if (auto r = expect(ActionKind::SendSpiritualAdvisor, "the Bene Gesserit may send a spiritual advisor (SendSpiritualAdvisor) or pass")) return r;
+      if (a.kind == ActionKind::Pass) return std::nullopt;
+      if (a.to == data::polar_sink() || bg_may_send_advisor_to(s, a.to)) return std::nullopt;
+      if (s.advanced && a.to == s.shipmove.advisor_to)
+        return reject(RejectCode::IllegalChoice, "an advisor may follow the shipment only where you have no fighters (2.02.11); send a fighter to the Polar Sink instead");
+      return reject(RejectCode::IllegalChoice, s.advanced ? "a spiritual advisor goes to the Polar Sink or, as an advisor, to " + loc_name(s.shipmove.advisor_to) + " (2.02.05, 2.02.11)"
+                                                          : std::string("a spiritual advisor goes to the Polar Sink (2.02.05)"));
+    case kGuildTiming:
+      if (auto r = expect(ActionKind::GuildTiming, "the Guild decides whether to ship and move now (GuildTiming) or later")) return r;
+      return std::nullopt;
+  }
+  return reject(RejectCode::WrongPhase, "no shipment or movement decision is pending");
+}
+
+void apply_ship(GameState& s, Faction me, const Action& a) {
+  auto& fs = s.of(me);
+  const int n = a.forces + a.special;
+  switch (ship_kind(me, a)) {
+    case ShipKind::OffPlanet:
+      transfer_spice(s, shield(me), bank(), off_planet_cost(n));  // 2.06.07
+      s.forces_at(me, a.from, 0) = static_cast<uint8_t>(s.forces_at(me, a.from, 0) - a.forces);
+      s.forces_at(me, a.from, 1) = static_cast<uint8_t>(s.forces_at(me, a.from, 1) - a.special);
+      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + a.forces);
+      fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + a.special);
+      break;
+    case ShipKind::CrossShip:
+      transfer_spice(s, shield(me), payee(s, me), shipment_cost(s, me, a.to, n));
+      s.forces_at(me, a.from, 0) = static_cast<uint8_t>(s.forces_at(me, a.from, 0) - a.forces);
+      s.forces_at(me, a.from, 1) = static_cast<uint8_t>(s.forces_at(me, a.from, 1) - a.special);
+      s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
+      s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + a.special);
+      break;
+    case ShipKind::Normal:
+    case ShipKind::FremenSend: {
+      if (me != Faction::Fremen) transfer_spice(s, shield(me), payee(s, me), shipment_cost(s, me, a.to, n));
+      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - a.forces);
+      fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - a.special);
+      s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
+      s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + a.special);
+      if (me == Faction::Fremen && s.in_storm(a.to)) {
+        // 2.04.17: storm migration at half loss (rounded up, regular forces first).
+        const int lose = (n + 1) / 2;
+        const int lose_reg = std::min<int>(a.forces, lose);
+        forces_to_tanks(s, me, a.to, lose_reg, lose - lose_reg);
+        s.fremen_storm_losses_taken[a.to] = 1;
+      }
+      break;
+    }
+  }
+  fs.shipped = 1;
+}
+
+void apply_move(GameState& s, Faction me, const Action& a) {
+  const GroupType type = bg_group_type(s, me, a);
+  int reg = 0, spec = 0;
+  for (int i = 0; i < a.n_placements; ++i) {
+    const auto& p = a.placements[i];
+    s.forces_at(me, p.location, 0) = static_cast<uint8_t>(s.forces_at(me, p.location, 0) - p.forces);
+    s.forces_at(me, p.location, 1) = static_cast<uint8_t>(s.forces_at(me, p.location, 1) - p.special);
+    reg += p.forces;
+    spec += p.special;
+  }
+  if (type == GroupType::Fighters) {
+    reg += spec;
+    spec = 0;
+  } else if (type == GroupType::Advisors) {
+    spec += reg;
+    reg = 0;
+  }
+  s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + reg);
+  s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + spec);
+  s.of(me).moved = 1;
+}
+
+bool from_off_planet(Faction me, const Action& a) {
+  return a.kind == ActionKind::Ship && ship_kind(me, a) == ShipKind::Normal;
+}
+
+void apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  const Faction me = s.faction_at(seat);
+  switch (s.step) {
+    case kShip:
+      if (a.kind == ActionKind::Ship) apply_ship(s, me, a);
+      // 2.02.05: the Bene Gesserit may answer another faction's shipment from off-planet.
+      if (from_off_planet(me, a) && me != Faction::BeneGesserit && s.has(Faction::BeneGesserit) &&
+          s.of(Faction::BeneGesserit).reserves[0] > 0) {
+        s.shipmove.advisor_to = a.to;
+        s.step = kAdvisor;
+        s.waiting = bit(s.seat_of(Faction::BeneGesserit));
+        return;
+      }
+      to_move_step(c);
+      return;
+    case kAdvisor:
+      if (a.kind == ActionKind::SendSpiritualAdvisor) {
+        auto& bg = s.of(Faction::BeneGesserit);
+        const int kind = a.to == data::polar_sink() ? 0 : 1;  // fighter to the Polar Sink, else an advisor
+        bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] - 1);
+        s.forces_at(Faction::BeneGesserit, a.to, kind) = static_cast<uint8_t>(s.forces_at(Faction::BeneGesserit, a.to, kind) + 1);
+      }
+      to_move_step(c);
+      return;
+    case kMove:
+      if (a.kind == ActionKind::Move) apply_move(s, me, a);
+      end_turn(c);
+      return;
+    case kGuildTiming: {
+      const Seat next = s.shipmove.current;
+      if (a.kind == ActionKind::GuildTiming && a.flag) {
+        begin_turn(c, seat);
+        return;
+      }
+      // Waiting past its own place in storm order is the holding pattern (2.06.12.03).
+      const auto order = order_from_first(s);
+      const auto pos = [&](Seat x) { return std::find(order.begin(), order.end(), x) - order.begin(); };
+      if (pos(seat) < pos(next)) s.shipmove.guild_delayed = 1;
+      begin_turn(c, next);
+      return;
+    }
+  }
+}
+
+void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  const Faction me = s.faction_at(seat);
+  switch (s.step) {
+    case kShip: {
+      std::vector<Action> c;
+      ship_candidates(s, me, false, c);
+      Decision d{ActionKind::Ship, "", 1, s.of(me).reserves[0] + s.of(me).reserves[1], {}};
+      if (me == Faction::Fremen)
+        d.prompt = "Send forces from reserves for free to The Great Flat or a territory within two of it";
+      else
+        d.prompt = "Ship forces from reserves: 1 spice per force into a stronghold, 2 elsewhere";
+      if (guild_rates(s, me)) d.prompt += " (half price)";
+      if (may_cross_ship(s, me)) d.prompt += "; or cross-ship from one territory to another";
+      if (me == Faction::Guild) d.prompt += "; or ship from the board back to reserves (1 spice per 2 forces)";
+      for (const auto& a : c)
+        if (a.to != kNone8 && !check_ship(s, me, a) &&
+            std::find(d.options.begin(), d.options.end(), a.to) == d.options.end())
+          d.options.push_back(a.to);
+      std::sort(d.options.begin(), d.options.end());
+      out.push_back(d);
+      out.push_back(Decision{ActionKind::Pass, "Do not ship this turn", 0, 0, {}});
+      break;
+    }
+    case kAdvisor: {
+      Decision d{ActionKind::SendSpiritualAdvisor, "Send one force free from reserves to the Polar Sink (Spiritual Advisors)", 1, 1, {data::polar_sink()}};
+      if (bg_may_send_advisor_to(s, s.shipmove.advisor_to)) {
+        d.prompt += ", or an advisor to " + loc_name(s.shipmove.advisor_to);
+        d.options.push_back(s.shipmove.advisor_to);
+      }
+      out.push_back(d);
+      out.push_back(Decision{ActionKind::Pass, "Send no spiritual advisor", 0, 0, {}});
+      break;
+    }
+    case kMove: {
+      std::vector<Action> c;
+      move_candidates(s, me, false, c);
+      Decision d{ActionKind::Move, "Move one group from one territory (range " + std::to_string(move_range(s, me, false)) + ")", 1, 0, {}};
+      for (const auto& a : c)
+        if (!check_move(s, me, a) && std::find(d.options.begin(), d.options.end(), a.to) == d.options.end()) d.options.push_back(a.to);
+      std::sort(d.options.begin(), d.options.end());
+      for (int l = 0; l < kNumLocations; ++l) d.max += s.forces_in_location(me, static_cast<LocationId>(l));
+      out.push_back(d);
+      out.push_back(Decision{ActionKind::Pass, "Do not move this turn", 0, 0, {}});
+      break;
+    }
+    case kGuildTiming:
+      out.push_back(Decision{ActionKind::GuildTiming,
+                             "Take your shipment and movement now, before " + std::string(faction_name(s.faction_at(s.shipmove.current))) + " (2.06.12)",
+                             0, 1, {}});
+      out.push_back(Decision{ActionKind::Pass, "Wait", 0, 0, {}});
+      break;
+  }
+}
+
+void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  const Faction me = s.faction_at(seat);
+  switch (s.step) {
+    case kShip: {
+      std::vector<Action> c;
+      ship_candidates(s, me, true, c);
+      for (const auto& a : c)
+        if (!check_ship(s, me, a)) out.push_back(a);
+      break;
+    }
+    case kMove: {
+      std::vector<Action> c;
+      move_candidates(s, me, true, c);
+      for (const auto& a : c)
+        if (!check_move(s, me, a)) out.push_back(a);
+      break;
+    }
+    case kAdvisor: {
+      Action a;
+      a.kind = ActionKind::SendSpiritualAdvisor;
+      a.to = data::polar_sink();
+      out.push_back(a);
+      if (bg_may_send_advisor_to(s, s.shipmove.advisor_to)) {
+        a.to = s.shipmove.advisor_to;
+        out.push_back(a);
+      }
+      break;
+    }
+    case kGuildTiming: {
+      Action a;
+      a.kind = ActionKind::GuildTiming;
+      a.flag = true;
+      out.push_back(a);
+      a.flag = false;
+      out.push_back(a);
+      break;
+    }
+  }
+  Action pass;
+  pass.kind = ActionKind::Pass;
+  out.push_back(pass);
+}
 
 }  // namespace
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Mentat builds and tests with (only those
+# missing). Needs root or sudo. Safe to run again.
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config
+      librocksdb-dev libflatbuffers-dev flatbuffers-compiler
+      libspdlog-dev libfmt-dev catch2 libcli11-dev libxxhash-dev librapidcheck-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "installing: ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,97 @@
+// The mentat CLI end to end, in a temporary store.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;
+};
+
+Run run(const std::string& args) {
+  const std::string cmd = std::string(MENTAT_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  int status = pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+
+}  // namespace
+
+TEST_CASE("CLI: new, act, log, show, actions, verify", "[cli]") {
+  const fs::path dir = fs::temp_directory_path() / ("mentat-cli-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string data = "--data " + dir.string();
+
+  auto r = run(data + " new --factions atreides,harkonnen,bene_gesserit --seed 4 --room cli1");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "cli1\n");
+
+  r = run(data + " new --factions atreides,atreides --seed 4");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("appears twice"));
+
+  r = run(data + " actions cli1 --seat bene_gesserit");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("Predict"));
+
+  // Illegal: the Bene Gesserit cannot predict themselves. Nothing is stored.
+  r = run(data + R"( act cli1 --seat bene_gesserit --expect 0 '{"action_type":"Predict","action":{"faction":"BeneGesserit","turn":3}}')");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("rejected"));
+  // Malformed JSON.
+  r = run(data + R"( act cli1 --seat 2 --expect 0 '{"action_type":"Predict","action":{"turn":"soon"}}')");
+  CHECK(r.code == 2);
+  // Legal.
+  r = run(data + R"( act cli1 --seat bene_gesserit --expect 0 '{"action_type":"Predict","action":{"faction":"Harkonnen","turn":3}}')");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("v1"));
+  // Stale expected version.
+  r = run(data + R"( act cli1 --seat bene_gesserit --expect 0 '{"action_type":"Predict","action":{"faction":"Atreides","turn":2}}')");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("conflict"));
+
+  r = run(data + " log cli1");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("v0"));
+  CHECK_THAT(r.out, Catch::Contains("makes the prediction"));
+  CHECK_THAT(r.out, !Catch::Contains("Harkonnen on turn 3"));  // secret without --hidden
+
+  r = run(data + " log cli1 --json");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"action_type\": \"Predict\""));
+
+  r = run(data + " show cli1 --as atreides");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"viewer\": \"atreides\""));
+  CHECK_THAT(r.out, !Catch::Contains("\"prediction_turn\": 3"));
+  r = run(data + " show cli1 --as bene_gesserit");
+  CHECK_THAT(r.out, Catch::Contains("\"prediction_turn\": 3"));
+  r = run(data + " show cli1 --at 0");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"version\": 0"));
+
+  r = run(data + " play cli1 --seed 2 --max-events 200");
+  REQUIRE(r.code == 0);
+  r = run(data + " verify cli1");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("0 failed"));
+  r = run(data + " verify --all");
+  CHECK(r.code == 0);
+  r = run(data + " verify nosuchroom");
+  CHECK(r.code == 1);
+  r = run(data + " rooms");
+  CHECK_THAT(r.out, Catch::Contains("cli1"));
+  fs::remove_all(dir);
+}

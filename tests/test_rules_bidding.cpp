@@ -1,0 +1,710 @@
+// Scenario tests of the Bidding phase (1.04) and the abilities it references:
+// 2.01.05 (Atreides), 2.03.04/2.03.05 (Emperor), 2.05.07/2.05.08
+// (Harkonnen), 3.01.11.04 (Karama), 1.14.06 (Bene Gesserit worthless as
+// Karama, advanced), 1.10.02.05 (allies pay for each other's cards).
+//
+// Each scenario reaches the bidding phase with scenario::play_until, puts the
+// dealt row back on top of the deck, adjusts hands and spice (every card
+// moved between piles, spice moved from/to the bank) and deals again by
+// re-entering the phase, so dealing itself is under test.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "core/rules/rules.h"
+#include "support/scenario.h"
+
+using namespace scenario;
+
+namespace {
+
+using data::TreacheryCategory;
+using data::TreacheryKind;
+
+// Removes a treachery card from wherever it is (each card is in one pile).
+void take_card(GameState& s, uint8_t id) {
+  if (s.treachery_deck.remove(id) || s.treachery_discard.remove(id) || s.bidding.row.remove(id)) return;
+  for (auto& fs : s.f)
+    if (fs.hand.remove(id)) return;
+  FAIL("card " << int(id) << " is nowhere");
+}
+
+void give(GameState& s, Faction f, uint8_t id) {
+  take_card(s, id);
+  s.of(f).hand.push(id);
+}
+
+uint8_t card_of_kind(TreacheryKind k, int copy = 0) {
+  for (int i = 0; i < data::kNumTreacheryCards; ++i)
+    if (data::treachery_card(static_cast<uint8_t>(i)).kind == k && copy-- == 0) return static_cast<uint8_t>(i);
+  FAIL("no such card");
+  return kNone8;
+}
+
+bool plain_card(uint8_t id) {
+  const auto& c = data::treachery_card(id);
+  return c.kind != TreacheryKind::Karama && c.category != TreacheryCategory::Worthless;
+}
+
+// Discards the whole hand, then gives `n` plain cards (no Karama, no
+// worthless card) taken from the bottom of the deck.
+void set_hand(GameState& s, Faction f, int n) {
+  auto& hand = s.of(f).hand;
+  while (!hand.empty()) s.treachery_discard.push(hand.pop());
+  for (int i = 0; i < s.treachery_deck.n && hand.n < n;) {
+    const uint8_t id = s.treachery_deck.ids[i];
+    if (plain_card(id)) {
+      give(s, f, id);
+    } else {
+      ++i;
+    }
+  }
+  REQUIRE(hand.n == n);
+}
+
+void set_spice(GameState& s, Faction f, int n) {
+  const int cur = s.of(f).spice;
+  if (n > cur) transfer_spice(s, bank(), shield(f), n - cur);
+  if (n < cur) transfer_spice(s, shield(f), bank(), cur - n);
+}
+
+// Reaches the bidding phase and undoes the deal (row back on top of the deck).
+GameState at_bidding(std::initializer_list<Faction> factions, bool advanced = false) {
+  GameState s = game(factions, advanced);
+  play_until(s, Phase::Bidding);
+  REQUIRE(s.phase == Phase::Bidding);
+  auto& row = s.bidding.row;
+  for (int i = row.n - 1; i >= 0; --i) s.treachery_deck.push(row.ids[i]);
+  s.bidding = BiddingState{};
+  s.waiting = 0;
+  // Plain hands for everyone, so no Karama is held by accident.
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto f = static_cast<Faction>(fi);
+    if (s.has(f)) set_hand(s, f, s.of(f).hand.n);
+  }
+  return s;
+}
+
+// Deals the row again (1.04.04) with the adjusted hands.
+void start(GameState& s) {
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::Bidding);
+  auto v = inspect::check_invariants(s);
+  INFO("invariant " << (v ? v->invariant + ": " + v->detail : ""));
+  REQUIRE_FALSE(v.has_value());
+}
+
+Faction fac(const GameState& s, Seat seat) { return s.faction_at(seat); }
+
+// The seat to bid, checking that exactly that seat is waited for.
+Seat to_bid(const GameState& s) {
+  REQUIRE(s.phase == Phase::Bidding);
+  REQUIRE(s.bidding.current != kNoSeat);
+  REQUIRE(s.waiting == rules::bit(s.bidding.current));
+  return s.bidding.current;
+}
+
+// The next card to be drawn from the treachery deck (kNone8 if empty).
+uint8_t deck_top(const GameState& s, int depth = 0) {
+  return s.treachery_deck.n > depth ? s.treachery_deck.ids[s.treachery_deck.n - 1 - depth] : kNone8;
+}
+
+}  // namespace
+
+TEST_CASE("1.04.04 one card per eligible bidder is dealt face down from the top of the deck", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor, Faction::Guild});
+  set_hand(s, Faction::Guild, 4);  // full: not eligible (1.04.03)
+  const int deck_before = s.treachery_deck.n;
+  const uint8_t c0 = deck_top(s, 0), c1 = deck_top(s, 1), c2 = deck_top(s, 2);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  REQUIRE(s.bidding.dealt == 3);
+  CHECK(s.bidding.row.ids[0] == c0);
+  CHECK(s.bidding.row.ids[1] == c1);
+  CHECK(s.bidding.row.ids[2] == c2);
+  CHECK(s.treachery_deck.n == deck_before - 3);
+  CHECK(s.bidding.index == 0);
+  CHECK(s.bidding.high_bid == 0);
+  CHECK(s.bidding.high_bidder == kNoSeat);
+}
+
+TEST_CASE("1.04.02 2.05.07 hand limits: 4 cards, 8 for the Harkonnen", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  CHECK(rules::hand_limit(s, Faction::Atreides) == 4);
+  CHECK(rules::hand_limit(s, Faction::Emperor) == 4);
+  CHECK(rules::hand_limit(s, Faction::Harkonnen) == 8);
+  set_hand(s, Faction::Atreides, 4);
+  set_hand(s, Faction::Emperor, 4);
+
+  SECTION("a Harkonnen with 7 cards is eligible; the purchase makes 8 and no extra card (2.05.08)") {
+    set_hand(s, Faction::Harkonnen, 7);
+    set_spice(s, Faction::Harkonnen, 10);
+    start(s);
+    REQUIRE(s.bidding.row.n == 1);  // one eligible bidder
+    const uint8_t card = s.bidding.row.ids[0];
+    const uint8_t next = deck_top(s);
+    REQUIRE(to_bid(s) == seat(s, Faction::Harkonnen));
+    act(s, Faction::Harkonnen, bid(1));
+    // The only eligible bidder: sold at once, and the phase is over.
+    CHECK(s.phase != Phase::Bidding);
+    CHECK(s.of(Faction::Harkonnen).hand.n == 8);
+    CHECK(s.of(Faction::Harkonnen).hand.contains(card));
+    CHECK(deck_top(s) == next);  // no free card drawn
+  }
+  SECTION("a Harkonnen with 8 cards is not eligible: nothing is dealt") {
+    set_hand(s, Faction::Harkonnen, 8);
+    const int deck_before = s.treachery_deck.n;
+    start(s);
+    CHECK(s.phase != Phase::Bidding);
+    CHECK(s.treachery_deck.n == deck_before);
+    CHECK(s.of(Faction::Harkonnen).hand.n == 8);
+  }
+}
+
+TEST_CASE("1.04.03 a full hand is not eligible: never asked, and its bids are rejected", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor, Faction::Guild});
+  const auto o = storm_order(s);
+  const Faction full = fac(s, o[0]);
+  set_hand(s, full, rules::hand_limit(s, full));
+  for (Seat x : o) set_spice(s, fac(s, x), 5);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  CHECK(to_bid(s) == o[1]);  // 1.04.06: the first player is skipped
+  auto r = rejected(s, full, bid(1));
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK(r.reason.find("full") != std::string::npos);
+  CHECK(decisions(s, o[0]).empty());
+  CHECK(legal_actions(s, o[0]).empty());
+  // o[1] bids, o[2] and o[3] pass: sold without asking the full hand.
+  const uint8_t card = s.bidding.row.ids[0];
+  act(s, fac(s, o[1]), bid(1));
+  REQUIRE(to_bid(s) == o[2]);
+  act(s, fac(s, o[2]), pass());
+  REQUIRE(to_bid(s) == o[3]);
+  act(s, fac(s, o[3]), pass());
+  CHECK(s.of(fac(s, o[1])).hand.contains(card));
+  CHECK(s.bidding.row.n == 2);
+  CHECK(to_bid(s) == o[2]);  // 1.04.07: right of the previous opener o[1]
+}
+
+TEST_CASE("1.04.01 hand counts are declared: dealing does not change them", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen});
+  set_hand(s, Faction::Atreides, 3);
+  set_hand(s, Faction::Harkonnen, 5);
+  start(s);
+  // The row is face down and belongs to nobody; hands are unchanged.
+  CHECK(s.of(Faction::Atreides).hand.n == 3);
+  CHECK(s.of(Faction::Harkonnen).hand.n == 5);
+  CHECK(s.bidding.row.n == 2);
+}
+
+TEST_CASE("1.04.06 the first eligible player in storm order opens", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor, Faction::Guild});
+  const auto o = storm_order(s);
+  SECTION("the first player is eligible") {
+    start(s);
+    CHECK(to_bid(s) == o[0]);
+    CHECK(s.bidding.opener == o[0]);
+  }
+  SECTION("the first two are full: the next to the right opens") {
+    set_hand(s, fac(s, o[0]), rules::hand_limit(s, fac(s, o[0])));
+    set_hand(s, fac(s, o[1]), rules::hand_limit(s, fac(s, o[1])));
+    start(s);
+    CHECK(s.bidding.row.n == 2);
+    CHECK(to_bid(s) == o[2]);
+    CHECK(s.bidding.opener == o[2]);
+  }
+}
+
+TEST_CASE("1.04.06.02 the opening bid is 1 or more and bidding proceeds to the right", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor, Faction::Guild});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  start(s);
+  REQUIRE(to_bid(s) == o[0]);
+  auto r0 = rejected(s, fac(s, o[0]), bid(0));
+  CHECK(r0.code == RejectCode::IllegalChoice);
+  act(s, fac(s, o[0]), bid(2));
+  CHECK(to_bid(s) == o[1]);
+  CHECK(s.bidding.high_bid == 2);
+  CHECK(s.bidding.high_bidder == o[0]);
+  // A raise must be above the high bid.
+  auto r1 = rejected(s, fac(s, o[1]), bid(2));
+  CHECK(r1.code == RejectCode::IllegalChoice);
+  CHECK(r1.reason.find("raise") != std::string::npos);
+  act(s, fac(s, o[1]), bid(3));
+  CHECK(to_bid(s) == o[2]);
+  act(s, fac(s, o[2]), pass());
+  CHECK(to_bid(s) == o[3]);
+  // A player who passed is out for this card.
+  auto r2 = rejected(s, fac(s, o[2]), bid(5));
+  CHECK(r2.code == RejectCode::NotYourDecision);
+  CHECK(r2.reason.find("passed") != std::string::npos);
+  act(s, fac(s, o[3]), pass());
+  CHECK(to_bid(s) == o[0]);
+  const uint8_t card = s.bidding.row.ids[0];
+  const int hand_before = s.of(fac(s, o[1])).hand.n;
+  act(s, fac(s, o[0]), pass());
+  // o[2] passed, so o[1] (top bidder, everyone else out) buys.
+  CHECK(s.of(fac(s, o[1])).hand.contains(card));
+  CHECK(s.of(fac(s, o[1])).hand.n == hand_before + (fac(s, o[1]) == Faction::Harkonnen ? 2 : 1));
+  CHECK(s.bidding.row.n == 3);
+}
+
+TEST_CASE("1.04.06.03 the top bidder pays the Spice Bank and takes the card", "[bidding]") {
+  // No Emperor: payment goes to the bank.
+  GameState s = at_bidding({Faction::Atreides, Faction::Guild, Faction::Fremen, Faction::BeneGesserit});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  start(s);
+  REQUIRE(s.bidding.row.n == 4);
+  const uint8_t card = s.bidding.row.ids[0];
+  const Faction buyer = fac(s, o[0]);
+  const int hand_before = s.of(buyer).hand.n;
+  const int64_t bank_before = s.bank;
+  act(s, buyer, bid(4));
+  for (int i = 1; i < 4; ++i) act(s, fac(s, o[i]), pass());
+  CHECK(s.of(buyer).spice == 6);
+  CHECK(s.bank == bank_before + 4);
+  for (int i = 1; i < 4; ++i) CHECK(s.of(fac(s, o[i])).spice == 10);
+  CHECK(s.of(buyer).hand.n == hand_before + 1);
+  CHECK(s.of(buyer).hand.contains(card));
+  CHECK_FALSE(s.bidding.row.contains(card));
+  CHECK(s.bidding.row.n == 3);
+  CHECK(s.bidding.high_bid == 0);
+  CHECK(s.bidding.high_bidder == kNoSeat);
+}
+
+TEST_CASE("2.03.04 another faction's payment goes to the Emperor", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild, Faction::Fremen});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  start(s);
+  REQUIRE(s.bidding.row.n == 4);
+  const int64_t bank_before = s.bank;
+  const uint8_t card = s.bidding.row.ids[0];
+  // Everyone passes until the Atreides' turn, who bids 7; the rest pass.
+  Seat who = to_bid(s);
+  while (fac(s, who) != Faction::Atreides) {
+    act(s, fac(s, who), pass());
+    who = to_bid(s);
+  }
+  act(s, Faction::Atreides, bid(7));
+  while (s.bidding.row.n == 4) act(s, fac(s, to_bid(s)), pass());
+  CHECK(s.of(Faction::Atreides).hand.contains(card));
+  CHECK(s.of(Faction::Atreides).spice == 3);
+  CHECK(s.of(Faction::Emperor).spice == 17);
+  CHECK(s.bank == bank_before);
+}
+
+TEST_CASE("2.03.04 the Emperor's own purchase is paid to the bank", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild, Faction::Fremen});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  start(s);
+  const int64_t bank_before = s.bank;
+  const uint8_t card = s.bidding.row.ids[0];
+  Seat who = to_bid(s);
+  while (fac(s, who) != Faction::Emperor) {
+    act(s, fac(s, who), pass());
+    who = to_bid(s);
+  }
+  act(s, Faction::Emperor, bid(6));
+  while (s.bidding.row.n == 4) act(s, fac(s, to_bid(s)), pass());
+  CHECK(s.of(Faction::Emperor).hand.contains(card));
+  CHECK(s.of(Faction::Emperor).spice == 4);
+  CHECK(s.bank == bank_before + 6);
+}
+
+TEST_CASE("1.04.06.04 a player may not bid more spice than they have", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  const auto o = storm_order(s);
+  set_spice(s, fac(s, o[0]), 3);
+  start(s);
+  REQUIRE(to_bid(s) == o[0]);
+  auto r = rejected(s, fac(s, o[0]), bid(4));
+  CHECK(r.code == RejectCode::NotEnoughSpice);
+  CHECK(r.reason.find("3 spice") != std::string::npos);
+  auto ds = decisions(s, o[0]);
+  REQUIRE_FALSE(ds.empty());
+  CHECK(ds[0].kind == ActionKind::Bid);
+  CHECK(ds[0].min == 1);
+  CHECK(ds[0].max == 3);
+  act(s, fac(s, o[0]), bid(3));
+  CHECK(s.bidding.high_bid == 3);
+
+  SECTION("with no spice only passing is offered") {
+    GameState t = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+    const auto ot = storm_order(t);
+    set_spice(t, fac(t, ot[0]), 0);
+    start(t);
+    auto la = legal_actions(t, ot[0]);
+    REQUIRE(la.size() == 1);
+    CHECK(la[0].kind == ActionKind::Pass);
+    CHECK(rejected(t, fac(t, ot[0]), bid(1)).code == RejectCode::NotEnoughSpice);
+  }
+}
+
+TEST_CASE("1.04 rejections: out of turn and actions of other phases", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  start(s);
+  REQUIRE(to_bid(s) == o[0]);
+  auto r = rejected(s, fac(s, o[1]), bid(1));
+  CHECK(r.code == RejectCode::NotYourDecision);
+  CHECK(r.reason.find("turn") != std::string::npos);
+  CHECK(rejected(s, fac(s, o[2]), pass()).code == RejectCode::NotYourDecision);
+  CHECK(rejected(s, fac(s, o[0]), claim_charity()).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, fac(s, o[0]), dial(1)).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, fac(s, o[0]), bid(256)).code == RejectCode::Malformed);
+  CHECK(decisions(s, o[1]).empty());
+  CHECK(legal_actions(s, o[1]).empty());
+}
+
+TEST_CASE("1.04.07 the next card is opened to the right of the previous opener", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor, Faction::Guild});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+
+  SECTION("not to the right of the buyer") {
+    start(s);
+    REQUIRE(to_bid(s) == o[0]);
+    act(s, fac(s, o[0]), pass());
+    act(s, fac(s, o[1]), pass());
+    act(s, fac(s, o[2]), bid(1));
+    act(s, fac(s, o[3]), pass());
+    REQUIRE(s.bidding.row.n == 3);  // sold to o[2]
+    CHECK(to_bid(s) == o[1]);
+    CHECK(s.bidding.opener == o[1]);
+  }
+  SECTION("skipping a player whose purchase filled their hand") {
+    const Faction f1 = fac(s, o[1]);
+    set_hand(s, f1, rules::hand_limit(s, f1) - 1);
+    start(s);
+    REQUIRE(s.bidding.row.n == 4);
+    act(s, fac(s, o[0]), pass());
+    act(s, f1, bid(2));
+    act(s, fac(s, o[2]), pass());
+    act(s, fac(s, o[3]), pass());
+    REQUIRE(s.bidding.row.n == 3);
+    CHECK(rules::hand_full(s, f1));
+    CHECK(to_bid(s) == o[2]);
+    CHECK_FALSE(rules::has_bit(s.bidding.eligible, o[1]));
+    // The full hand is skipped in the bidding too.
+    act(s, fac(s, o[2]), bid(1));
+    CHECK(to_bid(s) == o[3]);
+    act(s, fac(s, o[3]), pass());
+    CHECK(to_bid(s) == o[0]);
+    const uint8_t card = s.bidding.row.ids[0];
+    act(s, fac(s, o[0]), pass());
+    CHECK(s.bidding.row.n == 2);  // sold to o[2]: o[1] was not asked
+    CHECK(s.of(fac(s, o[2])).hand.contains(card));
+  }
+}
+
+TEST_CASE("1.04.08 bidding ends when every card has been auctioned", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  start(s);
+  REQUIRE(s.bidding.row.n == 2);
+  const uint8_t c0 = s.bidding.row.ids[0], c1 = s.bidding.row.ids[1];
+  act(s, fac(s, o[0]), bid(1));
+  act(s, fac(s, o[1]), pass());
+  REQUIRE(s.phase == Phase::Bidding);
+  REQUIRE(to_bid(s) == o[1]);  // 1.04.07
+  act(s, fac(s, o[1]), bid(2));
+  act(s, fac(s, o[0]), pass());
+  CHECK(s.phase != Phase::Bidding);
+  CHECK(s.bidding.row.n == 0);
+  CHECK(s.of(fac(s, o[0])).hand.contains(c0));
+  CHECK(s.of(fac(s, o[1])).hand.contains(c1));
+}
+
+TEST_CASE("1.04.09 a card passed by everyone returns the rest of the row to the top of the deck", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Guild, Faction::Fremen, Faction::BeneGesserit});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  start(s);
+  REQUIRE(s.bidding.row.n == 4);
+  const uint8_t c0 = s.bidding.row.ids[0], c1 = s.bidding.row.ids[1], c2 = s.bidding.row.ids[2],
+                c3 = s.bidding.row.ids[3];
+  const int deck_before = s.treachery_deck.n;
+  SECTION("after one sale") {
+    act(s, fac(s, o[0]), bid(1));
+    for (int i = 1; i < 4; ++i) act(s, fac(s, o[i]), pass());
+    REQUIRE(s.of(fac(s, o[0])).hand.contains(c0));
+    REQUIRE(to_bid(s) == o[1]);
+    for (int i = 1; i < 4; ++i) act(s, fac(s, o[i]), pass());
+    CHECK(to_bid(s) == o[0]);
+    for (int i = 1; i < 4; ++i) CHECK(s.of(fac(s, o[i])).spice == 10);
+    act(s, fac(s, o[0]), pass());
+    CHECK(s.phase != Phase::Bidding);
+    CHECK(s.bidding.row.n == 0);
+    REQUIRE(s.treachery_deck.n == deck_before + 3);
+    CHECK(deck_top(s, 0) == c1);
+    CHECK(deck_top(s, 1) == c2);
+    CHECK(deck_top(s, 2) == c3);
+  }
+  SECTION("on the first card") {
+    for (int i = 0; i < 4; ++i) act(s, fac(s, o[i]), pass());
+    CHECK(s.phase != Phase::Bidding);
+    REQUIRE(s.treachery_deck.n == deck_before + 4);
+    CHECK(deck_top(s, 0) == c0);
+    CHECK(deck_top(s, 1) == c1);
+    CHECK(deck_top(s, 2) == c2);
+    CHECK(deck_top(s, 3) == c3);
+  }
+}
+
+TEST_CASE("2.05.08 the Harkonnen draw an extra card for free when buying", "[bidding]") {
+  GameState s = at_bidding({Faction::Harkonnen, Faction::Atreides, Faction::Emperor});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  set_hand(s, Faction::Harkonnen, 2);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  const uint8_t card = s.bidding.row.ids[0];
+  const uint8_t extra = deck_top(s);
+  Seat who = to_bid(s);
+  while (fac(s, who) != Faction::Harkonnen) {
+    act(s, fac(s, who), pass());
+    who = to_bid(s);
+  }
+  act(s, Faction::Harkonnen, bid(5));
+  while (s.bidding.row.n == 3) act(s, fac(s, to_bid(s)), pass());
+  const auto& hand = s.of(Faction::Harkonnen).hand;
+  CHECK(hand.n == 4);
+  CHECK(hand.contains(card));
+  CHECK(hand.contains(extra));
+  CHECK(s.of(Faction::Harkonnen).spice == 5);
+  CHECK(s.of(Faction::Emperor).spice == 15);  // 2.03.04: paid for one card only
+}
+
+TEST_CASE("3.01.11.04 a Karama bid goes beyond one's spice and buys the card without paying", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild});
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  set_spice(s, Faction::Atreides, 2);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  set_hand(s, Faction::Atreides, 1);
+  give(s, Faction::Atreides, karama);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  const uint8_t card = s.bidding.row.ids[0];
+  // Before the Atreides: the first bids 1 (and stays in), the others pass.
+  Seat who = to_bid(s);
+  while (fac(s, who) != Faction::Atreides) {
+    act(s, fac(s, who), s.bidding.high_bidder == kNoSeat ? bid(1) : pass());
+    who = to_bid(s);
+  }
+  // The Karama bid is offered, beyond the spice held.
+  bool offered = false;
+  for (const auto& a : legal_actions(s, who))
+    if (a.kind == ActionKind::Bid && a.flag && a.amount > 2) offered = true;
+  CHECK(offered);
+  CHECK(rejected(s, Faction::Atreides, bid(5)).code == RejectCode::NotEnoughSpice);
+
+  SECTION("the Karama bid wins") {
+    const int64_t bank_before = s.bank;
+    act(s, Faction::Atreides, bid(5, true));
+    CHECK(s.bidding.karama_bid == 1);
+    while (s.bidding.row.n == 3) act(s, fac(s, to_bid(s)), pass());
+    const auto& hand = s.of(Faction::Atreides).hand;
+    CHECK(hand.contains(card));
+    CHECK_FALSE(hand.contains(karama));
+    CHECK(hand.n == 2);
+    CHECK(s.treachery_discard.top() == karama);
+    CHECK(s.of(Faction::Atreides).spice == 2);
+    CHECK(s.of(Faction::Emperor).spice == 10);
+    CHECK(s.bank == bank_before);
+  }
+  SECTION("outbid, the Karama stays in hand") {
+    act(s, Faction::Atreides, bid(5, true));
+    Seat other = to_bid(s);
+    const Faction rival = fac(s, other);
+    act(s, rival, bid(6));
+    while (to_bid(s) != seat(s, Faction::Atreides)) act(s, fac(s, to_bid(s)), pass());
+    CHECK(s.bidding.karama_bid == 0);
+    act(s, Faction::Atreides, pass());
+    while (s.bidding.row.n == 3) act(s, fac(s, to_bid(s)), pass());
+    CHECK(s.of(rival).hand.contains(card));
+    CHECK(s.of(Faction::Atreides).hand.contains(karama));
+    if (rival == Faction::Emperor) {
+      CHECK(s.of(Faction::Emperor).spice == 4);
+    } else {
+      CHECK(s.of(rival).spice == 4);
+      CHECK(s.of(Faction::Emperor).spice == 16);
+    }
+  }
+}
+
+TEST_CASE("3.01.11.04 a Karama bid without a Karama card is rejected", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor});
+  const auto o = storm_order(s);
+  start(s);
+  auto r = rejected(s, fac(s, o[0]), bid(50, true));
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK(r.reason.find("Karama") != std::string::npos);
+  for (const auto& a : legal_actions(s, o[0])) CHECK_FALSE(a.flag);
+}
+
+TEST_CASE("1.14.06 the Bene Gesserit may bid with a worthless card as a Karama (advanced only)", "[bidding]") {
+  const uint8_t baliset = card_of_kind(TreacheryKind::Baliset);
+  SECTION("advanced game") {
+    GameState s = at_bidding({Faction::BeneGesserit, Faction::Atreides, Faction::Guild}, true);
+    for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+    set_spice(s, Faction::BeneGesserit, 1);
+    set_hand(s, Faction::BeneGesserit, 0);
+    give(s, Faction::BeneGesserit, baliset);
+    start(s);
+    REQUIRE(s.bidding.row.n == 3);
+    const uint8_t card = s.bidding.row.ids[0];
+    while (to_bid(s) != seat(s, Faction::BeneGesserit)) act(s, fac(s, to_bid(s)), pass());
+    act(s, Faction::BeneGesserit, bid(9, true));
+    while (s.bidding.row.n == 3) act(s, fac(s, to_bid(s)), pass());
+    CHECK(s.of(Faction::BeneGesserit).hand.contains(card));
+    CHECK_FALSE(s.of(Faction::BeneGesserit).hand.contains(baliset));
+    CHECK(s.treachery_discard.top() == baliset);
+    CHECK(s.of(Faction::BeneGesserit).spice == 1);
+  }
+  SECTION("basic game") {
+    GameState s = at_bidding({Faction::BeneGesserit, Faction::Atreides, Faction::Guild});
+    set_hand(s, Faction::BeneGesserit, 0);
+    give(s, Faction::BeneGesserit, baliset);
+    start(s);
+    while (to_bid(s) != seat(s, Faction::BeneGesserit)) act(s, fac(s, to_bid(s)), pass());
+    CHECK(rejected(s, Faction::BeneGesserit, bid(9, true)).code == RejectCode::IllegalChoice);
+  }
+  SECTION("not for another faction") {
+    GameState s = at_bidding({Faction::BeneGesserit, Faction::Atreides, Faction::Guild}, true);
+    set_hand(s, Faction::Atreides, 0);
+    give(s, Faction::Atreides, baliset);
+    start(s);
+    while (to_bid(s) != seat(s, Faction::Atreides)) act(s, fac(s, to_bid(s)), pass());
+    CHECK(rejected(s, Faction::Atreides, bid(9, true)).code == RejectCode::IllegalChoice);
+  }
+}
+
+TEST_CASE("1.10.02.05 an ally's spice counts toward the bid and pays the shortfall", "[bidding]") {
+  SECTION("ally is not the Emperor: all paid to the Emperor") {
+    GameState s = at_bidding({Faction::Atreides, Faction::Fremen, Faction::Emperor});
+    s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Fremen);
+    s.of(Faction::Fremen).ally = static_cast<uint8_t>(Faction::Atreides);
+    set_spice(s, Faction::Atreides, 3);
+    set_spice(s, Faction::Fremen, 5);
+    set_spice(s, Faction::Emperor, 10);
+    start(s);
+    REQUIRE(s.bidding.row.n == 3);
+    const uint8_t card = s.bidding.row.ids[0];
+    while (to_bid(s) != seat(s, Faction::Atreides)) act(s, fac(s, to_bid(s)), pass());
+    auto r = rejected(s, Faction::Atreides, bid(9));
+    CHECK(r.code == RejectCode::NotEnoughSpice);
+    CHECK(r.reason.find("8 spice") != std::string::npos);
+    const int64_t bank_before = s.bank;
+    act(s, Faction::Atreides, bid(8));
+    while (s.bidding.row.n == 3) act(s, fac(s, to_bid(s)), pass());
+    CHECK(s.of(Faction::Atreides).hand.contains(card));
+    CHECK(s.of(Faction::Atreides).spice == 0);
+    CHECK(s.of(Faction::Fremen).spice == 0);
+    CHECK(s.of(Faction::Emperor).spice == 18);
+    CHECK(s.bank == bank_before);
+  }
+  SECTION("the buyer pays first, the ally only the rest") {
+    GameState s = at_bidding({Faction::Atreides, Faction::Fremen, Faction::Guild});
+    s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Fremen);
+    s.of(Faction::Fremen).ally = static_cast<uint8_t>(Faction::Atreides);
+    set_spice(s, Faction::Atreides, 3);
+    set_spice(s, Faction::Fremen, 5);
+    start(s);
+    while (to_bid(s) != seat(s, Faction::Atreides)) act(s, fac(s, to_bid(s)), pass());
+    const int64_t bank_before = s.bank;
+    act(s, Faction::Atreides, bid(4));
+    while (s.bidding.row.n == 3) act(s, fac(s, to_bid(s)), pass());
+    CHECK(s.of(Faction::Atreides).spice == 0);
+    CHECK(s.of(Faction::Fremen).spice == 4);
+    CHECK(s.bank == bank_before + 4);
+  }
+  SECTION("ally is the Emperor: the Emperor's share goes to the bank (2.03.05)") {
+    GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild});
+    s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Emperor);
+    s.of(Faction::Emperor).ally = static_cast<uint8_t>(Faction::Atreides);
+    set_spice(s, Faction::Atreides, 3);
+    set_spice(s, Faction::Emperor, 5);
+    start(s);
+    while (to_bid(s) != seat(s, Faction::Atreides)) act(s, fac(s, to_bid(s)), pass());
+    const int64_t bank_before = s.bank;
+    act(s, Faction::Atreides, bid(6));
+    while (s.bidding.row.n == 3) act(s, fac(s, to_bid(s)), pass());
+    CHECK(s.of(Faction::Atreides).spice == 0);
+    CHECK(s.of(Faction::Emperor).spice == 5);  // +3 from the Atreides, -3 paid to the bank
+    CHECK(s.bank == bank_before + 3);
+  }
+}
+
+TEST_CASE("2.01.05 the Atreides may look at the card up for bid, their ally may not", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Fremen, Faction::Emperor});
+  s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Fremen);
+  s.of(Faction::Fremen).ally = static_cast<uint8_t>(Faction::Atreides);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  CHECK(rules::can_see_card_up_for_bid(s, Faction::Atreides));
+  CHECK_FALSE(rules::can_see_card_up_for_bid(s, Faction::Fremen));
+  CHECK_FALSE(rules::can_see_card_up_for_bid(s, Faction::Emperor));
+  // Still true for the next card, false once bidding is over.
+  for (int i = 0; i < 3; ++i) act(s, fac(s, to_bid(s)), pass());
+  CHECK(s.phase != Phase::Bidding);
+  CHECK_FALSE(rules::can_see_card_up_for_bid(s, Faction::Atreides));
+
+  GameState t = at_bidding({Faction::Harkonnen, Faction::Emperor});
+  start(t);
+  CHECK_FALSE(rules::can_see_card_up_for_bid(t, Faction::Atreides));  // not in the game
+}
+
+TEST_CASE("1.04 decisions and legal actions: only the seat to bid, every legal action validates", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor, Faction::Guild, Faction::Fremen,
+                            Faction::BeneGesserit});
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 6);
+  give(s, Faction::Guild, card_of_kind(TreacheryKind::Karama));
+  start(s);
+  REQUIRE(s.bidding.row.n == 6);
+  int steps = 0;
+  while (s.phase == Phase::Bidding && steps < 200) {
+    const Seat cur = to_bid(s);
+    for (Seat x = 0; x < s.num_seats; ++x) {
+      if (x == cur) continue;
+      CHECK(decisions(s, x).empty());
+      CHECK(legal_actions(s, x).empty());
+    }
+    const auto ds = decisions(s, cur);
+    REQUIRE_FALSE(ds.empty());
+    CHECK(ds.back().kind == ActionKind::Pass);
+    const auto la = legal_actions(s, cur);
+    REQUIRE_FALSE(la.empty());
+    for (const auto& a : la) {
+      auto r = validate(s, cur, a);
+      INFO(action_kind_name(a.kind) << " " << a.amount << (a.flag ? " karama" : "") << ": "
+                                    << (r ? r->reason : std::string()));
+      CHECK_FALSE(r.has_value());
+    }
+    // Take the cheapest bid the first time round, else pass.
+    Action chosen = la.back();
+    if (s.bidding.high_bidder == kNoSeat) chosen = la.front();
+    act(s, fac(s, cur), chosen);
+    ++steps;
+  }
+  CHECK(s.phase != Phase::Bidding);
+}
+
+TEST_CASE("1.04.03 nobody eligible: no card is dealt and the phase ends", "[bidding]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor});
+  set_hand(s, Faction::Atreides, 4);
+  set_hand(s, Faction::Emperor, 4);
+  const int deck_before = s.treachery_deck.n;
+  start(s);
+  CHECK(s.phase != Phase::Bidding);
+  CHECK(s.treachery_deck.n == deck_before);
+  CHECK(s.bidding.row.n == 0);
+}
