@@ -50,21 +50,26 @@ inline Rejection rejected(const GameState& s, Faction f, const Action& a) {
   return *rej;
 }
 
+// Plays one default action (see play_until).
+inline void play_step(GameState& s) {
+  uint8_t w = waiting_for(s);
+  REQUIRE(w != 0);
+  Seat who = static_cast<Seat>(__builtin_ctz(w));
+  auto acts = legal_actions(s, who);
+  REQUIRE_FALSE(acts.empty());
+  Action chosen = acts.front();
+  for (const auto& a : acts)
+    if (a.kind == ActionKind::Pass) chosen = a;
+  act(s, s.faction_at(who), chosen);
+}
+
 // Plays the first legal action of the lowest waiting seat (preferring Pass
 // where offered) until the game reaches `phase` (of `turn`, when > 0).
 inline void play_until(GameState& s, Phase phase, int turn = 0, int max_steps = 5000) {
   for (int i = 0; i < max_steps; ++i) {
     if (s.phase == phase && (turn == 0 || s.turn == turn)) return;
     if (s.phase == Phase::GameOver) break;
-    uint8_t w = waiting_for(s);
-    REQUIRE(w != 0);
-    Seat who = static_cast<Seat>(__builtin_ctz(w));
-    auto acts = legal_actions(s, who);
-    REQUIRE_FALSE(acts.empty());
-    Action chosen = acts.front();
-    for (const auto& a : acts)
-      if (a.kind == ActionKind::Pass) chosen = a;
-    act(s, s.faction_at(who), chosen);
+    play_step(s);
   }
   FAIL("did not reach phase " << phase_name(phase));
 }

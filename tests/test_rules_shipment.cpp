@@ -1,0 +1,763 @@
+// Scenario tests of the Shipment and Movement phase (1.06) and the faction
+// abilities that change it (Fremen 2.04.03-06/2.04.17, Guild 2.06.04-12,
+// Bene Gesserit 2.02.05/2.02.11-21).
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "support/scenario.h"
+
+using namespace mentat;
+using namespace scenario;
+
+namespace {
+
+constexpr uint8_t kShipStep = 0, kAdvisorStep = 1, kMoveStep = 2, kGuildTimingStep = 3;
+
+// Plays to the Storm phase of turn 1, lets `adjust` change the position (the
+// storm dials are then 0, so s.storm_sector stays where `adjust` put it),
+// then plays (passing) to the Shipment and Movement phase.
+GameState at_shipment(std::initializer_list<Faction> factions, const std::function<void(GameState&)>& adjust,
+                      bool advanced = false, Rulings rulings = Rulings::defaults()) {
+  GameState s = game(factions, advanced, 7, rulings);
+  play_until(s, Phase::Storm, 1);
+  adjust(s);
+  play_until(s, Phase::ShipmentMovement);
+  return s;
+}
+
+Faction current(const GameState& s) { return s.faction_at(s.shipmove.current); }
+
+// Passes every decision until `f` is asked to ship (or to move, when it has
+// nothing to ship).
+void pass_until(GameState& s, Faction f) {
+  for (int i = 0; i < 50; ++i) {
+    REQUIRE(s.phase == Phase::ShipmentMovement);
+    if (s.shipmove.current == s.seat_of(f) && (s.step == kShipStep || s.step == kMoveStep) &&
+        ((waiting_for(s) >> s.seat_of(f)) & 1u))
+      return;
+    const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+    act(s, s.faction_at(who), pass());
+  }
+  FAIL("never reached " << faction_name(f));
+}
+
+void set_spice(GameState& s, Faction f, int amount) {
+  const int have = s.of(f).spice;
+  if (have > amount) transfer_spice(s, shield(f), bank(), have - amount);
+  if (have < amount) transfer_spice(s, bank(), shield(f), amount - have);
+}
+
+// Puts forces from reserves on the board.
+void place(GameState& s, Faction f, LocationId l, int regular, int kind = 0) {
+  auto& fs = s.of(f);
+  const int from = (kind == 1 && f != Faction::BeneGesserit) ? 1 : 0;
+  REQUIRE(fs.reserves[from] >= regular);
+  fs.reserves[from] = static_cast<uint8_t>(fs.reserves[from] - regular);
+  s.forces_at(f, l, kind) = static_cast<uint8_t>(s.forces_at(f, l, kind) + regular);
+}
+
+void ally(GameState& s, Faction a, Faction b) {
+  s.of(a).ally = static_cast<uint8_t>(b);
+  s.of(b).ally = static_cast<uint8_t>(a);
+}
+
+Action cross_ship(LocationId from, int forces, LocationId to) {
+  Action a = ship(to, forces);
+  a.from = from;
+  return a;
+}
+Action ship_home(LocationId from, int forces) {
+  Action a = ship(kNone8, forces);
+  a.from = from;
+  a.flag = true;
+  return a;
+}
+Action advisor(LocationId to) {
+  Action a = make(ActionKind::SendSpiritualAdvisor);
+  a.to = to;
+  return a;
+}
+Action guild_timing(bool now) {
+  Action a = make(ActionKind::GuildTiming);
+  a.flag = now;
+  return a;
+}
+
+// Every legal action is accepted and Pass is offered.
+void check_legal(const GameState& s, Faction f) {
+  const Seat seat = s.seat_of(f);
+  auto acts = legal_actions(s, seat);
+  bool has_pass = false;
+  for (const auto& a : acts) {
+    auto r = validate(s, seat, a);
+    INFO(action_kind_name(a.kind) << " to " << int(a.to) << " from " << int(a.from) << ": " << (r ? r->reason : ""));
+    CHECK_FALSE(r.has_value());
+    has_pass |= a.kind == ActionKind::Pass;
+  }
+  CHECK(has_pass);
+}
+
+const LocationId kGreatFlat = data::territory(data::the_great_flat()).first_location;
+
+}  // namespace
+
+// ---- shipment ------------------------------------------------------------------
+
+TEST_CASE("1.06.03.01 shipping into a stronghold costs 1 per force, 1.06.03.02 paid to the bank", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
+  pass_until(s, Faction::Atreides);
+  REQUIRE(s.step == kShipStep);
+  const int64_t bank_before = s.bank;
+  act(s, Faction::Atreides, ship(data::arrakeen(), 5));
+  CHECK(s.of(Faction::Atreides).spice == 5);
+  CHECK(s.bank == bank_before + 5);
+  CHECK(s.forces_at(Faction::Atreides, data::arrakeen()) == 15);
+  CHECK(s.of(Faction::Atreides).reserves[0] == 5);
+  CHECK(s.of(Faction::Atreides).shipped == 1);
+}
+
+TEST_CASE("1.06.03.01 shipping elsewhere costs 2 per force", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
+  pass_until(s, Faction::Atreides);
+  const int64_t bank_before = s.bank;
+  act(s, Faction::Atreides, ship(kGreatFlat, 3));
+  CHECK(s.of(Faction::Atreides).spice == 4);
+  CHECK(s.bank == bank_before + 6);
+  CHECK(s.forces_at(Faction::Atreides, kGreatFlat) == 3);
+}
+
+TEST_CASE("1.06.03.01 a shipment needs the spice", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 5); });
+  pass_until(s, Faction::Atreides);
+  auto r = rejected(s, Faction::Atreides, ship(kGreatFlat, 3));
+  CHECK(r.code == RejectCode::NotEnoughSpice);
+  act(s, Faction::Atreides, ship(kGreatFlat, 2));
+  CHECK(s.of(Faction::Atreides).spice == 1);
+}
+
+TEST_CASE("2.06.04 other factions pay shipments to the Guild", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 10);
+    set_spice(g, Faction::Guild, 5);
+  });
+  pass_until(s, Faction::Atreides);
+  const int64_t bank_before = s.bank;
+  act(s, Faction::Atreides, ship(kGreatFlat, 2));
+  CHECK(s.of(Faction::Atreides).spice == 6);
+  CHECK(s.of(Faction::Guild).spice == 9);
+  CHECK(s.bank == bank_before);
+}
+
+TEST_CASE("2.06.06 the Guild ships at half price rounded up, to the bank", "[shipment]") {
+  SECTION("into a stronghold: 3 forces cost 2") {
+    GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
+    pass_until(s, Faction::Guild);
+    const int64_t bank_before = s.bank;
+    act(s, Faction::Guild, ship(data::carthag(), 3));
+    CHECK(s.of(Faction::Guild).spice == 8);
+    CHECK(s.bank == bank_before + 2);
+  }
+  SECTION("elsewhere: 3 forces cost 3") {
+    GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
+    pass_until(s, Faction::Guild);
+    act(s, Faction::Guild, ship(kGreatFlat, 3));
+    CHECK(s.of(Faction::Guild).spice == 7);
+  }
+}
+
+TEST_CASE("2.06.09 the Guild's ally ships at half price, paying the Guild", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 10);
+    set_spice(g, Faction::Guild, 0);
+    ally(g, Faction::Atreides, Faction::Guild);
+  });
+  pass_until(s, Faction::Atreides);
+  act(s, Faction::Atreides, ship(kGreatFlat, 3));
+  CHECK(s.of(Faction::Atreides).spice == 7);
+  CHECK(s.of(Faction::Guild).spice == 3);
+}
+
+TEST_CASE("1.06.03.04 no shipment into a sector in storm", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) {
+    g.storm_sector = 14;  // The Great Flat, Wind Pass (North Sector)
+    set_spice(g, Faction::Atreides, 10);
+  });
+  pass_until(s, Faction::Atreides);
+  CHECK(rejected(s, Faction::Atreides, ship(kGreatFlat, 1)).code == RejectCode::Storm);
+  CHECK(rejected(s, Faction::Atreides, ship(loc("Wind Pass (North Sector)"), 1)).code == RejectCode::Storm);
+  // Another sector of a territory partly in storm is fine (1.06.03.03).
+  act(s, Faction::Atreides, ship(loc("Wind Pass (South Sector)"), 1));
+  CHECK(s.forces_at(Faction::Atreides, loc("Wind Pass (South Sector)")) == 1);
+}
+
+TEST_CASE("1.06.03.05 no shipment into a stronghold held by two other factions", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, [](GameState& g) {
+    place(g, Faction::Harkonnen, data::arrakeen(), 2);
+    set_spice(g, Faction::Emperor, 10);
+  });
+  pass_until(s, Faction::Emperor);
+  auto r = rejected(s, Faction::Emperor, ship(data::arrakeen(), 1));
+  CHECK(r.code == RejectCode::Occupancy);
+  act(s, Faction::Emperor, ship(data::carthag(), 1));  // one other faction only
+  CHECK(s.forces_at(Faction::Emperor, data::carthag()) == 1);
+}
+
+TEST_CASE("2.02.12 Bene Gesserit advisors do not count for the occupancy limit (advanced)", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Emperor}, [](GameState& g) {
+    // Setup put the advisor wherever the default chose; put one in Arrakeen.
+    for (int l = 0; l < data::kNumLocations; ++l) {
+      g.of(Faction::BeneGesserit).reserves[0] = static_cast<uint8_t>(g.of(Faction::BeneGesserit).reserves[0] + g.forces_at(Faction::BeneGesserit, l, 0) + g.forces_at(Faction::BeneGesserit, l, 1));
+      g.forces_at(Faction::BeneGesserit, l, 0) = g.forces_at(Faction::BeneGesserit, l, 1) = 0;
+    }
+    place(g, Faction::BeneGesserit, data::arrakeen(), 1, 1);
+    set_spice(g, Faction::Emperor, 10);
+  }, true);
+  pass_until(s, Faction::Emperor);
+  act(s, Faction::Emperor, ship(data::arrakeen(), 2));
+  CHECK(s.forces_at(Faction::Emperor, data::arrakeen()) == 2);
+}
+
+TEST_CASE("1.06.02 one shipment per turn, then the movement", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
+  pass_until(s, Faction::Atreides);
+  act(s, Faction::Atreides, ship(data::arrakeen(), 1));
+  CHECK(s.step == kMoveStep);
+  CHECK(current(s) == Faction::Atreides);
+  CHECK(rejected(s, Faction::Atreides, ship(data::arrakeen(), 1)).code == RejectCode::WrongPhase);
+}
+
+TEST_CASE("1.06.04 only the Guild and its ally ship from the board", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
+  pass_until(s, Faction::Atreides);
+  CHECK(rejected(s, Faction::Atreides, ship_home(data::arrakeen(), 2)).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Atreides, cross_ship(data::arrakeen(), 2, kGreatFlat)).code == RejectCode::IllegalChoice);
+}
+
+TEST_CASE("2.04.03 2.04.05 the Fremen send reserves free to The Great Flat or within two of it", "[shipment]") {
+  GameState s = at_shipment({Faction::Fremen, Faction::Guild}, [](GameState& g) {});
+  pass_until(s, Faction::Fremen);
+  const int fremen_spice = s.of(Faction::Fremen).spice, guild_spice = s.of(Faction::Guild).spice;
+  const int64_t bank_before = s.bank;
+  CHECK(rejected(s, Faction::Fremen, ship(data::arrakeen(), 2)).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Fremen, ship(loc("Imperial Basin (Center Sector)"), 2)).code == RejectCode::IllegalChoice);
+  const int reserves = s.of(Faction::Fremen).reserves[0];
+  act(s, Faction::Fremen, ship(loc("Tsimpo (Middle Sector)"), reserves));
+  CHECK(s.forces_at(Faction::Fremen, loc("Tsimpo (Middle Sector)")) == reserves);
+  CHECK(s.of(Faction::Fremen).spice == fremen_spice);
+  CHECK(s.of(Faction::Guild).spice == guild_spice);
+  CHECK(s.bank == bank_before);
+}
+
+TEST_CASE("2.04.05 the Fremen sending is subject to storm (basic game)", "[shipment]") {
+  GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, [](GameState& g) { g.storm_sector = 14; });
+  pass_until(s, Faction::Fremen);
+  CHECK(rejected(s, Faction::Fremen, ship(kGreatFlat, 2)).code == RejectCode::Storm);
+}
+
+TEST_CASE("2.04.05 the Fremen sending is subject to the occupancy limit", "[shipment]") {
+  GameState s = at_shipment({Faction::Fremen, Faction::Atreides, Faction::Harkonnen}, [](GameState& g) {
+    place(g, Faction::Atreides, data::sietch_tabr(), 1);
+    place(g, Faction::Harkonnen, data::sietch_tabr(), 1);
+    // The Fremen start in Sietch Tabr by default; move them to the Polar Sink.
+    g.forces_at(Faction::Fremen, data::polar_sink()) = g.forces_at(Faction::Fremen, data::sietch_tabr());
+    g.forces_at(Faction::Fremen, data::sietch_tabr()) = 0;
+  });
+  pass_until(s, Faction::Fremen);
+  CHECK(rejected(s, Faction::Fremen, ship(data::sietch_tabr(), 1)).code == RejectCode::Occupancy);
+}
+
+TEST_CASE("2.04.17 storm migration: the Fremen may send into the storm at half loss (advanced)", "[shipment]") {
+  GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, [](GameState& g) { g.storm_sector = 14; }, true);
+  pass_until(s, Faction::Fremen);
+  const int tanks = s.of(Faction::Fremen).tanks[0];
+  act(s, Faction::Fremen, ship(kGreatFlat, 5));
+  CHECK(s.forces_at(Faction::Fremen, kGreatFlat) == 2);
+  CHECK(s.of(Faction::Fremen).tanks[0] == tanks + 3);
+  CHECK(s.fremen_storm_losses_taken[kGreatFlat] == 1);
+}
+
+TEST_CASE("2.06.05.02 the Guild cross-ships from one territory to another at its rates", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
+  pass_until(s, Faction::Guild);
+  const int64_t bank_before = s.bank;
+  act(s, Faction::Guild, cross_ship(data::tueks_sietch(), 5, kGreatFlat));
+  CHECK(s.forces_at(Faction::Guild, data::tueks_sietch()) == 0);
+  CHECK(s.forces_at(Faction::Guild, kGreatFlat) == 5);
+  CHECK(s.of(Faction::Guild).spice == 5);  // 10 / 2
+  CHECK(s.bank == bank_before + 5);
+}
+
+TEST_CASE("2.06.05.03 2.06.07 the Guild ships back to reserves for 1 spice per 2 forces", "[shipment]") {
+  SECTION("5 forces cost 3") {
+    GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
+    pass_until(s, Faction::Guild);
+    const int reserves = s.of(Faction::Guild).reserves[0];
+    const int64_t bank_before = s.bank;
+    act(s, Faction::Guild, ship_home(data::tueks_sietch(), 5));
+    CHECK(s.of(Faction::Guild).reserves[0] == reserves + 5);
+    CHECK(s.forces_at(Faction::Guild, data::tueks_sietch()) == 0);
+    CHECK(s.of(Faction::Guild).spice == 7);
+    CHECK(s.bank == bank_before + 3);
+  }
+  SECTION("1.06.03.04 not out of a sector in storm") {
+    GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
+      g.storm_sector = data::location(data::tueks_sietch()).sector;
+      set_spice(g, Faction::Guild, 10);
+    });
+    pass_until(s, Faction::Guild);
+    CHECK(rejected(s, Faction::Guild, ship_home(data::tueks_sietch(), 5)).code == RejectCode::Storm);
+    CHECK(rejected(s, Faction::Guild, cross_ship(data::tueks_sietch(), 5, kGreatFlat)).code == RejectCode::Storm);
+  }
+}
+
+TEST_CASE("2.06.10 the Guild's ally may cross-ship, paying the Guild", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 10);
+    set_spice(g, Faction::Guild, 0);
+    ally(g, Faction::Atreides, Faction::Guild);
+  });
+  pass_until(s, Faction::Atreides);
+  act(s, Faction::Atreides, cross_ship(data::arrakeen(), 4, kGreatFlat));
+  CHECK(s.forces_at(Faction::Atreides, data::arrakeen()) == 6);
+  CHECK(s.forces_at(Faction::Atreides, kGreatFlat) == 4);
+  CHECK(s.of(Faction::Atreides).spice == 6);
+  CHECK(s.of(Faction::Guild).spice == 4);
+  // The ally does not get the Guild's shipment back to reserves (2.06.05.03).
+}
+
+TEST_CASE("2.06.10 the ally's shipment back to reserves is rejected", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 10);
+    ally(g, Faction::Atreides, Faction::Guild);
+  });
+  pass_until(s, Faction::Atreides);
+  CHECK(rejected(s, Faction::Atreides, ship_home(data::arrakeen(), 4)).code == RejectCode::IllegalChoice);
+}
+
+TEST_CASE("2.02.05 spiritual advisors: after another faction ships from off-planet the Bene Gesserit may send 1 to the Polar Sink", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
+  pass_until(s, Faction::Atreides);
+  const int bg_reserves = s.of(Faction::BeneGesserit).reserves[0];
+  const int in_sink = s.forces_at(Faction::BeneGesserit, data::polar_sink());
+  act(s, Faction::Atreides, ship(data::arrakeen(), 1));
+  REQUIRE(s.step == kAdvisorStep);
+  CHECK(waiting_for(s) == (1u << s.seat_of(Faction::BeneGesserit)));
+  CHECK(rejected(s, Faction::Atreides, make(ActionKind::Move)).code == RejectCode::NotYourDecision);
+  CHECK(rejected(s, Faction::BeneGesserit, advisor(data::arrakeen())).code == RejectCode::IllegalChoice);  // basic: Polar Sink only
+  check_legal(s, Faction::BeneGesserit);
+  act(s, Faction::BeneGesserit, advisor(data::polar_sink()));
+  CHECK(s.forces_at(Faction::BeneGesserit, data::polar_sink(), 0) == in_sink + 1);
+  CHECK(s.of(Faction::BeneGesserit).reserves[0] == bg_reserves - 1);
+  CHECK(s.of(Faction::BeneGesserit).spice == data::faction_setup(Faction::BeneGesserit).starting_spice);
+  // Back to the shipper's movement.
+  CHECK(s.step == kMoveStep);
+  CHECK(current(s) == Faction::Atreides);
+}
+
+TEST_CASE("2.02.05 spiritual advisors: not after a Fremen sending, a cross-shipment or the BG's own shipment", "[shipment]") {
+  SECTION("Fremen send") {
+    GameState s = at_shipment({Faction::Fremen, Faction::BeneGesserit}, [](GameState& g) {});
+    pass_until(s, Faction::Fremen);
+    act(s, Faction::Fremen, ship(kGreatFlat, 1));
+    CHECK(s.step == kMoveStep);
+    CHECK(current(s) == Faction::Fremen);
+  }
+  SECTION("Guild cross-ship") {
+    GameState s = at_shipment({Faction::Guild, Faction::BeneGesserit}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
+    pass_until(s, Faction::Guild);
+    act(s, Faction::Guild, cross_ship(data::tueks_sietch(), 1, kGreatFlat));
+    CHECK(s.step == kMoveStep);
+    CHECK(current(s) == Faction::Guild);
+  }
+  SECTION("own shipment") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) { set_spice(g, Faction::BeneGesserit, 10); });
+    pass_until(s, Faction::BeneGesserit);
+    act(s, Faction::BeneGesserit, ship(kGreatFlat, 1));
+    CHECK(s.step != kAdvisorStep);
+  }
+}
+
+TEST_CASE("2.02.11 advanced: the spiritual advisor may go as an advisor where the shipment went", "[shipment]") {
+  SECTION("no Bene Gesserit fighters there: an advisor") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); }, true);
+    pass_until(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(kGreatFlat, 1));
+    REQUIRE(s.step == kAdvisorStep);
+    check_legal(s, Faction::BeneGesserit);
+    CHECK(rejected(s, Faction::BeneGesserit, advisor(data::arrakeen())).code == RejectCode::IllegalChoice);
+    act(s, Faction::BeneGesserit, advisor(kGreatFlat));
+    CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 1) == 1);
+    CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 0) == 0);
+  }
+  SECTION("Bene Gesserit fighters already there: Polar Sink only") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+      set_spice(g, Faction::Atreides, 10);
+      place(g, Faction::BeneGesserit, kGreatFlat, 1, 0);
+    }, true);
+    pass_until(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(kGreatFlat, 1));
+    REQUIRE(s.step == kAdvisorStep);
+    CHECK(rejected(s, Faction::BeneGesserit, advisor(kGreatFlat)).code == RejectCode::IllegalChoice);
+    act(s, Faction::BeneGesserit, pass());
+    CHECK(s.step == kMoveStep);
+  }
+}
+
+TEST_CASE("2.02.13 advanced: the Bene Gesserit ship fighters, never where they have advisors", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+    set_spice(g, Faction::BeneGesserit, 10);
+    place(g, Faction::BeneGesserit, data::carthag(), 1, 1);
+    place(g, Faction::Atreides, data::carthag(), 1);
+  }, true);
+  pass_until(s, Faction::BeneGesserit);
+  CHECK(rejected(s, Faction::BeneGesserit, ship(data::carthag(), 1)).code == RejectCode::IllegalChoice);
+  Action as_advisors = ship(kGreatFlat, 1);
+  as_advisors.flag2 = true;
+  CHECK(rejected(s, Faction::BeneGesserit, as_advisors).code == RejectCode::IllegalChoice);
+  act(s, Faction::BeneGesserit, ship(kGreatFlat, 1));
+  CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 0) == 1);
+}
+
+// ---- movement ------------------------------------------------------------------
+
+TEST_CASE("1.06.05.03 without ornithopters a group moves to an adjacent territory", "[shipment]") {
+  auto adjust = [](GameState& g) { place(g, Faction::Emperor, kGreatFlat, 5); };
+  GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, adjust);
+  pass_until(s, Faction::Emperor);
+  act(s, Faction::Emperor, pass());  // no shipment
+  REQUIRE(s.step == kMoveStep);
+  auto r = rejected(s, Faction::Emperor, move(kGreatFlat, 5, data::sietch_tabr()));
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK(r.reason.find("2 territories") != std::string::npos);
+  act(s, Faction::Emperor, move(kGreatFlat, 3, loc("Funeral Plain")));
+  CHECK(s.forces_at(Faction::Emperor, loc("Funeral Plain")) == 3);
+  CHECK(s.forces_at(Faction::Emperor, kGreatFlat) == 2);
+}
+
+TEST_CASE("1.06.05.04 ornithopters: forces in Arrakeen give any group a move of three", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { place(g, Faction::Atreides, kGreatFlat, 3); });
+  pass_until(s, Faction::Atreides);
+  act(s, Faction::Atreides, pass());
+  CHECK(rejected(s, Faction::Atreides, move(kGreatFlat, 3, loc("Rim Wall West"))).code == RejectCode::IllegalChoice);  // 4 away
+  act(s, Faction::Atreides, move(kGreatFlat, 3, loc("Imperial Basin (Center Sector)")));                         // 3 away
+  CHECK(s.forces_at(Faction::Atreides, loc("Imperial Basin (Center Sector)")) == 3);
+}
+
+TEST_CASE("1.06.05.04 RulingId::OrnithopterTiming: forces shipped into Arrakeen in the same turn", "[shipment]") {
+  auto adjust = [](GameState& g) {
+    place(g, Faction::Emperor, kGreatFlat, 3);
+    set_spice(g, Faction::Emperor, 10);
+  };
+  const LocationId three_away = loc("Imperial Basin (Center Sector)");
+  SECTION("start_of_move (default): ornithopters at once") {
+    GameState s = at_shipment({Faction::Emperor, Faction::Atreides}, adjust);
+    pass_until(s, Faction::Emperor);
+    act(s, Faction::Emperor, ship(data::arrakeen(), 1));
+    act(s, Faction::Emperor, move(kGreatFlat, 3, three_away));
+    CHECK(s.forces_at(Faction::Emperor, three_away) == 3);
+  }
+  SECTION("start_of_turn_action: not this turn") {
+    Rulings r = Rulings::defaults();
+    REQUIRE(r.set("ornithopter_timing", "start_of_turn_action", nullptr));
+    GameState s = at_shipment({Faction::Emperor, Faction::Atreides}, adjust, false, r);
+    pass_until(s, Faction::Emperor);
+    act(s, Faction::Emperor, ship(data::arrakeen(), 1));
+    CHECK(rejected(s, Faction::Emperor, move(kGreatFlat, 3, three_away)).code == RejectCode::IllegalChoice);
+    act(s, Faction::Emperor, move(kGreatFlat, 3, loc("Funeral Plain")));
+  }
+}
+
+TEST_CASE("2.04.06 the Fremen move two territories", "[shipment]") {
+  GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, [](GameState& g) {
+    place(g, Faction::Fremen, data::sietch_tabr(), 2);
+  });
+  pass_until(s, Faction::Fremen);
+  act(s, Faction::Fremen, pass());
+  REQUIRE(s.step == kMoveStep);
+  CHECK(rejected(s, Faction::Fremen, move(data::sietch_tabr(), 2, loc("Arsunt (East Sector)"))).code == RejectCode::IllegalChoice);  // 3
+  act(s, Faction::Fremen, move(data::sietch_tabr(), 2, kGreatFlat));                                                           // 2
+  CHECK(s.forces_at(Faction::Fremen, kGreatFlat) == 2);
+}
+
+TEST_CASE("1.06.05.06 no movement into or out of a sector in storm", "[shipment]") {
+  GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, [](GameState& g) {
+    g.storm_sector = 14;
+    place(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);  // sector 13
+    place(g, Faction::Emperor, loc("Funeral Plain"), 2);                  // sector 14
+  });
+  pass_until(s, Faction::Emperor);
+  act(s, Faction::Emperor, pass());
+  CHECK(rejected(s, Faction::Emperor, move(loc("Wind Pass (Far North Sector)"), 2, kGreatFlat)).code == RejectCode::Storm);
+  CHECK(rejected(s, Faction::Emperor, move(loc("Funeral Plain"), 2, loc("Bight Of The Cliff (North Sector)"))).code == RejectCode::Storm);
+  act(s, Faction::Emperor, move(loc("Wind Pass (Far North Sector)"), 2, loc("Plastic Basin (South Sector)")));
+}
+
+TEST_CASE("1.06.05.07 a territory partly in storm may be entered, but not crossed through its stormy sector", "[shipment]") {
+  auto adjust = [](GameState& g) {
+    g.storm_sector = 12;  // Plastic Basin (Middle Sector), Rock Outcroppings (North), Tsimpo (West), Hagga Basin (West)
+    place(g, Faction::Atreides, loc("Broken Land (West Sector)"), 3);  // sector 11; Atreides have ornithopters
+  };
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, adjust);
+  pass_until(s, Faction::Atreides);
+  act(s, Faction::Atreides, pass());
+  const LocationId bl = loc("Broken Land (West Sector)");
+  auto r = rejected(s, Faction::Atreides, move(bl, 3, loc("Plastic Basin (South Sector)")));
+  CHECK(r.code == RejectCode::Storm);
+  CHECK(rejected(s, Faction::Atreides, move(bl, 3, data::sietch_tabr())).code == RejectCode::Storm);
+  act(s, Faction::Atreides, move(bl, 3, loc("Plastic Basin (North Sector)")));
+  CHECK(s.forces_at(Faction::Atreides, loc("Plastic Basin (North Sector)")) == 3);
+}
+
+TEST_CASE("1.06.05.09 no movement into a stronghold held by two other factions", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, [](GameState& g) {
+    place(g, Faction::Harkonnen, data::arrakeen(), 2);
+    place(g, Faction::Emperor, loc("Imperial Basin (Center Sector)"), 3);
+  });
+  pass_until(s, Faction::Emperor);
+  act(s, Faction::Emperor, pass());
+  CHECK(rejected(s, Faction::Emperor, move(loc("Imperial Basin (Center Sector)"), 3, data::arrakeen())).code == RejectCode::Occupancy);
+  act(s, Faction::Emperor, move(loc("Imperial Basin (Center Sector)"), 3, data::carthag()));
+}
+
+TEST_CASE("1.06.06 the Polar Sink is never in storm", "[shipment]") {
+  GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, [](GameState& g) {
+    g.storm_sector = 13;
+    place(g, Faction::Emperor, data::polar_sink(), 2);
+  });
+  pass_until(s, Faction::Emperor);
+  act(s, Faction::Emperor, pass());
+  CHECK_FALSE(s.in_storm(data::polar_sink()));
+  CHECK(rejected(s, Faction::Emperor, move(data::polar_sink(), 2, loc("Wind Pass (Far North Sector)"))).code == RejectCode::Storm);
+  act(s, Faction::Emperor, move(data::polar_sink(), 2, loc("Wind Pass (North Sector)")));
+}
+
+TEST_CASE("1.06.08 repositioning to another sector of the same territory, storm permitting", "[shipment]") {
+  SECTION("allowed") {
+    GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, [](GameState& g) {
+      g.storm_sector = 3;
+      place(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);
+    });
+    pass_until(s, Faction::Emperor);
+    act(s, Faction::Emperor, pass());
+    act(s, Faction::Emperor, move(loc("Wind Pass (Far North Sector)"), 2, loc("Wind Pass (Far South Sector)")));
+    CHECK(s.forces_at(Faction::Emperor, loc("Wind Pass (Far South Sector)")) == 2);
+  }
+  SECTION("separated by the storm") {
+    GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, [](GameState& g) {
+      g.storm_sector = 15;
+      place(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);
+    });
+    pass_until(s, Faction::Emperor);
+    act(s, Faction::Emperor, pass());
+    CHECK(rejected(s, Faction::Emperor, move(loc("Wind Pass (Far North Sector)"), 2, loc("Wind Pass (Far South Sector)"))).code == RejectCode::Storm);
+    CHECK(rejected(s, Faction::Emperor, move(loc("Wind Pass (Far North Sector)"), 2, loc("Wind Pass (Far North Sector)"))).code == RejectCode::IllegalChoice);
+  }
+}
+
+TEST_CASE("1.06.05 one group from one territory, its sectors together unless separated by storm", "[shipment]") {
+  auto two_pieces = [](int storm) {
+    return [storm](GameState& g) {
+      g.storm_sector = static_cast<int8_t>(storm);
+      place(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);  // 13
+      place(g, Faction::Emperor, loc("Wind Pass (South Sector)"), 2);      // 15
+      place(g, Faction::Emperor, loc("Funeral Plain"), 1);
+    };
+  };
+  auto group = [](LocationId to) {
+    Action a = move(loc("Wind Pass (Far North Sector)"), 2, to);
+    a.placements[1] = Placement{loc("Wind Pass (South Sector)"), 2, 0};
+    a.n_placements = 2;
+    return a;
+  };
+  SECTION("two sectors of one territory move together") {
+    GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, two_pieces(3));
+    pass_until(s, Faction::Emperor);
+    act(s, Faction::Emperor, pass());
+    act(s, Faction::Emperor, group(kGreatFlat));
+    CHECK(s.forces_at(Faction::Emperor, kGreatFlat) == 4);
+  }
+  SECTION("not from two territories") {
+    GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, two_pieces(3));
+    pass_until(s, Faction::Emperor);
+    act(s, Faction::Emperor, pass());
+    Action a = group(kGreatFlat);
+    a.placements[1] = Placement{loc("Funeral Plain"), 1, 0};
+    CHECK(rejected(s, Faction::Emperor, a).code == RejectCode::IllegalChoice);
+  }
+  SECTION("not when the storm separates them") {
+    GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, two_pieces(14));
+    pass_until(s, Faction::Emperor);
+    act(s, Faction::Emperor, pass());
+    CHECK(rejected(s, Faction::Emperor, group(loc("The Greater Flat"))).code == RejectCode::Storm);
+  }
+}
+
+TEST_CASE("1.06.05.01 one movement per turn; 1.06.01 storm order, then the Battle phase", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, [](GameState& g) {
+    set_spice(g, Faction::Emperor, 10);
+  });
+  const auto order = storm_order(s);
+  std::vector<Seat> seen;
+  for (int i = 0; i < 20 && s.phase == Phase::ShipmentMovement; ++i) {
+    const Seat cur = s.shipmove.current;
+    if (seen.empty() || seen.back() != cur) seen.push_back(cur);
+    REQUIRE(waiting_for(s) == (1u << cur));
+    if (s.faction_at(cur) == Faction::Harkonnen && s.step == kMoveStep) {
+      REQUIRE(cur == order.front());
+      act(s, Faction::Harkonnen, move(data::carthag(), 1, loc("Imperial Basin (West Sector)")));
+      CHECK(s.of(Faction::Harkonnen).moved == 1);
+      CHECK(rejected(s, Faction::Harkonnen, move(data::carthag(), 1, loc("Imperial Basin (West Sector)"))).code == RejectCode::NotYourDecision);
+      continue;
+    }
+    act(s, s.faction_at(cur), pass());
+  }
+  CHECK(seen == order);
+  CHECK(s.phase != Phase::ShipmentMovement);
+  CHECK(s.forces_at(Faction::Harkonnen, loc("Imperial Basin (West Sector)")) == 1);
+}
+
+TEST_CASE("1.06.07 at the end of its turn a faction's forces with its ally's go to the tanks, except in the Polar Sink", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 10);
+    ally(g, Faction::Atreides, Faction::Harkonnen);
+    place(g, Faction::Harkonnen, kGreatFlat, 2);
+    place(g, Faction::Harkonnen, data::polar_sink(), 1);
+    place(g, Faction::Atreides, data::polar_sink(), 1);
+  });
+  pass_until(s, Faction::Atreides);
+  const int tanks = s.of(Faction::Atreides).tanks[0];
+  act(s, Faction::Atreides, ship(kGreatFlat, 3));
+  CHECK(s.forces_at(Faction::Atreides, kGreatFlat) == 3);  // not before the end of the turn
+  act(s, Faction::Atreides, pass());
+  CHECK(s.forces_at(Faction::Atreides, kGreatFlat) == 0);
+  CHECK(s.of(Faction::Atreides).tanks[0] == tanks + 3);
+  CHECK(s.forces_at(Faction::Harkonnen, kGreatFlat) == 2);
+  CHECK(s.forces_at(Faction::Atreides, data::polar_sink()) == 1);
+}
+
+TEST_CASE("2.06.12 advanced Guild: ship and move ahead of schedule or in a holding pattern", "[shipment]") {
+  auto adjust = [](GameState& g) {
+    set_spice(g, Faction::Guild, 10);
+    set_spice(g, Faction::Atreides, 10);
+  };
+  SECTION("the Guild is asked before each other faction's turn; waiting puts it last") {
+    GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Guild}, adjust, true);
+    REQUIRE(s.step == kGuildTimingStep);
+    CHECK(waiting_for(s) == (1u << s.seat_of(Faction::Guild)));
+    check_legal(s, Faction::Guild);
+    act(s, Faction::Guild, guild_timing(false));
+    const Faction first = current(s);
+    CHECK(first != Faction::Guild);
+    // The first faction passes both actions; the Guild is asked again.
+    act(s, first, pass());
+    act(s, first, pass());
+    REQUIRE(s.step == kGuildTimingStep);
+    act(s, Faction::Guild, pass());
+    const Faction second = current(s);
+    CHECK(second != Faction::Guild);
+    CHECK(second != first);
+    act(s, second, pass());
+    act(s, second, pass());
+    // Everybody else is done: the Guild's turn.
+    CHECK(current(s) == Faction::Guild);
+    CHECK(s.step == kShipStep);
+    CHECK(s.shipmove.guild_delayed == 1);
+    act(s, Faction::Guild, ship(kGreatFlat, 2));
+    act(s, Faction::Guild, pass());
+    CHECK(s.phase != Phase::ShipmentMovement);
+  }
+  SECTION("now: the Guild goes first") {
+    GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Guild}, adjust, true);
+    REQUIRE(s.step == kGuildTimingStep);
+    act(s, Faction::Guild, guild_timing(true));
+    CHECK(current(s) == Faction::Guild);
+    CHECK(s.step == kShipStep);
+    act(s, Faction::Guild, pass());
+    act(s, Faction::Guild, pass());
+    CHECK(s.step == kShipStep);  // no more Guild questions
+    CHECK(current(s) != Faction::Guild);
+  }
+  SECTION("basic game: no timing question") {
+    GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Guild}, adjust, false);
+    CHECK(s.step == kShipStep);
+  }
+}
+
+TEST_CASE("2.02.14 enlistment: advisors moved where nobody is become fighters (advanced)", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+    place(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
+    place(g, Faction::Atreides, kGreatFlat, 1);
+  }, true);
+  pass_until(s, Faction::BeneGesserit);
+  if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
+  act(s, Faction::BeneGesserit, move(kGreatFlat, 0, loc("Funeral Plain"), 2));
+  CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 0) == 2);
+  CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 1) == 0);
+}
+
+TEST_CASE("2.02.20 adaptive force: moved forces take the type already in the territory (advanced)", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+    place(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);  // advisor with Atreides
+    place(g, Faction::Atreides, loc("Funeral Plain"), 1);
+    place(g, Faction::BeneGesserit, kGreatFlat, 2, 0);            // fighters alone
+  }, true);
+  pass_until(s, Faction::BeneGesserit);
+  if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
+  act(s, Faction::BeneGesserit, move(kGreatFlat, 2, loc("Funeral Plain")));
+  CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 1) == 3);
+  CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 0) == 0);
+}
+
+TEST_CASE("2.02.21 advisors left alone flip to fighters (advanced)", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+    place(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);
+    place(g, Faction::Atreides, loc("Funeral Plain"), 2);
+  }, true);
+  pass_until(s, Faction::Atreides);
+  if (s.step == kShipStep) act(s, Faction::Atreides, pass());
+  act(s, Faction::Atreides, move(loc("Funeral Plain"), 2, kGreatFlat));
+  CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 0) == 1);
+  CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 1) == 0);
+}
+
+TEST_CASE("1.06 rejections: wrong kinds, other seats, malformed actions", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
+  pass_until(s, Faction::Atreides);
+  CHECK(rejected(s, Faction::Harkonnen, ship(data::carthag(), 1)).code == RejectCode::NotYourDecision);
+  CHECK(rejected(s, Faction::Atreides, revive(1)).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, Faction::Atreides, move(data::arrakeen(), 1, loc("Imperial Basin (Center Sector)"))).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, Faction::Atreides, ship(data::arrakeen(), 0)).code == RejectCode::Malformed);
+  CHECK(rejected(s, Faction::Atreides, ship(200, 1)).code == RejectCode::Malformed);
+  CHECK(rejected(s, Faction::Atreides, ship(data::arrakeen(), 11)).code == RejectCode::IllegalChoice);
+  act(s, Faction::Atreides, pass());
+  CHECK(rejected(s, Faction::Atreides, move(data::arrakeen(), 11, loc("Imperial Basin (Center Sector)"))).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Atreides, move(data::arrakeen(), 1, data::arrakeen())).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Atreides, make(ActionKind::Move)).code == RejectCode::Malformed);
+}
+
+TEST_CASE("1.06 decisions and legal actions: every legal action is accepted, Pass included", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Fremen, Faction::Guild, Faction::BeneGesserit}, [](GameState& g) {
+    g.storm_sector = 11;
+    set_spice(g, Faction::Guild, 7);
+    ally(g, Faction::Atreides, Faction::Guild);
+  });
+  int checked = 0;
+  for (int i = 0; i < 40 && s.phase == Phase::ShipmentMovement; ++i) {
+    const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+    const Faction f = s.faction_at(who);
+    auto ds = decisions(s, who);
+    REQUIRE(ds.size() == 2);
+    CHECK(ds[1].kind == ActionKind::Pass);
+    check_legal(s, f);
+    ++checked;
+    // Take the last non-pass legal action (usually a large one) to vary the position.
+    auto acts = legal_actions(s, who);
+    Action chosen = pass();
+    for (const auto& a : acts)
+      if (a.kind != ActionKind::Pass) chosen = a;
+    act(s, f, chosen);
+  }
+  CHECK(checked >= 8);
+  CHECK(s.phase != Phase::ShipmentMovement);
+}
