@@ -16,7 +16,9 @@
 #include "inspect/custody.h"
 #include "inspect/report.h"
 #include "inspect/view.h"
+#include "replay/diff.h"
 #include "replay/fold.h"
+#include "replay/tools.h"
 #include "store/room.h"
 
 using namespace mentat;
@@ -135,6 +137,85 @@ int do_verify(store::EventStore& st, const std::vector<std::string>& rooms) {
   return bad ? 1 : 0;
 }
 
+// "ROOM" or "ROOM@V".
+bool load_position(store::EventStore& st, const std::string& spec, GameState* out, std::string* error) {
+  auto at = spec.rfind('@');
+  if (at == std::string::npos) return store::load_state(st, spec, -1, out, error);
+  const std::string room = spec.substr(0, at);
+  int64_t v;
+  try {
+    v = std::stoll(spec.substr(at + 1));
+  } catch (...) {
+    *error = "bad version in '" + spec + "'";
+    return false;
+  }
+  return store::load_state(st, room, v, out, error);
+}
+
+int run_stepper(store::EventStore& st, const std::string& room, const std::string& as) {
+  std::string error;
+  auto m = st.meta(room, &error);
+  if (!m) return fail(3, error.empty() ? "no room " + room : error);
+  std::vector<codec::Event> events;
+  if (!st.scan_events(room, 0, m->head, [&](int64_t, const std::string& bytes) {
+        codec::Event e;
+        if (!codec::decode_event(bytes, &e, &error)) return false;
+        events.push_back(std::move(e));
+        return true;
+      }, &error))
+    return fail(3, error);
+  GameState probe;
+  if (!store::load_state(st, room, 0, &probe, &error)) return fail(3, error);
+  Seat seat = kNoSeat;
+  if (!as.empty() && !parse_seat(probe, as, &seat, &error)) return fail(2, error);
+  int64_t v = 0;
+  auto show = [&]() {
+    GameState after, before;
+    if (!store::load_state(st, room, v, &after, &error)) {
+      std::printf("error: %s\n", error.c_str());
+      return;
+    }
+    const bool have_before = v > 0 && store::load_state(st, room, v - 1, &before, &error);
+    const auto& e = events[static_cast<size_t>(v)];
+    std::printf("%s\n", inspect::summarize_event(e, have_before ? &before : nullptr, after, seat == kNoSeat || e.seat == seat).c_str());
+  };
+  std::printf("%zu events. Commands: n(ext) p(rev) j V (jump) k KIND (next of a kind) s SEAT (next by seat) v (view) q\n", events.size());
+  show();
+  std::string line;
+  while (std::printf("> "), std::fflush(stdout), std::getline(std::cin, line)) {
+    std::istringstream in(line);
+    std::string cmd, arg;
+    in >> cmd >> arg;
+    if (cmd == "q") break;
+    if (cmd == "n" || cmd.empty()) v = std::min<int64_t>(v + 1, m->head);
+    else if (cmd == "p") v = std::max<int64_t>(v - 1, 0);
+    else if (cmd == "j") v = std::clamp<int64_t>(std::atoll(arg.c_str()), 0, m->head);
+    else if (cmd == "k" || cmd == "s") {
+      int64_t found = -1;
+      for (int64_t i = v + 1; i <= m->head && found < 0; ++i) {
+        const auto& e = events[static_cast<size_t>(i)];
+        if (cmd == "k" && action_kind_name(e.action.kind) == arg) found = i;
+        if (cmd == "s" && e.seat >= 0 && (std::to_string(e.seat) == arg || faction_key(probe.faction_at(e.seat)) == arg)) found = i;
+      }
+      if (found < 0) {
+        std::printf("no later event matches\n");
+        continue;
+      }
+      v = found;
+    } else if (cmd == "v") {
+      GameState s;
+      if (store::load_state(st, room, v, &s, &error))
+        std::printf("%s\n", inspect::view_json(s, seat == kNoSeat ? inspect::Viewer::state() : inspect::Viewer::of(seat)).c_str());
+      continue;
+    } else {
+      std::printf("commands: n p j V k KIND s SEAT v q\n");
+      continue;
+    }
+    show();
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,6 +301,55 @@ int main(int argc, char** argv) {
   cmd_play->add_option("room", room, "room id")->required();
   cmd_play->add_option("--seed", seed, "seed of the random player")->capture_default_str();
   cmd_play->add_option("--max-events", demo_events, "stop after this many actions")->capture_default_str();
+
+  // replay
+  auto* cmd_replay = app.add_subcommand("replay", "print events with one-line summaries (what a seat saw with --as)");
+  std::string html_out;
+  cmd_replay->add_option("room", room, "room id")->required();
+  cmd_replay->add_option("--from", from, "first version");
+  cmd_replay->add_option("--to", to, "last version");
+  cmd_replay->add_option("--as", as, "seat number or faction: only what that seat saw");
+  bool replay_views = false;
+  cmd_replay->add_flag("--views", replay_views, "print the view (JSON) after each event");
+
+  // step (interactive)
+  auto* cmd_step = app.add_subcommand("step", "interactive stepper: n, p, j V, k KIND, s SEAT, v, q");
+  cmd_step->add_option("room", room, "room id")->required();
+  cmd_step->add_option("--as", as, "seat number or faction");
+
+  // fork
+  auto* cmd_fork = app.add_subcommand("fork", "new room sharing the first versions of another");
+  std::string fork_name;
+  cmd_fork->add_option("room", room, "parent room")->required();
+  cmd_fork->add_option("--at", at, "last shared version")->required();
+  cmd_fork->add_option("--name", fork_name, "new room id (default: ROOM-fV)");
+  cmd_fork->add_option("--ruling", ruling_args, "ruling id=value from the fork on");
+
+  // rerun
+  auto* cmd_rerun = app.add_subcommand("rerun", "re-validate a game's actions under another ruling");
+  std::string keep_name;
+  int64_t rerun_from = 0;
+  cmd_rerun->add_option("room", room, "room id")->required();
+  cmd_rerun->add_option("--ruling", ruling_args, "ruling id=value")->required();
+  cmd_rerun->add_option("--from", rerun_from, "version from which the other ruling holds (default 0: the whole game)");
+  cmd_rerun->add_option("--keep", keep_name, "keep the rerun as a fork with this id (up to the divergence)");
+  bool rerun_json = false;
+  cmd_rerun->add_flag("--json", rerun_json, "the diff as JSON");
+
+  // diff
+  auto* cmd_diff = app.add_subcommand("diff", "compare two positions: ROOM_A[@V] ROOM_B[@V]");
+  std::string pos_a, pos_b;
+  bool diff_json = false;
+  cmd_diff->add_option("a", pos_a, "ROOM[@VERSION]")->required();
+  cmd_diff->add_option("b", pos_b, "ROOM[@VERSION]")->required();
+  cmd_diff->add_flag("--json", diff_json, "JSON output");
+
+  // bisect
+  auto* cmd_bisect = app.add_subcommand("bisect", "first version where an invariant fails or a predicate holds");
+  std::string invariant, predicate;
+  cmd_bisect->add_option("room", room, "room id")->required();
+  cmd_bisect->add_option("--invariant", invariant, "custody, forces, spice, or any");
+  cmd_bisect->add_option("--predicate", predicate, R"(e.g. 'turn >= 3 && spice(atreides) > 12')");
 
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
@@ -354,6 +484,145 @@ int main(int argc, char** argv) {
         std::printf("%-20s head %lld  fork of %s@%lld\n", m.room.c_str(), static_cast<long long>(m.head), m.parent.c_str(),
                     static_cast<long long>(m.parent_version));
     }
+    return 0;
+  }
+
+  if (cmd_replay->parsed()) {
+    GameState probe;
+    if (!store::load_state(*st, room, 0, &probe, &error)) return fail(3, error);
+    Seat seat = kNoSeat;
+    if (!as.empty() && !parse_seat(probe, as, &seat, &error)) return fail(2, error);
+    GameState s;
+    int rc = 0;
+    bool ok = st->scan_events(room, 0, to, [&](int64_t v, const std::string& bytes) {
+      codec::Event e;
+      if (!codec::decode_event(bytes, &e, &error)) {
+        rc = 3;
+        return false;
+      }
+      GameState before = s;
+      if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
+      else apply(s, e.seat, e.action, nullptr);
+      if (v < from) return true;
+      const bool hidden = seat == kNoSeat || e.seat == seat;
+      std::printf("%s\n", inspect::summarize_event(e, v ? &before : nullptr, s, hidden).c_str());
+      if (replay_views)
+        std::printf("%s\n", inspect::view_json(s, seat == kNoSeat ? inspect::Viewer::state() : inspect::Viewer::of(seat)).c_str());
+      return true;
+    }, &error);
+    if (!ok || rc) return fail(3, error);
+    return 0;
+  }
+
+  if (cmd_step->parsed()) return run_stepper(*st, room, as);
+
+  if (cmd_fork->parsed()) {
+    if (fork_name.empty()) fork_name = fmt::format("{}-f{}", room, at);
+    Rulings overrides;
+    bool have_rulings = !ruling_args.empty();
+    if (have_rulings) {
+      GameState s;
+      if (!store::load_state(*st, room, at, &s, &error)) return fail(3, error);
+      overrides = s.rulings;
+      for (const auto& r : ruling_args) {
+        auto eq = r.find('=');
+        if (eq == std::string::npos || !overrides.set(r.substr(0, eq), r.substr(eq + 1), &error))
+          return fail(2, eq == std::string::npos ? "a ruling is written id=value" : error);
+      }
+    }
+    if (!store::fork_room(*st, room, at, fork_name, have_rulings ? &overrides : nullptr, &error)) return fail(3, error);
+    std::printf("%s\n", fork_name.c_str());
+    return 0;
+  }
+
+  if (cmd_rerun->parsed()) {
+    GameState s;
+    if (!store::load_state(*st, room, 0, &s, &error)) return fail(3, error);
+    Rulings alt = s.rulings;
+    for (const auto& r : ruling_args) {
+      auto eq = r.find('=');
+      if (eq == std::string::npos || !alt.set(r.substr(0, eq), r.substr(eq + 1), &error))
+        return fail(2, eq == std::string::npos ? "a ruling is written id=value" : error);
+    }
+    auto rep = replay::rerun(*st, room, alt, rerun_from);
+    if (!rep.ok) return fail(3, rep.error);
+    if (!rep.diverged) {
+      std::printf("no difference: %lld events re-validated and refolded under the other ruling\n", static_cast<long long>(rep.checked));
+    } else {
+      std::printf("first divergence at version %lld (%s): %s\n", static_cast<long long>(rep.version), rep.kind.c_str(), rep.detail.c_str());
+      if (!rep.diff.empty()) std::printf("%s", rerun_json ? (replay::diff_to_json(rep.diff) + "\n").c_str() : replay::diff_to_text(rep.diff).c_str());
+    }
+    if (!keep_name.empty()) {
+      // Keep the position just before the divergence under the other ruling.
+      const int64_t keep_at = rep.diverged ? std::max<int64_t>(rerun_from, rep.version - 1) : rerun_from;
+      const int64_t fork_at = std::max<int64_t>(0, rerun_from == 0 ? 0 : rerun_from - 1);
+      if (!store::fork_room(*st, room, fork_at, keep_name, &alt, &error)) return fail(3, error);
+      std::string copy_err;
+      int64_t head = -1;
+      if (auto m = st->meta(keep_name, &copy_err)) head = m->head;
+      // Re-submit the parent's actions after the fork point up to keep_at.
+      bool copied = st->scan_events(room, fork_at + 1, keep_at, [&](int64_t, const std::string& bytes) {
+        codec::Event e;
+        if (!codec::decode_event(bytes, &e, &copy_err)) return false;
+        auto o = store::submit(*st, keep_name, e.seat, head, e.action, e.client_action_id);
+        if (!o.ok) {
+          copy_err = o.rejection ? o.rejection->reason : o.error;
+          return false;
+        }
+        head = o.version;
+        return true;
+      }, &copy_err);
+      if (!copied) return fail(3, "keeping the rerun: " + copy_err);
+      std::printf("kept as room %s (head %lld)\n", keep_name.c_str(), static_cast<long long>(head));
+    }
+    return rep.diverged ? 1 : 0;
+  }
+
+  if (cmd_diff->parsed()) {
+    GameState a, b;
+    if (!load_position(*st, pos_a, &a, &error) || !load_position(*st, pos_b, &b, &error)) return fail(3, error);
+    auto d = replay::diff_states(a, b);
+    if (diff_json) std::printf("%s\n", replay::diff_to_json(d).c_str());
+    else std::printf("%s", replay::diff_to_text(d).c_str());
+    return d.empty() ? 0 : 1;
+  }
+
+  if (cmd_bisect->parsed()) {
+    if (invariant.empty() == predicate.empty()) return fail(2, "bisect needs exactly one of --invariant or --predicate");
+    std::function<bool(const GameState&)> holds;
+    std::unique_ptr<replay::Predicate> pred;
+    if (!predicate.empty()) {
+      pred = replay::Predicate::parse(predicate, &error);
+      if (!pred) return fail(2, error);
+      holds = [&](const GameState& s) { return pred->eval(s); };
+    } else {
+      if (invariant != "any" && invariant != "custody" && invariant != "forces" && invariant != "spice")
+        return fail(2, "unknown invariant '" + invariant + "' (custody, forces, spice, any)");
+      holds = [&](const GameState& s) {
+        auto v = inspect::check_invariants(s);
+        return v && (invariant == "any" || v->invariant == invariant);
+      };
+    }
+    auto m = st->meta(room, &error);
+    if (!m) return fail(3, error.empty() ? "no room " + room : error);
+    auto r = replay::bisect(m->head, [&](int64_t v, GameState* out, std::string* err) {
+      return store::load_state(*st, room, v, out, err);
+    }, holds);
+    if (!r.error.empty()) return fail(3, r.error);
+    if (!r.found) {
+      std::printf("never: the condition does not hold at the head (version %lld); %d state(s) loaded\n", static_cast<long long>(m->head), r.loads);
+      return 1;
+    }
+    std::string bytes;
+    codec::Event e;
+    GameState before, after;
+    std::string line;
+    if (st->read_event(room, r.version, &bytes, &error) && codec::decode_event(bytes, &e, &error) &&
+        store::load_state(*st, room, r.version, &after, &error)) {
+      bool have_before = r.version > 0 && store::load_state(*st, room, r.version - 1, &before, &error);
+      line = inspect::summarize_event(e, have_before ? &before : nullptr, after, true);
+    }
+    std::printf("first version where it holds: %lld (%d state(s) loaded)\n%s\n", static_cast<long long>(r.version), r.loads, line.c_str());
     return 0;
   }
 

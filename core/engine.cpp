@@ -14,7 +14,8 @@ std::string_view action_kind_name(ActionKind k) {
       "None", "CreateGame", "SelectTraitor", "Predict", "PlaceForces", "DialStorm",
       "Pass", "ClaimCharity", "Bid", "Revive", "Ship", "Move", "ProposeAlliance",
       "AcceptAlliance", "BreakAlliance", "Bribe", "Deal", "PlayCard", "Respond",
-      "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide"};
+      "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide", "BattlePlan", "ChooseBattle",
+      "CallTraitor", "SetRulings"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }
@@ -94,6 +95,14 @@ GameState create_game(const GameSetup& setup, DrawLog* draws) {
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (a.kind == ActionKind::SetRulings) {
+    // Adjudication, not play: the room layer only lets a fork's first own event through.
+    if (seat != kNoSeat) return Rejection{RejectCode::NotYourDecision, "only an adjudicator's fork may change the rulings"};
+    for (int i = 0; i < kNumRulings; ++i)
+      if (a.rulings.value[i] >= ruling_info(static_cast<RulingId>(i)).values.size())
+        return Rejection{RejectCode::Malformed, "a ruling value is out of range"};
+    return std::nullopt;
+  }
   if (seat < 0 || seat >= s.num_seats)
     return Rejection{RejectCode::Malformed, "seat " + std::to_string(seat) + " is not in this game"};
   if (s.phase == Phase::GameOver) return Rejection{RejectCode::GameOver, "the game is over"};
@@ -105,7 +114,9 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 
 void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws) {
   rules::Ctx c{s, draws};
-  if (rules::is_anytime(a.kind)) {
+  if (a.kind == ActionKind::SetRulings) {
+    s.rulings = a.rulings;
+  } else if (rules::is_anytime(a.kind)) {
     rules::apply_anytime(c, seat, a);
   } else {
     rules::phase_rules(s.phase).apply(c, seat, a);

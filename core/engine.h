@@ -56,8 +56,12 @@ enum class ActionKind : uint8_t {
   Flip = 20,
   GuildTiming = 21,
   WormRide = 22,
+  BattlePlan = 23,
+  ChooseBattle = 24,
+  CallTraitor = 25,
+  SetRulings = 26,
 };
-inline constexpr int kMaxActionKind = 22;
+inline constexpr int kMaxActionKind = 26;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -69,7 +73,13 @@ struct Placement {
 inline constexpr int kMaxPlacements = 12;
 
 // One player action, decoded from its FlatBuffers table (events/codec.h).
-// Which fields matter depends on `kind` (see events/mentat.fbs).
+// Which fields matter depends on `kind` (see events/mentat.fbs). Mappings
+// that are not obvious from the names:
+//   BattlePlan:   card = leader, forces = cheap hero card, to = weapon,
+//                 from = defense, value = dial, amount = spice, flag = Kwisatz Haderach
+//   ChooseBattle: to = territory, faction = opponent
+//   CallTraitor:  flag = call
+//   SetRulings:   rulings (seat -1, first own event of a fork only)
 struct Action {
   ActionKind kind = ActionKind::None;
   uint8_t faction = kNoFaction;  // Predict, alliances, Bribe target
@@ -87,6 +97,7 @@ struct Action {
   uint8_t n_factions = 0;        // Deal.with
   uint8_t factions[kMaxSeats] = {};
   std::string text;              // Deal text, Bribe note
+  Rulings rulings;               // SetRulings
   friend bool operator==(const Action&, const Action&) = default;
 };
 

@@ -47,6 +47,7 @@ struct Rulings {
   bool is(RulingId id, uint8_t v) const { return get(id) == v; }
   // Sets `key=value` by names; false and a reason on an unknown key/value.
   bool set(std::string_view key, std::string_view val, std::string* error);
+  friend bool operator==(const Rulings&, const Rulings&) = default;
 };
 
 }  // namespace mentat

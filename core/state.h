@@ -169,9 +169,10 @@ struct ShipMoveState {
   uint8_t done = 0;             // seats finished this phase (mask)
   uint8_t guild_delayed = 0;    // 2.06.12.03
   uint8_t pad = 0;
-  LocationId advisor_to = 0;    // 2.02.05/2.02.11: where the shipment the Bene Gesserit may answer went
+  LocationId advisor_to = 0;    // where the shipment/move the Bene Gesserit may answer went (2.02.05/2.02.11/2.02.15)
   uint8_t ornithopters = 0;     // current seat had forces in Arrakeen/Carthag when its turn began (OrnithopterTiming)
-  uint8_t pad2[2] = {};
+  uint8_t resume = 0;           // sub-step that follows a Bene Gesserit intrusion answer (2.02.15)
+  uint8_t pad2 = 0;
 };
 
 // 1.02 Spice Blow scratch (core/rules/spice_blow.cpp); the rides are read by
@@ -191,6 +192,34 @@ struct NexusState {
   uint8_t allied = 0;                   // factions (mask) that allied in this Nexus (1.10.01.02)
   uint8_t proposed[kNumFactions] = {};  // per faction: factions it proposed to in this Nexus (mask)
   uint8_t pad = 0;
+};
+
+// 1.07 Battle scratch (core/rules/battle.cpp). The sub-step is GameState::step
+// (BattleStep there). plan[] is SECRET until the reveal (1.07.05): a plan is
+// known only to its own seat while step == plans; from the traitor step on
+// both plans are public. wheels holds the cards of both revealed plans.
+struct BattlePlanState {
+  uint8_t leader = kNone8;      // leader id
+  uint8_t cheap_hero = kNone8;  // Cheap Hero/Heroine card id
+  uint8_t weapon = kNone8;      // treachery card id
+  uint8_t defense = kNone8;     // treachery card id
+  uint8_t dial = 0;             // force units dialed
+  uint8_t spice = 0;            // 1.13.04 spice dialed (advanced)
+  uint8_t kwisatz_haderach = 0; // 2.01.11 (not yet playable)
+  uint8_t pad = 0;
+};
+
+struct BattleState {
+  uint8_t aggressor_index = 0;   // position in storm order of the current aggressor (1.07.02)
+  uint8_t territory = kNone8;    // territory of the battle being fought
+  int8_t aggressor = kNoSeat;    // seats of the two sides
+  int8_t defender = kNoSeat;
+  uint8_t area = 0;              // pieces in the battle: bit i = territory's first_location + i
+  uint8_t plans_in = 0;          // seats (mask) whose plan is in
+  uint8_t traitor_calls = 0;     // seats (mask) that called traitor (1.07.06.07)
+  uint8_t pad = 0;
+  BattlePlanState plan[2];       // [0] aggressor, [1] defender
+  Pile<6> wheels;                // cards on the revealed battle wheels
 };
 
 struct GameState {
@@ -243,6 +272,7 @@ struct GameState {
   ShipMoveState shipmove;
   SpiceBlowState blow;
   NexusState nexus;
+  BattleState battle;
   uint8_t window_depth = 0;
   Window windows[kMaxWindows];
 

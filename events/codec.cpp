@@ -62,6 +62,16 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& a, const GameSetup
     case ActionKind::Flip: return fb::CreateFlip(b, a.to).Union();
     case ActionKind::GuildTiming: return fb::CreateGuildTiming(b, a.flag).Union();
     case ActionKind::WormRide: return fb::CreateWormRide(b, a.to).Union();
+    case ActionKind::BattlePlan:
+      return fb::CreateBattlePlan(b, a.card, a.forces, a.to, a.from, a.value, static_cast<uint8_t>(a.amount), a.flag).Union();
+    case ActionKind::ChooseBattle: return fb::CreateChooseBattle(b, a.to, static_cast<fb::Faction>(a.faction)).Union();
+    case ActionKind::CallTraitor: return fb::CreateCallTraitor(b, a.flag).Union();
+    case ActionKind::SetRulings: {
+      std::vector<Offset<fb::RulingChoice>> rulings;
+      for (const auto& info : ruling_registry())
+        rulings.push_back(fb::CreateRulingChoice(b, b.CreateString(info.key), b.CreateString(info.values[a.rulings.get(info.id)])));
+      return fb::CreateSetRulings(b, b.CreateVector(rulings)).Union();
+    }
     case ActionKind::None: break;
   }
   return 0;
@@ -187,6 +197,35 @@ bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, 
     case fb::Action::Flip: a->to = static_cast<const fb::Flip*>(obj)->location(); break;
     case fb::Action::GuildTiming: a->flag = static_cast<const fb::GuildTiming*>(obj)->now(); break;
     case fb::Action::WormRide: a->to = static_cast<const fb::WormRide*>(obj)->to(); break;
+    case fb::Action::BattlePlan: {
+      auto* t = static_cast<const fb::BattlePlan*>(obj);
+      a->card = t->leader();
+      a->forces = t->cheap_hero();
+      a->to = t->weapon();
+      a->from = t->defense();
+      a->value = t->dial();
+      a->amount = t->spice();
+      a->flag = t->kwisatz_haderach();
+      break;
+    }
+    case fb::Action::ChooseBattle: {
+      auto* t = static_cast<const fb::ChooseBattle*>(obj);
+      a->to = t->territory();
+      a->faction = static_cast<uint8_t>(t->opponent());
+      break;
+    }
+    case fb::Action::CallTraitor: a->flag = static_cast<const fb::CallTraitor*>(obj)->call(); break;
+    case fb::Action::SetRulings: {
+      auto* t = static_cast<const fb::SetRulings*>(obj);
+      a->rulings = Rulings::defaults();
+      if (t->rulings())
+        for (const auto* r : *t->rulings())
+          if (!r->id() || !r->value() || !a->rulings.set(r->id()->string_view(), r->value()->string_view(), error)) {
+            if (error->empty()) *error = "a ruling has no id or value";
+            return false;
+          }
+      break;
+    }
     case fb::Action::NONE: break;
   }
   if (!ok) {
@@ -292,6 +331,10 @@ bool event_to_json(std::string_view bytes, std::string* out, std::string* error)
 
 bool view_to_json(std::string_view bytes, std::string* out, std::string* error) {
   return to_json(schema::kViewSchema, "View", bytes, out, error);
+}
+
+bool table_to_json(const char* root, std::string_view bytes, std::string* out, std::string* error) {
+  return to_json(schema::kViewSchema, root, bytes, out, error);
 }
 
 }  // namespace mentat::codec

@@ -42,6 +42,8 @@ bool parse_action_json(std::string_view json, Action* out, GameSetup* setup, std
 bool event_to_json(std::string_view bytes, std::string* out, std::string* error);
 // Strict JSON of a View FlatBuffer (inspect/view.h).
 bool view_to_json(std::string_view bytes, std::string* out, std::string* error);
+// Strict JSON of any root table of events/view.fbs (View, DiffView, ...).
+bool table_to_json(const char* root, std::string_view bytes, std::string* out, std::string* error);
 
 // Canonical state encoding and its hash.
 inline constexpr uint32_t kStateFormat = 1;

@@ -36,6 +36,7 @@ std::vector<CustodyEntry> enumerate_custody(const GameState& s) {
   pile(Component::Treachery, s.treachery_deck, "treachery_deck");
   pile(Component::Treachery, s.treachery_discard, "treachery_discard");
   pile(Component::Treachery, s.bidding.row, "up_for_bid");
+  pile(Component::Treachery, s.battle.wheels, "battle_wheels");
   pile(Component::Spice, s.spice_deck, "spice_deck");
   pile(Component::Spice, s.spice_discard[0], "spice_discard_a");
   pile(Component::Spice, s.spice_discard[1], "spice_discard_b");

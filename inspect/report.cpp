@@ -64,6 +64,20 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     case ActionKind::Flip: what = "flips forces in " + loc_name(a.to); break;
     case ActionKind::GuildTiming: what = a.flag ? "acts now" : "waits"; break;
     case ActionKind::WormRide: what = "rides the worm to " + loc_name(a.to); break;
+    case ActionKind::BattlePlan: what = show_hidden ? fmt::format("battle plan: leader {}, dial {}, weapon {}, defense {}",
+                                                                 a.card < data::kNumLeaders ? std::string(data::leader(a.card).name) : "none", a.value,
+                                                                 a.to < data::kNumTreacheryCards ? std::string(data::treachery_card(a.to).name) : "none",
+                                                                 a.from < data::kNumTreacheryCards ? std::string(data::treachery_card(a.from).name) : "none")
+                                                   : "submits a battle plan"; break;
+    case ActionKind::ChooseBattle:
+      what = fmt::format("chooses the battle in {} against {}", a.to < data::kNumTerritories ? std::string(data::territory(a.to).name) : "?", fac(a.faction));
+      break;
+    case ActionKind::CallTraitor: what = a.flag ? "calls traitor!" : "does not call a traitor"; break;
+    case ActionKind::SetRulings: {
+      what = "adjudicator sets rulings:";
+      for (const auto& info : ruling_registry()) what += fmt::format(" {}={}", info.key, info.values[a.rulings.get(info.id)]);
+      break;
+    }
     case ActionKind::None: what = "?"; break;
   }
   std::string drawn;

@@ -128,7 +128,8 @@ std::string build_view(const GameState& s, Viewer who) {
     const uint8_t card = s.bidding.row.ids[s.bidding.index];
     if (all || (who.kind == Viewer::SeatView && rules::can_see_card_up_for_bid(s, me)))
       current = fb::CreateCardView(b, card, b.CreateString(data::treachery_card(card).name));
-    bidding = fb::CreateBiddingView(b, s.bidding.row.n, static_cast<uint8_t>(s.bidding.index + 1), current,
+    // Sold cards leave the row: the card up for bid is number dealt - left + 1.
+    bidding = fb::CreateBiddingView(b, s.bidding.dealt, static_cast<uint8_t>(s.bidding.dealt - s.bidding.row.n + s.bidding.index + 1), current,
                                     s.bidding.high_bid, s.bidding.high_bidder, s.bidding.current);
   }
 

@@ -104,6 +104,21 @@ bool load_state(EventStore& store, const std::string& room, int64_t version, Gam
   return true;
 }
 
+bool fork_room(EventStore& store, const std::string& parent, int64_t at, const std::string& name, const Rulings* rulings,
+               std::string* error) {
+  if (!store.create_fork(name, parent, at, error)) return false;
+  if (!rulings) return true;
+  Action a;
+  a.kind = ActionKind::SetRulings;
+  a.rulings = *rulings;
+  auto o = submit(store, name, kNoSeat, at, a, "set-rulings");
+  if (!o.ok) {
+    *error = o.rejection ? o.rejection->reason : o.error;
+    return false;
+  }
+  return true;
+}
+
 Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t expected_version, const Action& action,
                const std::string& client_action_id) {
   Outcome o;

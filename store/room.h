@@ -41,6 +41,12 @@ bool create_room(EventStore& store, const GameSetup& setup, std::string* room, s
 // Loads the state of `room` at `version` (-1: head).
 bool load_state(EventStore& store, const std::string& room, int64_t version, GameState* out, std::string* error);
 
+// Creates `name` as a fork of `parent` sharing versions 0..at (nothing is
+// copied). With `rulings`, the fork's first own event (version at+1, seat -1)
+// sets them: the rest of the fork is played under the other reading.
+bool fork_room(EventStore& store, const std::string& parent, int64_t at, const std::string& name, const Rulings* rulings,
+               std::string* error);
+
 Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t expected_version,
                const Action& action, const std::string& client_action_id);
 

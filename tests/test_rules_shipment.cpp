@@ -12,7 +12,7 @@ using namespace scenario;
 
 namespace {
 
-constexpr uint8_t kShipStep = 0, kAdvisorStep = 1, kMoveStep = 2, kGuildTimingStep = 3;
+constexpr uint8_t kShipStep = 0, kAdvisorStep = 1, kMoveStep = 2, kGuildTimingStep = 3, kWartimeStep = 4, kIntrusionStep = 5;
 
 // Plays to the Storm phase of turn 1, lets `adjust` change the position (the
 // storm dials are then 0, so s.storm_sector stays where `adjust` put it),
@@ -397,9 +397,28 @@ TEST_CASE("2.02.11 advanced: the spiritual advisor may go as an advisor where th
     }, true);
     pass_until(s, Faction::Atreides);
     act(s, Faction::Atreides, ship(kGreatFlat, 1));
+    REQUIRE(s.step == kIntrusionStep);  // 2.02.15 first
+    act(s, Faction::BeneGesserit, pass());
     REQUIRE(s.step == kAdvisorStep);
     CHECK(rejected(s, Faction::BeneGesserit, advisor(kGreatFlat)).code == RejectCode::IllegalChoice);
     act(s, Faction::BeneGesserit, pass());
+    CHECK(s.step == kMoveStep);
+  }
+  SECTION("after an intrusion flip the fighters are advisors: an advisor may join them") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+      set_spice(g, Faction::Atreides, 10);
+      place(g, Faction::BeneGesserit, kGreatFlat, 1, 0);
+    }, true);
+    pass_until(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(kGreatFlat, 1));
+    REQUIRE(s.step == kIntrusionStep);
+    Action flip = make(ActionKind::Flip);
+    flip.to = kGreatFlat;
+    act(s, Faction::BeneGesserit, flip);
+    REQUIRE(s.step == kAdvisorStep);
+    act(s, Faction::BeneGesserit, advisor(kGreatFlat));
+    CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 1) == 2);
+    CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 0) == 0);
     CHECK(s.step == kMoveStep);
   }
 }
@@ -760,4 +779,56 @@ TEST_CASE("1.06 decisions and legal actions: every legal action is accepted, Pas
   }
   CHECK(checked >= 8);
   CHECK(s.phase != Phase::ShipmentMovement);
+}
+
+TEST_CASE("2.02.17 wartime: before shipment and movement the Bene Gesserit may flip advisors to fighters (advanced)", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen}, [](GameState& g) {
+    g.storm_sector = 3;
+    place(g, Faction::Atreides, kGreatFlat, 1);
+    place(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
+    place(g, Faction::Harkonnen, loc("Funeral Plain"), 1);
+    place(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);
+    place(g, Faction::Atreides, loc("South Mesa (South Sector)"), 1);   // sector 3: in storm
+    place(g, Faction::BeneGesserit, loc("South Mesa (South Sector)"), 1, 1);
+    place(g, Faction::Harkonnen, data::arrakeen(), 1);                  // Arrakeen: Atreides and Harkonnen
+    place(g, Faction::BeneGesserit, data::arrakeen(), 1, 1);
+    g.of(Faction::BeneGesserit).ally = static_cast<uint8_t>(Faction::Harkonnen);
+    g.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::BeneGesserit);
+  }, true);
+  REQUIRE(s.step == kWartimeStep);
+  CHECK(waiting_for(s) == (1u << s.seat_of(Faction::BeneGesserit)));
+  check_legal(s, Faction::BeneGesserit);
+  Action flip = make(ActionKind::Flip);
+  flip.to = loc("Funeral Plain");
+  CHECK(rejected(s, Faction::BeneGesserit, flip).reason.find("2.02.18") != std::string::npos);  // ally there
+  flip.to = loc("South Mesa (South Sector)");
+  CHECK(rejected(s, Faction::BeneGesserit, flip).reason.find("2.02.19") != std::string::npos);  // storm
+  flip.to = data::arrakeen();
+  CHECK(rejected(s, Faction::BeneGesserit, flip).code == RejectCode::IllegalChoice);             // ally there too
+  flip.to = kGreatFlat;
+  act(s, Faction::BeneGesserit, flip);
+  CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 0) == 2);
+  CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 1) == 0);
+  // Nothing else may flip: the phase goes on to the first turn.
+  CHECK(s.step == kShipStep);
+}
+
+TEST_CASE("2.02.15 intrusion: when a non-allied faction moves in, the Bene Gesserit may flip fighters to advisors (advanced)", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+    place(g, Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 2, 0);
+  }, true);
+  pass_until(s, Faction::Atreides);
+  if (s.step == kShipStep) act(s, Faction::Atreides, pass());
+  act(s, Faction::Atreides, move(data::arrakeen(), 3, loc("Imperial Basin (Center Sector)")));
+  REQUIRE(s.step == kIntrusionStep);
+  check_legal(s, Faction::BeneGesserit);
+  Action flip = make(ActionKind::Flip);
+  flip.to = kGreatFlat;
+  CHECK(rejected(s, Faction::BeneGesserit, flip).code == RejectCode::IllegalChoice);
+  flip.to = loc("Imperial Basin (East Sector)");
+  act(s, Faction::BeneGesserit, flip);
+  CHECK(s.forces_at(Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 1) == 2);
+  CHECK(s.forces_at(Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 0) == 0);
+  CHECK(s.forces_at(Faction::Atreides, loc("Imperial Basin (Center Sector)")) == 3);
+  CHECK(s.phase != Phase::ShipmentMovement);  // the Atreides were last: the turn and the phase are over
 }

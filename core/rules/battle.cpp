@@ -1,19 +1,802 @@
 // 1.07 Battle.
-// NOT YET IMPLEMENTED: the phase ends as soon as it begins (see
-// docs/rules-coverage.tsv).
+//
+// Flow (sub-step in GameState::step, scratch in GameState::battle):
+//  * 1.07.02 the seats are aggressors in storm order (battle.aggressor_index
+//    into order_from_first). For the current aggressor the engine lists every
+//    battle it has: (territory, opponent) pairs. None: the next seat. Exactly
+//    one: that battle starts at once (nothing to choose, nothing to hide).
+//    Several: step kChoose, the aggressor answers ChooseBattle. The aggressor
+//    may take its battles in any order, territories interleaved (1.07.02,
+//    1.07.03 give the order to the aggressor and do not bind it to finish a
+//    territory first). An aggressor's list is recomputed after every battle,
+//    so it keeps fighting until it has no battle left.
+//  * 1.07.01 who battles: two factions battle in a territory when both have
+//    fighters (advanced Bene Gesserit advisors are not fighters, 2.02.12) in
+//    pieces of it that are not separated by the storm. Pieces are grouped into
+//    components: pieces out of the storm joined by the board's neighbour
+//    relation (a piece in storm breaks the chain: 1.07.01.01, 1.01.04), and a
+//    piece in storm on its own (1.07.01.02 battling blind: forces in the same
+//    sector under storm battle; ruling battle_under_storm = no_battle makes
+//    nobody battle there). The battle's area (battle.area) is the union of the
+//    components where both are present; the dial limit, the loser's losses and
+//    the winner's losses count only forces in the area. Never in the Polar Sink
+//    (1.07.01.03); never between allies (1.10.02.07 keeps them apart anyway).
+//  * 1.07.04 step kPlans: both seats submit BattlePlan, secretly (battle.plan
+//    is secret until the reveal; the cards stay in the hand until then).
+//    Validation: 1.07.04.02 dial 0..forces in the area (advanced: Sardaukar
+//    count 2 except against the Fremen, 2.03.08/09; Fedaykin 2, 2.04.18);
+//    1.07.04.03/05 a leader or a Cheap Hero whenever one is available;
+//    1.07.04.04 leaders that fought in another territory this phase are not
+//    available (LeaderState::used_in_territory; a survivor waiting on the
+//    battlefield of this territory is); 1.07.04.06 no card without a leader;
+//    1.07.04.07 weapon slot: weapon or worthless card, defense slot: defense
+//    or worthless card (3.01.01 etc.: "in place of a weapon, defense, or
+//    both"). Advanced 1.13.04 spice dialing: spice 0..dial, each spice makes
+//    one force unit count fully, the others count half (totals are compared
+//    in half units); the Fremen dial no spice (2.04.21 battle hardened).
+//    The Kwisatz Haderach flag is rejected (2.01.10-15 not implemented).
+//  * 1.07.05 both plans in: the cards move from the hands to battle.wheels
+//    (custody zone "battle_wheels") and s.last_wheels records both seats.
+//  * 1.07.06.07 step kTraitors: every seat whose opponent revealed a leader
+//    disc (not a Cheap Hero, not "no leader": public after the reveal, so
+//    asking leaks nothing) answers CallTraitor{call} (Pass also declines),
+//    holders and non-holders alike.
+//  * 1.07.06 resolution, in this order:
+//    - two traitors (1.07.06.07.03): both sides lose their forces in the area,
+//      their cards and their leaders; no spice to anyone.
+//    - one traitor (1.07.06.07.01/02): the caller wins, loses nothing, keeps
+//      its dialed spice (1.13.05), its leader goes back to the pool and may
+//      fight again this phase; the traitor goes to the tanks and the caller
+//      receives its strength; the other side loses its forces in the area and
+//      discards its cards.
+//    - Lasgun and Shield in the same battle (3.01.14): every force (any
+//      faction, advisors too, 2.02.12) and all spice in the territory are
+//      lost, both leaders die, no spice for leaders, all cards discarded.
+//    - otherwise 1.07.06.02 weapons: projectile vs Shield (projectile
+//      defense), poison vs Snooper (poison defense), Lasgun: no defense. A
+//      killed leader's strength does not count. 1.07.06 total = dial (or
+//      spiced value) + surviving leader's strength, 1.07.06.01 ties go to the
+//      aggressor. 1.07.06.03 killed leaders to the tanks (face down when they
+//      had died before, 1.05.04), the winner receives their strengths from the
+//      bank. 1.07.06.04 surviving leaders wait on the battlefield.
+//      1.07.06.05 the loser loses its forces in the area and discards its
+//      cards. 1.07.06.06 the winner loses forces equal to its dial, regular
+//      forces first, then elite forces at their battle worth (2.03.08,
+//      2.04.18); it keeps its weapon and defense ("you may keep this card if
+//      you win") and discards a Cheap Hero ("discard after use") and worthless
+//      cards (playing them is how they are discarded). No KeepCards choice
+//      is asked (simplification). When winning by traitor it also keeps a
+//      Cheap Hero (1.07.06.07.01 "one time use cards may be kept").
+//    Dialed spice (advanced) is paid to the bank (1.13.04.05) at resolution.
+//  * 1.07.07 after the last battle: leaders on the battlefield return to
+//    their pools, used_in_territory is cleared, then Spice Collection.
+//
+// Decisions: ChooseBattle options are territory | opponent << 8. BattlePlan
+// options are the available leader ids and 100 + card id for each Cheap
+// Hero in hand; min/max bound the dial.
+//
+// Not implemented (later sub-steps between kPlans and resolution can be
+// added to BattleStep): 2.01.08/09 Prescience, 2.01.10-15 Kwisatz Haderach,
+// 2.02.06/07 Voice, 2.05.09 Harkonnen traitors in an ally's battle,
+// 2.05.10-13 captured leaders, Karama in battle (1.14.01, 3.01.11), a
+// KeepCards choice for the winner.
+#include <algorithm>
+
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
 namespace {
 
-void enter(Ctx& c) { enter_phase(c, Phase::SpiceCollection); }
+using data::TreacheryCategory;
+using data::TreacheryKind;
 
-std::optional<Rejection> validate(const GameState&, Seat, const Action&) {
-  return reject(RejectCode::WrongPhase, "nothing is decided in this phase yet");
+enum BattleStep : uint8_t {
+  kChoose = 0,    // the aggressor picks its next battle (ChooseBattle)
+  kPlans = 1,     // both sides submit a BattlePlan
+  kTraitors = 2,  // after the reveal: CallTraitor
+};
+
+constexpr int kCheapHeroOption = 100;  // Decision option offset for Cheap Hero cards
+
+// ---- who battles where (1.07.01) ----------------------------------------------
+
+int fighters_at(const GameState& s, Faction f, LocationId loc) {
+  int n = s.forces_at(f, loc, 0);
+  if (!(f == Faction::BeneGesserit && s.advanced)) n += s.forces_at(f, loc, 1);  // 2.02.12
+  return n;
 }
-void apply(Ctx&, Seat, const Action&) {}
-void decisions(const GameState&, Seat, std::vector<Decision>&) {}
-void legal(const GameState&, Seat, std::vector<Action>&) {}
+
+bool allied(const GameState& s, Faction a, Faction b) { return s.of(a).ally == static_cast<uint8_t>(b); }
+
+// Pieces of territory t grouped by the storm: comp[i] is the component of
+// piece i, -1 where nobody battles.
+void components(const GameState& s, TerritoryId t, int8_t comp[8]) {
+  const auto& ter = data::territory(t);
+  const int n = ter.num_locations;
+  for (int i = 0; i < n; ++i) {
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    if (s.in_storm(loc))
+      comp[i] = s.rulings.is(RulingId::BattleUnderStorm, 0) ? static_cast<int8_t>(i) : int8_t{-1};
+    else
+      comp[i] = static_cast<int8_t>(i);
+  }
+  for (int pass = 0; pass < n; ++pass)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const auto li = static_cast<LocationId>(ter.first_location + i);
+        const auto lj = static_cast<LocationId>(ter.first_location + j);
+        if (i == j || s.in_storm(li) || s.in_storm(lj) || !data::are_neighbours(li, lj)) continue;
+        const int8_t lo = std::min(comp[i], comp[j]);
+        comp[i] = comp[j] = lo;
+      }
+}
+
+// The pieces (bit i = first_location + i) in which a and b battle in t; 0
+// when they do not battle there.
+uint8_t battle_area(const GameState& s, Faction a, Faction b, TerritoryId t) {
+  if (a == b || !s.has(a) || !s.has(b)) return 0;
+  if (t >= data::kNumTerritories || t == data::polar_sink_territory()) return 0;  // 1.07.01.03
+  if (allied(s, a, b)) return 0;
+  const auto& ter = data::territory(t);
+  int8_t comp[8];
+  components(s, t, comp);
+  uint8_t area = 0;
+  for (int c = 0; c < ter.num_locations; ++c) {
+    bool has_a = false, has_b = false;
+    uint8_t pieces = 0;
+    for (int i = 0; i < ter.num_locations; ++i) {
+      if (comp[i] != c) continue;
+      const auto loc = static_cast<LocationId>(ter.first_location + i);
+      pieces |= static_cast<uint8_t>(1u << i);
+      has_a = has_a || fighters_at(s, a, loc) > 0;
+      has_b = has_b || fighters_at(s, b, loc) > 0;
+    }
+    if (has_a && has_b) area |= pieces;
+  }
+  return area;
+}
+
+template <class F>
+void for_area(TerritoryId t, uint8_t area, F&& fn) {
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i)
+    if ((area >> i) & 1u) fn(static_cast<LocationId>(ter.first_location + i));
+}
+
+struct Option {
+  TerritoryId territory;
+  Faction opponent;
+};
+
+// Every battle of `seat` (as aggressor), by territory then opponent in storm order.
+std::vector<Option> battles_of(const GameState& s, Seat seat) {
+  std::vector<Option> out;
+  const Faction me = s.faction_at(seat);
+  const auto order = order_from_first(s);
+  for (int t = 0; t < data::kNumTerritories; ++t)
+    for (Seat o : order) {
+      const Faction opp = s.faction_at(o);
+      if (battle_area(s, me, opp, static_cast<TerritoryId>(t))) out.push_back({static_cast<TerritoryId>(t), opp});
+    }
+  return out;
+}
+
+// ---- battle plans (1.07.04) ------------------------------------------------------
+
+int side_of(const GameState& s, Seat seat) { return seat == s.battle.aggressor ? 0 : 1; }
+Seat seat_of_side(const GameState& s, int side) { return side == 0 ? s.battle.aggressor : s.battle.defender; }
+Faction faction_of_side(const GameState& s, int side) { return s.faction_at(seat_of_side(s, side)); }
+
+// 2.03.08/09, 2.04.18 (advanced): battle worth of one elite force.
+int elite_worth(const GameState& s, Faction me, Faction opp) {
+  if (!s.advanced) return 1;
+  if (me == Faction::Fremen) return 2;
+  if (me == Faction::Emperor && opp != Faction::Fremen) return 2;
+  return 1;
+}
+
+// 1.07.04.02: the highest dial, in force units.
+int max_dial(const GameState& s, Faction me, Faction opp, TerritoryId t, uint8_t area) {
+  int n = 0;
+  const int worth = elite_worth(s, me, opp);
+  for_area(t, area, [&](LocationId loc) {
+    n += s.forces_at(me, loc, 0);
+    if (!(me == Faction::BeneGesserit && s.advanced)) n += worth * s.forces_at(me, loc, 1);
+  });
+  return std::min(n, 255);
+}
+
+bool is_cheap_hero(uint8_t card) {
+  if (card >= data::kNumTreacheryCards) return false;
+  const auto k = data::treachery_card(card).kind;
+  return k == TreacheryKind::CheapHero || k == TreacheryKind::CheapHeroine;
+}
+bool fits_weapon_slot(uint8_t card) {
+  const auto c = data::treachery_card(card).category;
+  return data::is_weapon(c) || c == TreacheryCategory::Worthless;
+}
+bool fits_defense_slot(uint8_t card) {
+  const auto c = data::treachery_card(card).category;
+  return data::is_defense(c) || c == TreacheryCategory::Worthless;
+}
+
+// 1.07.04.04: may `me` put leader `id` on its wheel in territory t?
+bool leader_available(const GameState& s, Faction me, uint8_t id, TerritoryId t) {
+  if (id >= data::kNumLeaders) return false;
+  const auto& l = s.leaders[id];
+  if (l.holder != static_cast<uint8_t>(me)) return false;
+  if (l.zone == LeaderZone::Pool) return l.used_in_territory == kNone8 || l.used_in_territory == t;
+  if (l.zone == LeaderZone::Battlefield) return l.aux == t;  // survived here, fights here again
+  return false;
+}
+
+std::vector<uint8_t> available_leaders(const GameState& s, Faction me, TerritoryId t) {
+  std::vector<uint8_t> out;
+  for (int i = 0; i < data::kNumLeaders; ++i)
+    if (leader_available(s, me, static_cast<uint8_t>(i), t)) out.push_back(static_cast<uint8_t>(i));
+  return out;
+}
+
+std::vector<uint8_t> cheap_heroes_in_hand(const GameState& s, Faction me) {
+  std::vector<uint8_t> out;
+  const auto& hand = s.of(me).hand;
+  for (int i = 0; i < hand.n; ++i)
+    if (is_cheap_hero(hand.ids[i])) out.push_back(hand.ids[i]);
+  return out;
+}
+
+std::string card_name(uint8_t card) { return std::string(data::treachery_card(card).name); }
+std::string leader_name(uint8_t id) { return std::string(data::leader(id).name); }
+std::string territory_name(TerritoryId t) { return std::string(data::territory(t).name); }
+
+std::optional<Rejection> check_plan(const GameState& s, Seat seat, const Action& a) {
+  const auto& b = s.battle;
+  const Faction me = s.faction_at(seat);
+  const Faction opp = faction_of_side(s, 1 - side_of(s, seat));
+  const TerritoryId t = b.territory;
+  const auto& hand = s.of(me).hand;
+  const uint8_t leader = a.card, cheap = a.forces, weapon = a.to, defense = a.from;
+
+  if (a.flag)
+    return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach is not active in this game yet (2.01.10)");
+  if (a.amount > 255) return reject(RejectCode::Malformed, "the spice dialed is at most 255");
+  if (leader != kNone8 && cheap != kNone8)
+    return reject(RejectCode::IllegalChoice, "a battle plan has one leader or one Cheap Hero, not both (1.07.04.03)");
+  if (leader != kNone8) {
+    if (leader >= data::kNumLeaders) return reject(RejectCode::Malformed, "unknown leader id " + std::to_string(leader));
+    if (!leader_available(s, me, leader, t)) {
+      const auto& l = s.leaders[leader];
+      if (l.holder == static_cast<uint8_t>(me) && l.used_in_territory != kNone8 && l.used_in_territory != t &&
+          (l.zone == LeaderZone::Pool || l.zone == LeaderZone::Battlefield))
+        return reject(RejectCode::IllegalChoice, leader_name(leader) + " fought in " + territory_name(l.used_in_territory) +
+                                                     " this phase: no leader fights in two territories (1.07.04.04)");
+      return reject(RejectCode::IllegalChoice, leader_name(leader) + " is not in your leader pool");
+    }
+  }
+  if (cheap != kNone8) {
+    if (cheap >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(cheap));
+    if (!hand.contains(cheap)) return reject(RejectCode::IllegalChoice, card_name(cheap) + " is not in your hand");
+    if (!is_cheap_hero(cheap)) return reject(RejectCode::IllegalChoice, card_name(cheap) + " is not a Cheap Hero (3.01.04)");
+  }
+  const bool has_hero = leader != kNone8 || cheap != kNone8;
+  if (!has_hero && (!available_leaders(s, me, t).empty() || !cheap_heroes_in_hand(s, me).empty()))
+    return reject(RejectCode::IllegalChoice, "you must play a leader or a Cheap Hero when you can (1.07.04.05)");
+  if (!has_hero && (weapon != kNone8 || defense != kNone8))
+    return reject(RejectCode::IllegalChoice,
+                  "without a leader or a Cheap Hero no treachery card may be played (1.07.04.06)");
+  if (weapon != kNone8) {
+    if (weapon >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(weapon));
+    if (!hand.contains(weapon)) return reject(RejectCode::IllegalChoice, card_name(weapon) + " is not in your hand");
+    if (!fits_weapon_slot(weapon))
+      return reject(RejectCode::IllegalChoice, card_name(weapon) + " is not a weapon or a worthless card (1.07.04.07)");
+  }
+  if (defense != kNone8) {
+    if (defense >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(defense));
+    if (!hand.contains(defense)) return reject(RejectCode::IllegalChoice, card_name(defense) + " is not in your hand");
+    if (!fits_defense_slot(defense))
+      return reject(RejectCode::IllegalChoice, card_name(defense) + " is not a defense or a worthless card (1.07.04.07)");
+    if (defense == weapon) return reject(RejectCode::IllegalChoice, "one card cannot be both the weapon and the defense");
+  }
+  const int max = max_dial(s, me, opp, t, b.area);
+  if (a.value > max)
+    return reject(RejectCode::IllegalChoice, "you may dial at most " + std::to_string(max) + ", your forces in " +
+                                                 territory_name(t) + " (1.07.04.02)");
+  if (a.amount > 0) {
+    if (!s.advanced) return reject(RejectCode::IllegalChoice, "spice dialing is an advanced rule (1.13.04)");
+    if (me == Faction::Fremen)
+      return reject(RejectCode::IllegalChoice, "Fremen forces count fully without spice (2.04.21 battle hardened)");
+    if (a.amount > a.value)
+      return reject(RejectCode::IllegalChoice, "at most one spice for each force dialed (1.13.04)");
+    if (a.amount > s.of(me).spice)
+      return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice (1.13.04.04)");
+  }
+  return std::nullopt;
+}
+
+// ---- traitors (1.07.06.07) ----------------------------------------------------------
+
+// May `seat` call traitor on its opponent's revealed leader?
+bool can_call_traitor(const GameState& s, Seat seat) {
+  const auto& opp_plan = s.battle.plan[1 - side_of(s, seat)];
+  return opp_plan.leader != kNone8 && s.of(s.faction_at(seat)).traitors.contains(opp_plan.leader);
+}
+
+// ---- resolution (1.07.06) -------------------------------------------------------------
+
+void kill_leader(GameState& s, uint8_t id) {
+  auto& l = s.leaders[id];
+  l.zone = l.died_once ? LeaderZone::TanksFaceDown : LeaderZone::Tanks;  // 1.07.06.03, 1.05.04
+  l.died_once = 1;
+  l.holder = static_cast<uint8_t>(data::leader(id).faction);  // 2.05.12
+  l.aux = kNone8;
+  l.used_in_territory = kNone8;
+}
+
+void leader_survives(GameState& s, uint8_t id, TerritoryId t) {  // 1.07.06.04
+  auto& l = s.leaders[id];
+  l.zone = LeaderZone::Battlefield;
+  l.aux = t;
+  l.used_in_territory = t;
+}
+
+void lose_all_in_area(GameState& s, Faction f, TerritoryId t, uint8_t area) {  // 1.07.06.05
+  for_area(t, area, [&](LocationId loc) {
+    const int reg = s.forces_at(f, loc, 0);
+    const int spec = (f == Faction::BeneGesserit && s.advanced) ? 0 : s.forces_at(f, loc, 1);
+    if (reg + spec) forces_to_tanks(s, f, loc, reg, spec);
+  });
+}
+
+// 1.07.06.06: `units` force units, regular forces first, then elite forces.
+void lose_dialed(GameState& s, Faction f, Faction opp, TerritoryId t, uint8_t area, int units) {
+  for_area(t, area, [&](LocationId loc) {
+    const int n = std::min<int>(units, s.forces_at(f, loc, 0));
+    if (n > 0) forces_to_tanks(s, f, loc, n, 0);
+    units -= n;
+  });
+  if (f == Faction::BeneGesserit && s.advanced) return;
+  const int worth = elite_worth(s, f, opp);
+  for_area(t, area, [&](LocationId loc) {
+    const int n = std::min<int>((units + worth - 1) / worth, s.forces_at(f, loc, 1));
+    if (n > 0) forces_to_tanks(s, f, loc, 0, n);
+    units -= n * worth;
+  });
+}
+
+void discard_from_wheels(GameState& s, uint8_t card) {
+  if (card != kNone8 && s.battle.wheels.remove(card)) s.treachery_discard.push(card);
+}
+void keep_from_wheels(GameState& s, Faction f, uint8_t card) {
+  if (card != kNone8 && s.battle.wheels.remove(card)) s.of(f).hand.push(card);
+}
+
+void discard_plan(GameState& s, const BattlePlanState& p) {
+  discard_from_wheels(s, p.cheap_hero);
+  discard_from_wheels(s, p.weapon);
+  discard_from_wheels(s, p.defense);
+}
+
+bool worthless(uint8_t card) {
+  return card != kNone8 && data::treachery_card(card).category == TreacheryCategory::Worthless;
+}
+
+// The winner's cards: weapons and defenses kept, worthless cards discarded, a
+// Cheap Hero discarded unless `keep_hero` (traitor win).
+void winner_cards(GameState& s, Faction f, const BattlePlanState& p, bool keep_hero) {
+  for (uint8_t card : {p.weapon, p.defense}) {
+    if (worthless(card)) discard_from_wheels(s, card);
+    else keep_from_wheels(s, f, card);
+  }
+  if (keep_hero) keep_from_wheels(s, f, p.cheap_hero);
+  else discard_from_wheels(s, p.cheap_hero);
+}
+
+// 1.13.04.05: dialed spice to the bank; returns what was paid.
+int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p) {
+  const int paid = std::min<int>(p.spice, s.of(f).spice);
+  if (paid > 0) transfer_spice(s, shield(f), bank(), paid);
+  return paid;
+}
+
+bool has_kind(const BattlePlanState& p, TreacheryKind k) {
+  return (p.weapon != kNone8 && data::treachery_card(p.weapon).kind == k) ||
+         (p.defense != kNone8 && data::treachery_card(p.defense).kind == k);
+}
+bool weapon_of(const BattlePlanState& p, TreacheryCategory c) {
+  return p.weapon != kNone8 && data::treachery_card(p.weapon).category == c;
+}
+bool defense_of(const BattlePlanState& p, TreacheryCategory c) {
+  return p.defense != kNone8 && data::treachery_card(p.defense).category == c;
+}
+
+// 1.07.06.02: does the plan `att`'s weapon kill the leader (or Cheap Hero) of `def`?
+bool weapon_kills(const BattlePlanState& att, const BattlePlanState& def) {
+  if (def.leader == kNone8 && def.cheap_hero == kNone8) return false;
+  if (weapon_of(att, TreacheryCategory::WeaponLasgun)) return true;  // 3.01.14 no defense
+  if (weapon_of(att, TreacheryCategory::WeaponProjectile)) return !defense_of(def, TreacheryCategory::DefenseProjectile);
+  if (weapon_of(att, TreacheryCategory::WeaponPoison)) return !defense_of(def, TreacheryCategory::DefensePoison);
+  return false;
+}
+
+void next_battle(Ctx& c);
+
+void end_battle(Ctx& c) {
+  auto& b = c.s.battle;
+  const uint8_t index = b.aggressor_index;
+  // Anything still on the wheels (a plan's card missing) is discarded.
+  while (!b.wheels.empty()) c.s.treachery_discard.push(b.wheels.pop());
+  b = BattleState{};
+  b.aggressor_index = index;
+  c.s.step = kChoose;
+  c.s.waiting = 0;
+  next_battle(c);
+}
+
+void resolve(Ctx& c) {
+  auto& s = c.s;
+  auto& b = s.battle;
+  const TerritoryId t = b.territory;
+  const Faction fa[2] = {faction_of_side(s, 0), faction_of_side(s, 1)};
+  const BattlePlanState p[2] = {b.plan[0], b.plan[1]};
+  const bool called[2] = {has_bit(b.traitor_calls, b.aggressor), has_bit(b.traitor_calls, b.defender)};
+
+  if (called[0] && called[1]) {  // 1.07.06.07.03
+    for (int i = 0; i < 2; ++i) {
+      pay_dialed_spice(s, fa[i], p[i]);
+      lose_all_in_area(s, fa[i], t, b.area);
+      discard_plan(s, p[i]);
+      kill_leader(s, p[i].leader);
+    }
+    end_battle(c);
+    return;
+  }
+  if (called[0] || called[1]) {  // 1.07.06.07.01/02
+    const int w = called[0] ? 0 : 1, l = 1 - w;
+    pay_dialed_spice(s, fa[l], p[l]);  // 1.13.05: the winner keeps its spice
+    lose_all_in_area(s, fa[l], t, b.area);
+    discard_plan(s, p[l]);
+    const int strength = data::leader(p[l].leader).strength;
+    kill_leader(s, p[l].leader);
+    if (strength > 0) transfer_spice(s, bank(), shield(fa[w]), strength);
+    if (p[w].leader != kNone8) {  // back to the pool, available again this phase
+      auto& ld = s.leaders[p[w].leader];
+      ld.zone = LeaderZone::Pool;
+      ld.aux = kNone8;
+      ld.used_in_territory = kNone8;
+    }
+    winner_cards(s, fa[w], p[w], true);
+    end_battle(c);
+    return;
+  }
+  const bool lasgun = has_kind(p[0], TreacheryKind::Lasgun) || has_kind(p[1], TreacheryKind::Lasgun);
+  const bool shield_played = has_kind(p[0], TreacheryKind::Shield) || has_kind(p[1], TreacheryKind::Shield);
+  if (lasgun && shield_played) {  // 3.01.14
+    for (int i = 0; i < 2; ++i) pay_dialed_spice(s, fa[i], p[i]);
+    const auto& ter = data::territory(t);
+    for (int i = 0; i < ter.num_locations; ++i) {
+      const auto loc = static_cast<LocationId>(ter.first_location + i);
+      for (int fi = 0; fi < kNumFactions; ++fi) {
+        const auto f = static_cast<Faction>(fi);
+        if (!s.has(f)) continue;
+        const int reg = s.forces_at(f, loc, 0), spec = s.forces_at(f, loc, 1);
+        if (reg + spec) forces_to_tanks(s, f, loc, reg, spec);
+      }
+      if (s.spice_on_board[loc] > 0) transfer_spice(s, board(loc), bank(), s.spice_on_board[loc]);
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (p[i].leader != kNone8) kill_leader(s, p[i].leader);
+      discard_plan(s, p[i]);
+    }
+    end_battle(c);
+    return;
+  }
+
+  // 1.07.06.02 weapons.
+  const bool killed[2] = {weapon_kills(p[1], p[0]), weapon_kills(p[0], p[1])};
+  // 1.07.06 totals in half units (1.13.04.03).
+  int total[2];
+  for (int i = 0; i < 2; ++i) {
+    const int paid = pay_dialed_spice(s, fa[i], p[i]);
+    int dial2 = 2 * p[i].dial;
+    if (s.advanced && fa[i] != Faction::Fremen) dial2 = 2 * paid + (p[i].dial - paid);  // 1.13.04.02, 2.04.21
+    total[i] = dial2;
+    if (p[i].leader != kNone8 && !killed[i]) total[i] += 2 * data::leader(p[i].leader).strength;
+  }
+  const int w = total[0] >= total[1] ? 0 : 1, l = 1 - w;  // 1.07.06.01 ties: aggressor
+
+  // 1.07.06.03 killed leaders; 1.07.06.04 survivors.
+  int leader_spice = 0;
+  for (int i = 0; i < 2; ++i) {
+    if (p[i].leader == kNone8) continue;
+    if (killed[i]) {
+      leader_spice += data::leader(p[i].leader).strength;
+      kill_leader(s, p[i].leader);
+    } else {
+      leader_survives(s, p[i].leader, t);
+    }
+  }
+  if (leader_spice > 0) transfer_spice(s, bank(), shield(fa[w]), leader_spice);
+
+  // 1.07.06.05 the loser; 1.07.06.06 the winner.
+  lose_all_in_area(s, fa[l], t, b.area);
+  discard_plan(s, p[l]);
+  lose_dialed(s, fa[w], fa[l], t, b.area, p[w].dial);
+  winner_cards(s, fa[w], p[w], false);
+  end_battle(c);
+}
+
+// 1.07.05: both plans are in.
+void reveal(Ctx& c) {
+  auto& s = c.s;
+  auto& b = s.battle;
+  for (int i = 0; i < 2; ++i) {
+    auto& p = b.plan[i];
+    auto& hand = s.of(faction_of_side(s, i)).hand;
+    for (uint8_t* card : {&p.cheap_hero, &p.weapon, &p.defense}) {
+      if (*card == kNone8) continue;
+      if (hand.remove(*card)) b.wheels.push(*card);
+      else *card = kNone8;  // no longer in the hand: not played
+    }
+  }
+  s.last_wheels[0] = static_cast<uint8_t>(b.aggressor);  // 1.01.02
+  s.last_wheels[1] = static_cast<uint8_t>(b.defender);
+  s.step = kTraitors;
+  s.waiting = 0;
+  if (b.plan[1].leader != kNone8) s.waiting |= bit(b.aggressor);
+  if (b.plan[0].leader != kNone8) s.waiting |= bit(b.defender);
+  if (!s.waiting) resolve(c);
+}
+
+// ---- flow -------------------------------------------------------------------------------
+
+void start_battle(Ctx& c, Seat aggressor, const Option& o) {
+  auto& s = c.s;
+  auto& b = s.battle;
+  b.territory = o.territory;
+  b.aggressor = aggressor;
+  b.defender = s.seat_of(o.opponent);
+  b.area = battle_area(s, s.faction_at(aggressor), o.opponent, o.territory);
+  b.plans_in = 0;
+  b.traitor_calls = 0;
+  b.plan[0] = b.plan[1] = BattlePlanState{};
+  s.step = kPlans;
+  s.waiting = static_cast<uint8_t>(bit(b.aggressor) | bit(b.defender));
+}
+
+void finish(Ctx& c) {  // 1.07.07
+  auto& s = c.s;
+  for (auto& l : s.leaders) {
+    if (l.zone == LeaderZone::Battlefield) {
+      l.zone = LeaderZone::Pool;
+      l.aux = kNone8;
+    }
+    l.used_in_territory = kNone8;
+  }
+  s.battle = BattleState{};
+  enter_phase(c, Phase::SpiceCollection);
+}
+
+void next_battle(Ctx& c) {
+  auto& s = c.s;
+  auto& b = s.battle;
+  const auto order = order_from_first(s);
+  while (b.aggressor_index < order.size()) {
+    const Seat x = order[b.aggressor_index];
+    const auto opts = battles_of(s, x);
+    if (opts.empty()) {
+      ++b.aggressor_index;
+      continue;
+    }
+    if (opts.size() == 1) {
+      start_battle(c, x, opts[0]);
+      return;
+    }
+    b.aggressor = x;
+    s.step = kChoose;
+    s.waiting = bit(x);
+    return;
+  }
+  finish(c);
+}
+
+// ---- phase interface ------------------------------------------------------------------
+
+void enter(Ctx& c) {
+  auto& s = c.s;
+  s.battle = BattleState{};
+  for (auto& l : s.leaders) l.used_in_territory = kNone8;
+  s.step = kChoose;
+  s.waiting = 0;
+  next_battle(c);
+}
+
+std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  const auto& b = s.battle;
+  switch (s.step) {
+    case kChoose: {
+      if (a.kind != ActionKind::ChooseBattle)
+        return reject(RejectCode::WrongPhase, "the aggressor is choosing the next battle: the phase takes ChooseBattle now");
+      if (!has_bit(s.waiting, seat))
+        return reject(RejectCode::NotYourDecision,
+                      std::string(faction_name(s.faction_at(b.aggressor))) + " is the aggressor and chooses the next battle (1.07.02)");
+      if (a.to >= data::kNumTerritories) return reject(RejectCode::Malformed, "unknown territory id " + std::to_string(a.to));
+      if (a.faction >= kNumFactions || !s.has(static_cast<Faction>(a.faction)))
+        return reject(RejectCode::Malformed, "the opponent is not a faction in this game");
+      if (!battle_area(s, s.faction_at(seat), static_cast<Faction>(a.faction), a.to))
+        return reject(RejectCode::IllegalChoice, "you have no battle against " +
+                                                     std::string(faction_name(static_cast<Faction>(a.faction))) + " in " +
+                                                     territory_name(a.to) + " (1.07.01)");
+      return std::nullopt;
+    }
+    case kPlans: {
+      if (a.kind != ActionKind::BattlePlan)
+        return reject(RejectCode::WrongPhase, "battle plans are being made: the phase takes BattlePlan now");
+      if (seat != b.aggressor && seat != b.defender)
+        return reject(RejectCode::NotYourDecision, "you are not in the battle in " + territory_name(b.territory));
+      if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "your battle plan is already in");
+      return check_plan(s, seat, a);
+    }
+    case kTraitors: {
+      if (a.kind != ActionKind::CallTraitor && a.kind != ActionKind::Pass)
+        return reject(RejectCode::WrongPhase, "the battle plans are revealed: the phase takes CallTraitor (or Pass) now");
+      if (!has_bit(s.waiting, seat)) {
+        if (seat == b.aggressor || seat == b.defender)
+          return reject(RejectCode::NotYourDecision, "there is no traitor call for you to make in this battle");
+        return reject(RejectCode::NotYourDecision, "you are not in the battle in " + territory_name(b.territory));
+      }
+      if (a.kind == ActionKind::CallTraitor && a.flag && !can_call_traitor(s, seat))
+        return reject(RejectCode::IllegalChoice, "you hold no traitor card for " +
+                                                     leader_name(b.plan[1 - side_of(s, seat)].leader) + " (1.07.06.07)");
+      return std::nullopt;
+    }
+  }
+  return reject(RejectCode::WrongPhase, "nothing is decided in this step");
+}
+
+void apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  auto& b = s.battle;
+  switch (s.step) {
+    case kChoose:
+      start_battle(c, seat, Option{a.to, static_cast<Faction>(a.faction)});
+      return;
+    case kPlans: {
+      auto& p = b.plan[side_of(s, seat)];
+      p.leader = a.card;
+      p.cheap_hero = a.forces;
+      p.weapon = a.to;
+      p.defense = a.from;
+      p.dial = a.value;
+      p.spice = static_cast<uint8_t>(a.amount);
+      p.kwisatz_haderach = a.flag ? 1 : 0;
+      b.plans_in |= bit(seat);
+      s.waiting &= static_cast<uint8_t>(~bit(seat));
+      if (!s.waiting) reveal(c);
+      return;
+    }
+    case kTraitors:
+      if (a.kind == ActionKind::CallTraitor && a.flag) b.traitor_calls |= bit(seat);
+      s.waiting &= static_cast<uint8_t>(~bit(seat));
+      if (!s.waiting) resolve(c);
+      return;
+  }
+}
+
+void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  const auto& b = s.battle;
+  const Faction me = s.faction_at(seat);
+  switch (s.step) {
+    case kChoose: {
+      Decision d{ActionKind::ChooseBattle,
+                 "Choose your next battle as the aggressor (1.07.02): options are territory + 256 x opponent faction", 0, 0, {}};
+      for (const auto& o : battles_of(s, seat))
+        d.options.push_back(static_cast<uint16_t>(o.territory | (static_cast<int>(o.opponent) << 8)));
+      out.push_back(std::move(d));
+      return;
+    }
+    case kPlans: {
+      const Faction opp = faction_of_side(s, 1 - side_of(s, seat));
+      const int max = max_dial(s, me, opp, b.territory, b.area);
+      Decision d{ActionKind::BattlePlan,
+                 "Battle plan in " + territory_name(b.territory) + " against " + std::string(faction_name(opp)) +
+                     ": dial 0.." + std::to_string(max) + ", a leader (options: leader ids; 100 + card id for a Cheap Hero)" +
+                     " and optionally a weapon and a defense (1.07.04)" +
+                     (s.advanced && me != Faction::Fremen ? "; spice 0..dial (1.13.04)" : ""),
+                 0, max, {}};
+      for (uint8_t id : available_leaders(s, me, b.territory)) d.options.push_back(id);
+      for (uint8_t card : cheap_heroes_in_hand(s, me)) d.options.push_back(static_cast<uint16_t>(kCheapHeroOption + card));
+      out.push_back(std::move(d));
+      return;
+    }
+    case kTraitors: {
+      const auto& opp_plan = b.plan[1 - side_of(s, seat)];
+      const bool can = can_call_traitor(s, seat);
+      out.push_back(Decision{ActionKind::CallTraitor,
+                             "Your opponent revealed " + leader_name(opp_plan.leader) +
+                                 (can ? ": you hold that traitor. Call traitor (1.07.06.07) or decline"
+                                      : ": decline (CallTraitor without call, or Pass)"),
+                             0, can ? 1 : 0, {}});
+      return;
+    }
+  }
+}
+
+void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  const auto& b = s.battle;
+  const Faction me = s.faction_at(seat);
+  switch (s.step) {
+    case kChoose:
+      for (const auto& o : battles_of(s, seat)) {
+        Action a;
+        a.kind = ActionKind::ChooseBattle;
+        a.to = o.territory;
+        a.faction = static_cast<uint8_t>(o.opponent);
+        out.push_back(a);
+      }
+      return;
+    case kPlans: {
+      const Faction opp = faction_of_side(s, 1 - side_of(s, seat));
+      const int max = max_dial(s, me, opp, b.territory, b.area);
+      std::vector<std::pair<uint8_t, uint8_t>> leads;  // (leader, cheap hero)
+      for (uint8_t id : available_leaders(s, me, b.territory)) leads.push_back({id, kNone8});
+      const auto heroes = cheap_heroes_in_hand(s, me);
+      if (!heroes.empty()) leads.push_back({kNone8, heroes.front()});
+      if (leads.empty()) leads.push_back({kNone8, kNone8});
+      std::vector<uint8_t> weapons, defenses;
+      const auto& hand = s.of(me).hand;
+      for (int i = 0; i < hand.n; ++i) {
+        if (fits_weapon_slot(hand.ids[i])) weapons.push_back(hand.ids[i]);
+        if (fits_defense_slot(hand.ids[i])) defenses.push_back(hand.ids[i]);
+      }
+      const bool spiced = s.advanced && me != Faction::Fremen;
+      auto add = [&](uint8_t leader, uint8_t hero, int dial, uint8_t w, uint8_t d) {
+        Action a;
+        a.kind = ActionKind::BattlePlan;
+        a.card = leader;
+        a.forces = hero;
+        a.to = w;
+        a.from = d;
+        a.value = static_cast<uint8_t>(dial);
+        a.amount = 0;
+        out.push_back(a);
+        const int full = std::min<int>(dial, s.of(me).spice);
+        if (spiced && full > 0) {
+          a.amount = static_cast<uint16_t>(full);
+          out.push_back(a);
+        }
+      };
+      for (const auto& [leader, hero] : leads) {
+        add(leader, hero, 0, kNone8, kNone8);
+        if (max > 0) add(leader, hero, max, kNone8, kNone8);
+        if (leader == kNone8 && hero == kNone8) continue;  // 1.07.04.06
+        for (uint8_t w : weapons) add(leader, hero, max, w, kNone8);
+        for (uint8_t d : defenses) add(leader, hero, max, kNone8, d);
+        // One plan with both a weapon and a defense per lead keeps the list small.
+        bool both = false;
+        for (uint8_t w : weapons)
+          for (uint8_t d : defenses)
+            if (!both && w != d) {
+              add(leader, hero, max, w, d);
+              both = true;
+            }
+      }
+      return;
+    }
+    case kTraitors: {
+      Action a;
+      a.kind = ActionKind::CallTraitor;
+      a.flag = false;
+      out.push_back(a);
+      if (can_call_traitor(s, seat)) {
+        a.flag = true;
+        out.push_back(a);
+      }
+      return;
+    }
+  }
+}
 
 }  // namespace
 

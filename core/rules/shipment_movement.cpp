@@ -10,6 +10,13 @@
 //               Guild says whether it takes its own turn now (GuildTiming
 //               now=true) or waits (now=false or Pass); when every other
 //               seat is done the Guild takes its turn.
+//   Wartime     advanced Bene Gesserit, once at the start of the phase
+//               (2.02.17): Flip{a location} flips all advisors of that
+//               territory to fighters; repeat, then Pass.
+//   Intrusion   advanced Bene Gesserit, right after a non-allied faction's
+//               forces entered a territory where they have fighters
+//               (2.02.15): Flip{that territory} turns them into advisors, or
+//               Pass; then the interrupted turn resumes.
 //
 // A step with no legal choice but Pass is skipped. At the end of each seat's
 // turn 1.06.07 (forces with the ally go to the tanks) and, advanced, 2.02.21
@@ -35,7 +42,8 @@ namespace {
 
 using data::kNumLocations;
 
-enum Step : uint8_t { kShip = 0, kAdvisor = 1, kMove = 2, kGuildTiming = 3 };
+enum Step : uint8_t { kShip = 0, kAdvisor = 1, kMove = 2, kGuildTiming = 3, kWartime = 4, kIntrusion = 5 };
+constexpr uint8_t kResumeEndTurn = 0xFE;  // ShipMoveState::resume after a movement
 
 // ---- small helpers -----------------------------------------------------------
 
@@ -402,6 +410,62 @@ bool bg_may_send_advisor_to(const GameState& s, LocationId to) {
          kind_in_territory(s, Faction::BeneGesserit, data::territory_of(to), 0) == 0;
 }
 
+// 2.02.17 WARTIME (with 2.02.18 peacetime, 2.02.19 stormed in, and the
+// occupancy limit): why the advisors of territory t cannot flip to fighters.
+std::optional<std::string> wartime_blocked(const GameState& s, TerritoryId t) {
+  const Faction bg = Faction::BeneGesserit;
+  const auto& ter = data::territory(t);
+  int flippable = 0;
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto l = static_cast<LocationId>(ter.first_location + i);
+    if (!s.in_storm(l)) flippable += s.forces_at(bg, l, 1);
+  }
+  if (kind_in_territory(s, bg, t, 1) == 0) return "you have no advisors in " + ter_name(t);
+  if (flippable == 0) return "advisors under storm cannot flip to fighters (2.02.19)";
+  if (has_ally(s, bg) && s.forces_in_territory(static_cast<Faction>(s.of(bg).ally), t) > 0)
+    return "advisors cannot flip to fighters with your ally present (2.02.18)";
+  if (at_occupancy_limit(s, bg, t)) return ter_name(t) + " already holds two other factions' forces (occupancy limit)";
+  return std::nullopt;
+}
+
+std::vector<LocationId> wartime_options(const GameState& s) {
+  std::vector<LocationId> out;
+  if (!s.advanced || !s.has(Faction::BeneGesserit)) return out;
+  for (int t = 0; t < data::kNumTerritories; ++t) {
+    const auto tid = static_cast<TerritoryId>(t);
+    if (wartime_blocked(s, tid)) continue;
+    const auto& ter = data::territory(tid);
+    for (int i = 0; i < ter.num_locations; ++i) {
+      const auto l = static_cast<LocationId>(ter.first_location + i);
+      if (s.forces_at(Faction::BeneGesserit, l, 1) && !s.in_storm(l)) {
+        out.push_back(l);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+void flip_territory(GameState& s, TerritoryId t, int from_kind, bool skip_storm) {
+  const Faction bg = Faction::BeneGesserit;
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto l = static_cast<LocationId>(ter.first_location + i);
+    if (skip_storm && s.in_storm(l)) continue;
+    const int to_kind = 1 - from_kind;
+    s.forces_at(bg, l, to_kind) = static_cast<uint8_t>(s.forces_at(bg, l, to_kind) + s.forces_at(bg, l, from_kind));
+    s.forces_at(bg, l, from_kind) = 0;
+  }
+}
+
+// 2.02.15 INTRUSION: a non-allied faction's forces entered `to` where the
+// Bene Gesserit have fighters.
+bool intrusion(const GameState& s, Faction mover, LocationId to) {
+  if (!s.advanced || !s.has(Faction::BeneGesserit) || mover == Faction::BeneGesserit) return false;
+  if (allied_with(s, mover, Faction::BeneGesserit)) return false;
+  return kind_in_territory(s, Faction::BeneGesserit, data::territory_of(to), 0) > 0;
+}
+
 // ---- turn sequence --------------------------------------------------------------
 
 void begin_turn(Ctx& c, Seat seat);
@@ -513,6 +577,11 @@ void enter(Ctx& c) {
   auto& s = c.s;
   s.shipmove = ShipMoveState{};
   for (auto& fs : s.f) fs.shipped = fs.moved = 0;
+  if (!wartime_options(s).empty()) {  // 2.02.17: before shipment and movement
+    s.step = kWartime;
+    s.waiting = bit(s.seat_of(Faction::BeneGesserit));
+    return;
+  }
   advance(c);
 }
 
@@ -522,9 +591,10 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     case ActionKind::Move:
     case ActionKind::SendSpiritualAdvisor:
     case ActionKind::GuildTiming:
+    case ActionKind::Flip:
     case ActionKind::Pass: break;
     default:
-      return reject(RejectCode::WrongPhase, "the Shipment and Movement phase takes Ship, Move, SendSpiritualAdvisor, GuildTiming or Pass");
+      return reject(RejectCode::WrongPhase, "the Shipment and Movement phase takes Ship, Move, SendSpiritualAdvisor, GuildTiming, Flip or Pass");
   }
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "it is not this seat's turn to ship or move");
   const Faction me = s.faction_at(seat);
@@ -549,6 +619,18 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
                                                           : std::string("a spiritual advisor goes to the Polar Sink (2.02.05)"));
     case kGuildTiming:
       if (auto r = expect(ActionKind::GuildTiming, "the Guild decides whether to ship and move now (GuildTiming) or later")) return r;
+      return std::nullopt;
+    case kWartime:
+      if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip advisors to fighters (Flip) or pass (2.02.17)")) return r;
+      if (a.kind == ActionKind::Pass) return std::nullopt;
+      if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown location");
+      if (auto why = wartime_blocked(s, data::territory_of(a.to))) return reject(RejectCode::IllegalChoice, *why);
+      return std::nullopt;
+    case kIntrusion:
+      if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip their fighters to advisors (Flip) or pass (2.02.15)")) return r;
+      if (a.kind == ActionKind::Pass) return std::nullopt;
+      if (a.to >= kNumLocations || data::territory_of(a.to) != data::territory_of(s.shipmove.advisor_to))
+        return reject(RejectCode::IllegalChoice, "only the fighters in " + ter_name(data::territory_of(s.shipmove.advisor_to)) + " may flip now (2.02.15)");
       return std::nullopt;
   }
   return reject(RejectCode::WrongPhase, "no shipment or movement decision is pending");
@@ -622,11 +704,19 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
   switch (s.step) {
-    case kShip:
+    case kShip: {
       if (a.kind == ActionKind::Ship) apply_ship(s, me, a);
       // 2.02.05: the Bene Gesserit may answer another faction's shipment from off-planet.
-      if (from_off_planet(me, a) && me != Faction::BeneGesserit && s.has(Faction::BeneGesserit) &&
-          s.of(Faction::BeneGesserit).reserves[0] > 0) {
+      const bool advisors = from_off_planet(me, a) && me != Faction::BeneGesserit && s.has(Faction::BeneGesserit) &&
+                            s.of(Faction::BeneGesserit).reserves[0] > 0;
+      if (a.kind == ActionKind::Ship && !a.flag && intrusion(s, me, a.to)) {
+        s.shipmove.advisor_to = a.to;
+        s.shipmove.resume = advisors ? kAdvisor : kMove;
+        s.step = kIntrusion;
+        s.waiting = bit(s.seat_of(Faction::BeneGesserit));
+        return;
+      }
+      if (advisors) {
         s.shipmove.advisor_to = a.to;
         s.step = kAdvisor;
         s.waiting = bit(s.seat_of(Faction::BeneGesserit));
@@ -634,6 +724,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       }
       to_move_step(c);
       return;
+    }
     case kAdvisor:
       if (a.kind == ActionKind::SendSpiritualAdvisor) {
         auto& bg = s.of(Faction::BeneGesserit);
@@ -644,8 +735,35 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       to_move_step(c);
       return;
     case kMove:
-      if (a.kind == ActionKind::Move) apply_move(s, me, a);
+      if (a.kind == ActionKind::Move) {
+        apply_move(s, me, a);
+        if (intrusion(s, me, a.to)) {
+          s.shipmove.advisor_to = a.to;
+          s.shipmove.resume = kResumeEndTurn;
+          s.step = kIntrusion;
+          s.waiting = bit(s.seat_of(Faction::BeneGesserit));
+          return;
+        }
+      }
       end_turn(c);
+      return;
+    case kWartime:
+      if (a.kind == ActionKind::Flip) {
+        flip_territory(s, data::territory_of(a.to), 1, true);
+        if (!wartime_options(s).empty()) return;  // more territories may flip
+      }
+      advance(c);
+      return;
+    case kIntrusion:
+      if (a.kind == ActionKind::Flip) flip_territory(s, data::territory_of(a.to), 0, false);
+      if (s.shipmove.resume == kAdvisor) {
+        s.step = kAdvisor;
+        s.waiting = bit(s.seat_of(Faction::BeneGesserit));
+      } else if (s.shipmove.resume == kMove) {
+        to_move_step(c);
+      } else {
+        end_turn(c);
+      }
       return;
     case kGuildTiming: {
       const Seat next = s.shipmove.current;
@@ -709,6 +827,18 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       out.push_back(Decision{ActionKind::Pass, "Do not move this turn", 0, 0, {}});
       break;
     }
+    case kWartime: {
+      Decision d{ActionKind::Flip, "Wartime: flip all your advisors in a territory to fighters (2.02.17)", 0, 0, {}};
+      for (auto l : wartime_options(s)) d.options.push_back(l);
+      out.push_back(d);
+      out.push_back(Decision{ActionKind::Pass, "Flip no (more) advisors", 0, 0, {}});
+      break;
+    }
+    case kIntrusion:
+      out.push_back(Decision{ActionKind::Flip, "Intrusion: flip your fighters in " + ter_name(data::territory_of(s.shipmove.advisor_to)) + " to advisors (2.02.15)",
+                             0, 0, {s.shipmove.advisor_to}});
+      out.push_back(Decision{ActionKind::Pass, "Keep them as fighters", 0, 0, {}});
+      break;
     case kGuildTiming:
       out.push_back(Decision{ActionKind::GuildTiming,
                              "Take your shipment and movement now, before " + std::string(faction_name(s.faction_at(s.shipmove.current))) + " (2.06.12)",
@@ -753,6 +883,21 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       a.flag = true;
       out.push_back(a);
       a.flag = false;
+      out.push_back(a);
+      break;
+    }
+    case kWartime:
+      for (auto l : wartime_options(s)) {
+        Action a;
+        a.kind = ActionKind::Flip;
+        a.to = l;
+        out.push_back(a);
+      }
+      break;
+    case kIntrusion: {
+      Action a;
+      a.kind = ActionKind::Flip;
+      a.to = s.shipmove.advisor_to;
       out.push_back(a);
       break;
     }

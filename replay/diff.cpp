@@ -1,0 +1,165 @@
+#include "replay/diff.h"
+
+#include <map>
+#include <set>
+
+#include <flatbuffers/flatbuffers.h>
+#include <fmt/format.h>
+
+#include "core/engine.h"
+#include "events/codec.h"
+#include "events/view_generated.h"
+#include "inspect/custody.h"
+
+namespace mentat::replay {
+
+namespace {
+
+// Collects every field as "name[index]" -> text, in canonical order.
+struct Collect {
+  std::vector<std::pair<std::string, std::string>> out;
+  template <class T>
+  void operator()(const char* name, int idx, const T& x) {
+    uint64_t v;
+    if constexpr (std::is_enum_v<T>) v = static_cast<uint64_t>(static_cast<std::underlying_type_t<T>>(x));
+    else v = static_cast<uint64_t>(x);
+    out.emplace_back(idx < 0 ? std::string(name) : fmt::format("{}[{}]", name, idx),
+                     std::to_string(std::is_signed_v<T> ? static_cast<int64_t>(v) : static_cast<int64_t>(v)));
+  }
+  template <int N>
+  void pile(const char* name, int idx, const Pile<N>& p) {
+    std::string ids;
+    for (int i = 0; i < p.n; ++i) ids += (i ? "," : "") + std::to_string(p.ids[i]);
+    out.emplace_back(idx < 0 ? std::string(name) : fmt::format("{}[{}]", name, idx), "[" + ids + "]");
+  }
+};
+
+bool covered(const std::string& name) {
+  static const char* prefixes[] = {"forces[", "f.spice", "f.bribes", "spice_on_board", "bank", "f.reserves", "f.tanks",
+                                   "leader.", "f.hand", "f.traitor", "treachery_", "spice_deck", "spice_discard",
+                                   "spice_set_aside", "traitor_deck", "storm_deck", "storm_card", "bidding.row",
+                                   "rulings", "turn", "phase", "step", "waiting", "storm_sector", "version", "rng"};
+  for (const char* p : prefixes)
+    if (name.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+std::string fkey(int f) { return std::string(faction_key(static_cast<Faction>(f))); }
+
+}  // namespace
+
+std::vector<DiffEntry> diff_states(const GameState& a, const GameState& b) {
+  std::vector<DiffEntry> d;
+  // Phase and pending decisions.
+  if (a.turn != b.turn) d.push_back({"phase", "turn", std::to_string(a.turn), std::to_string(b.turn)});
+  if (a.phase != b.phase || a.step != b.step)
+    d.push_back({"phase", "phase", fmt::format("{} (step {})", phase_name(a.phase), a.step),
+                 fmt::format("{} (step {})", phase_name(b.phase), b.step)});
+  auto seats = [](const GameState& s) {
+    std::string out;
+    for (Seat x = 0; x < s.num_seats; ++x)
+      if ((waiting_for(s) >> x) & 1u) out += (out.empty() ? "" : ",") + std::string(faction_key(s.faction_at(x)));
+    return out.empty() ? std::string("nobody") : out;
+  };
+  if (seats(a) != seats(b)) d.push_back({"phase", "waiting for", seats(a), seats(b)});
+  if (a.storm_sector != b.storm_sector)
+    d.push_back({"phase", "storm sector", std::to_string(a.storm_sector), std::to_string(b.storm_sector)});
+  // Custody moves (leaders in their own group).
+  std::map<std::pair<int, int>, std::string> za, zb;
+  for (const auto& e : inspect::enumerate_custody(a)) za[{static_cast<int>(e.kind), e.id}] += (za[{static_cast<int>(e.kind), e.id}].empty() ? "" : "+") + e.zone;
+  for (const auto& e : inspect::enumerate_custody(b)) zb[{static_cast<int>(e.kind), e.id}] += (zb[{static_cast<int>(e.kind), e.id}].empty() ? "" : "+") + e.zone;
+  std::set<std::pair<int, int>> keys;
+  for (auto& [k, v] : za) keys.insert(k);
+  for (auto& [k, v] : zb) keys.insert(k);
+  for (const auto& k : keys) {
+    const std::string x = za.count(k) ? za[k] : "nowhere", y = zb.count(k) ? zb[k] : "nowhere";
+    if (x == y) continue;
+    const auto kind = static_cast<inspect::Component>(k.first);
+    d.push_back({kind == inspect::Component::Leader ? "leaders" : "custody",
+                 inspect::component_label(kind, static_cast<uint8_t>(k.second)), x, y});
+  }
+  // Forces.
+  for (int f = 0; f < kNumFactions; ++f) {
+    if (!a.f[f].in_game && !b.f[f].in_game) continue;
+    for (int l = 0; l < data::kNumLocations; ++l)
+      for (int k = 0; k < 2; ++k)
+        if (a.forces[f][l][k] != b.forces[f][l][k])
+          d.push_back({"forces", fmt::format("{} {} in {}", fkey(f), k ? "special" : "forces", data::location(static_cast<LocationId>(l)).name),
+                       std::to_string(a.forces[f][l][k]), std::to_string(b.forces[f][l][k])});
+    for (int k = 0; k < 2; ++k) {
+      if (a.f[f].reserves[k] != b.f[f].reserves[k])
+        d.push_back({"forces", fmt::format("{} {} in reserves", fkey(f), k ? "special" : "forces"), std::to_string(a.f[f].reserves[k]), std::to_string(b.f[f].reserves[k])});
+      if (a.f[f].tanks[k] != b.f[f].tanks[k])
+        d.push_back({"forces", fmt::format("{} {} in the tanks", fkey(f), k ? "special" : "forces"), std::to_string(a.f[f].tanks[k]), std::to_string(b.f[f].tanks[k])});
+    }
+  }
+  // Spice.
+  for (int f = 0; f < kNumFactions; ++f) {
+    if (a.f[f].spice != b.f[f].spice) d.push_back({"spice", fmt::format("behind {}'s shield", fkey(f)), std::to_string(a.f[f].spice), std::to_string(b.f[f].spice)});
+    if (a.f[f].bribes != b.f[f].bribes) d.push_back({"spice", fmt::format("in front of {}'s shield", fkey(f)), std::to_string(a.f[f].bribes), std::to_string(b.f[f].bribes)});
+  }
+  for (int l = 0; l < data::kNumLocations; ++l)
+    if (a.spice_on_board[l] != b.spice_on_board[l])
+      d.push_back({"spice", fmt::format("on {}", data::location(static_cast<LocationId>(l)).name), std::to_string(a.spice_on_board[l]), std::to_string(b.spice_on_board[l])});
+  if (a.bank != b.bank) d.push_back({"spice", "bank", std::to_string(a.bank), std::to_string(b.bank)});
+  // Rulings.
+  for (const auto& info : ruling_registry())
+    if (a.rulings.get(info.id) != b.rulings.get(info.id))
+      d.push_back({"rulings", std::string(info.key), std::string(info.values[a.rulings.get(info.id)]), std::string(info.values[b.rulings.get(info.id)])});
+  // Everything else, by canonical field name.
+  Collect ca, cb;
+  visit_fields(a, ca);
+  visit_fields(b, cb);
+  std::map<std::string, std::string> mb(cb.out.begin(), cb.out.end());
+  for (const auto& [name, value] : ca.out) {
+    if (covered(name)) continue;
+    auto it = mb.find(name);
+    if (it != mb.end() && it->second != value) d.push_back({"other", name, value, it->second});
+  }
+  // Deck order (same cards, other order) is not a custody move but still a difference.
+  auto order = [&](const char* what, const auto& pa, const auto& pb) {
+    if (pa.n == pb.n && std::equal(pa.ids, pa.ids + pa.n, pb.ids)) return;
+    d.push_back({"other", fmt::format("order of {}", what), fmt::format("{} cards", pa.n), fmt::format("{} cards", pb.n)});
+  };
+  order("treachery_deck", a.treachery_deck, b.treachery_deck);
+  order("spice_deck", a.spice_deck, b.spice_deck);
+  if (a.rng != b.rng) d.push_back({"other", "random stream", "", "differs"});
+  return d;
+}
+
+std::string diff_to_text(const std::vector<DiffEntry>& d) {
+  if (d.empty()) return "positions are equal\n";
+  std::string out;
+  std::string group;
+  for (const auto& e : d) {
+    if (e.group != group) {
+      group = e.group;
+      out += group + ":\n";
+    }
+    out += fmt::format("  {}: {} -> {}\n", e.what, e.before, e.after);
+  }
+  return out;
+}
+
+std::string diff_to_json(const std::vector<DiffEntry>& d) {
+  flatbuffers::FlatBufferBuilder b;
+  std::vector<flatbuffers::Offset<fb::DiffEntryView>> v;
+  for (const auto& e : d)
+    v.push_back(fb::CreateDiffEntryView(b, b.CreateString(e.group), b.CreateString(e.what), b.CreateString(e.before), b.CreateString(e.after)));
+  auto entries = b.CreateVector(v);
+  fb::DiffViewBuilder db(b);
+  db.add_equal(d.empty());
+  db.add_entries(entries);
+  b.Finish(db.Finish());
+  std::string json, err;
+  codec::table_to_json("DiffView", std::string_view(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize()), &json, &err);
+  return json;
+}
+
+std::string encode_without_rulings(const GameState& s, const GameState& like) {
+  GameState t = s;
+  t.rulings = like.rulings;
+  return codec::encode_state(t);
+}
+
+}  // namespace mentat::replay
