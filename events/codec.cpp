@@ -61,7 +61,7 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& a, const GameSetup
     case ActionKind::SendSpiritualAdvisor: return fb::CreateSendSpiritualAdvisor(b, a.to).Union();
     case ActionKind::Flip: return fb::CreateFlip(b, a.to).Union();
     case ActionKind::GuildTiming: return fb::CreateGuildTiming(b, a.flag).Union();
-    case ActionKind::WormRide: return fb::CreateWormRide(b, a.to).Union();
+    case ActionKind::WormRide: return fb::CreateWormRide(b, a.to, a.forces, a.special).Union();
     case ActionKind::BattlePlan:
       return fb::CreateBattlePlan(b, a.card, a.forces, a.to, a.from, a.value, static_cast<uint8_t>(a.amount), a.flag).Union();
     case ActionKind::ChooseBattle: return fb::CreateChooseBattle(b, a.to, static_cast<fb::Faction>(a.faction)).Union();
@@ -196,7 +196,13 @@ bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, 
     case fb::Action::SendSpiritualAdvisor: a->to = static_cast<const fb::SendSpiritualAdvisor*>(obj)->to(); break;
     case fb::Action::Flip: a->to = static_cast<const fb::Flip*>(obj)->location(); break;
     case fb::Action::GuildTiming: a->flag = static_cast<const fb::GuildTiming*>(obj)->now(); break;
-    case fb::Action::WormRide: a->to = static_cast<const fb::WormRide*>(obj)->to(); break;
+    case fb::Action::WormRide: {
+      auto* t = static_cast<const fb::WormRide*>(obj);
+      a->to = t->to();
+      a->forces = t->forces();
+      a->special = t->special();
+      break;
+    }
     case fb::Action::BattlePlan: {
       auto* t = static_cast<const fb::BattlePlan*>(obj);
       a->card = t->leader();

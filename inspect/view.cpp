@@ -89,6 +89,9 @@ std::string build_view(const GameState& s, Viewer who) {
       if (fs.prediction_turn) fv.add_prediction_turn(fs.prediction_turn);
       if (s.phase == Phase::Storm) fv.add_storm_dial(fs.storm_dial);
     }
+    // Allies may share anything (1.10.02.03) and an ally's spice can pay for
+    // bids and shipments (1.10.02.05-06): allies see each other's spice.
+    if (!mine(f) && who.kind == Viewer::SeatView && s.of(me).ally == static_cast<uint8_t>(f)) fv.add_spice(fs.spice);
     fv.add_bribes(fs.bribes);
     fv.add_hand_count(fs.hand.n);
     fv.add_reserves(fs.reserves[0]);

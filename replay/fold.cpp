@@ -1,5 +1,7 @@
 #include "replay/fold.h"
 
+#include <set>
+
 #include "core/engine.h"
 #include "events/codec.h"
 #include "inspect/custody.h"
@@ -7,7 +9,7 @@
 namespace mentat::replay {
 
 VerifyReport verify_room(store::EventStore& store, const std::string& room,
-                         const std::function<void(int64_t, int64_t)>& progress) {
+                         const std::function<void(int64_t, int64_t)>& progress, const VerifyOptions& opts) {
   VerifyReport r;
   std::string error;
   auto meta = store.meta(room, &error);
@@ -18,6 +20,7 @@ VerifyReport verify_room(store::EventStore& store, const std::string& room,
     return r;
   }
   GameState s;
+  std::set<std::string> action_ids;
   auto fail = [&](int64_t v, std::string check, std::string detail) {
     r.ok = false;
     r.first_bad = v;
@@ -47,6 +50,14 @@ VerifyReport verify_room(store::EventStore& store, const std::string& room,
                                   " drawn, " + std::to_string(e.draws.size()) + " recorded)");
     if (codec::state_hash(s) != e.state_hash) return fail(v, "hash", "the refolded state's hash differs from the stored hash");
     if (auto viol = inspect::check_invariants(s)) return fail(v, viol->invariant, viol->detail);
+    // Once-only: a client action id is applied at most once.
+    if (!e.client_action_id.empty() && !action_ids.insert(e.client_action_id).second)
+      return fail(v, "once", "client action id '" + e.client_action_id + "' was applied twice");
+    if (opts.projection) {
+      if (auto leak = inspect::check_projection(s, inspect::Viewer::observer(), opts.view)) return fail(v, "projection", *leak);
+      for (Seat x = 0; x < s.num_seats; ++x)
+        if (auto leak = inspect::check_projection(s, inspect::Viewer::of(x), opts.view)) return fail(v, "projection", *leak);
+    }
     ++r.events;
     if (progress && (v % 256 == 0 || v == meta->head)) progress(v, meta->head);
     return true;

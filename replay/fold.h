@@ -10,20 +10,27 @@
 #include <functional>
 #include <string>
 
+#include "inspect/projection.h"
 #include "store/event_store.h"
 
 namespace mentat::replay {
+
+struct VerifyOptions {
+  bool projection = true;          // check every seat's and the observer's view after every event
+  inspect::ViewFn view = inspect::view_json;  // the view under test (tests plant leaks here)
+};
 
 struct VerifyReport {
   bool ok = true;
   int64_t events = 0;          // events checked
   int64_t first_bad = -1;      // first failing version
-  std::string check;           // "decode", "validate", "draws", "hash", "custody", "forces", "spice", "version"
+  std::string check;           // "decode", "validate", "draws", "hash", "custody", "forces", "spice", "version",
+                               // "once" (a client action id applied twice), "projection" (a view leaks)
   std::string detail;
 };
 
 // progress(v, head) is called now and then for long rooms (may be empty).
 VerifyReport verify_room(store::EventStore& store, const std::string& room,
-                         const std::function<void(int64_t, int64_t)>& progress = {});
+                         const std::function<void(int64_t, int64_t)>& progress = {}, const VerifyOptions& opts = {});
 
 }  // namespace mentat::replay

@@ -31,6 +31,11 @@
 // ornithopters (RulingId::OrnithopterTiming), 2.04.06 Fremen 2, 1.06.05.06/
 // .07 storm, 1.06.05.09 occupancy, 1.06.06 Polar Sink, 1.06.08 repositioning,
 // Bene Gesserit advanced 2.02.14 enlistment and 2.02.20 adaptive force.
+//
+// Not implemented: 3.01.09 Hajr (extra move), Karama (1.14.05, 3.01.11.03,
+// 1.00.04), 1.10.02.06 allies paying for each other's shipments, 2.02.16
+// take up arms (needs a flag on Move), cross-shipping from several sectors of
+// one territory at once (Ship has a single `from`).
 #include <algorithm>
 #include <array>
 #include <deque>

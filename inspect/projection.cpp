@@ -1,0 +1,64 @@
+#include "inspect/projection.h"
+
+#include <algorithm>
+
+#include "core/rules/rules.h"
+
+namespace mentat::inspect {
+
+namespace {
+template <int N>
+void reverse_pile(Pile<N>& p) {
+  std::reverse(p.ids, p.ids + p.n);
+}
+// Swaps each card of `hand` with one from `deck` (same count, other identities).
+template <int A, int B>
+void swap_with(Pile<A>& hand, Pile<B>& deck) {
+  for (int i = 0; i < hand.n && i < deck.n; ++i) std::swap(hand.ids[i], deck.ids[deck.n - 1 - i]);
+}
+}  // namespace
+
+GameState permute_hidden(const GameState& s, Viewer viewer) {
+  GameState t = s;
+  if (viewer.kind == Viewer::State) return t;
+  const bool seat = viewer.kind == Viewer::SeatView;
+  const Faction me = seat ? s.faction_at(viewer.seat) : Faction::Atreides;
+  reverse_pile(t.treachery_deck);
+  reverse_pile(t.spice_deck);
+  reverse_pile(t.traitor_deck);
+  reverse_pile(t.storm_deck);
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto f = static_cast<Faction>(fi);
+    if (!t.has(f) || (seat && f == me)) continue;
+    auto& fs = t.of(f);
+    swap_with(fs.hand, t.treachery_deck);
+    swap_with(fs.traitors, t.traitor_deck);
+    swap_with(fs.traitor_offer, t.traitor_deck);
+    swap_with(fs.traitors_discarded, t.traitor_deck);
+    const bool ally = seat && s.of(me).ally == static_cast<uint8_t>(fi);  // allies see each other's spice
+    if (t.bank >= 7 && !ally) {
+      fs.spice = static_cast<uint16_t>(fs.spice + 7);
+      t.bank -= 7;
+    }
+    if (fs.prediction_turn) {
+      fs.prediction_turn = static_cast<uint8_t>(fs.prediction_turn % s.max_turns + 1);
+    }
+    fs.storm_dial = static_cast<uint8_t>(fs.storm_dial ^ 1);
+  }
+  if (!(seat && me == Faction::Fremen) && t.storm_card) t.storm_card = static_cast<uint8_t>(t.storm_card % 6 + 1);
+  // The card up for bid, unless this seat may look at it.
+  if (s.phase == Phase::Bidding && t.bidding.index < t.bidding.row.n && !t.treachery_deck.empty() &&
+      !(seat && rules::can_see_card_up_for_bid(s, me)))
+    std::swap(t.bidding.row.ids[t.bidding.index], t.treachery_deck.ids[0]);
+  return t;
+}
+
+std::optional<std::string> check_projection(const GameState& s, Viewer viewer, const ViewFn& view) {
+  if (viewer.kind == Viewer::State) return std::nullopt;
+  const GameState t = permute_hidden(s, viewer);
+  if (view(s, viewer) == view(t, viewer)) return std::nullopt;
+  return viewer.kind == Viewer::Observer ? std::string("the observer's view changes with hidden information")
+                                         : "seat " + std::to_string(viewer.seat) + "'s view changes with information hidden from it";
+}
+
+}  // namespace mentat::inspect

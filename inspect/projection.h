@@ -1,0 +1,25 @@
+// Projection invariance: a seat's view must not change when the information
+// hidden from that seat is permuted (other seats' hands, traitors, spice
+// behind their shields, predictions, dials, deck orders, the storm card).
+//
+// Contract: pure; thread-safe. check_projection() builds a permuted copy of
+// the state for `viewer` and compares the two views produced by `view`.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "core/state.h"
+#include "inspect/view.h"
+
+namespace mentat::inspect {
+
+using ViewFn = std::function<std::string(const GameState&, Viewer)>;
+
+// A copy of `s` in which everything `viewer` may not know is changed.
+GameState permute_hidden(const GameState& s, Viewer viewer);
+// nullopt when the view is the same; otherwise a sentence naming the viewer.
+std::optional<std::string> check_projection(const GameState& s, Viewer viewer, const ViewFn& view = view_json);
+
+}  // namespace mentat::inspect
