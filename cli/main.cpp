@@ -14,6 +14,7 @@
 #include "core/engine.h"
 #include "events/codec.h"
 #include "inspect/custody.h"
+#include "inspect/render.h"
 #include "inspect/report.h"
 #include "inspect/view.h"
 #include "replay/diff.h"
@@ -309,6 +310,7 @@ int main(int argc, char** argv) {
   cmd_replay->add_option("--from", from, "first version");
   cmd_replay->add_option("--to", to, "last version");
   cmd_replay->add_option("--as", as, "seat number or faction: only what that seat saw");
+  cmd_replay->add_option("--html", html_out, "write a self-contained HTML replay to this file");
   bool replay_views = false;
   cmd_replay->add_flag("--views", replay_views, "print the view (JSON) after each event");
 
@@ -343,6 +345,14 @@ int main(int argc, char** argv) {
   cmd_diff->add_option("a", pos_a, "ROOM[@VERSION]")->required();
   cmd_diff->add_option("b", pos_b, "ROOM[@VERSION]")->required();
   cmd_diff->add_flag("--json", diff_json, "JSON output");
+
+  // render
+  auto* cmd_render = app.add_subcommand("render", "draw the board at a version as SVG");
+  std::string svg_out;
+  cmd_render->add_option("room", room, "room id")->required();
+  cmd_render->add_option("--at", at, "version (default: head)");
+  cmd_render->add_option("--as", as, "seat number or faction (adds its private panel)");
+  cmd_render->add_option("--svg", svg_out, "output file")->required();
 
   // bisect
   auto* cmd_bisect = app.add_subcommand("bisect", "first version where an invariant fails or a predicate holds");
@@ -487,11 +497,29 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  if (cmd_render->parsed()) {
+    GameState s;
+    if (!store::load_state(*st, room, at, &s, &error)) return fail(3, error);
+    inspect::Viewer who = inspect::Viewer::observer();
+    if (!as.empty()) {
+      Seat seat;
+      if (!parse_seat(s, as, &seat, &error)) return fail(2, error);
+      who = inspect::Viewer::of(seat);
+    }
+    std::FILE* f = std::fopen(svg_out.c_str(), "wb");
+    if (!f) return fail(3, "cannot write " + svg_out);
+    const std::string svg = inspect::render_svg(s, who);
+    std::fwrite(svg.data(), 1, svg.size(), f);
+    std::fclose(f);
+    return 0;
+  }
+
   if (cmd_replay->parsed()) {
     GameState probe;
     if (!store::load_state(*st, room, 0, &probe, &error)) return fail(3, error);
     Seat seat = kNoSeat;
     if (!as.empty() && !parse_seat(probe, as, &seat, &error)) return fail(2, error);
+    std::vector<inspect::ReplayFrame> frames;
     GameState s;
     int rc = 0;
     bool ok = st->scan_events(room, 0, to, [&](int64_t v, const std::string& bytes) {
@@ -505,12 +533,26 @@ int main(int argc, char** argv) {
       else apply(s, e.seat, e.action, nullptr);
       if (v < from) return true;
       const bool hidden = seat == kNoSeat || e.seat == seat;
-      std::printf("%s\n", inspect::summarize_event(e, v ? &before : nullptr, s, hidden).c_str());
+      const std::string line = inspect::summarize_event(e, v ? &before : nullptr, s, hidden);
+      if (!html_out.empty()) {
+        frames.push_back({v, line, inspect::render_position_layer(s),
+                          inspect::render_panel(s, seat == kNoSeat ? inspect::Viewer::observer() : inspect::Viewer::of(seat))});
+        return true;
+      }
+      std::printf("%s\n", line.c_str());
       if (replay_views)
         std::printf("%s\n", inspect::view_json(s, seat == kNoSeat ? inspect::Viewer::state() : inspect::Viewer::of(seat)).c_str());
       return true;
     }, &error);
     if (!ok || rc) return fail(3, error);
+    if (!html_out.empty()) {
+      std::FILE* f = std::fopen(html_out.c_str(), "wb");
+      if (!f) return fail(3, "cannot write " + html_out);
+      const std::string html = inspect::render_replay_html("Mentat replay of " + room, frames);
+      std::fwrite(html.data(), 1, html.size(), f);
+      std::fclose(f);
+      std::printf("%zu frames written to %s\n", frames.size(), html_out.c_str());
+    }
     return 0;
   }
 

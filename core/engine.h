@@ -85,7 +85,7 @@ struct Action {
   uint8_t faction = kNoFaction;  // Predict, alliances, Bribe target
   uint8_t value = 0;             // dial, prediction turn, traitor leader, PlayCard value
   uint16_t amount = 0;           // Bid, Bribe
-  uint8_t card = kNone8;         // PlayCard / Respond / Revive leader
+  uint8_t card = kNone8;         // PlayCard / Respond / Revive leader / Bid Karama card
   LocationId to = kNone8;        // Ship / Move / SendSpiritualAdvisor / WormRide / PlayCard target
   LocationId from = kNone8;      // cross-ship source
   uint8_t forces = 0;

@@ -24,8 +24,20 @@ enum class RulingId : uint8_t {
   BgStartBasic = 5,               // Bene Gesserit basic-game starting force: Polar Sink or anywhere
   StormDialersWithoutBattle = 6,  // who dials the storm when nobody has used the battle wheels yet
   StormOnMarker = 7,              // storm ending exactly on a player marker: is that player first?
+  BoughtInOrder = 8,              // 1.04.09: order of the unsold row put back on the treachery deck
+  BgWorthlessKarama = 9,          // Bene Gesserit worthless cards as Karama: advanced only, always, never
+  AllyBidSupport = 10,            // 1.10.02.05: an ally's spice backs a bid automatically, or not at all
+  EmperorAllyPayment = 11,        // the ally's share of the Emperor's own purchase: bank or Emperor
+  KaramaBidScope = 12,            // 3.01.11.04: which Karama bids buy the card for free
+  NextOpenerBasis = 13,           // 1.04.07: the previous card's opener is the first asked or the first bidder
+  SpiceReshuffleBasic = 14,       // basic game spice reshuffle: every discard, or keep the top territory card
+  FremenExtraWorms = 15,          // 2.04.15: "after the first sandworm" per phase or per discard pile
+  RepeatedWorm = 16,              // a second Shai-Hulud in a row devours again, or only the first does
+  FremenAllyProtection = 17,      // 2.04.10: the Fremen are asked at each worm, or their ally is always protected
+  PlacedWormSpice = 18,           // 2.04.15: a worm placed by the Fremen destroys spice too, or forces only
+  NexusReopen = 19,               // 1.10.01.07: a proposal or a break re-opens a seat that passed, or never
 };
-inline constexpr int kNumRulings = 8;
+inline constexpr int kNumRulings = 20;
 
 struct RulingInfo {
   RulingId id;

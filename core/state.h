@@ -161,7 +161,8 @@ struct BiddingState {
   uint8_t passed = 0;           // seats that passed on this card (mask)
   uint8_t eligible = 0;         // seats eligible for this card (mask)
   uint8_t karama_bid = 0;       // the high bid was made with a Karama (3.01.11.04)
-  uint8_t pad[3] = {};
+  uint8_t karama_card = kNone8; // the card the high bidder named to spend as the Karama (kNone8: automatic)
+  uint8_t pad[2] = {};
 };
 
 struct ShipMoveState {
@@ -184,7 +185,7 @@ struct SpiceBlowState {
   uint8_t n_rides = 0;       // 2.04.08 worm appearances the Fremen may ride
   uint8_t rides[6] = {};     // their territories, in order of appearance
   uint8_t ride_index = 0;    // next ride to offer after the Nexus
-  uint8_t pad = 0;
+  uint8_t pile_worms = 0;    // Shai-Hulud revealed on the current pile this phase (rulings fremen_extra_worms, repeated_worm)
 };
 
 // 1.10.01 Nexus scratch (core/rules/nexus.cpp).

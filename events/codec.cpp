@@ -42,7 +42,7 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& a, const GameSetup
     case ActionKind::DialStorm: return fb::CreateDialStorm(b, a.value).Union();
     case ActionKind::Pass: return fb::CreatePass(b).Union();
     case ActionKind::ClaimCharity: return fb::CreateClaimCharity(b).Union();
-    case ActionKind::Bid: return fb::CreateBid(b, static_cast<uint8_t>(a.amount), a.flag).Union();
+    case ActionKind::Bid: return fb::CreateBid(b, static_cast<uint8_t>(a.amount), a.flag, a.card).Union();
     case ActionKind::Revive: return fb::CreateRevive(b, a.forces, a.special, a.card).Union();
     case ActionKind::Ship: return fb::CreateShip(b, a.to, a.forces, a.special, a.from, a.flag, a.flag2).Union();
     case ActionKind::Move: return fb::CreateMove(b, placements(a), a.to).Union();
@@ -136,6 +136,7 @@ bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, 
       auto* t = static_cast<const fb::Bid*>(obj);
       a->amount = t->amount();
       a->flag = t->karama();
+      a->card = t->card();
       break;
     }
     case fb::Action::Revive: {

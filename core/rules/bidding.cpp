@@ -15,14 +15,23 @@
 //    Emperor buys, and for any share the Emperor pays himself).
 //  * 2.05.08 the Harkonnen draw a free extra card when buying, unless their
 //    hand is at its limit after the purchase.
+//    Ruling emperor_ally_payment: when the Emperor buys, his ally's share
+//    goes to the bank (default) or to the Emperor.
 //  * 1.04.07 next card: first eligible seat to the right of the previous
-//    opener. 1.04.08 end when the row is empty. 1.04.09 a card passed by all:
-//    the rest of the row goes back on top of the deck, first dealt on top.
+//    opener (ruling next_opener_basis: the first seat asked, or the first
+//    seat that bid). 1.04.08 end when the row is empty. 1.04.09 a card passed
+//    by all: the rest of the row goes back on top of the deck (ruling
+//    bought_in_order: first dealt on top, or last dealt on top).
 //  * 3.01.11.04 Bid{karama}: bid beyond one's spice; the card is then bought
-//    without paying and the Karama card discarded. 1.14.06 (advanced): the
-//    Bene Gesserit may use a worthless card as a Karama.
-//  * 1.10.02.05 (partial): an ally's spice counts towards the bid limit and
-//    covers whatever the buyer cannot pay; the ally is not asked.
+//    without paying and the Karama card discarded (Bid.card names the card
+//    spent; 255 lets the engine choose). Ruling karama_bid_scope: any Karama
+//    bid is free, or only one above the spice one may bid (a Karama bid
+//    within it is an ordinary bid). Ruling bg_worthless_karama (1.14.06,
+//    2.02.22): the Bene Gesserit may use a worthless card as a Karama in the
+//    advanced game only, always, or never.
+//  * 1.10.02.05 (partial, ruling ally_bid_support): an ally's spice counts
+//    towards the bid limit and covers whatever the buyer cannot pay; the ally
+//    is not asked (automatic), or allies do not help at all (off).
 //  * 2.01.05 can_see_card_up_for_bid: the Atreides (not their ally: 2.01.09
 //    only extends Prescience in battle).
 // Not implemented: 1.14.04 (Harkonnen Karama power: take a hand), Karama
@@ -38,6 +47,15 @@ constexpr int kMaxBid = 255;  // Bid.amount is a ubyte in events/mentat.fbs
 
 using data::TreacheryCategory;
 using data::TreacheryKind;
+
+// Ruling values (core/rulings.cpp).
+constexpr uint8_t kLastDealtOnTop = 1;     // BoughtInOrder
+constexpr uint8_t kBgKaramaAlways = 1;     // BgWorthlessKarama
+constexpr uint8_t kBgKaramaNever = 2;      // BgWorthlessKarama
+constexpr uint8_t kAllyBidOff = 1;         // AllyBidSupport
+constexpr uint8_t kPayEmperor = 1;         // EmperorAllyPayment
+constexpr uint8_t kOnlyAboveSpice = 1;     // KaramaBidScope
+constexpr uint8_t kFirstBidder = 1;        // NextOpenerBasis
 
 // ---- helpers ----------------------------------------------------------------
 
@@ -57,19 +75,32 @@ uint8_t ally_of(const GameState& s, Faction f) {
   return a;
 }
 
+// 1.10.02.05 (ruling ally_bid_support): the ally whose spice backs f's bids, or kNoFaction.
+uint8_t supporting_ally(const GameState& s, Faction f) {
+  return s.rulings.is(RulingId::AllyBidSupport, kAllyBidOff) ? kNoFaction : ally_of(s, f);
+}
+
 // 1.04.06.04 + 1.10.02.05: own spice plus the ally's, capped at the encodable bid.
 int bid_limit(const GameState& s, Faction f) {
   int limit = s.of(f).spice;
-  const uint8_t a = ally_of(s, f);
+  const uint8_t a = supporting_ally(s, f);
   if (a != kNoFaction) limit += s.f[a].spice;
   return std::min(limit, kMaxBid);
 }
 
-// 3.01.11.04; 1.14.06 (advanced only): Bene Gesserit worthless cards count as Karama.
+// 1.14.06 / 2.02.22 (ruling bg_worthless_karama): may the Bene Gesserit use a
+// worthless card as a Karama in this game?
+bool bg_worthless_karama(const GameState& s) {
+  if (s.rulings.is(RulingId::BgWorthlessKarama, kBgKaramaAlways)) return true;
+  if (s.rulings.is(RulingId::BgWorthlessKarama, kBgKaramaNever)) return false;
+  return s.advanced;  // advanced_only
+}
+
+// 3.01.11.04; Bene Gesserit worthless cards count as Karama (bg_worthless_karama).
 bool counts_as_karama(const GameState& s, Faction f, uint8_t card) {
   const auto& tc = data::treachery_card(card);
   if (tc.kind == TreacheryKind::Karama) return true;
-  return f == Faction::BeneGesserit && s.advanced && tc.category == TreacheryCategory::Worthless;
+  return f == Faction::BeneGesserit && bg_worthless_karama(s) && tc.category == TreacheryCategory::Worthless;
 }
 
 // The card spent on a Karama purchase: the Bene Gesserit spend a worthless
@@ -103,10 +134,16 @@ void finish(Ctx& c) {
 }
 
 // 1.04.09: the cards left in the row go back on top of the deck so that the
-// first dealt of them is the top card again.
+// first dealt of them is the top card again (ruling bought_in_order
+// first_dealt_on_top), or one by one in the order dealt, the last dealt
+// ending on top (last_dealt_on_top).
 void return_row_to_deck(GameState& s) {
   auto& row = s.bidding.row;
-  for (int i = row.n - 1; i >= 0; --i) s.treachery_deck.push(row.ids[i]);
+  if (s.rulings.is(RulingId::BoughtInOrder, kLastDealtOnTop)) {
+    for (int i = 0; i < row.n; ++i) s.treachery_deck.push(row.ids[i]);
+  } else {
+    for (int i = row.n - 1; i >= 0; --i) s.treachery_deck.push(row.ids[i]);
+  }
   row.clear();
 }
 
@@ -124,6 +161,7 @@ void open_card(Ctx& c, bool first) {
   b.high_bidder = kNoSeat;
   b.passed = 0;
   b.karama_bid = 0;
+  b.karama_card = kNone8;
   b.eligible = eligible_mask(s);
   const auto order = order_from_first(s);
   const int n = static_cast<int>(order.size());
@@ -150,12 +188,15 @@ void pay_for_card(GameState& s, Faction buyer, int amount) {
   const int own = std::min<int>(amount, s.of(buyer).spice);
   if (own > 0) transfer_spice(s, shield(buyer), seller, own);
   int rest = amount - own;
-  const uint8_t a = ally_of(s, buyer);
+  const uint8_t a = supporting_ally(s, buyer);
   if (rest > 0 && a != kNoFaction) {
     const auto ally = static_cast<Faction>(a);
     const int part = std::min<int>(rest, s.of(ally).spice);
     // The Emperor's own spice never pays the Emperor (2.03.05 fair market).
-    const SpiceAccount to = ally == Faction::Emperor ? bank() : seller;
+    // Ruling emperor_ally_payment: the ally's share of the Emperor's own
+    // purchase goes to the bank (1.04.06.03) or to the Emperor (2.03.04).
+    SpiceAccount to = ally == Faction::Emperor ? bank() : seller;
+    if (buyer == Faction::Emperor && s.rulings.is(RulingId::EmperorAllyPayment, kPayEmperor)) to = shield(Faction::Emperor);
     if (part > 0) transfer_spice(s, shield(ally), to, part);
     rest -= part;
   }
@@ -170,7 +211,10 @@ void sell(Ctx& c) {
   auto& hand = s.of(buyer).hand;
   const uint8_t card = b.row.ids[0];
   b.row.remove(card);
-  const uint8_t karama = b.karama_bid ? karama_card_for(s, buyer) : kNone8;
+  // The card the buyer named (still in hand), else the automatic choice.
+  uint8_t karama = kNone8;
+  if (b.karama_bid)
+    karama = (b.karama_card != kNone8 && hand.contains(b.karama_card)) ? b.karama_card : karama_card_for(s, buyer);
   if (karama != kNone8) {
     // 3.01.11.04: bought without paying; the Karama is discarded.
     hand.remove(karama);
@@ -255,14 +299,29 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   if (a.amount == 0) return reject(RejectCode::IllegalChoice, "a bid must be 1 spice or more; pass instead (1.04.06.02)");
   if (a.amount <= b.high_bid)
     return reject(RejectCode::IllegalChoice, "a bid must raise the high bid of " + std::to_string(b.high_bid) + " spice");
+  if (a.card != kNone8 && !a.flag)
+    return reject(RejectCode::Malformed, "a card is named only in a Karama bid (3.01.11.04)");
   if (a.flag) {
+    if (a.card != kNone8) {
+      if (a.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
+      const std::string name(data::treachery_card(a.card).name);
+      if (!s.of(me).hand.contains(a.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
+      if (!counts_as_karama(s, me, a.card))
+        return reject(RejectCode::IllegalChoice,
+                      name + " is not a Karama card (3.01.11.04" +
+                          (me == Faction::BeneGesserit ? std::string(
+                                                             "; a worthless card counts only as the ruling "
+                                                             "bg_worthless_karama allows)")
+                                                       : std::string(")")));
+      return std::nullopt;
+    }
     if (karama_card_for(s, me) == kNone8)
       return reject(RejectCode::IllegalChoice, "a Karama bid needs a Karama card in your hand (3.01.11.04)");
     return std::nullopt;
   }
   const int limit = bid_limit(s, me);
   if (a.amount > limit) {
-    const bool allied = ally_of(s, me) != kNoFaction;
+    const bool allied = supporting_ally(s, me) != kNoFaction;
     return reject(RejectCode::NotEnoughSpice,
                   "you may not bid more than the " + std::to_string(limit) + " spice you " +
                       (allied ? "and your ally hold" : "hold") + " (1.04.06.04)");
@@ -271,15 +330,33 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 }
 
 void apply(Ctx& c, Seat seat, const Action& a) {
-  auto& b = c.s.bidding;
+  auto& s = c.s;
+  auto& b = s.bidding;
   if (a.kind == ActionKind::Pass) {
     b.passed |= bit(seat);
   } else {
+    // Ruling next_opener_basis first_bidder: the first bid opens the bidding (1.04.07).
+    if (b.high_bidder == kNoSeat && s.rulings.is(RulingId::NextOpenerBasis, kFirstBidder)) b.opener = seat;
+    // Ruling karama_bid_scope only_above_spice: a Karama bid within what one
+    // may bid in spice is an ordinary bid (paid, the Karama kept).
+    bool karama = a.flag;
+    if (karama && s.rulings.is(RulingId::KaramaBidScope, kOnlyAboveSpice) &&
+        a.amount <= bid_limit(s, s.faction_at(seat)))
+      karama = false;
     b.high_bid = static_cast<uint8_t>(a.amount);
     b.high_bidder = seat;
-    b.karama_bid = a.flag ? 1 : 0;
+    b.karama_bid = karama ? 1 : 0;
+    b.karama_card = karama ? a.card : kNone8;
   }
   advance(c);
+}
+
+// The lowest Karama bid worth offering: under karama_bid_scope
+// only_above_spice a Karama counts only above the spice one may bid.
+int karama_min(const GameState& s, Faction me) {
+  const int min = s.bidding.high_bid + 1;
+  if (s.rulings.is(RulingId::KaramaBidScope, kOnlyAboveSpice)) return std::max(min, bid_limit(s, me) + 1);
+  return min;
 }
 
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
@@ -293,11 +370,12 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     out.push_back(Decision{ActionKind::Bid,
                            "Bid on " + card + " (" + std::to_string(min) + ".." + std::to_string(max) + " spice) or pass",
                            min, max, {}});
-  if (min <= kMaxBid && karama_card_for(s, me) != kNone8)
+  const int kmin = karama_min(s, me);
+  if (kmin <= kMaxBid && karama_card_for(s, me) != kNone8)
     out.push_back(Decision{ActionKind::Bid,
-                           "Bid on " + card + " with a Karama (" + std::to_string(min) +
+                           "Bid on " + card + " with a Karama (" + std::to_string(kmin) +
                                "..255 spice; if you win, discard it and pay nothing)",
-                           min, kMaxBid, {}});
+                           kmin, kMaxBid, {}});
   out.push_back(Decision{ActionKind::Pass, "Pass on " + card, 0, 0, {}});
 }
 
@@ -321,9 +399,10 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     if (min + 1 <= max) add(min + 1, false);
     add(max, false);
   }
-  if (min <= kMaxBid && karama_card_for(s, me) != kNone8) {
-    add(min, true);
-    if (max + 1 > min && max + 1 <= kMaxBid) add(max + 1, true);  // beyond one's spice
+  const int kmin = karama_min(s, me);
+  if (kmin <= kMaxBid && karama_card_for(s, me) != kNone8) {
+    add(kmin, true);
+    if (max + 1 > kmin && max + 1 <= kMaxBid) add(max + 1, true);  // beyond one's spice
   }
   Action pass;
   pass.kind = ActionKind::Pass;
