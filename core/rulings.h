@@ -36,8 +36,18 @@ enum class RulingId : uint8_t {
   FremenAllyProtection = 17,      // 2.04.10: the Fremen are asked at each worm, or their ally is always protected
   PlacedWormSpice = 18,           // 2.04.15: a worm placed by the Fremen destroys spice too, or forces only
   NexusReopen = 19,               // 1.10.01.07: a proposal or a break re-opens a seat that passed, or never
+  FaceDownLeaderRevival = 20,     // 1.05.04: a leader dead again waits for all others face down, or only for none face up in the tanks
+  FremenAllyRevival = 21,         // 2.04.11: the ally's free revival of 3 always, or when the Fremen grant it
+  GuildCrossShipPayment = 22,     // 2.06.04 vs 2.06.10: the Guild ally's cross-ship payment goes to the Guild or the bank
+  FremenMigrationLoss = 23,       // 2.04.17: storm migration loses half rounded up (regular first) or half rounded down
+  AdvisorOccupancy = 24,          // 2.02.12 vs 1.06.05.09: advisors ignore the occupancy limit, or it applies to them
+  WartimeOccupancy = 25,          // 2.02.17: advisors flipping in wartime respect the occupancy limit, or ignore it
+  SpiceDialingElite = 26,         // 1.13.04: one spice supports one unit of dial, or one force token (elites worth 2)
+  EllacaDrugDefense = 27,         // 3.01.06: Ellaca Drug is stopped by a poison defense, or by a projectile defense
+  BattleLossesScope = 28,         // 1.07.06.05 vs 1.07.01.01: the loser loses its forces in the battle area or the whole territory
+  AggressorOrder = 29,            // 1.07.02/1.07.03: the aggressor orders its battles freely, or finishes a territory first
 };
-inline constexpr int kNumRulings = 20;
+inline constexpr int kNumRulings = 30;
 
 struct RulingInfo {
   RulingId id;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/rules/rules.h"
+#include "events/codec.h"
 #include "support/scenario.h"
 
 using namespace scenario;
@@ -69,9 +70,19 @@ void set_spice(GameState& s, Faction f, int n) {
   if (n < cur) transfer_spice(s, shield(f), bank(), cur - n);
 }
 
+// One ruling set by names, the others at their defaults.
+Rulings ruling(const char* key, const char* value) {
+  Rulings r = Rulings::defaults();
+  std::string err;
+  INFO(err);
+  REQUIRE(r.set(key, value, &err));
+  return r;
+}
+
 // Reaches the bidding phase and undoes the deal (row back on top of the deck).
-GameState at_bidding(std::initializer_list<Faction> factions, bool advanced = false) {
-  GameState s = game(factions, advanced);
+GameState at_bidding(std::initializer_list<Faction> factions, bool advanced = false,
+                     Rulings rulings = Rulings::defaults()) {
+  GameState s = game(factions, advanced, 7, rulings);
   play_until(s, Phase::Bidding);
   REQUIRE(s.phase == Phase::Bidding);
   auto& row = s.bidding.row;
@@ -707,4 +718,377 @@ TEST_CASE("1.04.03 nobody eligible: no card is dealt and the phase ends", "[bidd
   CHECK(s.phase != Phase::Bidding);
   CHECK(s.treachery_deck.n == deck_before);
   CHECK(s.bidding.row.n == 0);
+}
+
+// ---- rulings (docs/RULINGS.md) -----------------------------------------------
+
+namespace {
+
+// A Karama bid naming the card to spend (Bid.card).
+Action karama_bid(int amount, uint8_t card) {
+  Action a = bid(amount, true);
+  a.card = card;
+  return a;
+}
+
+// Everyone before `f` passes.
+void pass_until(GameState& s, Faction f) {
+  while (to_bid(s) != seat(s, f)) act(s, fac(s, to_bid(s)), pass());
+}
+
+// The others pass until the card up for bid is sold (the row shrinks).
+void sell_current(GameState& s) {
+  const int n = s.bidding.row.n;
+  while (s.phase == Phase::Bidding && s.bidding.row.n == n) act(s, fac(s, to_bid(s)), pass());
+}
+
+}  // namespace
+
+TEST_CASE("1.04.09 ruling bought_in_order=last_dealt_on_top", "[bidding][rulings]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Guild, Faction::Fremen, Faction::BeneGesserit}, false,
+                           ruling("bought_in_order", "last_dealt_on_top"));
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  start(s);
+  REQUIRE(s.bidding.row.n == 4);
+  const uint8_t c0 = s.bidding.row.ids[0], c1 = s.bidding.row.ids[1], c2 = s.bidding.row.ids[2],
+                c3 = s.bidding.row.ids[3];
+  const int deck_before = s.treachery_deck.n;
+  SECTION("on the first card: put back in the order dealt, the last dealt on top") {
+    for (int i = 0; i < 4; ++i) act(s, fac(s, o[i]), pass());
+    CHECK(s.phase != Phase::Bidding);
+    REQUIRE(s.treachery_deck.n == deck_before + 4);
+    CHECK(deck_top(s, 0) == c3);
+    CHECK(deck_top(s, 1) == c2);
+    CHECK(deck_top(s, 2) == c1);
+    CHECK(deck_top(s, 3) == c0);
+  }
+  SECTION("after one sale") {
+    act(s, fac(s, o[0]), bid(1));
+    for (int i = 1; i < 4; ++i) act(s, fac(s, o[i]), pass());
+    REQUIRE(s.of(fac(s, o[0])).hand.contains(c0));
+    for (int i = 1; i < 4; ++i) act(s, fac(s, o[i]), pass());
+    act(s, fac(s, o[0]), pass());
+    CHECK(s.phase != Phase::Bidding);
+    REQUIRE(s.treachery_deck.n == deck_before + 3);
+    CHECK(deck_top(s, 0) == c3);
+    CHECK(deck_top(s, 1) == c2);
+    CHECK(deck_top(s, 2) == c1);
+  }
+}
+
+TEST_CASE("2.02.22 ruling bg_worthless_karama=always", "[bidding][rulings]") {
+  // Basic game: the default (advanced_only) rejects this bid.
+  const uint8_t baliset = card_of_kind(TreacheryKind::Baliset);
+  GameState s = at_bidding({Faction::BeneGesserit, Faction::Atreides, Faction::Guild}, false,
+                           ruling("bg_worthless_karama", "always"));
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  set_spice(s, Faction::BeneGesserit, 1);
+  set_hand(s, Faction::BeneGesserit, 0);
+  give(s, Faction::BeneGesserit, baliset);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  const uint8_t card = s.bidding.row.ids[0];
+  pass_until(s, Faction::BeneGesserit);
+  bool offered = false;
+  for (const auto& a : legal_actions(s, seat(s, Faction::BeneGesserit))) offered |= a.flag;
+  CHECK(offered);
+  act(s, Faction::BeneGesserit, bid(9, true));
+  sell_current(s);
+  CHECK(s.of(Faction::BeneGesserit).hand.contains(card));
+  CHECK_FALSE(s.of(Faction::BeneGesserit).hand.contains(baliset));
+  CHECK(s.treachery_discard.top() == baliset);
+  CHECK(s.of(Faction::BeneGesserit).spice == 1);
+}
+
+TEST_CASE("1.14.06 ruling bg_worthless_karama=never", "[bidding][rulings]") {
+  // Advanced game: the default (advanced_only) accepts a worthless card.
+  const uint8_t baliset = card_of_kind(TreacheryKind::Baliset);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  GameState s = at_bidding({Faction::BeneGesserit, Faction::Atreides, Faction::Guild}, true,
+                           ruling("bg_worthless_karama", "never"));
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  set_spice(s, Faction::BeneGesserit, 1);
+  set_hand(s, Faction::BeneGesserit, 0);
+  give(s, Faction::BeneGesserit, baliset);
+  SECTION("a worthless card alone: no Karama bid") {
+    start(s);
+    pass_until(s, Faction::BeneGesserit);
+    CHECK(rejected(s, Faction::BeneGesserit, bid(9, true)).code == RejectCode::IllegalChoice);
+    CHECK(rejected(s, Faction::BeneGesserit, karama_bid(9, baliset)).code == RejectCode::IllegalChoice);
+    for (const auto& a : legal_actions(s, seat(s, Faction::BeneGesserit))) CHECK_FALSE(a.flag);
+  }
+  SECTION("with a real Karama too: the Karama is spent, not the worthless card") {
+    give(s, Faction::BeneGesserit, karama);
+    start(s);
+    const uint8_t card = s.bidding.row.ids[0];
+    pass_until(s, Faction::BeneGesserit);
+    act(s, Faction::BeneGesserit, bid(9, true));
+    sell_current(s);
+    const auto& hand = s.of(Faction::BeneGesserit).hand;
+    CHECK(hand.contains(card));
+    CHECK(hand.contains(baliset));
+    CHECK_FALSE(hand.contains(karama));
+    CHECK(s.treachery_discard.top() == karama);
+  }
+}
+
+TEST_CASE("1.10.02.05 ruling ally_bid_support=off", "[bidding][rulings]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Fremen, Faction::Emperor}, false,
+                           ruling("ally_bid_support", "off"));
+  s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Fremen);
+  s.of(Faction::Fremen).ally = static_cast<uint8_t>(Faction::Atreides);
+  set_spice(s, Faction::Atreides, 3);
+  set_spice(s, Faction::Fremen, 5);
+  set_spice(s, Faction::Emperor, 10);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  const uint8_t card = s.bidding.row.ids[0];
+  pass_until(s, Faction::Atreides);
+  // The ally's 5 spice do not count: the limit is the Atreides' own 3.
+  auto r = rejected(s, Faction::Atreides, bid(4));
+  CHECK(r.code == RejectCode::NotEnoughSpice);
+  CHECK(r.reason.find("3 spice you hold") != std::string::npos);
+  auto ds = decisions(s, seat(s, Faction::Atreides));
+  REQUIRE_FALSE(ds.empty());
+  CHECK(ds[0].kind == ActionKind::Bid);
+  CHECK(ds[0].max == 3);
+  act(s, Faction::Atreides, bid(3));
+  sell_current(s);
+  CHECK(s.of(Faction::Atreides).hand.contains(card));
+  CHECK(s.of(Faction::Atreides).spice == 0);
+  CHECK(s.of(Faction::Fremen).spice == 5);
+  CHECK(s.of(Faction::Emperor).spice == 13);
+}
+
+TEST_CASE("2.03.04 ruling emperor_ally_payment=emperor", "[bidding][rulings]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild}, false,
+                           ruling("emperor_ally_payment", "emperor"));
+  s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Emperor);
+  s.of(Faction::Emperor).ally = static_cast<uint8_t>(Faction::Atreides);
+  set_spice(s, Faction::Emperor, 3);
+  set_spice(s, Faction::Atreides, 5);
+  start(s);
+  const uint8_t card = s.bidding.row.ids[0];
+  pass_until(s, Faction::Emperor);
+  const int64_t bank_before = s.bank;
+  act(s, Faction::Emperor, bid(6));
+  sell_current(s);
+  CHECK(s.of(Faction::Emperor).hand.contains(card));
+  // The Emperor's own 3 go to the bank (2.03.05); the ally's 3 to the Emperor.
+  CHECK(s.of(Faction::Atreides).spice == 2);
+  CHECK(s.of(Faction::Emperor).spice == 3);
+  CHECK(s.bank == bank_before + 3);
+}
+
+TEST_CASE("2.03.04 default emperor_ally_payment=bank: the ally's share of the Emperor's purchase goes to the bank",
+          "[bidding][rulings]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild});
+  s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Emperor);
+  s.of(Faction::Emperor).ally = static_cast<uint8_t>(Faction::Atreides);
+  set_spice(s, Faction::Emperor, 3);
+  set_spice(s, Faction::Atreides, 5);
+  start(s);
+  pass_until(s, Faction::Emperor);
+  const int64_t bank_before = s.bank;
+  act(s, Faction::Emperor, bid(6));
+  sell_current(s);
+  CHECK(s.of(Faction::Atreides).spice == 2);
+  CHECK(s.of(Faction::Emperor).spice == 0);
+  CHECK(s.bank == bank_before + 6);
+}
+
+TEST_CASE("3.01.11.04 ruling karama_bid_scope=only_above_spice", "[bidding][rulings]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild}, false,
+                           ruling("karama_bid_scope", "only_above_spice"));
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  set_spice(s, Faction::Atreides, 5);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  set_hand(s, Faction::Atreides, 1);
+  give(s, Faction::Atreides, karama);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  const uint8_t card = s.bidding.row.ids[0];
+  pass_until(s, Faction::Atreides);
+  // Karama bids are offered only above the 5 spice held.
+  const Seat me = seat(s, Faction::Atreides);
+  bool karama_offered = false;
+  for (const auto& d : decisions(s, me))
+    if (d.kind == ActionKind::Bid && d.prompt.find("Karama") != std::string::npos) {
+      karama_offered = true;
+      CHECK(d.min == 6);
+    }
+  CHECK(karama_offered);
+  for (const auto& a : legal_actions(s, me))
+    if (a.flag) CHECK(a.amount > 5);
+  const int emperor_before = s.of(Faction::Emperor).spice;
+
+  SECTION("a Karama bid within one's spice is an ordinary bid: paid, the Karama kept") {
+    act(s, Faction::Atreides, bid(3, true));
+    CHECK(s.bidding.karama_bid == 0);
+    sell_current(s);
+    const auto& hand = s.of(Faction::Atreides).hand;
+    CHECK(hand.contains(card));
+    CHECK(hand.contains(karama));
+    CHECK(s.of(Faction::Atreides).spice == 2);
+    CHECK(s.of(Faction::Emperor).spice == emperor_before + 3);
+  }
+  SECTION("a Karama bid above one's spice buys the card free") {
+    act(s, Faction::Atreides, bid(8, true));
+    CHECK(s.bidding.karama_bid == 1);
+    sell_current(s);
+    const auto& hand = s.of(Faction::Atreides).hand;
+    CHECK(hand.contains(card));
+    CHECK_FALSE(hand.contains(karama));
+    CHECK(s.treachery_discard.top() == karama);
+    CHECK(s.of(Faction::Atreides).spice == 5);
+    CHECK(s.of(Faction::Emperor).spice == emperor_before);
+  }
+}
+
+TEST_CASE("3.01.11.04 default karama_bid_scope=any_amount_free: a Karama bid within one's spice is free too",
+          "[bidding][rulings]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild});
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  set_spice(s, Faction::Atreides, 5);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  set_hand(s, Faction::Atreides, 1);
+  give(s, Faction::Atreides, karama);
+  start(s);
+  const uint8_t card = s.bidding.row.ids[0];
+  pass_until(s, Faction::Atreides);
+  act(s, Faction::Atreides, bid(3, true));
+  CHECK(s.bidding.karama_bid == 1);
+  sell_current(s);
+  CHECK(s.of(Faction::Atreides).hand.contains(card));
+  CHECK_FALSE(s.of(Faction::Atreides).hand.contains(karama));
+  CHECK(s.of(Faction::Atreides).spice == 5);
+}
+
+TEST_CASE("1.04.07 ruling next_opener_basis=first_bidder", "[bidding][rulings]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Emperor, Faction::Guild}, false,
+                           ruling("next_opener_basis", "first_bidder"));
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  start(s);
+  REQUIRE(to_bid(s) == o[0]);
+  // o[0] opens by passing; o[2] is the first to bid and buys.
+  act(s, fac(s, o[0]), pass());
+  act(s, fac(s, o[1]), pass());
+  act(s, fac(s, o[2]), bid(1));
+  CHECK(s.bidding.opener == o[2]);
+  act(s, fac(s, o[3]), pass());
+  REQUIRE(s.bidding.row.n == 3);
+  // Default (first_asked): o[1], to the right of o[0]. Here: right of o[2].
+  CHECK(to_bid(s) == o[3]);
+  CHECK(s.bidding.opener == o[3]);
+  // The next card: o[3] asked first, o[0] bids first, o[1] outbids and buys.
+  act(s, fac(s, o[3]), pass());
+  act(s, fac(s, o[0]), bid(1));
+  act(s, fac(s, o[1]), bid(2));
+  act(s, fac(s, o[2]), pass());
+  act(s, fac(s, o[0]), pass());
+  REQUIRE(s.bidding.row.n == 2);
+  CHECK(to_bid(s) == o[1]);  // right of the first bidder o[0]
+}
+
+TEST_CASE("3.01.11.04 Bid.card names the card spent as the Karama", "[bidding]") {
+  const uint8_t baliset = card_of_kind(TreacheryKind::Baliset);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama, 0);
+  const uint8_t other_karama = card_of_kind(TreacheryKind::Karama, 1);
+  GameState s = at_bidding({Faction::BeneGesserit, Faction::Atreides, Faction::Guild}, true);
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  set_spice(s, Faction::BeneGesserit, 1);
+  set_hand(s, Faction::BeneGesserit, 1);
+  const uint8_t plain = s.of(Faction::BeneGesserit).hand.ids[0];
+  give(s, Faction::BeneGesserit, karama);
+  give(s, Faction::BeneGesserit, baliset);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  const uint8_t card = s.bidding.row.ids[0];
+  pass_until(s, Faction::BeneGesserit);
+
+  SECTION("rejections") {
+    auto r1 = rejected(s, Faction::BeneGesserit, karama_bid(9, plain));
+    CHECK(r1.code == RejectCode::IllegalChoice);
+    CHECK(r1.reason.find("not a Karama") != std::string::npos);
+    auto r2 = rejected(s, Faction::BeneGesserit, karama_bid(9, other_karama));
+    CHECK(r2.code == RejectCode::IllegalChoice);
+    CHECK(r2.reason.find("not in your hand") != std::string::npos);
+    CHECK(rejected(s, Faction::BeneGesserit, karama_bid(9, 200)).code == RejectCode::Malformed);
+    Action named_plain_bid = bid(1);
+    named_plain_bid.card = karama;
+    CHECK(rejected(s, Faction::BeneGesserit, named_plain_bid).code == RejectCode::Malformed);
+  }
+  SECTION("255: the automatic choice spends the worthless card first") {
+    act(s, Faction::BeneGesserit, karama_bid(9, kNone8));
+    sell_current(s);
+    CHECK(s.of(Faction::BeneGesserit).hand.contains(karama));
+    CHECK_FALSE(s.of(Faction::BeneGesserit).hand.contains(baliset));
+  }
+  SECTION("naming the Karama spends it and keeps the worthless card") {
+    act(s, Faction::BeneGesserit, karama_bid(9, karama));
+    CHECK(s.bidding.karama_card == karama);
+    sell_current(s);
+    const auto& hand = s.of(Faction::BeneGesserit).hand;
+    CHECK(hand.contains(card));
+    CHECK(hand.contains(baliset));
+    CHECK_FALSE(hand.contains(karama));
+    CHECK(s.treachery_discard.top() == karama);
+    CHECK(s.of(Faction::BeneGesserit).spice == 1);
+  }
+  SECTION("naming the worthless card spends it") {
+    act(s, Faction::BeneGesserit, karama_bid(9, baliset));
+    sell_current(s);
+    CHECK(s.of(Faction::BeneGesserit).hand.contains(karama));
+    CHECK(s.treachery_discard.top() == baliset);
+  }
+  SECTION("outbid: nothing is spent, and the next card starts with no named card") {
+    act(s, Faction::BeneGesserit, karama_bid(9, karama));
+    act(s, fac(s, to_bid(s)), bid(10));
+    while (s.bidding.row.n == 3) act(s, fac(s, to_bid(s)), pass());
+    CHECK(s.of(Faction::BeneGesserit).hand.contains(karama));
+    CHECK(s.of(Faction::BeneGesserit).hand.contains(baliset));
+    CHECK(s.bidding.karama_card == kNone8);
+  }
+}
+
+TEST_CASE("3.01.11.04 Bid.card: a worthless card is no Karama in the basic game (bg_worthless_karama default)",
+          "[bidding]") {
+  const uint8_t baliset = card_of_kind(TreacheryKind::Baliset);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  GameState s = at_bidding({Faction::BeneGesserit, Faction::Atreides, Faction::Guild});
+  set_hand(s, Faction::BeneGesserit, 0);
+  give(s, Faction::BeneGesserit, baliset);
+  give(s, Faction::BeneGesserit, karama);
+  start(s);
+  pass_until(s, Faction::BeneGesserit);
+  auto r = rejected(s, Faction::BeneGesserit, karama_bid(9, baliset));
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK(r.reason.find("bg_worthless_karama") != std::string::npos);
+  CHECK_FALSE(validate(s, seat(s, Faction::BeneGesserit), karama_bid(9, karama)).has_value());
+}
+
+TEST_CASE("Bid.card round-trips through the event codec and the action JSON", "[bidding][events]") {
+  codec::Event e;
+  e.version = 5;
+  e.seat = 1;
+  e.action = karama_bid(7, 12);
+  std::string err;
+  codec::Event d;
+  REQUIRE(codec::decode_event(codec::encode_event(e), &d, &err));
+  CHECK(d.action.kind == ActionKind::Bid);
+  CHECK(d.action.amount == 7);
+  CHECK(d.action.flag);
+  CHECK(d.action.card == 12);
+  e.action = bid(3);
+  REQUIRE(codec::decode_event(codec::encode_event(e), &d, &err));
+  CHECK(d.action.card == kNone8);
+  Action a;
+  REQUIRE(codec::parse_action_json(R"({"action_type":"Bid","action":{"amount":4,"karama":true,"card":12}})", &a,
+                                   nullptr, &err));
+  CHECK(a.card == 12);
+  CHECK(a.flag);
+  REQUIRE(codec::parse_action_json(R"({"action_type":"Bid","action":{"amount":4}})", &a, nullptr, &err));
+  CHECK(a.card == kNone8);
 }

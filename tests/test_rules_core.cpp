@@ -29,7 +29,7 @@ void put(GameState& s, Faction f, LocationId loc, int n) {
 }
 }  // namespace
 
-TEST_CASE("0.11-0.14 setup: spice, forces, traitors dealt, starting cards", "[setup]") {
+TEST_CASE("0.04 0.05 0.06 0.11 0.12 0.13 0.14 0.15 2.01.01 2.01.02 2.02.01 2.02.02 2.03.01 2.03.02 2.04.01 2.05.01 2.05.02 2.05.03 2.05.04 2.05.06 2.06.01 2.06.02 setup: spice, forces, traitors dealt, starting cards", "[setup]") {
   GameState s = game(kSix);
   CHECK(s.phase == Phase::Setup);
   CHECK(s.of(Faction::Atreides).spice == 10);
@@ -176,7 +176,7 @@ TEST_CASE("1.01.02 later storms are dialed 1..3 by the two players who last used
   CHECK(s.storm_sector == (before + 5) % 18);
 }
 
-TEST_CASE("1.01.01 first player: the marker the storm next approaches", "[storm]") {
+TEST_CASE("0.10 1.01.00 1.01.01 first player: the marker the storm next approaches", "[storm]") {
   GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});  // markers at 0, 6, 12
   s.storm_sector = 4;
   CHECK(first_player(s) == 1);
@@ -268,7 +268,7 @@ TEST_CASE("1.13.01 advanced increased spice flow", "[collection]") {
   CHECK(s.of(Faction::Guild).spice == g0 + 1);      // Tuek's Sietch
 }
 
-TEST_CASE("1.09 stronghold victory: three alone, first in storm order, 2.02.03 prediction wins alone", "[mentat pause]") {
+TEST_CASE("1.09.00 1.09.02 1.09.02.01 1.09.02.02 1.09.03 1.09.04 2.02.03 stronghold victory: three alone, prediction wins alone", "[mentat pause]") {
   GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::BeneGesserit});
   play_until(s, Phase::Storm, 1);
   s.turn = 3;
@@ -313,7 +313,7 @@ TEST_CASE("1.09 stronghold victory: three alone, first in storm order, 2.02.03 p
   }
 }
 
-TEST_CASE("1.09.05 game end: Guild default, Fremen special, most strongholds", "[mentat pause]") {
+TEST_CASE("1.09.05 2.06.08 2.06.11 game end: Guild default, most strongholds, Fremen without Guild", "[mentat pause]") {
   {
     GameState s = game({Faction::Atreides, Faction::Guild});
     play_until(s, Phase::Storm, 1);
@@ -341,7 +341,7 @@ TEST_CASE("1.09.05 game end: Guild default, Fremen special, most strongholds", "
   }
 }
 
-TEST_CASE("1.12 bribes: to the front of the shield, collected at the Mentat Pause", "[deals]") {
+TEST_CASE("0.00 1.12 1.09.01 bribes: to the front of the shield, collected at the Mentat Pause", "[deals]") {
   GameState s = game({Faction::Atreides, Faction::Harkonnen});
   Action b = make(ActionKind::Bribe);
   b.faction = static_cast<uint8_t>(Faction::Harkonnen);
@@ -362,4 +362,52 @@ TEST_CASE("1.12 bribes: to the front of the shield, collected at the Mentat Paus
   Action d = make(ActionKind::Deal);
   d.text = "";
   CHECK(rejected(s, Faction::Atreides, d).code == RejectCode::Malformed);
+}
+
+TEST_CASE("2.04.09 2.04.09.01 2.04.09.02 2.04.09.03 2.04.12 Fremen special victory with the Guild in the game", "[mentat pause]") {
+  GameState s = game({Faction::Fremen, Faction::Guild, Faction::Atreides});
+  play_until(s, Phase::Storm, 1);
+  s.turn = s.max_turns;
+  s.of(Faction::Fremen).ally = static_cast<uint8_t>(Faction::Atreides);
+  s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Fremen);
+  {
+    GameState t = s;  // Sietch Tabr and Habbanya Sietch empty or Fremen, Tuek's Sietch only the Guild
+    rules::Ctx ctx{t, nullptr};
+    rules::enter_phase(ctx, Phase::MentatPause);
+    CHECK(t.winners == ((1u << static_cast<int>(Faction::Fremen)) | (1u << static_cast<int>(Faction::Atreides))));
+  }
+  {
+    GameState t = s;  // the Atreides in Tuek's Sietch spoil it: the Guild wins
+    put(t, Faction::Atreides, loc("Tuek's Sietch"), 1);
+    rules::Ctx ctx{t, nullptr};
+    rules::enter_phase(ctx, Phase::MentatPause);
+    CHECK(t.winners == (1u << static_cast<int>(Faction::Guild)));
+  }
+  {
+    GameState t = s;  // another faction in Habbanya Sietch spoils it too
+    put(t, Faction::Guild, loc("Habbanya Sietch"), 1);
+    rules::Ctx ctx{t, nullptr};
+    rules::enter_phase(ctx, Phase::MentatPause);
+    CHECK(t.winners == (1u << static_cast<int>(Faction::Guild)));
+  }
+}
+
+TEST_CASE("2.01.04 2.02.04 2.03.03 2.04.04 2.05.05 2.06.03 free revival per faction", "[revival]") {
+  GameState s = game(kSix);
+  play_until(s, Phase::Storm, 1);
+  const std::pair<Faction, int> free[] = {{Faction::Atreides, 2}, {Faction::BeneGesserit, 1}, {Faction::Emperor, 1},
+                                          {Faction::Fremen, 3}, {Faction::Harkonnen, 2}, {Faction::Guild, 1}};
+  for (auto [f, n] : free) {
+    CHECK(data::faction_setup(f).free_revival == n);
+    s.of(f).reserves[0] = static_cast<uint8_t>(s.of(f).reserves[0] - 3);
+    s.of(f).tanks[0] = static_cast<uint8_t>(s.of(f).tanks[0] + 3);
+  }
+  rules::Ctx ctx{s, nullptr};
+  rules::enter_phase(ctx, Phase::Revival);
+  for (auto [f, n] : free) {
+    const int spice = s.of(f).spice;
+    act(s, f, revive(n));
+    CHECK(s.of(f).tanks[0] == 3 - n);
+    CHECK(s.of(f).spice == spice);  // free
+  }
 }

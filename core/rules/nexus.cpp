@@ -12,6 +12,9 @@
 // all have passed. Termination: 1.10.01.02 a faction allies at most once per
 // Nexus, and may propose to each other faction at most once per Nexus, so
 // only finitely many actions re-open decisions.
+// Ruling nexus_reopen (1.10.01.07): a proposal or a break re-opens the other
+// seat's decision (on_proposal_and_break), or a seat that passed is done for
+// this Nexus and proposals to it are refused (never).
 // Limits: 1.10.01.04 two players per alliance, 1.10.01.05 one alliance per
 // player; 1.10.01.03 allies are public (FactionState::ally is in the view).
 //
@@ -39,6 +42,15 @@ uint8_t fbit(uint8_t f) { return static_cast<uint8_t>(1u << f); }
 bool valid_faction(const GameState& s, uint8_t f) { return f < kNumFactions && s.has(static_cast<Faction>(f)); }
 
 bool allied(const GameState& s, Faction f) { return s.of(f).ally != kNoFaction; }
+
+constexpr uint8_t kNeverReopen = 1;  // ruling NexusReopen (core/rulings.cpp)
+
+bool reopens(const GameState& s) { return !s.rulings.is(RulingId::NexusReopen, kNeverReopen); }
+
+// Under nexus_reopen=never, a faction whose seat has passed can no longer answer.
+bool passed_for_good(const GameState& s, uint8_t f) {
+  return !reopens(s) && valid_faction(s, f) && !has_bit(s.waiting, s.f[f].seat);
+}
 
 // ---- 2.04.08 worm rides ------------------------------------------------
 
@@ -183,6 +195,9 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (s.nexus.proposed[static_cast<int>(me)] & fbit(a.faction))
         return reject(RejectCode::IllegalChoice, "you have already proposed an alliance to " +
                                                      std::string(faction_name(static_cast<Faction>(a.faction))) + " in this Nexus");
+      if (passed_for_good(s, a.faction))
+        return reject(RejectCode::IllegalChoice, std::string(faction_name(static_cast<Faction>(a.faction))) +
+                                                     " has passed and is done with this Nexus (1.10.01.07, ruling nexus_reopen=never)");
       return std::nullopt;
     }
     case ActionKind::AcceptAlliance: {
@@ -216,7 +231,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     case ActionKind::ProposeAlliance:
       mine.proposal = a.faction;
       s.nexus.proposed[static_cast<int>(me)] |= fbit(a.faction);
-      s.waiting |= bit(s.f[a.faction].seat);  // the faction asked may answer
+      if (reopens(s)) s.waiting |= bit(s.f[a.faction].seat);  // the faction asked may answer
       break;
     case ActionKind::AcceptAlliance: {
       auto& theirs = s.f[a.faction];
@@ -230,7 +245,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       auto& theirs = s.f[mine.ally];
       theirs.ally = kNoFaction;
       mine.ally = kNoFaction;
-      s.waiting |= bit(theirs.seat);  // the former ally may look for another
+      if (reopens(s)) s.waiting |= bit(theirs.seat);  // the former ally may look for another
       break;
     }
     default: break;
@@ -260,7 +275,8 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   Decision accept{ActionKind::AcceptAlliance, "Accept a proposed alliance", 0, 0, {}};
   for (int f = 0; f < kNumFactions; ++f) {
     if (!alliance_obstacle(s, me, static_cast<uint8_t>(f)).empty()) continue;
-    if (!(s.nexus.proposed[static_cast<int>(me)] & fbit(static_cast<uint8_t>(f)))) propose.options.push_back(static_cast<uint16_t>(f));
+    if (!(s.nexus.proposed[static_cast<int>(me)] & fbit(static_cast<uint8_t>(f))) && !passed_for_good(s, static_cast<uint8_t>(f)))
+      propose.options.push_back(static_cast<uint16_t>(f));
     if (s.f[f].proposal == static_cast<uint8_t>(me)) accept.options.push_back(static_cast<uint16_t>(f));
   }
   if (!propose.options.empty()) out.push_back(propose);

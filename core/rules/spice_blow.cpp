@@ -11,24 +11,41 @@
 //  1.02.06 a Shai-Hulud after turn 1 causes a Nexus at the end of the phase;
 //  1.13.02 advanced: a second blow onto discard pile B, each worm devouring
 //          under the topmost territory card of its own pile;
-//  1.13.03 reshuffle when the deck runs out (basic game: every discard).
+//  1.13.03 reshuffle when the deck runs out (basic game: every discard, or
+//          as 1.13.03 for pile A under ruling spice_reshuffle_basic);
+//  ruling repeated_worm: each Shai-Hulud of a run on one pile devours again
+//          (1.02.05), or only the first does and the others are just
+//          discarded (1.13.02.02).
 // Fremen: 2.04.07 their forces are not devoured; 2.04.10 they decide whether
 // their ally is protected (Respond{accept}) whenever their ally has forces
-// where a worm appears; 2.04.15 advanced: every worm
-// after the first of the phase may be placed by them in any sand territory
-// (WormRide{to}, or Pass to let it appear where the cards say). 2.04.08 Beast
-// of Burden happens upon conclusion of the Nexus (nexus.cpp): the worms'
-// territories are recorded here in s.blow.rides.
+// where a worm appears (ruling fremen_ally_protection: or the ally is always
+// protected, unasked); 2.04.15 advanced: every worm after the first of the
+// phase (ruling fremen_extra_worms: or of its pile) may be placed by them in
+// any sand territory (WormRide{to}, or Pass to let it appear where the cards
+// say); a placed worm destroys the spice there too, or only the forces
+// (ruling placed_worm_spice). 2.04.08 Beast of Burden happens upon conclusion
+// of the Nexus (nexus.cpp): the worms' territories are recorded here in
+// s.blow.rides.
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
 namespace {
 
 enum BlowStep : uint8_t {
-  kBlowing = 0,       // automatic
-  kPlaceWorm = 1,     // 2.04.15 the Fremen may place this worm (WormRide{to} or Pass)
-  kProtectAlly = 2,   // 2.04.10 the Fremen decide whether their ally is devoured (Respond)
+  kBlowing = 0,            // automatic
+  kPlaceWorm = 1,          // 2.04.15 the Fremen may place this worm (WormRide{to} or Pass)
+  kProtectAlly = 2,        // 2.04.10 the Fremen decide whether their ally is devoured (Respond)
+  kProtectAllyPlaced = 3,  // the same, for a worm the Fremen placed (2.04.15, ruling placed_worm_spice)
 };
+
+bool protect_step(uint8_t step) { return step == kProtectAlly || step == kProtectAllyPlaced; }
+
+// Ruling values (core/rulings.cpp).
+constexpr uint8_t kKeepTopTerritory = 1;  // SpiceReshuffleBasic
+constexpr uint8_t kExtraWormsPerPile = 1; // FremenExtraWorms
+constexpr uint8_t kOnlyFirstWorm = 1;     // RepeatedWorm
+constexpr uint8_t kAlwaysProtect = 1;     // FremenAllyProtection
+constexpr uint8_t kPlacedForcesOnly = 1;  // PlacedWormSpice
 
 int num_piles(const GameState& s) { return s.advanced ? 2 : 1; }
 
@@ -49,14 +66,15 @@ std::optional<TerritoryId> topmost_territory(const GameState& s, int pile) {
   return std::nullopt;
 }
 
-// 1.13.03 / 0.xx: restock the empty spice deck. Advanced game: the cards of
+// 1.13.03 / 0.05: restock the empty spice deck. Advanced game: the cards of
 // pile A under its topmost territory card, and all of pile B. Basic game:
-// the whole discard pile.
+// the whole discard pile (ruling spice_reshuffle_basic all_discards), or as
+// pile A in the advanced game (keep_top_territory).
 void reshuffle_spice(Ctx& c) {
   auto& s = c.s;
   auto& a = s.spice_discard[0];
   int keep = 0;  // cards of pile A that stay (the topmost territory card and above)
-  if (s.advanced) {
+  if (s.advanced || s.rulings.is(RulingId::SpiceReshuffleBasic, kKeepTopTerritory)) {
     for (int i = a.n - 1; i >= 0; --i) {
       if (!data::spice_card(a.ids[i]).shai_hulud) {
         keep = a.n - i;
@@ -92,13 +110,16 @@ bool ally_protectable(const GameState& s, TerritoryId t) {
 }
 
 // 1.02.05: the worm destroys the spice and the forces in territory t
-// (2.04.07 not the Fremen; 2.04.10 not their ally when protected).
-void devour(GameState& s, TerritoryId t, bool protect_ally) {
+// (2.04.07 not the Fremen; 2.04.10 not their ally when protected). A worm the
+// Fremen placed (2.04.15) leaves the spice under ruling placed_worm_spice
+// forces_only.
+void devour(GameState& s, TerritoryId t, bool protect_ally, bool placed) {
   const auto& ter = data::territory(t);
   const uint8_t fremen_ally = s.has(Faction::Fremen) ? s.of(Faction::Fremen).ally : kNoFaction;
+  const bool spice = !(placed && s.rulings.is(RulingId::PlacedWormSpice, kPlacedForcesOnly));
   for (int i = 0; i < ter.num_locations; ++i) {
     const auto loc = static_cast<LocationId>(ter.first_location + i);
-    if (s.spice_on_board[loc] > 0) transfer_spice(s, board(loc), bank(), s.spice_on_board[loc]);
+    if (spice && s.spice_on_board[loc] > 0) transfer_spice(s, board(loc), bank(), s.spice_on_board[loc]);
     for (int fi = 0; fi < kNumFactions; ++fi) {
       const auto fa = static_cast<Faction>(fi);
       if (!s.has(fa) || fa == Faction::Fremen) continue;
@@ -112,25 +133,51 @@ void devour(GameState& s, TerritoryId t, bool protect_ally) {
     s.blow.rides[s.blow.n_rides++] = t;
 }
 
-// A worm appears in territory t: asks the Fremen about their ally when that
-// matters, else devours at once. False when the blow waits for a decision.
-bool worm_appears(Ctx& c, TerritoryId t) {
+// A worm appears in territory t (`placed`: by the Fremen, 2.04.15): asks the
+// Fremen about their ally when that matters, else devours at once. False
+// when the blow waits for a decision.
+bool worm_appears(Ctx& c, TerritoryId t, bool placed) {
   auto& s = c.s;
   if (ally_protectable(s, t)) {
+    if (s.rulings.is(RulingId::FremenAllyProtection, kAlwaysProtect)) {
+      devour(s, t, true, placed);
+      return true;
+    }
     s.blow.territory = t;
-    s.step = kProtectAlly;
+    s.step = placed ? kProtectAllyPlaced : kProtectAlly;
     s.waiting = bit(fremen_seat(s));
     return false;
   }
-  devour(s, t, false);
+  devour(s, t, false, placed);
   return true;
+}
+
+// Ruling repeated_worm only_first: a Shai-Hulud after the first of its pile
+// in this phase is only discarded (1.13.02.02).
+bool worm_without_effect(const GameState& s) {
+  return s.rulings.is(RulingId::RepeatedWorm, kOnlyFirstWorm) && s.blow.pile_worms > 1;
 }
 
 // Worm whose territory comes from the cards (its own discard pile).
 bool worm_from_pile(Ctx& c) {
+  if (worm_without_effect(c.s)) return true;
   const auto t = topmost_territory(c.s, c.s.blow.pile);
   if (!t) return true;  // no territory card under it: nothing to devour
-  return worm_appears(c, *t);
+  return worm_appears(c, *t, false);
+}
+
+// 2.04.15: does the Fremen place this worm? Every worm after the first of the
+// phase (ruling fremen_extra_worms per_phase) or of its pile (per_pile).
+bool fremen_place_worm(const GameState& s) {
+  if (!s.advanced || !s.has(Faction::Fremen)) return false;
+  if (s.rulings.is(RulingId::FremenExtraWorms, kExtraWormsPerPile)) return s.blow.pile_worms > 1;
+  return s.blow.worms > 1;
+}
+
+// The current pile has its territory card (or no card at all): on to the next.
+void next_pile(GameState& s) {
+  ++s.blow.pile;
+  s.blow.pile_worms = 0;
 }
 
 void finish(Ctx& c) {
@@ -141,6 +188,7 @@ void finish(Ctx& c) {
     shuffle_pile(c, s.spice_deck, DrawKind::ShuffleSpice);
   }
   s.blow.pile = 0;
+  s.blow.pile_worms = 0;
   s.blow.territory = 0;
   // 1.02.03 / 1.02.06.
   if (s.nexus_pending && s.turn > 1) {
@@ -159,7 +207,7 @@ void run(Ctx& c) {
   while (s.blow.pile < num_piles(s)) {
     const uint8_t id = reveal(c);
     if (id == kNone8) {  // no spice card left anywhere: this blow yields nothing
-      ++s.blow.pile;
+      next_pile(s);
       continue;
     }
     const auto& card = data::spice_card(id);
@@ -167,7 +215,7 @@ void run(Ctx& c) {
       // 1.02.04
       s.spice_discard[s.blow.pile].push(id);
       if (!s.in_storm(card.location)) transfer_spice(s, bank(), board(card.location), card.amount);
-      ++s.blow.pile;
+      next_pile(s);
       continue;
     }
     if (s.turn <= 1) {  // 1.02.02
@@ -178,7 +226,8 @@ void run(Ctx& c) {
     s.spice_discard[s.blow.pile].push(id);
     s.nexus_pending = 1;
     ++s.blow.worms;
-    if (s.advanced && s.has(Faction::Fremen) && s.blow.worms > 1) {  // 2.04.15
+    ++s.blow.pile_worms;
+    if (fremen_place_worm(s)) {  // 2.04.15
       s.step = kPlaceWorm;
       s.waiting = bit(fremen_seat(s));
       return;
@@ -206,7 +255,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(a.to)).name) + " is not a sand territory (2.04.15)");
     return std::nullopt;
   }
-  if (s.step == kProtectAlly) {
+  if (protect_step(s.step)) {
     if (a.kind != ActionKind::Respond)
       return reject(RejectCode::WrongPhase, "answer whether your ally is protected from the sandworm (Respond: accept=true protects, accept=false does not, 2.04.10)");
     return std::nullopt;
@@ -219,19 +268,21 @@ void apply(Ctx& c, Seat, const Action& a) {
   s.waiting = 0;
   if (s.step == kPlaceWorm) {
     s.step = kBlowing;
-    const bool go_on = a.kind == ActionKind::WormRide ? worm_appears(c, data::territory_of(a.to)) : worm_from_pile(c);
+    const bool go_on =
+        a.kind == ActionKind::WormRide ? worm_appears(c, data::territory_of(a.to), true) : worm_from_pile(c);
     if (go_on) run(c);
     return;
   }
-  if (s.step == kProtectAlly) {
+  if (protect_step(s.step)) {
     const bool protect = a.flag;
-    devour(s, s.blow.territory, protect);
+    devour(s, s.blow.territory, protect, s.step == kProtectAllyPlaced);
     s.blow.territory = 0;
     run(c);
   }
 }
 
 std::string worm_place_name(const GameState& s) {
+  if (worm_without_effect(s)) return "nowhere (ruling repeated_worm=only_first: it is only discarded)";
   const auto t = topmost_territory(s, s.blow.pile);
   return t ? std::string(data::territory(*t).name) : std::string("nowhere (no territory card in the pile)");
 }
@@ -244,7 +295,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       if (is_sand(static_cast<TerritoryId>(t))) d.options.push_back(data::territory(static_cast<TerritoryId>(t)).first_location);
     out.push_back(d);
     out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + worm_place_name(s), 0, 0, {}});
-  } else if (s.step == kProtectAlly) {
+  } else if (protect_step(s.step)) {
     out.push_back(Decision{ActionKind::Respond,
                            "A sandworm appears in " + std::string(data::territory(s.blow.territory).name) +
                                ": protect your ally's forces there (accept) or let them be devoured (2.04.10)",
@@ -265,7 +316,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     Action pass;
     pass.kind = ActionKind::Pass;
     out.push_back(pass);
-  } else if (s.step == kProtectAlly) {
+  } else if (protect_step(s.step)) {
     for (bool accept : {true, false}) {
       Action a;
       a.kind = ActionKind::Respond;
