@@ -20,6 +20,7 @@
 #include "replay/diff.h"
 #include "replay/fold.h"
 #include "replay/tools.h"
+#include "server/server.h"
 #include "store/room.h"
 
 using namespace mentat;
@@ -361,8 +362,25 @@ int main(int argc, char** argv) {
   cmd_bisect->add_option("--invariant", invariant, "custody, forces, spice, or any");
   cmd_bisect->add_option("--predicate", predicate, R"(e.g. 'turn >= 3 && spice(atreides) > 12')");
 
+  // serve, recover (server/server.h)
+  auto* cmd_serve = app.add_subcommand("serve", "run the room server (JSON over HTTP; docs/SERVER.md)");
+  std::string listen_addr = "127.0.0.1:8080", port_file;
+  server::ServerOptions serve_opts;
+  cmd_serve->add_option("--data", data_dir, "store directory")->capture_default_str();
+  cmd_serve->add_option("--listen", listen_addr, "HOST:PORT (port 0: any free port)")->capture_default_str();
+  cmd_serve->add_option("--port-file", port_file, "write the bound port to this file");
+  cmd_serve->add_option("--threads", serve_opts.threads, "worker threads (each connection or long-poll holds one)")->capture_default_str();
+  auto* cmd_recover = app.add_subcommand("recover", "open a store after a crash and verify every room");
+  std::string recover_dir;
+  bool recover_fast = false;
+  cmd_recover->add_option("dir", recover_dir, "store directory (default: --data)");
+  cmd_recover->add_flag("--no-projection", recover_fast, "skip the per-seat view checks (faster)");
+
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
+
+  if (cmd_serve->parsed()) return server::run_serve(data_dir, listen_addr, port_file, serve_opts);
+  if (cmd_recover->parsed()) return server::run_recover(recover_dir.empty() ? data_dir : recover_dir, !recover_fast);
 
   if (cmd_rulings->parsed()) {
     for (const auto& info : ruling_registry()) {

@@ -15,7 +15,7 @@ std::string_view action_kind_name(ActionKind k) {
       "Pass", "ClaimCharity", "Bid", "Revive", "Ship", "Move", "ProposeAlliance",
       "AcceptAlliance", "BreakAlliance", "Bribe", "Deal", "PlayCard", "Respond",
       "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide", "BattlePlan", "ChooseBattle",
-      "CallTraitor", "SetRulings"};
+      "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }
@@ -108,6 +108,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   if (s.phase == Phase::GameOver) return Rejection{RejectCode::GameOver, "the game is over"};
   if (a.kind == ActionKind::None || a.kind == ActionKind::CreateGame)
     return Rejection{RejectCode::Malformed, "this action cannot be submitted to a running game"};
+  if (rules::is_card_action(s, a)) return rules::validate_card(s, seat, a);  // cards, response windows
   if (rules::is_anytime(a.kind)) return rules::validate_anytime(s, seat, a);
   return rules::phase_rules(s.phase).validate(s, seat, a);
 }
@@ -116,6 +117,8 @@ void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws) {
   rules::Ctx c{s, draws};
   if (a.kind == ActionKind::SetRulings) {
     s.rulings = a.rulings;
+  } else if (rules::is_card_action(s, a)) {
+    rules::apply_card(c, seat, a);
   } else if (rules::is_anytime(a.kind)) {
     rules::apply_anytime(c, seat, a);
   } else {
@@ -129,14 +132,16 @@ uint8_t waiting_for(const GameState& s) { return s.phase == Phase::GameOver ? 0 
 std::vector<Decision> decisions(const GameState& s, Seat seat) {
   std::vector<Decision> out;
   if (seat < 0 || seat >= s.num_seats || s.phase == Phase::GameOver) return out;
-  rules::phase_rules(s.phase).decisions(s, seat, out);
+  if (!rules::window_open(s)) rules::phase_rules(s.phase).decisions(s, seat, out);
+  rules::card_decisions(s, seat, out);
   return out;
 }
 
 std::vector<Action> legal_actions(const GameState& s, Seat seat) {
   std::vector<Action> out;
   if (seat < 0 || seat >= s.num_seats || s.phase == Phase::GameOver) return out;
-  rules::phase_rules(s.phase).legal(s, seat, out);
+  if (!rules::window_open(s)) rules::phase_rules(s.phase).legal(s, seat, out);
+  rules::card_legal(s, seat, out);
   return out;
 }
 

@@ -60,8 +60,11 @@ enum class ActionKind : uint8_t {
   ChooseBattle = 24,
   CallTraitor = 25,
   SetRulings = 26,
+  Prescience = 27,
+  PrescienceAnswer = 28,
+  Voice = 29,
 };
-inline constexpr int kMaxActionKind = 26;
+inline constexpr int kMaxActionKind = 29;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -80,6 +83,9 @@ inline constexpr int kMaxPlacements = 12;
 //   ChooseBattle: to = territory, faction = opponent
 //   CallTraitor:  flag = call
 //   SetRulings:   rulings (seat -1, first own event of a fork only)
+//   Prescience:   value = element (0 leader, 1 weapon, 2 defense, 3 dial)
+//   PrescienceAnswer: value = the element's value (255: not played)
+//   Voice:        flag = must, value = kind (events/mentat.fbs)
 struct Action {
   ActionKind kind = ActionKind::None;
   uint8_t faction = kNoFaction;  // Predict, alliances, Bribe target

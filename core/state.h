@@ -111,6 +111,8 @@ struct LeaderState {
 enum class WindowKind : uint8_t {
   None = 0,
   KaramaCancel = 1,  // a faction ability Karama can cancel is about to apply
+  Truthtrance = 2,   // 3.01.22 the asked seat answers a free-form question yes/no (core/rules/cards.cpp)
+  KaramaGiveBack = 3,  // 1.14.04 the Harkonnen give cards back for the hand they took
 };
 
 struct Window {
@@ -120,9 +122,28 @@ struct Window {
   uint8_t answered = 0;       // seats that have answered
   uint8_t subject = kNone8;   // what is pending (an ability id)
   uint8_t cancelled = 0;      // 1 when a Karama cancelled it
-  uint8_t pad[2] = {};
+  uint8_t saved_waiting = 0;  // `waiting` of the interrupted decision, restored when the window closes
+  uint8_t target = kNone8;    // KaramaGiveBack: the faction whose hand was taken
+  // KaramaCancel: the interrupted action, replayed through its phase when no Karama cancels it.
+  uint8_t act_kind = 0;       // ActionKind
+  uint8_t act_to = kNone8;
+  uint8_t act_from = kNone8;
+  uint8_t act_forces = 0;
+  uint8_t act_special = 0;
+  uint8_t act_flags = 0;      // bit 0: Action::flag, bit 1: Action::flag2
 };
 inline constexpr int kMaxWindows = 4;
+
+// 3.01.22 Truthtrance: the last question asked and its answer (public: the
+// question is asked and answered publicly).
+struct TruthtranceRecord {
+  uint8_t asker = kNoFaction;
+  uint8_t asked = kNoFaction;
+  uint8_t question = 0;       // rules::Question (core/rules/rules.h)
+  uint8_t subject = kNone8;   // card kind, leader, spice amount, faction or turn, by question
+  uint8_t answer = kNone8;    // 0 no, 1 yes, kNone8 awaiting the asked seat's answer
+  uint8_t turn = 0;           // turn it was asked
+};
 
 struct FactionState {
   uint8_t in_game = 0;
@@ -169,7 +190,7 @@ struct ShipMoveState {
   int8_t current = kNoSeat;     // seat whose turn it is in storm order
   uint8_t done = 0;             // seats finished this phase (mask)
   uint8_t guild_delayed = 0;    // 2.06.12.03
-  uint8_t pad = 0;
+  uint8_t hajr = 0;             // 3.01.09 the current seat played Hajr: one more Move (core/rules/cards.cpp)
   LocationId advisor_to = 0;    // where the shipment/move the Bene Gesserit may answer went (2.02.05/2.02.11/2.02.15)
   uint8_t ornithopters = 0;     // current seat had forces in Arrakeen/Carthag when its turn began (OrnithopterTiming)
   uint8_t resume = 0;           // sub-step that follows a Bene Gesserit intrusion answer (2.02.15)
@@ -206,7 +227,7 @@ struct BattlePlanState {
   uint8_t defense = kNone8;     // treachery card id
   uint8_t dial = 0;             // force units dialed
   uint8_t spice = 0;            // 1.13.04 spice dialed (advanced)
-  uint8_t kwisatz_haderach = 0; // 2.01.11 (not yet playable)
+  uint8_t kwisatz_haderach = 0; // 2.01.11 the Kwisatz Haderach accompanies the leader (advanced Atreides)
   uint8_t pad = 0;
 };
 
@@ -218,9 +239,29 @@ struct BattleState {
   uint8_t area = 0;              // pieces in the battle: bit i = territory's first_location + i
   uint8_t plans_in = 0;          // seats (mask) whose plan is in
   uint8_t traitor_calls = 0;     // seats (mask) that called traitor (1.07.06.07)
+  uint8_t finish_in = kNone8;    // ruling aggressor_order=finish_territory: territory of the aggressor's last battle
   uint8_t pad = 0;
+  // Faction abilities (core/rules/battle_abilities.cpp); 0 means none throughout.
+  uint8_t prescience = 0;          // 2.01.08: 1 + element asked (1 leader, 2 weapon, 3 defense, 4 dial); public
+  uint8_t prescience_answered = 0; // 1 once the opponent has committed its answer; public
+  uint8_t prescience_value = 0;    // SECRET until the reveal, known to the Atreides, their ally and the answering
+                                   // seat: leader id or 100 + Cheap Hero card, card id, dial; 255: not played
+  uint8_t voice = 0;               // 2.02.06: 1 + kind commanded (events/mentat.fbs Voice); public
+  uint8_t voice_must = 0;          // 1: must play, 0: must not play; public
+  uint8_t winner = 0;              // 1 + side that won the resolved battle (0 aggressor, 1 defender); public
+  uint8_t atreides_tanks = 0;      // Atreides forces in the tanks when the resolution began (2.01.10)
+  uint8_t after = 0;               // 1 once the post-battle bookkeeping ran (2.01.10, 2.05.10)
+  uint8_t captive = 0;             // 2.05.10: 1 + leader drawn for the Harkonnen to kill or capture; public
   BattlePlanState plan[2];       // [0] aggressor, [1] defender
   Pile<6> wheels;                // cards on the revealed battle wheels
+};
+
+// 2.01.10-15 the advanced Atreides' Kwisatz Haderach (core/rules/battle_abilities.cpp).
+struct KwisatzHaderachState {
+  uint8_t losses = 0;          // Atreides forces lost in battles (2.01.10, capped at 255); active from 7. Atreides only
+  uint8_t dead = 0;            // 1 while the token is in the tanks (2.01.13/14); public
+  uint8_t used_turn = 0;       // turn of its last use, 0: never (2.01.11 one territory per turn); public
+  uint8_t used_territory = 0;  // territory of that use; public
 };
 
 struct GameState {
@@ -273,9 +314,21 @@ struct GameState {
   ShipMoveState shipmove;
   SpiceBlowState blow;
   NexusState nexus;
+  uint8_t revival_fremen_grant = 0;  // 2.04.11 ruling fremen_ally_revival=fremen_decides: granted this turn (core/rules/revival.cpp)
   BattleState battle;
+  KwisatzHaderachState kh;  // 2.01.10-15
   uint8_t window_depth = 0;
   Window windows[kMaxWindows];
+
+  // ---- treachery cards outside battle, Karama (core/rules/cards.cpp) ----
+  uint8_t storm_override = kNone8;        // 3.01.23 Weather Control: sectors the storm moves this phase (public)
+  Pile<2> treachery_set_aside;            // 3.01.07 Family Atomics, out of the game (public)
+  Pile<4> karama_taken;                   // 1.14.04 cards taken from another hand until the give-back ends (Harkonnen only)
+  uint8_t karama_shipment = kNoFaction;   // 3.01.11.03 faction whose shipment this turn is at Guild rates to the bank
+  uint8_t ability_cleared = kNone8;       // ability a closed window let through (set only while its action is replayed)
+  uint8_t cancelled_ability = kNone8;     // 3.01.11.01 / 1.00.04 ability cancelled by a Karama: the redo goes without it
+  uint8_t cancelled_faction = kNoFaction; // whose ability that was
+  TruthtranceRecord truthtrance;          // 3.01.22 the last question and its answer (public)
 
   // ---- helpers (pure) ----
   bool has(Faction fa) const { return f[static_cast<int>(fa)].in_game != 0; }

@@ -72,6 +72,9 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& a, const GameSetup
         rulings.push_back(fb::CreateRulingChoice(b, b.CreateString(info.key), b.CreateString(info.values[a.rulings.get(info.id)])));
       return fb::CreateSetRulings(b, b.CreateVector(rulings)).Union();
     }
+    case ActionKind::Prescience: return fb::CreatePrescience(b, a.value).Union();
+    case ActionKind::PrescienceAnswer: return fb::CreatePrescienceAnswer(b, a.value).Union();
+    case ActionKind::Voice: return fb::CreateVoice(b, a.flag, a.value).Union();
     case ActionKind::None: break;
   }
   return 0;
@@ -233,6 +236,14 @@ bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, 
           }
       break;
     }
+    case fb::Action::Prescience: a->value = static_cast<const fb::Prescience*>(obj)->element(); break;
+    case fb::Action::PrescienceAnswer: a->value = static_cast<const fb::PrescienceAnswer*>(obj)->value(); break;
+    case fb::Action::Voice: {
+      auto* t = static_cast<const fb::Voice*>(obj);
+      a->flag = t->must();
+      a->value = t->kind();
+      break;
+    }
     case fb::Action::NONE: break;
   }
   if (!ok) {
@@ -306,6 +317,22 @@ bool parse_action_json(std::string_view json, Action* out, GameSetup* setup, std
     return false;
   }
   return read_action(req->action_type(), req->action(), out, setup, error);
+}
+
+bool parse_event_json(std::string_view json, Event* out, std::string* error) {
+  flatbuffers::IDLOptions opts;
+  flatbuffers::Parser parser(opts);
+  if (!parser.Parse(schema::kEventSchema) || !parser.SetRootType("Event")) {
+    *error = "internal: the event schema does not parse: " + parser.error_;
+    return false;
+  }
+  std::string text(json);
+  if (!parser.Parse(text.c_str())) {
+    *error = "invalid event JSON: " + parser.error_;
+    return false;
+  }
+  return decode_event(std::string_view(reinterpret_cast<const char*>(parser.builder_.GetBufferPointer()), parser.builder_.GetSize()),
+                      out, error);
 }
 
 namespace {

@@ -38,6 +38,9 @@ bool decode_event(std::string_view bytes, Event* out, std::string* error);
 // JSON (through flatbuffers::Parser and the schema compiled into the program).
 // An action request is {"action_type": "Bid", "action": {"amount": 3}}.
 bool parse_action_json(std::string_view json, Action* out, GameSetup* setup, std::string* error);
+// A stored event from its JSON (as printed by event_to_json); the result is
+// verified like any stored event.
+bool parse_event_json(std::string_view json, Event* out, std::string* error);
 // Strict JSON of a stored event.
 bool event_to_json(std::string_view bytes, std::string* out, std::string* error);
 // Strict JSON of a View FlatBuffer (inspect/view.h).

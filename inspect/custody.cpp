@@ -37,6 +37,8 @@ std::vector<CustodyEntry> enumerate_custody(const GameState& s) {
   pile(Component::Treachery, s.treachery_discard, "treachery_discard");
   pile(Component::Treachery, s.bidding.row, "up_for_bid");
   pile(Component::Treachery, s.battle.wheels, "battle_wheels");
+  pile(Component::Treachery, s.treachery_set_aside, "treachery_set_aside");  // 3.01.07 Family Atomics
+  pile(Component::Treachery, s.karama_taken, "karama_taken");                // 1.14.04 Harkonnen give-back
   pile(Component::Spice, s.spice_deck, "spice_deck");
   pile(Component::Spice, s.spice_discard[0], "spice_discard_a");
   pile(Component::Spice, s.spice_discard[1], "spice_discard_b");

@@ -46,6 +46,14 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
     fs.storm_dial = static_cast<uint8_t>(fs.storm_dial ^ 1);
   }
   if (!(seat && me == Faction::Fremen) && t.storm_card) t.storm_card = static_cast<uint8_t>(t.storm_card % 6 + 1);
+  // The battle plans of the other side, before they are revealed.
+  if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s))
+    for (int i = 0; i < 2; ++i) {
+      const Seat side = i == 0 ? s.battle.aggressor : s.battle.defender;
+      if (side < 0 || (seat && side == viewer.seat)) continue;
+      t.battle.plan[i].dial = static_cast<uint8_t>(t.battle.plan[i].dial ^ 1);
+      t.battle.plan[i].spice = static_cast<uint8_t>(t.battle.plan[i].spice ^ 1);
+    }
   // The card up for bid, unless this seat may look at it.
   if (s.phase == Phase::Bidding && t.bidding.index < t.bidding.row.n && !t.treachery_deck.empty() &&
       !(seat && rules::can_see_card_up_for_bid(s, me)))

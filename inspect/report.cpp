@@ -38,7 +38,9 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     case ActionKind::Bid: what = fmt::format("bids {}{}", a.amount, a.flag ? " with Karama" : ""); break;
     case ActionKind::Revive:
       what = fmt::format("revives {} forces, {} special{}", a.forces, a.special,
-                         a.card != kNone8 && a.card < data::kNumLeaders ? fmt::format(" and {}", data::leader(a.card).name) : "");
+                         a.card == 254                                   ? std::string(" and the Kwisatz Haderach")  // 2.01.14
+                         : a.card != kNone8 && a.card < data::kNumLeaders ? fmt::format(" and {}", data::leader(a.card).name)
+                                                                          : std::string());
       break;
     case ActionKind::Ship:
       what = a.flag ? fmt::format("ships {}+{} from {} to reserves", a.forces, a.special, loc_name(a.from))
@@ -73,6 +75,46 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       what = fmt::format("chooses the battle in {} against {}", a.to < data::kNumTerritories ? std::string(data::territory(a.to).name) : "?", fac(a.faction));
       break;
     case ActionKind::CallTraitor: what = a.flag ? "calls traitor!" : "does not call a traitor"; break;
+    case ActionKind::Prescience: {
+      static constexpr const char* kElements[] = {"leader", "weapon", "defense", "number dialed"};
+      what = fmt::format("uses Prescience: asks for the {}", a.value < 4 ? kElements[a.value] : "?");
+      break;
+    }
+    case ActionKind::PrescienceAnswer: {
+      // Hidden from the others: the Atreides (and their ally) see it in their view.
+      if (!show_hidden) {
+        what = "answers the Prescience";
+        break;
+      }
+      const uint8_t el = before ? before->battle.prescience : 0;  // 1 + element asked
+      std::string v = "not played";
+      if (a.value != kNone8) {
+        if (el == 1) v = a.value >= 100 && a.value - 100 < data::kNumTreacheryCards ? std::string(data::treachery_card(a.value - 100).name)
+                         : a.value < data::kNumLeaders                            ? std::string(data::leader(a.value).name)
+                                                                                  : "?";
+        else if (el == 2 || el == 3) v = a.value < data::kNumTreacheryCards ? std::string(data::treachery_card(a.value).name) : "?";
+        else if (el == 4) v = fmt::format("dial {}", a.value);
+        else v = fmt::format("{}", a.value);
+      }
+      what = "answers the Prescience: " + v;
+      break;
+    }
+    case ActionKind::Voice: {
+      std::string k = "?";
+      switch (a.value) {
+        case 0: k = "a poison weapon"; break;
+        case 1: k = "a projectile weapon"; break;
+        case 2: k = "a poison defense"; break;
+        case 3: k = "a projectile defense"; break;
+        case 4: k = "a worthless card"; break;
+        case 5: k = "a Cheap Hero"; break;
+        default:
+          if (a.value >= 64 && a.value - 64 < data::kNumTreacheryKinds)
+            k = std::string(data::treachery_kind_name(static_cast<data::TreacheryKind>(a.value - 64)));
+      }
+      what = fmt::format("uses the Voice: {} {}", a.flag ? "play" : "do not play", k);
+      break;
+    }
     case ActionKind::SetRulings: {
       what = "adjudicator sets rulings:";
       for (const auto& info : ruling_registry()) what += fmt::format(" {}={}", info.key, info.values[a.rulings.get(info.id)]);

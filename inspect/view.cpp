@@ -136,6 +136,40 @@ std::string build_view(const GameState& s, Viewer who) {
                                     s.bidding.high_bid, s.bidding.high_bidder, s.bidding.current);
   }
 
+  Offset<fb::BattleView> battle = 0;
+  if (s.phase == Phase::Battle && s.battle.territory < data::kNumTerritories && s.battle.aggressor >= 0) {
+    const bool revealed = rules::battle_plans_revealed(s);
+    const Seat sides[2] = {s.battle.aggressor, s.battle.defender};
+    Offset<fb::PlanView> plans[2] = {0, 0};
+    auto card_name = [&](uint8_t id) {
+      return id < data::kNumTreacheryCards ? b.CreateString(data::treachery_card(id).name) : Offset<flatbuffers::String>(0);
+    };
+    for (int i = 0; i < 2; ++i) {
+      const bool in = (s.battle.plans_in >> sides[i]) & 1u;
+      const bool own = who.kind == Viewer::SeatView && who.seat == sides[i];
+      if (!in || !(all || revealed || own)) continue;
+      const auto& p = s.battle.plan[i];
+      auto leader = p.leader < data::kNumLeaders ? b.CreateString(data::leader(p.leader).name) : Offset<flatbuffers::String>(0);
+      auto hero = card_name(p.cheap_hero);
+      auto weapon = card_name(p.weapon);
+      auto defense = card_name(p.defense);
+      fb::PlanViewBuilder pb(b);
+      if (leader.o) pb.add_leader(leader);
+      if (hero.o) pb.add_cheap_hero(hero);
+      if (weapon.o) pb.add_weapon(weapon);
+      if (defense.o) pb.add_defense(defense);
+      pb.add_dial(p.dial);
+      pb.add_spice(p.spice);
+      pb.add_kwisatz_haderach(p.kwisatz_haderach);
+      plans[i] = pb.Finish();
+    }
+    std::vector<int8_t> in;
+    for (Seat x = 0; x < s.num_seats; ++x)
+      if ((s.battle.plans_in >> x) & 1u) in.push_back(x);
+    battle = fb::CreateBattleView(b, b.CreateString(data::territory(s.battle.territory).name), s.battle.aggressor,
+                                  s.battle.defender, b.CreateVector(in), plans[0], plans[1], cards(b, s.battle.wheels));
+  }
+
   std::vector<Offset<fb::DecisionView>> decs;
   if (who.kind == Viewer::SeatView) {
     for (const auto& d : decisions(s, who.seat))
@@ -196,6 +230,7 @@ std::string build_view(const GameState& s, Viewer who) {
   const bool sees_storm = all || (who.kind == Viewer::SeatView && me == Faction::Fremen);
   if (sees_storm && s.storm_card) vb.add_storm_card(s.storm_card);
   if (bidding.o) vb.add_bidding(bidding);
+  if (battle.o) vb.add_battle(battle);
   vb.add_decisions(v_decs);
   vb.add_winners(v_winners);
   vb.add_rulings(v_rulings);

@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       librocksdb-dev libflatbuffers-dev flatbuffers-compiler
-      libspdlog-dev libfmt-dev catch2 libcli11-dev libxxhash-dev librapidcheck-dev)
+      libspdlog-dev libfmt-dev catch2 libcli11-dev libxxhash-dev librapidcheck-dev
+      chromium libcpp-httplib-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,6 +5,7 @@
 #include <rocksdb/write_batch.h>
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 
 #include <xxhash.h>
@@ -94,6 +95,14 @@ std::unique_ptr<EventStore> EventStore::open(const std::string& dir, const Optio
   rocksdb::ColumnFamilyOptions cfo;
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
       {rocksdb::kDefaultColumnFamilyName, cfo}, {"events", cfo}, {"rooms", cfo}, {"snapshots", cfo}, {"actions", cfo}};
+  if (opts.create_if_missing) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      *error = "cannot create the store directory " + dir + ": " + ec.message();
+      return nullptr;
+    }
+  }
   std::unique_ptr<EventStore> store(new EventStore());
   store->opts_ = opts;
   rocksdb::DB* raw = nullptr;
@@ -357,6 +366,42 @@ std::vector<RoomMeta> EventStore::rooms(std::string* error) {
   }
   if (!it->status().ok()) *error = it->status().ToString();
   return out;
+}
+
+namespace {
+std::string secret_key(const std::string& room, const std::string& name) {
+  return std::string("secret", 6) + '\0' + room + '\0' + name;
+}
+}  // namespace
+
+bool EventStore::put_room_secrets(const std::string& room,
+                                  const std::vector<std::pair<std::string, std::string>>& entries, std::string* error) {
+  if (!valid_room_id(room)) {
+    *error = "invalid room id '" + room + "'";
+    return false;
+  }
+  rocksdb::WriteBatch batch;
+  for (const auto& [name, value] : entries) batch.Put(handles_[0], secret_key(room, name), value);
+  rocksdb::WriteOptions wo;
+  wo.sync = opts_.sync;
+  auto st = db_->Write(wo, &batch);
+  if (!st.ok()) {
+    *error = "room " + room + ": writing its secrets failed: " + st.ToString();
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::string> EventStore::get_room_secret(const std::string& room, const std::string& name,
+                                                       std::string* error) {
+  std::string v;
+  auto st = db_->Get(rocksdb::ReadOptions(), handles_[0], secret_key(room, name), &v);
+  if (st.IsNotFound()) return std::nullopt;
+  if (!st.ok()) {
+    *error = "room " + room + ": reading secret " + name + ": " + st.ToString();
+    return std::nullopt;
+  }
+  return v;
 }
 
 bool EventStore::debug_overwrite_event(const std::string& room, int64_t version, const std::string& bytes,

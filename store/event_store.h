@@ -6,6 +6,7 @@
 //   rooms      room                            -> RoomMeta FlatBuffer (store/store.fbs)
 //   snapshots  room '\0' be64(version)        -> StateEncoding FlatBuffer (events/state.fbs)
 //   actions    room '\0' client_action_id      -> be64(version)   (idempotency)
+//   default    "secret" '\0' room '\0' name      -> value           (room secrets, see below)
 //
 // Contract:
 //  * append() is compare-and-set on the room's head version: it succeeds only
@@ -33,6 +34,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mentat::store {
@@ -85,6 +87,17 @@ class EventStore {
                        std::string* error);
   std::optional<int64_t> find_action(const std::string& room, const std::string& client_action_id, std::string* error);
   std::vector<RoomMeta> rooms(std::string* error);
+
+  // Room secrets: server-side data about a room that is not part of its game
+  // (the room server's seat tokens and bot seats, server/). They live outside
+  // the event stream, are never in events, snapshots or views, are not
+  // shared with forks, and are not checked by verify. put_room_secrets writes
+  // all `entries` (name -> value, overwriting) in one WriteBatch, synced like
+  // an append; the room need not exist yet. get_room_secret returns nullopt
+  // with an empty *error when the name is not set.
+  bool put_room_secrets(const std::string& room, const std::vector<std::pair<std::string, std::string>>& entries,
+                        std::string* error);
+  std::optional<std::string> get_room_secret(const std::string& room, const std::string& name, std::string* error);
 
   // Replaces a stored event (sealed with a valid checksum unless `raw`). For
   // tests and drills that plant corruption; never used by the engine.

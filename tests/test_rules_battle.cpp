@@ -108,10 +108,20 @@ void take_traitor(GameState& s, LeaderId leader) {
     if (fs.traitors.remove(leader)) s.traitor_deck.push(leader);
 }
 
+// Declines the abilities asked before the plans (2.01.08 Prescience, 2.02.06
+// Voice: tests/test_rules_battle_abilities.cpp), so that the plans come next.
+void no_abilities(GameState& s) {
+  while (s.phase == Phase::Battle && (s.step == 3 || s.step == 5)) {
+    const Seat x = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+    act(s, s.faction_at(x), pass());
+  }
+}
+
 void enter_battle(GameState& s) {
   rules::Ctx c{s, nullptr};
   rules::enter_phase(c, Phase::Battle);
   check_custody(s);
+  no_abilities(s);
 }
 
 LeaderId L(Faction f, int i) { return data::leader_id(f, i); }
@@ -170,6 +180,7 @@ void no_traitors(GameState& s) {
   for (Seat x = 0; x < s.num_seats; ++x)
     if (s.phase == Phase::Battle && s.step == kTraitorStep && ((waiting_for(s) >> x) & 1u))
       act(s, s.faction_at(x), traitor(false));
+  no_abilities(s);
 }
 
 }  // namespace
@@ -296,6 +307,7 @@ TEST_CASE("1.07.02 the aggressor chooses the order of its battles", "[battle]") 
   CHECK(rejected(s, Faction::Atreides, choose(ter(loc("Arrakeen")), Faction::Harkonnen)).code == RejectCode::IllegalChoice);
   CHECK(rejected(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 1)).code == RejectCode::WrongPhase);
   act(s, Faction::Atreides, choose(ter(tabr), Faction::Harkonnen));
+  no_abilities(s);
   CHECK(s.step == kPlanStep);
   CHECK(s.battle.territory == ter(tabr));
   act(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 2));
@@ -320,6 +332,7 @@ TEST_CASE("1.07.03 three factions in a territory: the aggressor picks whom to ba
   REQUIRE(s.step == kChooseStep);
   CHECK(waiting_for(s) == (1u << s.seat_of(Faction::Atreides)));
   act(s, Faction::Atreides, choose(ter(kFlat), Faction::Emperor));
+  no_abilities(s);
   CHECK(s.battle.defender == s.seat_of(Faction::Emperor));
   CHECK_FALSE(waiting(s, Faction::Harkonnen));
   act(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 1));  // Jessica 5 + 1
@@ -414,6 +427,7 @@ TEST_CASE("1.07.04.04 a leader that fought in another territory this phase may n
   place(s, Faction::Harkonnen, tabr, 1);
   enter_battle(s);
   act(s, Faction::Atreides, choose(ter(kFlat), Faction::Harkonnen));
+  no_abilities(s);
   const uint8_t jessica = L(Faction::Atreides, 0);
   act(s, Faction::Atreides, plan(jessica, 1));
   act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 0));
@@ -628,6 +642,7 @@ TEST_CASE("3.01.14 Lasgun and Shield in one battle: everything in the territory 
   const int64_t bank_before = s.bank;
   enter_battle(s);
   act(s, Faction::Atreides, choose(ter(kFlat), Faction::Harkonnen));
+  no_abilities(s);
   act(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 5, las));
   act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 0), 0, kNone8, sh));
   no_traitors(s);
@@ -755,11 +770,13 @@ TEST_CASE("1.07.06.07.01 the traitor caller's leader may fight again this phase,
   take_traitor(s, jessica);
   enter_battle(s);
   act(s, Faction::Atreides, choose(ter(kFlat), Faction::Harkonnen));
+  no_abilities(s);
   act(s, Faction::Atreides, plan(jessica, 0));
   act(s, Faction::Harkonnen, plan(piter, 2));
   act(s, Faction::Harkonnen, traitor(false));
   act(s, Faction::Atreides, traitor(true));
   REQUIRE(s.battle.territory == ter(tabr));
+  no_abilities(s);
   CHECK(s.leaders[jessica].used_in_territory == kNone8);
   act(s, Faction::Atreides, plan(jessica, 1));
 }
@@ -938,4 +955,166 @@ TEST_CASE("1.07 random legal play through whole games fights battles and keeps e
   }
   CHECK(plans > 0);
   CHECK(reveals > 0);
+}
+
+// ---- rulings ----------------------------------------------------------------------------------------------
+
+namespace {
+Rulings ruling(const char* key, const char* value) {
+  Rulings r = Rulings::defaults();
+  std::string err;
+  REQUIRE(r.set(key, value, &err));
+  return r;
+}
+}  // namespace
+
+TEST_CASE("1.13.04 ruling spice_dialing_elite=per_token", "[battle][rulings]") {
+  // The Emperor dials 4 with 2 Sardaukar (worth 2 each against the Atreides)
+  // and 2 spice; the Atreides dial 4 of their 6 forces with 3 spice.
+  auto setup = [](GameState& s) {
+    place(s, Faction::Emperor, kFlat, 0, 2);
+    place(s, Faction::Atreides, kFlat, 6);
+    REQUIRE(storm_order(s)[0] == s.seat_of(Faction::Emperor));
+    enter_battle(s);
+    REQUIRE(s.step == kPlanStep);
+  };
+  const uint8_t bashar = L(Faction::Emperor, 4), duncan = L(Faction::Atreides, 3);  // both strength 2
+  SECTION("default per_unit: 2 spice support 2 units: 2 + 1 + 2 = 5 < 3.5 + 2") {
+    GameState s = base({Faction::Emperor, Faction::Atreides}, true);
+    setup(s);
+    act(s, Faction::Emperor, plan(bashar, 4, kNone8, kNone8, kNone8, 2));
+    act(s, Faction::Atreides, plan(duncan, 4, kNone8, kNone8, kNone8, 3));
+    no_traitors(s);
+    CHECK(s.forces_in_territory(Faction::Emperor, ter(kFlat)) == 0);
+    CHECK(s.forces_at(Faction::Atreides, kFlat) == 2);
+  }
+  SECTION("per_token: 2 spice support both Sardaukar: 4 + 2 = 6 > 3.5 + 2") {
+    GameState s = base({Faction::Emperor, Faction::Atreides}, true, ruling("spice_dialing_elite", "per_token"));
+    setup(s);
+    check_legal(s);
+    auto r = rejected(s, Faction::Emperor, plan(bashar, 4, kNone8, kNone8, kNone8, 3));  // only 2 tokens dialed
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK(r.reason.find("token") != std::string::npos);
+    const int64_t bank_before = s.bank;
+    act(s, Faction::Emperor, plan(bashar, 4, kNone8, kNone8, kNone8, 2));
+    act(s, Faction::Atreides, plan(duncan, 4, kNone8, kNone8, kNone8, 3));
+    no_traitors(s);
+    CHECK(s.forces_at(Faction::Atreides, kFlat) == 0);
+    CHECK(s.of(Faction::Atreides).tanks[0] == 6);
+    CHECK(s.of(Faction::Emperor).tanks[1] == 2);  // the winner loses its 4 units: both Sardaukar
+    CHECK(s.bank == bank_before + 5);
+  }
+}
+
+TEST_CASE("3.01.06 ruling ellaca_drug_defense=projectile", "[battle][rulings]") {
+  GameState s = base({Faction::Atreides, Faction::Harkonnen}, false, ruling("ellaca_drug_defense", "projectile"));
+  place(s, Faction::Atreides, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  const uint8_t rabban = L(Faction::Harkonnen, 1);
+  SECTION("a Snooper does not stop it") {
+    const uint8_t ellaca = give(s, Faction::Atreides, data::TreacheryKind::EllacaDrug);
+    const uint8_t snoop = give(s, Faction::Harkonnen, data::TreacheryKind::Snooper);
+    enter_battle(s);
+    act(s, Faction::Atreides, plan(L(Faction::Atreides, 3), 3, ellaca));            // 3 + 2 = 5
+    act(s, Faction::Harkonnen, plan(rabban, 2, kNone8, snoop));                      // 2 (Rabban killed)
+    no_traitors(s);
+    CHECK(s.leaders[rabban].zone == LeaderZone::Tanks);
+    CHECK(s.forces_at(Faction::Harkonnen, kFlat) == 0);
+    CHECK(s.of(Faction::Atreides).hand.contains(ellaca));
+  }
+  SECTION("a Shield stops it") {
+    const uint8_t ellaca = give(s, Faction::Atreides, data::TreacheryKind::EllacaDrug);
+    const uint8_t sh = give(s, Faction::Harkonnen, data::TreacheryKind::Shield);
+    enter_battle(s);
+    act(s, Faction::Atreides, plan(L(Faction::Atreides, 3), 3, ellaca));            // 3 + 2 = 5
+    act(s, Faction::Harkonnen, plan(rabban, 2, kNone8, sh));                         // 2 + 4 = 6
+    no_traitors(s);
+    CHECK(s.leaders[rabban].zone == LeaderZone::Pool);
+    CHECK(s.forces_at(Faction::Atreides, kFlat) == 0);
+    CHECK(s.forces_at(Faction::Harkonnen, kFlat) == 3);
+    CHECK(s.treachery_discard.contains(ellaca));
+  }
+}
+
+TEST_CASE("1.07.06.05 ruling battle_losses_scope=whole_territory", "[battle][rulings]") {
+  const LocationId west = loc("Cielago North (West Sector)"), center = loc("Cielago North (Center Sector)"),
+                   east = loc("Cielago North (East Sector)");
+  // The Atreides have forces on both sides of the storm; they lose the battle in the west.
+  auto fight = [&](GameState& s) {
+    s.storm_sector = data::location(center).sector;
+    place(s, Faction::Atreides, west, 3);
+    place(s, Faction::Atreides, east, 2);
+    place(s, Faction::Harkonnen, west, 3);
+    enter_battle(s);
+    REQUIRE(s.phase == Phase::Battle);
+    REQUIRE(s.battle.aggressor == s.seat_of(Faction::Atreides));
+    act(s, Faction::Atreides, plan(L(Faction::Atreides, 4), 0));   // Yueh 1
+    act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 0), 1)); // Feyd 6 + 1
+    no_traitors(s);
+    CHECK(s.forces_at(Faction::Atreides, west) == 0);
+    CHECK(s.forces_at(Faction::Harkonnen, west) == 2);
+  };
+  SECTION("default battle_area: the forces beyond the storm remain") {
+    GameState s = base({Faction::Atreides, Faction::Harkonnen});
+    fight(s);
+    CHECK(s.forces_at(Faction::Atreides, east) == 2);
+    CHECK(s.of(Faction::Atreides).tanks[0] == 3);
+  }
+  SECTION("whole_territory: the loser loses every force in the territory") {
+    GameState s = base({Faction::Atreides, Faction::Harkonnen}, false, ruling("battle_losses_scope", "whole_territory"));
+    fight(s);
+    CHECK(s.forces_at(Faction::Atreides, east) == 0);
+    CHECK(s.of(Faction::Atreides).tanks[0] == 5);
+  }
+}
+
+TEST_CASE("1.07.03 ruling aggressor_order=finish_territory", "[battle][rulings]") {
+  const LocationId tabr = loc("Sietch Tabr");
+  // The Atreides (first) have battles against three factions in The Great
+  // Flat and one in Sietch Tabr; they begin in The Great Flat.
+  auto first_battle = [&](GameState& s) {
+    place(s, Faction::Atreides, kFlat, 6);
+    place(s, Faction::Harkonnen, kFlat, 2);
+    place(s, Faction::Emperor, kFlat, 2);
+    place(s, Faction::Guild, kFlat, 2);
+    place(s, Faction::Atreides, tabr, 2);
+    place(s, Faction::Harkonnen, tabr, 2);
+    REQUIRE(storm_order(s)[0] == s.seat_of(Faction::Atreides));
+    enter_battle(s);
+    REQUIRE(s.step == kChooseStep);
+    CHECK(decisions(s, seat(s, Faction::Atreides))[0].options.size() == 4);
+    act(s, Faction::Atreides, choose(ter(kFlat), Faction::Emperor));
+    act(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 1));  // Jessica 5 + 1
+    act(s, Faction::Emperor, plan(L(Faction::Emperor, 2), 0));    // Burseg 3
+    no_traitors(s);
+    REQUIRE(s.phase == Phase::Battle);
+    REQUIRE(s.step == kChooseStep);
+    CHECK(s.forces_at(Faction::Atreides, kFlat) == 5);
+  };
+  const std::initializer_list<Faction> four = {Faction::Atreides, Faction::Harkonnen, Faction::Emperor, Faction::Guild};
+  SECTION("default free: the aggressor may go to Sietch Tabr now") {
+    GameState s = base(four);
+    first_battle(s);
+    CHECK(decisions(s, seat(s, Faction::Atreides))[0].options.size() == 3);
+    act(s, Faction::Atreides, choose(ter(tabr), Faction::Harkonnen));
+    CHECK(s.battle.territory == ter(tabr));
+  }
+  SECTION("finish_territory: the battles left in The Great Flat come first") {
+    GameState s = base(four, false, ruling("aggressor_order", "finish_territory"));
+    first_battle(s);
+    check_legal(s);
+    CHECK(decisions(s, seat(s, Faction::Atreides))[0].options.size() == 2);
+    auto r = rejected(s, Faction::Atreides, choose(ter(tabr), Faction::Harkonnen));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK(r.reason.find("1.07.03") != std::string::npos);
+    act(s, Faction::Atreides, choose(ter(kFlat), Faction::Guild));
+    act(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 1));  // Jessica again, 5 + 1
+    act(s, Faction::Guild, plan(L(Faction::Guild, 4), 0));        // Guild Rep. 1
+    no_traitors(s);
+    // One battle left in The Great Flat: it starts without a choice.
+    REQUIRE(s.phase == Phase::Battle);
+    CHECK(s.step == kPlanStep);
+    CHECK(s.battle.territory == ter(kFlat));
+    CHECK(s.battle.defender == s.seat_of(Faction::Harkonnen));
+  }
 }

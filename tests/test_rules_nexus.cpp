@@ -7,6 +7,7 @@
 // Nexus follows.
 #include <catch2/catch.hpp>
 
+#include <string>
 #include <vector>
 
 #include "support/scenario.h"
@@ -61,8 +62,9 @@ uint8_t all_seats(const GameState& s) { return static_cast<uint8_t>((1u << s.num
 // Broken Land is the topmost territory card of pile A and the deck reveals
 // a Shai-Hulud then Funeral Plain. `prepare` may place forces first.
 template <class F>
-GameState to_nexus(std::initializer_list<Faction> factions, F prepare, bool advanced = false) {
-  GameState s = game(factions, advanced);
+GameState to_nexus(std::initializer_list<Faction> factions, F prepare, bool advanced = false,
+                   Rulings rulings = Rulings::defaults()) {
+  GameState s = game(factions, advanced, 7, rulings);
   play_until(s, Phase::Storm);
   s.turn = 2;
   s.storm_sector = 4;
@@ -376,4 +378,45 @@ TEST_CASE("2.04.08 a ride for each worm: the Fremen may ride again", "[nexus]") 
   CHECK(s.forces_in_location(Faction::Fremen, gf) == 3);
   CHECK(s.forces_in_location(Faction::Fremen, blw) == 1);
   CHECK(s.phase == Phase::Charity);
+}
+
+// ---- rulings (docs/RULINGS.md) -----------------------------------------------
+
+TEST_CASE("1.10.01.07 ruling nexus_reopen=never", "[nexus][rulings]") {
+  Rulings never = Rulings::defaults();
+  std::string err;
+  REQUIRE(never.set("nexus_reopen", "never", &err));
+
+  SECTION("a seat that passed receives no proposal") {
+    GameState s = to_nexus(kFour, [](GameState&) {}, false, never);
+    REQUIRE(s.phase == Phase::Nexus);
+    act(s, Faction::Harkonnen, pass());
+    // The default re-opens Harkonnen's decision; here the proposal is refused.
+    auto r = rejected(s, Faction::Atreides, propose(Faction::Harkonnen));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK(r.reason.find("passed") != std::string::npos);
+    for (const auto& d : decisions(s, seat(s, Faction::Atreides)))
+      if (d.kind == ActionKind::ProposeAlliance)
+        for (auto o : d.options) CHECK(o != static_cast<uint16_t>(Faction::Harkonnen));
+    check_legal(s);
+    // A seat still deciding may be proposed to, and may accept.
+    act(s, Faction::Atreides, propose(Faction::Emperor));
+    act(s, Faction::Atreides, pass());
+    act(s, Faction::Emperor, accept(Faction::Atreides));
+    CHECK(s.of(Faction::Emperor).ally == static_cast<uint8_t>(Faction::Atreides));
+    CHECK((waiting_for(s) & bit_of(s, Faction::Atreides)) == 0);  // not re-opened by the acceptance
+    all_pass(s);
+    CHECK(s.phase == Phase::Charity);
+  }
+  SECTION("a broken alliance does not re-open the former ally's decision") {
+    GameState t = to_nexus(kFour, [](GameState& x) { make_allies(x, Faction::Atreides, Faction::Harkonnen); }, false,
+                           never);
+    act(t, Faction::Harkonnen, pass());
+    act(t, Faction::Atreides, break_alliance());
+    CHECK(t.of(Faction::Harkonnen).ally == kNoFaction);
+    CHECK((waiting_for(t) & bit_of(t, Faction::Harkonnen)) == 0);
+    all_pass(t);
+    CHECK(t.phase == Phase::Charity);
+    CHECK(t.of(Faction::Harkonnen).ally == kNoFaction);
+  }
 }

@@ -14,8 +14,8 @@ namespace {
 // Plays to the Storm phase of turn 1, lets `adjust` change the position, then
 // plays (storm dials 0, passes) to the Revival phase.
 GameState at_revival(std::initializer_list<Faction> factions, const std::function<void(GameState&)>& adjust,
-                     bool advanced = false) {
-  GameState s = game(factions, advanced);
+                     bool advanced = false, Rulings rulings = Rulings::defaults()) {
+  GameState s = game(factions, advanced, 7, rulings);
   play_until(s, Phase::Storm, 1);
   adjust(s);
   play_until(s, Phase::Revival);
@@ -352,4 +352,102 @@ TEST_CASE("1.05 decisions and legal actions: every legal action is accepted, Pas
   CHECK(decisions(s, s.seat_of(Faction::Atreides))[0].options.size() == 5);
   CHECK(decisions(s, s.seat_of(Faction::Atreides))[0].max == 3);
   CHECK(decisions(s, s.seat_of(Faction::Emperor))[0].max == 3);  // 2 regular + 1 Sardaukar
+}
+
+// ---- rulings ---------------------------------------------------------------------
+
+namespace {
+Rulings ruling(const char* key, const char* value) {
+  Rulings r = Rulings::defaults();
+  std::string err;
+  REQUIRE(r.set(key, value, &err));
+  return r;
+}
+Action respond(bool accept) {
+  Action a = make(ActionKind::Respond);
+  a.flag = accept;
+  return a;
+}
+}  // namespace
+
+TEST_CASE("1.05.04 ruling face_down_leader_revival=no_face_up_in_tanks", "[revival][rulings]") {
+  const LeaderId again = data::leader_id(Faction::Atreides, 0);
+  const LeaderId other = data::leader_id(Faction::Atreides, 1);
+  // Every leader died once; Jessica was killed again; the others were revived
+  // and are alive in the pool, none waits face up in the tanks.
+  auto adjust = [&](GameState& g) {
+    all_leaders_dead(g, Faction::Atreides);
+    for (int i = 1; i < 5; ++i) g.leaders[data::leader_id(Faction::Atreides, i)].zone = LeaderZone::Pool;
+    g.leaders[again].zone = LeaderZone::TanksFaceDown;
+    to_tanks(g, Faction::Atreides, 1);
+    set_spice(g, Faction::Atreides, 10);
+  };
+  SECTION("default all_others_face_down: the living leaders block the revival") {
+    GameState s = at_revival({Faction::Atreides, Faction::Harkonnen}, adjust);
+    REQUIRE(waiting(s, Faction::Atreides));
+    auto r = rejected(s, Faction::Atreides, revive(0, 0, again));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK(r.reason.find("1.05.04") != std::string::npos);
+  }
+  SECTION("no_face_up_in_tanks: revivable, none of the others is face up in the tanks") {
+    GameState s = at_revival({Faction::Atreides, Faction::Harkonnen}, adjust, false,
+                             ruling("face_down_leader_revival", "no_face_up_in_tanks"));
+    REQUIRE(waiting(s, Faction::Atreides));
+    act(s, Faction::Atreides, revive(0, 0, again));
+    CHECK(s.leaders[again].zone == LeaderZone::Pool);
+    CHECK(s.of(Faction::Atreides).spice == 10 - data::leader(again).strength);
+  }
+  SECTION("no_face_up_in_tanks: still blocked while another leader is face up in the tanks") {
+    GameState s = at_revival({Faction::Atreides, Faction::Harkonnen}, [&](GameState& g) {
+      adjust(g);
+      g.leaders[other].zone = LeaderZone::Tanks;
+    }, false, ruling("face_down_leader_revival", "no_face_up_in_tanks"));
+    auto r = rejected(s, Faction::Atreides, revive(0, 0, again));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK(r.reason.find("1.05.04") != std::string::npos);
+    act(s, Faction::Atreides, revive(0, 0, other));
+  }
+}
+
+TEST_CASE("2.04.11 ruling fremen_ally_revival=fremen_decides", "[revival][rulings]") {
+  auto adjust = [](GameState& g) {
+    to_tanks(g, Faction::Atreides, 5);
+    set_spice(g, Faction::Atreides, 10);
+    ally(g, Faction::Atreides, Faction::Fremen);
+  };
+  const Rulings decides = ruling("fremen_ally_revival", "fremen_decides");
+  SECTION("the Fremen are asked first, alone; declining leaves the ally its own free revival") {
+    GameState s = at_revival({Faction::Atreides, Faction::Fremen}, adjust, false, decides);
+    REQUIRE(s.phase == Phase::Revival);
+    CHECK(waiting_for(s) == (1u << s.seat_of(Faction::Fremen)));
+    CHECK(rejected(s, Faction::Atreides, revive(3)).code == RejectCode::NotYourDecision);
+    CHECK(rejected(s, Faction::Fremen, pass()).code == RejectCode::WrongPhase);
+    auto ds = decisions(s, s.seat_of(Faction::Fremen));
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].kind == ActionKind::Respond);
+    CHECK(legal_actions(s, s.seat_of(Faction::Fremen)).size() == 2);
+    act(s, Faction::Fremen, respond(false));
+    REQUIRE(waiting(s, Faction::Atreides));
+    act(s, Faction::Atreides, revive(3));  // 2 free (2.01.04), the third costs 2
+    CHECK(s.of(Faction::Atreides).spice == 8);
+    CHECK(s.of(Faction::Atreides).tanks[0] == 2);
+  }
+  SECTION("granting gives the ally 3 free this turn") {
+    GameState s = at_revival({Faction::Atreides, Faction::Fremen}, adjust, false, decides);
+    act(s, Faction::Fremen, respond(true));
+    act(s, Faction::Atreides, revive(3));
+    CHECK(s.of(Faction::Atreides).spice == 10);
+    CHECK(s.of(Faction::Atreides).tanks[0] == 2);
+  }
+  SECTION("not asked when the ally has nothing in the tanks") {
+    GameState s = at_revival({Faction::Atreides, Faction::Fremen}, [](GameState& g) {
+      ally(g, Faction::Atreides, Faction::Fremen);
+      to_tanks(g, Faction::Fremen, 1);
+    }, false, decides);
+    REQUIRE(s.phase == Phase::Revival);
+    CHECK_FALSE(waiting(s, Faction::Atreides));
+    CHECK(waiting(s, Faction::Fremen));
+    act(s, Faction::Fremen, revive(1));
+    CHECK(s.phase != Phase::Revival);
+  }
 }

@@ -832,3 +832,120 @@ TEST_CASE("2.02.15 intrusion: when a non-allied faction moves in, the Bene Gesse
   CHECK(s.forces_at(Faction::Atreides, loc("Imperial Basin (Center Sector)")) == 3);
   CHECK(s.phase != Phase::ShipmentMovement);  // the Atreides were last: the turn and the phase are over
 }
+
+// ---- rulings ---------------------------------------------------------------------
+
+namespace {
+Rulings ruling(const char* key, const char* value) {
+  Rulings r = Rulings::defaults();
+  std::string err;
+  REQUIRE(r.set(key, value, &err));
+  return r;
+}
+// Takes the Bene Gesserit's forces off the board (advanced setup placed one somewhere).
+void clear_bg(GameState& g) {
+  auto& bg = g.of(Faction::BeneGesserit);
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] + g.forces_at(Faction::BeneGesserit, l, 0) + g.forces_at(Faction::BeneGesserit, l, 1));
+    g.forces_at(Faction::BeneGesserit, l, 0) = g.forces_at(Faction::BeneGesserit, l, 1) = 0;
+  }
+}
+}  // namespace
+
+TEST_CASE("2.06.10 ruling guild_cross_ship_payment=bank", "[shipment][rulings]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 10);
+    set_spice(g, Faction::Guild, 0);
+    ally(g, Faction::Atreides, Faction::Guild);
+  }, false, ruling("guild_cross_ship_payment", "bank"));
+  pass_until(s, Faction::Atreides);
+  const int64_t bank_before = s.bank;
+  act(s, Faction::Atreides, cross_ship(data::arrakeen(), 4, kGreatFlat));
+  CHECK(s.forces_at(Faction::Atreides, kGreatFlat) == 4);
+  CHECK(s.of(Faction::Atreides).spice == 6);  // half price still (2.06.09)
+  CHECK(s.of(Faction::Guild).spice == 0);
+  CHECK(s.bank == bank_before + 4);
+}
+
+TEST_CASE("2.06.10 ruling guild_cross_ship_payment=bank: shipments onto Dune still pay the Guild", "[shipment][rulings]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 10);
+    set_spice(g, Faction::Guild, 0);
+    ally(g, Faction::Atreides, Faction::Guild);
+  }, false, ruling("guild_cross_ship_payment", "bank"));
+  pass_until(s, Faction::Atreides);
+  act(s, Faction::Atreides, ship(kGreatFlat, 4));
+  CHECK(s.of(Faction::Guild).spice == 4);  // 2.06.04
+}
+
+TEST_CASE("2.04.17 ruling fremen_migration_loss=half_rounded_down", "[shipment][rulings]") {
+  GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, [](GameState& g) { g.storm_sector = 14; }, true,
+                            ruling("fremen_migration_loss", "half_rounded_down"));
+  pass_until(s, Faction::Fremen);
+  const int tanks = s.of(Faction::Fremen).tanks[0];
+  act(s, Faction::Fremen, ship(kGreatFlat, 5));
+  CHECK(s.forces_at(Faction::Fremen, kGreatFlat) == 3);
+  CHECK(s.of(Faction::Fremen).tanks[0] == tanks + 2);
+  CHECK(s.fremen_storm_losses_taken[kGreatFlat] == 1);
+}
+
+TEST_CASE("2.02.12 ruling advisor_occupancy=limit_applies", "[shipment][rulings]") {
+  const Rulings limit = ruling("advisor_occupancy", "limit_applies");
+  SECTION("advisors count towards another faction's limit") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Emperor}, [](GameState& g) {
+      clear_bg(g);
+      place(g, Faction::BeneGesserit, data::arrakeen(), 1, 1);  // an advisor with the Atreides
+      set_spice(g, Faction::Emperor, 10);
+    }, true, limit);
+    pass_until(s, Faction::Emperor);
+    auto r = rejected(s, Faction::Emperor, ship(data::arrakeen(), 2));
+    CHECK(r.code == RejectCode::Occupancy);
+    act(s, Faction::Emperor, ship(data::carthag(), 2));
+  }
+  SECTION("advisors may not move into a stronghold held by two other factions") {
+    const LocationId basin = loc("Imperial Basin (East Sector)");
+    auto adjust = [&](GameState& g) {
+      clear_bg(g);
+      g.storm_sector = 3;
+      place(g, Faction::Harkonnen, data::arrakeen(), 1);  // with the Atreides' 10
+      place(g, Faction::BeneGesserit, basin, 2, 1);       // advisors
+      place(g, Faction::Emperor, basin, 1);               // occupied: they stay advisors
+    };
+    GameState d = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen, Faction::Emperor}, adjust, true);
+    pass_until(d, Faction::BeneGesserit);
+    if (d.step == kShipStep) act(d, Faction::BeneGesserit, pass());
+    act(d, Faction::BeneGesserit, move(basin, 0, data::arrakeen(), 2));  // default: advisors ignore the limit
+    CHECK(d.forces_at(Faction::BeneGesserit, data::arrakeen(), 1) == 2);
+
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen, Faction::Emperor}, adjust, true, limit);
+    pass_until(s, Faction::BeneGesserit);
+    if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
+    CHECK(rejected(s, Faction::BeneGesserit, move(basin, 0, data::arrakeen(), 2)).code == RejectCode::Occupancy);
+    check_legal(s, Faction::BeneGesserit);
+  }
+}
+
+TEST_CASE("2.02.17 ruling wartime_occupancy=ignore", "[shipment][rulings]") {
+  auto adjust = [](GameState& g) {
+    clear_bg(g);
+    g.storm_sector = 3;
+    place(g, Faction::Atreides, data::carthag(), 1);           // with the Harkonnen's 10
+    place(g, Faction::BeneGesserit, data::carthag(), 1, 1);    // an advisor
+  };
+  Action flip = make(ActionKind::Flip);
+  flip.to = data::carthag();
+  SECTION("default limit_applies: no wartime flip in a stronghold at the limit") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen}, adjust, true);
+    CHECK(s.step != kWartimeStep);
+    CHECK(s.forces_at(Faction::BeneGesserit, data::carthag(), 1) == 1);
+  }
+  SECTION("ignore: the advisors may flip") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen}, adjust, true,
+                              ruling("wartime_occupancy", "ignore"));
+    REQUIRE(s.step == kWartimeStep);
+    check_legal(s, Faction::BeneGesserit);
+    act(s, Faction::BeneGesserit, flip);
+    CHECK(s.forces_at(Faction::BeneGesserit, data::carthag(), 0) == 1);
+    CHECK(s.forces_at(Faction::BeneGesserit, data::carthag(), 1) == 0);
+  }
+}

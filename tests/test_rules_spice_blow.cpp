@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "support/scenario.h"
@@ -68,8 +69,9 @@ void make_allies(GameState& s, Faction a, Faction b) {
 // The storm phase of turn 1, waiting for the dials; `turn` replaces the turn
 // number (2: the storm dials are 1..3). The storm starts at sector 4 so that
 // dials of 1 and 1 end it on sector 6 (Red Chasm), far from the scenarios.
-GameState at_storm(std::initializer_list<Faction> factions, bool advanced = false, int turn = 2) {
-  GameState s = game(factions, advanced);
+GameState at_storm(std::initializer_list<Faction> factions, bool advanced = false, int turn = 2,
+                   Rulings rulings = Rulings::defaults()) {
+  GameState s = game(factions, advanced, 7, rulings);
   play_until(s, Phase::Storm);
   REQUIRE(s.turn == 1);
   s.turn = static_cast<uint8_t>(turn);
@@ -113,6 +115,15 @@ Action respond(bool accept) {
   Action a = make(ActionKind::Respond);
   a.flag = accept;
   return a;
+}
+
+// One ruling set by names, the others at their defaults.
+Rulings ruling(const char* key, const char* value) {
+  Rulings r = Rulings::defaults();
+  std::string err;
+  INFO(err);
+  REQUIRE(r.set(key, value, &err));
+  return r;
 }
 
 const auto kBasic = {Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen};
@@ -486,4 +497,167 @@ TEST_CASE("2.04.15 rejections: only sand territories, only the Fremen", "[spice_
   CHECK(rejected(s, Faction::Harkonnen, worm_to(loc("The Great Flat"))).code == RejectCode::NotYourDecision);
   // The Imperial Basin is sand (protected from the storm, not from worms).
   CHECK_FALSE(validate(s, seat(s, Faction::Fremen), worm_to(loc("Imperial Basin (Center Sector)"))).has_value());
+}
+
+// ---- rulings (docs/RULINGS.md) -----------------------------------------------
+
+TEST_CASE("1.13.03 ruling spice_reshuffle_basic=keep_top_territory", "[spice_blow][rulings]") {
+  GameState s = at_storm(kBasic, false, 2, ruling("spice_reshuffle_basic", "keep_top_territory"));
+  // As in the basic reshuffle test: the deck holds one Shai-Hulud, the
+  // discard pile every other card with Broken Land on top.
+  std::vector<uint8_t> rest;
+  for (uint8_t id = 0; id < data::kNumSpiceCards; ++id)
+    if (id != kWorm1 && id != kBrokenLand) rest.push_back(id);
+  rest.push_back(kBrokenLand);
+  discard_onto(s, 0, rest);
+  REQUIRE(s.spice_deck.n == 1);
+  const LocationId blw = loc("Broken Land (West Sector)");
+  put_forces(s, Faction::Harkonnen, blw, 4);
+  blow(s);
+  CHECK(s.of(Faction::Harkonnen).tanks[0] == 4);
+  // Broken Land and the worm on it stayed (the default reshuffles them too);
+  // the blow continued to a territory card.
+  const auto& a = s.spice_discard[0];
+  REQUIRE(a.n >= 3);
+  CHECK(a.ids[0] == kBrokenLand);
+  CHECK(a.ids[1] == kWorm1);
+  CHECK_FALSE(data::spice_card(a.top()).shai_hulud);
+  for (int i = 2; i + 1 < a.n; ++i) CHECK(data::spice_card(a.ids[i]).shai_hulud);
+  CHECK(s.spice_discard[1].n == 0);
+  CHECK(s.spice_deck.n + a.n == data::kNumSpiceCards);
+  CHECK(s.phase == Phase::Nexus);
+}
+
+TEST_CASE("2.04.15 ruling fremen_extra_worms=per_pile", "[spice_blow][rulings]") {
+  GameState s = at_storm(kWithFremen, true, 2, ruling("fremen_extra_worms", "per_pile"));
+  discard_onto(s, 0, {kBrokenLand});
+  discard_onto(s, 1, {kGreatFlat});
+  const LocationId blw = loc("Broken Land (West Sector)"), gf = loc("The Great Flat");
+  put_forces(s, Faction::Atreides, blw, 2);
+  put_forces(s, Faction::Harkonnen, gf, 3);
+  SECTION("the first worm of pile B appears where the cards say, unasked") {
+    // Per phase (the default) this worm is the second: the Fremen would place it.
+    stack_deck(s, {kWorm1, kFuneralPlain, kWorm2, kHabbanyaErg});
+    blow(s);
+    CHECK(s.of(Faction::Atreides).tanks[0] == 2);
+    CHECK(s.forces_in_location(Faction::Harkonnen, gf) == 0);
+    CHECK(s.of(Faction::Harkonnen).tanks[0] == 3);
+    CHECK(s.spice_discard[1].top() == kHabbanyaErg);
+    CHECK(s.phase == Phase::Nexus);
+  }
+  SECTION("the second worm of one pile is placed by the Fremen") {
+    stack_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
+    blow(s);
+    REQUIRE(s.phase == Phase::SpiceBlow);
+    REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
+    check_legal(s);
+    act(s, Faction::Fremen, pass());
+    CHECK(s.phase == Phase::Nexus);
+  }
+}
+
+TEST_CASE("1.13.02.02 ruling repeated_worm=only_first", "[spice_blow][rulings]") {
+  GameState s = at_storm(kWithFremen, false, 2, ruling("repeated_worm", "only_first"));
+  make_allies(s, Faction::Fremen, Faction::Atreides);
+  discard_onto(s, 0, {kBrokenLand});
+  const LocationId blw = loc("Broken Land (West Sector)");
+  put_forces(s, Faction::Atreides, blw, 3);
+  put_forces(s, Faction::Fremen, blw, 2);
+  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain});
+  blow(s);
+  // The first worm: the Fremen are asked about their ally (2.04.10).
+  REQUIRE(s.phase == Phase::SpiceBlow);
+  REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
+  act(s, Faction::Fremen, respond(true));
+  // The second is only discarded: no second question (the default asks
+  // again), no second ride.
+  CHECK(s.phase == Phase::Nexus);
+  CHECK(s.forces_in_location(Faction::Atreides, blw) == 3);
+  CHECK(s.blow.n_rides == 1);
+  const auto& a = s.spice_discard[0];
+  REQUIRE(a.n == 4);
+  CHECK(a.ids[1] == kWorm1);
+  CHECK(a.ids[2] == kWorm2);
+  CHECK(a.top() == kFuneralPlain);
+}
+
+TEST_CASE("1.02.05 default repeated_worm=devours_again: each worm of a run is a ride", "[spice_blow][rulings]") {
+  GameState s = at_storm(kWithFremen);
+  discard_onto(s, 0, {kBrokenLand});
+  put_forces(s, Faction::Fremen, loc("Broken Land (West Sector)"), 2);
+  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain});
+  blow(s);
+  CHECK(s.phase == Phase::Nexus);
+  CHECK(s.blow.n_rides == 2);
+}
+
+TEST_CASE("1.13.02.02 ruling repeated_worm=only_first with the Fremen passing on an additional worm", "[spice_blow][rulings]") {
+  GameState s = at_storm(kWithFremen, true, 2, ruling("repeated_worm", "only_first"));
+  discard_onto(s, 0, {kBrokenLand});
+  const LocationId blw = loc("Broken Land (West Sector)");
+  put_forces(s, Faction::Fremen, blw, 2);
+  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
+  blow(s);
+  REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
+  const auto ds = decisions(s, seat(s, Faction::Fremen));
+  bool told = false;
+  for (const auto& d : ds)
+    if (d.kind == ActionKind::Pass) told = d.prompt.find("only discarded") != std::string::npos;
+  CHECK(told);
+  act(s, Faction::Fremen, pass());
+  CHECK(s.phase == Phase::Nexus);
+  CHECK(s.blow.n_rides == 1);
+}
+
+TEST_CASE("2.04.10 ruling fremen_ally_protection=always", "[spice_blow][rulings]") {
+  GameState s = at_storm(kWithFremen, false, 2, ruling("fremen_ally_protection", "always"));
+  make_allies(s, Faction::Fremen, Faction::Atreides);
+  discard_onto(s, 0, {kBrokenLand});
+  const LocationId blw = loc("Broken Land (West Sector)"), ble = loc("Broken Land (East Sector)");
+  put_forces(s, Faction::Atreides, blw, 3);
+  put_forces(s, Faction::Harkonnen, ble, 2);
+  stack_deck(s, {kWorm1, kFuneralPlain});
+  blow(s);
+  // Nobody is asked (the default waits for the Fremen); the ally is protected.
+  CHECK(s.phase == Phase::Nexus);
+  CHECK(s.forces_in_location(Faction::Atreides, blw) == 3);
+  CHECK(s.of(Faction::Atreides).tanks[0] == 0);
+  CHECK(s.forces_in_location(Faction::Harkonnen, ble) == 0);
+  CHECK(s.of(Faction::Harkonnen).tanks[0] == 2);
+}
+
+TEST_CASE("2.04.15 ruling placed_worm_spice=forces_only", "[spice_blow][rulings]") {
+  GameState s = at_storm(kWithFremen, true, 2, ruling("placed_worm_spice", "forces_only"));
+  discard_onto(s, 0, {kBrokenLand});
+  const LocationId blw = loc("Broken Land (West Sector)"), gf = loc("The Great Flat");
+  put_spice(s, blw, 5);
+  put_forces(s, Faction::Harkonnen, gf, 3);
+  put_spice(s, gf, 4);
+  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
+  SECTION("the placed worm devours the forces and leaves the spice") {
+    blow(s);
+    // The first worm appeared where the cards say: a normal worm, spice gone.
+    CHECK(s.spice_on_board[blw] == 0);
+    REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
+    act(s, Faction::Fremen, worm_to(gf));
+    CHECK(s.forces_in_location(Faction::Harkonnen, gf) == 0);
+    CHECK(s.of(Faction::Harkonnen).tanks[0] == 3);
+    CHECK(s.spice_on_board[gf] == 4);
+    CHECK(s.phase == Phase::Nexus);
+  }
+  SECTION("after the Fremen's answer about their ally too") {
+    make_allies(s, Faction::Fremen, Faction::Atreides);
+    put_forces(s, Faction::Atreides, gf, 2);
+    blow(s);
+    REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
+    act(s, Faction::Fremen, worm_to(gf));
+    REQUIRE(s.phase == Phase::SpiceBlow);
+    REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
+    check_legal(s);
+    act(s, Faction::Fremen, respond(false));
+    CHECK(s.of(Faction::Atreides).tanks[0] == 2);
+    CHECK(s.of(Faction::Harkonnen).tanks[0] == 3);
+    CHECK(s.spice_on_board[gf] == 4);
+    CHECK(s.phase == Phase::Nexus);
+  }
 }

@@ -5,10 +5,11 @@
 //    into order_from_first). For the current aggressor the engine lists every
 //    battle it has: (territory, opponent) pairs. None: the next seat. Exactly
 //    one: that battle starts at once (nothing to choose, nothing to hide).
-//    Several: step kChoose, the aggressor answers ChooseBattle. The aggressor
-//    may take its battles in any order, territories interleaved (1.07.02,
-//    1.07.03 give the order to the aggressor and do not bind it to finish a
-//    territory first). An aggressor's list is recomputed after every battle,
+//    Several: step kChoose, the aggressor answers ChooseBattle. Ruling
+//    aggressor_order: `free`, the aggressor may take its battles in any
+//    order, territories interleaved (1.07.02); `finish_territory`, once it
+//    has fought in a territory (battle.finish_in) its battles left there come
+//    first (1.07.03). An aggressor's list is recomputed after every battle,
 //    so it keeps fighting until it has no battle left.
 //  * 1.07.01 who battles: two factions battle in a territory when both have
 //    fighters (advanced Bene Gesserit advisors are not fighters, 2.02.12) in
@@ -34,7 +35,10 @@
 //    both"). Advanced 1.13.04 spice dialing: spice 0..dial, each spice makes
 //    one force unit count fully, the others count half (totals are compared
 //    in half units); the Fremen dial no spice (2.04.21 battle hardened).
-//    The Kwisatz Haderach flag is rejected (2.01.10-15 not implemented).
+//    Ruling spice_dialing_elite=per_token: a spice supports a force token
+//    instead, elite tokens first (an elite worth 2 counts fully for 1 spice).
+//    The Kwisatz Haderach flag, the Prescience answer and the Voice bind the
+//    plan (core/rules/battle_abilities.cpp).
 //  * 1.07.05 both plans in: the cards move from the hands to battle.wheels
 //    (custody zone "battle_wheels") and s.last_wheels records both seats.
 //  * 1.07.06.07 step kTraitors: every seat whose opponent revealed a leader
@@ -53,13 +57,16 @@
 //      faction, advisors too, 2.02.12) and all spice in the territory are
 //      lost, both leaders die, no spice for leaders, all cards discarded.
 //    - otherwise 1.07.06.02 weapons: projectile vs Shield (projectile
-//      defense), poison vs Snooper (poison defense), Lasgun: no defense. A
+//      defense), poison vs Snooper (poison defense; the Ellaca Drug, 3.01.06,
+//      by ruling ellaca_drug_defense: poison or projectile), Lasgun: no defense. A
 //      killed leader's strength does not count. 1.07.06 total = dial (or
 //      spiced value) + surviving leader's strength, 1.07.06.01 ties go to the
 //      aggressor. 1.07.06.03 killed leaders to the tanks (face down when they
 //      had died before, 1.05.04), the winner receives their strengths from the
 //      bank. 1.07.06.04 surviving leaders wait on the battlefield.
-//      1.07.06.05 the loser loses its forces in the area and discards its
+//      1.07.06.05 the loser loses its forces in the area (ruling
+//      battle_losses_scope=whole_territory: in the whole territory, also in
+//      the traitor cases) and discards its
 //      cards. 1.07.06.06 the winner loses forces equal to its dial, regular
 //      forces first, then elite forces at their battle worth (2.03.08,
 //      2.04.18); it keeps its weapon and defense ("you may keep this card if
@@ -75,14 +82,15 @@
 // options are the available leader ids and 100 + card id for each Cheap
 // Hero in hand; min/max bound the dial.
 //
-// Not implemented (later sub-steps between kPlans and resolution can be
-// added to BattleStep): 2.01.08/09 Prescience, 2.01.10-15 Kwisatz Haderach,
-// 2.02.06/07 Voice, 2.05.09 Harkonnen traitors in an ally's battle,
-// 2.05.10-13 captured leaders, Karama in battle (1.14.01, 3.01.11), a
-// KeepCards choice for the winner.
+// Faction abilities (core/rules/battle_abilities.cpp, steps 3..6): 2.01.08/09
+// Prescience and 2.02.06/07 Voice before the plans, 2.01.10-15 Kwisatz
+// Haderach, 2.05.09 Harkonnen traitors in an ally's battle, 2.05.10-13
+// captured leaders after the resolution. Not implemented: Karama in battle
+// (1.14.01, 3.01.11), a KeepCards choice for the winner.
 #include <algorithm>
 
 #include "core/rules/rules.h"
+#include "core/rules/battle_abilities.h"
 
 namespace mentat::rules {
 namespace {
@@ -94,6 +102,7 @@ enum BattleStep : uint8_t {
   kChoose = 0,    // the aggressor picks its next battle (ChooseBattle)
   kPlans = 1,     // both sides submit a BattlePlan
   kTraitors = 2,  // after the reveal: CallTraitor
+  // 3..6: the abilities' steps (core/rules/battle_abilities.h ability::Step)
 };
 
 constexpr int kCheapHeroOption = 100;  // Decision option offset for Cheap Hero cards
@@ -178,12 +187,25 @@ std::vector<Option> battles_of(const GameState& s, Seat seat) {
       const Faction opp = s.faction_at(o);
       if (battle_area(s, me, opp, static_cast<TerritoryId>(t))) out.push_back({static_cast<TerritoryId>(t), opp});
     }
+  // Ruling aggressor_order=finish_territory (1.07.03): the battles left in the
+  // territory of the aggressor's last battle come first.
+  if (s.rulings.is(RulingId::AggressorOrder, 1) && s.battle.finish_in != kNone8) {
+    std::vector<Option> here;
+    for (const auto& o : out)
+      if (o.territory == s.battle.finish_in) here.push_back(o);
+    if (!here.empty()) return here;
+  }
   return out;
 }
 
 // ---- battle plans (1.07.04) ------------------------------------------------------
 
-int side_of(const GameState& s, Seat seat) { return seat == s.battle.aggressor ? 0 : 1; }
+// A seat not in the battle counts on the side of its ally (2.01.09, 2.02.07, 2.05.09).
+int side_of(const GameState& s, Seat seat) {
+  if (seat == s.battle.aggressor) return 0;
+  if (seat == s.battle.defender || s.battle.aggressor < 0) return 1;
+  return s.of(s.faction_at(seat)).ally == s.seat_faction[s.battle.aggressor] ? 0 : 1;
+}
 Seat seat_of_side(const GameState& s, int side) { return side == 0 ? s.battle.aggressor : s.battle.defender; }
 Faction faction_of_side(const GameState& s, int side) { return s.faction_at(seat_of_side(s, side)); }
 
@@ -204,6 +226,29 @@ int max_dial(const GameState& s, Faction me, Faction opp, TerritoryId t, uint8_t
     if (!(me == Faction::BeneGesserit && s.advanced)) n += worth * s.forces_at(me, loc, 1);
   });
   return std::min(n, 255);
+}
+
+// Ruling spice_dialing_elite (1.13.04 with 2.03.08/2.04.18). per_unit: one
+// spice makes one unit of the dial count fully. per_token: one spice supports
+// one force token, elite tokens first, so an elite worth 2 counts fully for 1.
+int elites_in_area(const GameState& s, Faction me, TerritoryId t, uint8_t area) {
+  if (me == Faction::BeneGesserit && s.advanced) return 0;  // advisors
+  int n = 0;
+  for_area(t, area, [&](LocationId loc) { n += s.forces_at(me, loc, 1); });
+  return n;
+}
+// The most spice that supports a dial of `dial` units (the tokens making it up).
+int dial_tokens(const GameState& s, Faction me, Faction opp, TerritoryId t, uint8_t area, int dial) {
+  if (s.rulings.is(RulingId::SpiceDialingElite, 0)) return dial;
+  const int worth = elite_worth(s, me, opp);
+  const int e = std::min(elites_in_area(s, me, t, area), (dial + worth - 1) / worth);
+  return e + std::max(0, dial - worth * e);
+}
+// Units of a `dial` that count fully for `spice` spice paid.
+int spiced_units(const GameState& s, Faction me, Faction opp, TerritoryId t, uint8_t area, int dial, int spice) {
+  if (s.rulings.is(RulingId::SpiceDialingElite, 0)) return std::min(dial, spice);
+  const int e = std::min(spice, elites_in_area(s, me, t, area));
+  return std::min(dial, elite_worth(s, me, opp) * e + (spice - e));
 }
 
 bool is_cheap_hero(uint8_t card) {
@@ -258,7 +303,7 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const Action&
   const uint8_t leader = a.card, cheap = a.forces, weapon = a.to, defense = a.from;
 
   if (a.flag)
-    return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach is not active in this game yet (2.01.10)");
+    if (auto r = ability::check_kwisatz_haderach(s, seat, a)) return r;  // 2.01.10/11
   if (a.amount > 255) return reject(RejectCode::Malformed, "the spice dialed is at most 255");
   if (leader != kNone8 && cheap != kNone8)
     return reject(RejectCode::IllegalChoice, "a battle plan has one leader or one Cheap Hero, not both (1.07.04.03)");
@@ -279,7 +324,8 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const Action&
     if (!is_cheap_hero(cheap)) return reject(RejectCode::IllegalChoice, card_name(cheap) + " is not a Cheap Hero (3.01.04)");
   }
   const bool has_hero = leader != kNone8 || cheap != kNone8;
-  if (!has_hero && (!available_leaders(s, me, t).empty() || !cheap_heroes_in_hand(s, me).empty()))
+  if (!has_hero && (!available_leaders(s, me, t).empty() ||
+                    (!cheap_heroes_in_hand(s, me).empty() && ability::may_play_cheap_hero(s, seat))))
     return reject(RejectCode::IllegalChoice, "you must play a leader or a Cheap Hero when you can (1.07.04.05)");
   if (!has_hero && (weapon != kNone8 || defense != kNone8))
     return reject(RejectCode::IllegalChoice,
@@ -307,10 +353,13 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const Action&
       return reject(RejectCode::IllegalChoice, "Fremen forces count fully without spice (2.04.21 battle hardened)");
     if (a.amount > a.value)
       return reject(RejectCode::IllegalChoice, "at most one spice for each force dialed (1.13.04)");
+    if (a.amount > dial_tokens(s, me, opp, t, b.area, a.value))
+      return reject(RejectCode::IllegalChoice, "at most one spice for each force token dialed (1.13.04, ruling spice_dialing_elite=per_token): " +
+                                                   std::to_string(dial_tokens(s, me, opp, t, b.area, a.value)) + " here");
     if (a.amount > s.of(me).spice)
       return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice (1.13.04.04)");
   }
-  return std::nullopt;
+  return ability::check_commitments(s, seat, a);  // 2.01.08 Prescience, 2.02.06 Voice
 }
 
 // ---- traitors (1.07.06.07) ----------------------------------------------------------
@@ -318,7 +367,8 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const Action&
 // May `seat` call traitor on its opponent's revealed leader?
 bool can_call_traitor(const GameState& s, Seat seat) {
   const auto& opp_plan = s.battle.plan[1 - side_of(s, seat)];
-  return opp_plan.leader != kNone8 && s.of(s.faction_at(seat)).traitors.contains(opp_plan.leader);
+  return opp_plan.leader != kNone8 && !ability::loyal(opp_plan) &&  // 2.01.12
+         s.of(s.faction_at(seat)).traitors.contains(opp_plan.leader);
 }
 
 // ---- resolution (1.07.06) -------------------------------------------------------------
@@ -340,6 +390,8 @@ void leader_survives(GameState& s, uint8_t id, TerritoryId t) {  // 1.07.06.04
 }
 
 void lose_all_in_area(GameState& s, Faction f, TerritoryId t, uint8_t area) {  // 1.07.06.05
+  if (s.rulings.is(RulingId::BattleLossesScope, 1))  // whole_territory: forces separated by the storm too
+    area = static_cast<uint8_t>((1u << data::territory(t).num_locations) - 1);
   for_area(t, area, [&](LocationId loc) {
     const int reg = s.forces_at(f, loc, 0);
     const int spec = (f == Faction::BeneGesserit && s.advanced) ? 0 : s.forces_at(f, loc, 1);
@@ -410,9 +462,13 @@ bool defense_of(const BattlePlanState& p, TreacheryCategory c) {
 }
 
 // 1.07.06.02: does the plan `att`'s weapon kill the leader (or Cheap Hero) of `def`?
-bool weapon_kills(const BattlePlanState& att, const BattlePlanState& def) {
+bool weapon_kills(const GameState& s, const BattlePlanState& att, const BattlePlanState& def) {
   if (def.leader == kNone8 && def.cheap_hero == kNone8) return false;
   if (weapon_of(att, TreacheryCategory::WeaponLasgun)) return true;  // 3.01.14 no defense
+  // 3.01.06 Ellaca Drug: a poison weapon that a projectile defense stops (ruling ellaca_drug_defense).
+  if (s.rulings.is(RulingId::EllacaDrugDefense, 1) && att.weapon != kNone8 &&
+      data::treachery_card(att.weapon).kind == TreacheryKind::EllacaDrug)
+    return !defense_of(def, TreacheryCategory::DefenseProjectile);
   if (weapon_of(att, TreacheryCategory::WeaponProjectile)) return !defense_of(def, TreacheryCategory::DefenseProjectile);
   if (weapon_of(att, TreacheryCategory::WeaponPoison)) return !defense_of(def, TreacheryCategory::DefensePoison);
   return false;
@@ -421,12 +477,15 @@ bool weapon_kills(const BattlePlanState& att, const BattlePlanState& def) {
 void next_battle(Ctx& c);
 
 void end_battle(Ctx& c) {
+  if (ability::hold_after_battle(c)) return;  // 2.01.10 count, 2.05.10 capture decision pending
   auto& b = c.s.battle;
   const uint8_t index = b.aggressor_index;
+  const uint8_t fought_in = b.territory;
   // Anything still on the wheels (a plan's card missing) is discarded.
   while (!b.wheels.empty()) c.s.treachery_discard.push(b.wheels.pop());
   b = BattleState{};
   b.aggressor_index = index;
+  b.finish_in = fought_in;  // ruling aggressor_order
   c.s.step = kChoose;
   c.s.waiting = 0;
   next_battle(c);
@@ -435,6 +494,7 @@ void end_battle(Ctx& c) {
 void resolve(Ctx& c) {
   auto& s = c.s;
   auto& b = s.battle;
+  ability::before_resolve(c);  // 2.01.10
   const TerritoryId t = b.territory;
   const Faction fa[2] = {faction_of_side(s, 0), faction_of_side(s, 1)};
   const BattlePlanState p[2] = {b.plan[0], b.plan[1]};
@@ -465,6 +525,7 @@ void resolve(Ctx& c) {
       ld.used_in_territory = kNone8;
     }
     winner_cards(s, fa[w], p[w], true);
+    b.winner = static_cast<uint8_t>(w + 1);
     end_battle(c);
     return;
   }
@@ -485,6 +546,7 @@ void resolve(Ctx& c) {
     }
     for (int i = 0; i < 2; ++i) {
       if (p[i].leader != kNone8) kill_leader(s, p[i].leader);
+      ability::lasgun_shield_explosion(s, p[i]);  // 2.01.13
       discard_plan(s, p[i]);
     }
     end_battle(c);
@@ -492,15 +554,17 @@ void resolve(Ctx& c) {
   }
 
   // 1.07.06.02 weapons.
-  const bool killed[2] = {weapon_kills(p[1], p[0]), weapon_kills(p[0], p[1])};
+  const bool killed[2] = {weapon_kills(s, p[1], p[0]), weapon_kills(s, p[0], p[1])};
   // 1.07.06 totals in half units (1.13.04.03).
   int total[2];
   for (int i = 0; i < 2; ++i) {
     const int paid = pay_dialed_spice(s, fa[i], p[i]);
     int dial2 = 2 * p[i].dial;
-    if (s.advanced && fa[i] != Faction::Fremen) dial2 = 2 * paid + (p[i].dial - paid);  // 1.13.04.02, 2.04.21
+    if (s.advanced && fa[i] != Faction::Fremen)  // 1.13.04.02, 2.04.21; ruling spice_dialing_elite
+      dial2 = p[i].dial + spiced_units(s, fa[i], fa[1 - i], t, b.area, p[i].dial, paid);
     total[i] = dial2;
     if (p[i].leader != kNone8 && !killed[i]) total[i] += 2 * data::leader(p[i].leader).strength;
+    total[i] += ability::kwisatz_haderach_bonus2(p[i], killed[i]);  // 2.01.11
   }
   const int w = total[0] >= total[1] ? 0 : 1, l = 1 - w;  // 1.07.06.01 ties: aggressor
 
@@ -522,6 +586,7 @@ void resolve(Ctx& c) {
   discard_plan(s, p[l]);
   lose_dialed(s, fa[w], fa[l], t, b.area, p[w].dial);
   winner_cards(s, fa[w], p[w], false);
+  b.winner = static_cast<uint8_t>(w + 1);
   end_battle(c);
 }
 
@@ -541,9 +606,7 @@ void reveal(Ctx& c) {
   s.last_wheels[0] = static_cast<uint8_t>(b.aggressor);  // 1.01.02
   s.last_wheels[1] = static_cast<uint8_t>(b.defender);
   s.step = kTraitors;
-  s.waiting = 0;
-  if (b.plan[1].leader != kNone8) s.waiting |= bit(b.aggressor);
-  if (b.plan[0].leader != kNone8) s.waiting |= bit(b.defender);
+  s.waiting = ability::traitor_askers(s);  // 1.07.06.07; 2.01.12, 2.05.09
   if (!s.waiting) resolve(c);
 }
 
@@ -559,8 +622,7 @@ void start_battle(Ctx& c, Seat aggressor, const Option& o) {
   b.plans_in = 0;
   b.traitor_calls = 0;
   b.plan[0] = b.plan[1] = BattlePlanState{};
-  s.step = kPlans;
-  s.waiting = static_cast<uint8_t>(bit(b.aggressor) | bit(b.defender));
+  ability::open_battle(c);  // 2.01.08 Prescience, 2.02.06 Voice, then kPlans
 }
 
 void finish(Ctx& c) {  // 1.07.07
@@ -585,6 +647,7 @@ void next_battle(Ctx& c) {
     const auto opts = battles_of(s, x);
     if (opts.empty()) {
       ++b.aggressor_index;
+      b.finish_in = kNone8;
       continue;
     }
     if (opts.size() == 1) {
@@ -611,6 +674,7 @@ void enter(Ctx& c) {
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (ability::owns_step(s.step)) return ability::validate(s, seat, a);
   const auto& b = s.battle;
   switch (s.step) {
     case kChoose: {
@@ -626,6 +690,14 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
         return reject(RejectCode::IllegalChoice, "you have no battle against " +
                                                      std::string(faction_name(static_cast<Faction>(a.faction))) + " in " +
                                                      territory_name(a.to) + " (1.07.01)");
+      if (s.rulings.is(RulingId::AggressorOrder, 1)) {  // finish_territory: only the listed battles
+        bool listed = false;
+        for (const auto& o : battles_of(s, seat))
+          listed = listed || (o.territory == a.to && o.opponent == static_cast<Faction>(a.faction));
+        if (!listed)
+          return reject(RejectCode::IllegalChoice, "finish your battles in " + territory_name(s.battle.finish_in) +
+                                                       " before fighting elsewhere (1.07.03)");
+      }
       return std::nullopt;
     }
     case kPlans: {
@@ -656,6 +728,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   auto& b = s.battle;
+  if (ability::owns_step(s.step)) return ability::apply(c, seat, a);
   switch (s.step) {
     case kChoose:
       start_battle(c, seat, Option{a.to, static_cast<Faction>(a.faction)});
@@ -675,7 +748,8 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       return;
     }
     case kTraitors:
-      if (a.kind == ActionKind::CallTraitor && a.flag) b.traitor_calls |= bit(seat);
+      // 2.05.09: the Harkonnen's call in their ally's battle counts as the ally's.
+      if (a.kind == ActionKind::CallTraitor && a.flag) b.traitor_calls |= bit(seat_of_side(s, side_of(s, seat)));
       s.waiting &= static_cast<uint8_t>(~bit(seat));
       if (!s.waiting) resolve(c);
       return;
@@ -684,6 +758,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
 
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (!has_bit(s.waiting, seat)) return;
+  if (ability::owns_step(s.step)) return ability::decisions(s, seat, out);
   const auto& b = s.battle;
   const Faction me = s.faction_at(seat);
   switch (s.step) {
@@ -706,6 +781,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
                  0, max, {}};
       for (uint8_t id : available_leaders(s, me, b.territory)) d.options.push_back(id);
       for (uint8_t card : cheap_heroes_in_hand(s, me)) d.options.push_back(static_cast<uint16_t>(kCheapHeroOption + card));
+      ability::narrow_plan_decision(s, seat, d);
       out.push_back(std::move(d));
       return;
     }
@@ -724,6 +800,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
+  if (ability::owns_step(s.step)) return ability::legal(s, seat, out);
   const auto& b = s.battle;
   const Faction me = s.faction_at(seat);
   switch (s.step) {
@@ -737,6 +814,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       }
       return;
     case kPlans: {
+      const size_t first = out.size();
       const Faction opp = faction_of_side(s, 1 - side_of(s, seat));
       const int max = max_dial(s, me, opp, b.territory, b.area);
       std::vector<std::pair<uint8_t, uint8_t>> leads;  // (leader, cheap hero)
@@ -761,7 +839,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
         a.value = static_cast<uint8_t>(dial);
         a.amount = 0;
         out.push_back(a);
-        const int full = std::min<int>(dial, s.of(me).spice);
+        const int full = std::min<int>(dial_tokens(s, me, opp, b.territory, b.area, dial), s.of(me).spice);
         if (spiced && full > 0) {
           a.amount = static_cast<uint16_t>(full);
           out.push_back(a);
@@ -782,6 +860,14 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
               both = true;
             }
       }
+      // The abilities bind plans (Prescience, Voice) and add the Kwisatz
+      // Haderach: add their candidates, keep what the plan check accepts, once.
+      ability::plan_candidates(s, seat, out);
+      std::vector<Action> kept;
+      for (size_t i = first; i < out.size(); ++i)
+        if (!check_plan(s, seat, out[i]) && std::find(kept.begin(), kept.end(), out[i]) == kept.end()) kept.push_back(out[i]);
+      out.resize(first);
+      out.insert(out.end(), kept.begin(), kept.end());
       return;
     }
     case kTraitors: {
@@ -799,6 +885,28 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 }
 
 }  // namespace
+
+bool battle_plans_revealed(const GameState& s) {
+  return s.phase == Phase::Battle && (s.step == kTraitors || s.step == ability::kCapture);
+}
+
+// ---- for core/rules/battle_abilities.cpp ----
+int battle_side_of(const GameState& s, Seat seat) { return side_of(s, seat); }
+std::vector<uint8_t> battle_available_leaders(const GameState& s, Faction me, TerritoryId t) {
+  return available_leaders(s, me, t);
+}
+bool battle_leader_available(const GameState& s, Faction me, uint8_t id, TerritoryId t) {
+  return leader_available(s, me, id, t);
+}
+std::vector<uint8_t> battle_cheap_heroes(const GameState& s, Faction me) { return cheap_heroes_in_hand(s, me); }
+int battle_max_dial(const GameState& s, Seat seat) {
+  const auto& b = s.battle;
+  return max_dial(s, s.faction_at(seat), faction_of_side(s, 1 - side_of(s, seat)), b.territory, b.area);
+}
+bool battle_fits_weapon_slot(uint8_t card) { return fits_weapon_slot(card); }
+bool battle_fits_defense_slot(uint8_t card) { return fits_defense_slot(card); }
+bool battle_is_cheap_hero(uint8_t card) { return is_cheap_hero(card); }
+void battle_end(Ctx& c) { end_battle(c); }
 
 const PhaseRules& battle_rules() {
   static const PhaseRules r{enter, validate, apply, decisions, legal};

@@ -120,6 +120,15 @@ int other_factions_in(const GameState& s, Faction f, TerritoryId t) {
   return n;
 }
 
+int occupancy_others(const GameState& s, Faction f, TerritoryId t) {
+  int n = other_factions_in(s, f, t);
+  const Faction bg = Faction::BeneGesserit;
+  if (s.rulings.is(RulingId::AdvisorOccupancy, 1) && f != bg && s.has(bg) && s.advanced && !occupies(s, bg, t) &&
+      s.forces_in_territory(bg, t) > 0)
+    ++n;  // advisors alone count too (2.02.12 vs 1.06.05.09)
+  return n;
+}
+
 bool path_blocked_by_storm(const GameState& s, LocationId loc) { return s.in_storm(loc); }
 
 }  // namespace rules

@@ -101,7 +101,7 @@ std::optional<Rejection> validate_ride(const GameState& s, const Action& a) {
   const uint8_t ally = s.of(Faction::Fremen).ally;
   if (valid_faction(s, ally) && s.forces_in_territory(static_cast<Faction>(ally), dest) > 0)
     return reject(RejectCode::IllegalChoice, "the Fremen may not ride into a territory holding their ally's forces (2.04.08)");
-  if (data::territory(dest).stronghold && other_factions_in(s, Faction::Fremen, dest) >= 2)
+  if (data::territory(dest).stronghold && occupancy_others(s, Faction::Fremen, dest) >= 2)
     return reject(RejectCode::Occupancy, std::string(data::territory(dest).name) + " is already occupied by two other factions");
   auto [reg, spec] = ridable(s, from);
   if (a.forces > reg || a.special > spec)

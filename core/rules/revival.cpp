@@ -6,16 +6,24 @@
 //    1.05.01.04 paid to the bank; 1.05.02 revived forces go to reserves.
 //  * 2.03.10 / 2.04.19 Sardaukar and Fedaykin count as one force;
 //    2.03.11 / 2.04.20 (advanced) only one of them a turn.
-//  * 2.04.11 the Fremen's ally has a free revival of 3 (the Fremen's
-//    discretion is simplified: always granted).
+//  * 2.04.11 the Fremen's ally has a free revival of 3. Ruling
+//    fremen_ally_revival: `always` granted, or `fremen_decides`: at the start
+//    of the phase, when their ally has forces in the tanks, the Fremen answer
+//    Respond{accept} (sub-step kFremenGrant, before anyone revives); the
+//    answer holds for this turn (GameState::revival_fremen_grant).
 //  * 2.03.07 the Emperor's ally may revive up to 3 forces beyond its limit,
 //    the Emperor paying 2 spice each (simplified: the ally's Revive asks for
 //    them and the Emperor's spice is charged, without a separate consent).
 //  * 1.05.03 leader revival (no active leader, or all died once; one a turn;
-//    pay the leader's strength to the bank) and 1.05.04 face-down leaders.
+//    pay the leader's strength to the bank) and 1.05.04 face-down leaders
+//    (ruling face_down_leader_revival: revivable when every other leader is
+//    face down or unavailable, or when no other leader is face up in the tanks).
+//  * 2.01.14 the advanced Atreides revive the Kwisatz Haderach token as their
+//    leader revival: Revive.leader = 254 (core/rules/battle_abilities.cpp).
 #include <algorithm>
 
 #include "core/rules/rules.h"
+#include "core/rules/battle_abilities.h"
 
 namespace mentat::rules {
 namespace {
@@ -24,16 +32,34 @@ constexpr int kRevivalLimit = 3;       // 1.05.01
 constexpr int kEmperorAllyExtra = 3;   // 2.03.07
 constexpr int kCostPerForce = 2;       // 1.05.01.03
 
+enum RevivalStep : uint8_t {
+  kRevive = 0,        // every seat that can revive: Revive or Pass
+  kFremenGrant = 1,   // ruling fremen_ally_revival=fremen_decides: the Fremen answer Respond first
+};
+
 Faction ally_of(const GameState& s, Faction f) { return static_cast<Faction>(s.of(f).ally); }
 bool has_ally(const GameState& s, Faction f) {
   const uint8_t a = s.of(f).ally;
   return a < kNumFactions && s.f[a].in_game;
 }
 
+// 2.04.11 "at your discretion": does the Fremen's ally have a free revival of 3 this turn?
+bool fremen_grant(const GameState& s) {
+  return s.rulings.is(RulingId::FremenAllyRevival, 0) || s.revival_fremen_grant != 0;
+}
+
 int free_revival(const GameState& s, Faction f) {
   int n = data::faction_setup(f).free_revival;
-  if (has_ally(s, f) && ally_of(s, f) == Faction::Fremen) n = std::max(n, 3);  // 2.04.11
+  if (has_ally(s, f) && ally_of(s, f) == Faction::Fremen && fremen_grant(s)) n = std::max(n, 3);  // 2.04.11
   return n;
+}
+
+// Ruling fremen_ally_revival=fremen_decides: the Fremen are asked when their
+// ally has forces in the tanks.
+bool fremen_asked(const GameState& s) {
+  if (!s.rulings.is(RulingId::FremenAllyRevival, 1) || !s.has(Faction::Fremen) || !has_ally(s, Faction::Fremen)) return false;
+  const auto& ally = s.of(ally_of(s, Faction::Fremen));
+  return ally.tanks[0] + ally.tanks[1] > 0;
 }
 
 // Forces beyond the normal limit that the Emperor pays for (2.03.07).
@@ -77,6 +103,7 @@ bool leader_revival_open(const GameState& s, Faction f) {
 
 // Why leader `id` cannot be revived by `f` now (nullopt: it can, spice aside).
 std::optional<std::string> leader_unrevivable(const GameState& s, Faction f, int id) {
+  if (id == ability::kKwisatzHaderachToken) return ability::kh_unrevivable(s, f);  // 2.01.14
   if (id >= data::kNumLeaders || !own_leader(f, id)) return "that leader is not one of yours";
   const auto& l = s.leaders[id];
   if (l.zone != LeaderZone::Tanks && l.zone != LeaderZone::TanksFaceDown) return "that leader is not in the Tleilaxu Tanks";
@@ -88,6 +115,11 @@ std::optional<std::string> leader_unrevivable(const GameState& s, Faction f, int
     for (int o = 0; o < data::kNumLeaders; ++o) {
       if (o == id || !own_leader(f, o)) continue;
       const auto& ol = s.leaders[o];
+      if (s.rulings.is(RulingId::FaceDownLeaderRevival, 1)) {  // no_face_up_in_tanks
+        if (ol.zone == LeaderZone::Tanks)
+          return "a leader killed again stays face down while another of your leaders waits face up in the tanks (1.05.04)";
+        continue;
+      }
       const bool captured = ol.zone == LeaderZone::Pool && ol.holder != static_cast<uint8_t>(f);
       if (ol.zone != LeaderZone::TanksFaceDown && !captured)
         return "a leader killed again stays face down until all your other leaders are face down in the tanks or unavailable (1.05.04)";
@@ -106,6 +138,7 @@ std::vector<int> revivable_leaders(const GameState& s, Faction f) {
   std::vector<int> out;
   for (int id = 0; id < data::kNumLeaders; ++id)
     if (!leader_unrevivable(s, f, id)) out.push_back(id);
+  if (!leader_unrevivable(s, f, ability::kKwisatzHaderachToken)) out.push_back(ability::kKwisatzHaderachToken);  // 2.01.14
   return out;
 }
 
@@ -114,24 +147,45 @@ bool has_choice(const GameState& s, Faction f) {
   if (s.of(f).revived) return false;
   if (max_forces(s, f) > 0 && (free_revival(s, f) > 0 || s.of(f).spice >= kCostPerForce)) return true;
   for (int id : revivable_leaders(s, f))
-    if (s.of(f).spice >= data::leader(static_cast<LeaderId>(id)).strength) return true;
+    if (s.of(f).spice >= ability::revival_strength(static_cast<uint8_t>(id))) return true;
   return false;
 }
 
 void finish_if_done(Ctx& c) {
-  if (!c.s.waiting) enter_phase(c, Phase::ShipmentMovement);
+  if (c.s.waiting) return;
+  c.s.revival_fremen_grant = 0;
+  enter_phase(c, Phase::ShipmentMovement);
 }
 
-void enter(Ctx& c) {
+void ask_revivals(Ctx& c) {
   auto& s = c.s;
-  for (auto& fs : s.f) fs.revived = 0;
+  s.step = kRevive;
   s.waiting = 0;
   for (Seat seat = 0; seat < s.num_seats; ++seat)
     if (has_choice(s, s.faction_at(seat))) s.waiting |= bit(seat);
   finish_if_done(c);
 }
 
+void enter(Ctx& c) {
+  auto& s = c.s;
+  for (auto& fs : s.f) fs.revived = 0;
+  s.waiting = 0;
+  s.revival_fremen_grant = 0;
+  if (fremen_asked(s)) {  // 2.04.11, ruling fremen_ally_revival=fremen_decides
+    s.step = kFremenGrant;
+    s.waiting = bit(s.seat_of(Faction::Fremen));
+    return;
+  }
+  ask_revivals(c);
+}
+
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (s.step == kFremenGrant) {
+    if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "the Fremen are deciding their ally's free revival first (2.04.11)");
+    if (a.kind != ActionKind::Respond)
+      return reject(RejectCode::WrongPhase, "answer whether your ally's free revival is 3 this turn (Respond: accept=true grants it, 2.04.11)");
+    return std::nullopt;
+  }
   if (a.kind != ActionKind::Revive && a.kind != ActionKind::Pass)
     return reject(RejectCode::WrongPhase, "the Revival phase takes Revive or Pass");
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat has no revival decision to make (nothing to revive, or already answered)");
@@ -154,7 +208,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   Cost cost = force_cost(s, me, n);
   if (leader) {
     if (auto why = leader_unrevivable(s, me, a.card)) return reject(RejectCode::IllegalChoice, *why);
-    cost.own += data::leader(a.card).strength;  // 1.05.03.02
+    cost.own += ability::revival_strength(a.card);  // 1.05.03.02 (2.01.14: the Kwisatz Haderach 2)
   }
   if (cost.own > fs.spice)
     return reject(RejectCode::NotEnoughSpice, "this revival costs " + std::to_string(cost.own) + " spice and you have " + std::to_string(fs.spice));
@@ -166,6 +220,11 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
+  if (s.step == kFremenGrant) {
+    s.revival_fremen_grant = a.flag ? 1 : 0;
+    ask_revivals(c);
+    return;
+  }
   const Faction me = s.faction_at(seat);
   auto& fs = s.of(me);
   if (a.kind == ActionKind::Revive) {
@@ -178,7 +237,11 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + a.forces);  // 1.05.02
     fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + a.special);
     if (a.special) fs.special_revived_turn = s.turn;
-    if (a.card != kNone8) {
+    if (a.card == ability::kKwisatzHaderachToken) {  // 2.01.14
+      transfer_spice(s, shield(me), bank(), ability::revival_strength(a.card));
+      ability::revive_kh(s);
+      fs.leader_revived_turn = s.turn;
+    } else if (a.card != kNone8) {
       transfer_spice(s, shield(me), bank(), data::leader(a.card).strength);  // 1.05.03.03
       auto& l = s.leaders[a.card];
       l.zone = LeaderZone::Pool;  // 1.05.03.04
@@ -194,6 +257,11 @@ void apply(Ctx& c, Seat seat, const Action& a) {
 
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (!has_bit(s.waiting, seat)) return;
+  if (s.step == kFremenGrant) {
+    out.push_back(Decision{ActionKind::Respond,
+                           "Grant your ally a free revival of 3 this turn (accept) or not (2.04.11)", 0, 1, {}});
+    return;
+  }
   const Faction me = s.faction_at(seat);
   const int mx = max_forces(s, me);
   std::string prompt = "Revive up to " + std::to_string(mx) + " forces (" + std::to_string(free_revival(s, me)) +
@@ -207,6 +275,15 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
+  if (s.step == kFremenGrant) {
+    for (bool accept : {true, false}) {
+      Action a;
+      a.kind = ActionKind::Respond;
+      a.flag = accept;
+      out.push_back(a);
+    }
+    return;
+  }
   const Faction me = s.faction_at(seat);
   const auto& fs = s.of(me);
   std::vector<uint8_t> leaders{kNone8};

@@ -57,6 +57,45 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
 void apply_anytime(Ctx& c, Seat seat, const Action& a);
 bool is_anytime(ActionKind k);
 
+// ---- treachery cards outside battle, Karama, response windows (core/rules/cards.cpp) ----
+
+// Faction abilities a Karama may cancel (3.01.11.01): Window::subject.
+enum class Ability : uint8_t { None = 0, GuildHalfPrice = 1 /* 2.06.06 / 2.06.09 */ };
+// 3.01.22 Truthtrance questions (PlayCard value >> 4; the asked faction is value & 15).
+enum class Question : uint8_t {
+  FreeForm = 0,          // any yes/no question: the asked seat answers (Respond accept = yes)
+  HoldsCard = 1,         // "do you hold a <TreacheryKind target>?"
+  IsTraitor = 2,         // "is <leader target> one of your traitors?"
+  SpiceAtLeast = 3,      // "do you hold at least <target> spice behind your shield?"
+  PredictedFaction = 4,  // Bene Gesserit: "did you predict <faction target>?"
+  PredictedTurn = 5,     // Bene Gesserit: "did you predict turn <target>?"
+};
+inline constexpr int kNumQuestions = 6;
+// Karama PlayCard value: this bit buys the turn's shipment at Guild rates
+// (3.01.11.03); without it the faction's once-a-game power (1.14).
+inline constexpr uint8_t kKaramaGuildRates = 0x80;
+// PlayCard goes here, and so does every action while a response window is open.
+bool is_card_action(const GameState& s, const Action& a);
+std::optional<Rejection> validate_card(const GameState& s, Seat seat, const Action& a);
+void apply_card(Ctx& c, Seat seat, const Action& a);
+bool window_open(const GameState& s);
+// The cards `seat` may play now (any seat, waited for or not) and the
+// decisions of an open window (the phase's own are then suspended).
+void card_decisions(const GameState& s, Seat seat, std::vector<Decision>& out);
+void card_legal(const GameState& s, Seat seat, std::vector<Action>& out);
+// 3.01.11.01: `owner` is about to use `ability` by `pending`. True when a
+// KaramaCancel window opened: the caller stops, and `pending` is replayed
+// through the phase's apply when the window closes without a Karama.
+bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending);
+// 1.00.04: the faction's ability was cancelled; its redo goes without it.
+bool ability_cancelled(const GameState& s, Faction f, Ability ability);
+// 3.01.11.03: the faction's shipment this turn is at Guild rates, paid to the bank.
+bool karama_shipment(const GameState& s, Faction f);
+// 3.01.09 Hajr: true (and consumed) when the current seat has a movement left.
+bool take_hajr_move(GameState& s);
+// A seat's Shipment and Movement turn begins: per-turn card effects end.
+void card_turn_begins(GameState& s);
+
 // ---- shared helpers (core/rules/common.cpp) ----
 
 inline uint8_t bit(Seat s) { return static_cast<uint8_t>(1u << s); }
@@ -86,8 +125,14 @@ bool hand_full(const GameState& s, Faction f);
 // advanced game) in territory t.
 int other_factions_in(const GameState& s, Faction f, TerritoryId t);
 bool occupies(const GameState& s, Faction f, TerritoryId t);  // fighters present
+// Factions other than `f` counted for the stronghold occupancy limit in t
+// (1.06.03.05, 1.06.05.09): other_factions_in, plus the advanced Bene
+// Gesserit's advisors under ruling advisor_occupancy=limit_applies.
+int occupancy_others(const GameState& s, Faction f, TerritoryId t);
 // 2.01.05: may faction `f` look at the treachery card up for bid? (defined in bidding.cpp)
 bool can_see_card_up_for_bid(const GameState& s, Faction f);
+// 1.07.05: are the current battle's plans face up? (defined in battle.cpp)
+bool battle_plans_revealed(const GameState& s);
 // Storm order (seat list) from the first player.
 std::vector<Seat> order_from_first(const GameState& s);
 

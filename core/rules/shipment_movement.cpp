@@ -24,9 +24,12 @@
 //
 // Shipment: 1.06.03.01 cost, 1.06.03.02 bank / 2.06.04 the Guild, 1.06.03.04
 // storm, 1.06.03.05 occupancy; Fremen sending 2.04.03/2.04.05 (and 2.04.17
-// storm migration, advanced); Guild 2.06.05.02 cross-ship, 2.06.05.03 and
-// 2.06.07 off-planet, 2.06.06 half price; Guild ally 2.06.09 and 2.06.10;
-// Bene Gesserit 2.02.13 fighters only.
+// storm migration, advanced; RulingId::FremenMigrationLoss); Guild 2.06.05.02
+// cross-ship, 2.06.05.03 and 2.06.07 off-planet, 2.06.06 half price; Guild
+// ally 2.06.09 and 2.06.10 (RulingId::GuildCrossShipPayment: who receives
+// the ally's cross-ship payment); Bene Gesserit 2.02.13 fighters only.
+// Advisors and the occupancy limit: RulingId::AdvisorOccupancy (2.02.12 vs
+// 1.06.05.09), RulingId::WartimeOccupancy (2.02.17 vs 2.02.16).
 // Movement: 1.06.05 one group from one territory, 1.06.05.03/.04 range and
 // ornithopters (RulingId::OrnithopterTiming), 2.04.06 Fremen 2, 1.06.05.06/
 // .07 storm, 1.06.05.09 occupancy, 1.06.06 Polar Sink, 1.06.08 repositioning,
@@ -80,13 +83,17 @@ bool has_ornithopters(const GameState& s, Faction f) {
   return fighters_at(s, f, data::arrakeen()) > 0 || fighters_at(s, f, data::carthag()) > 0;
 }
 
+// Ruling advisor_occupancy: limit_applies counts advisors (occupancy_others)
+// and subjects advisors entering a stronghold to the limit.
 bool at_occupancy_limit(const GameState& s, Faction f, TerritoryId t) {
-  return data::territory(t).stronghold && other_factions_in(s, f, t) >= 2;
+  return data::territory(t).stronghold && occupancy_others(s, f, t) >= 2;
 }
+bool advisors_limited(const GameState& s) { return s.rulings.is(RulingId::AdvisorOccupancy, 1); }
 
 // ---- shipment ----------------------------------------------------------------
 
 bool guild_rates(const GameState& s, Faction f) {
+  if (ability_cancelled(s, f, Ability::GuildHalfPrice)) return false;  // 3.01.11.01 / 1.00.04 (cards.cpp)
   return f == Faction::Guild || (s.has(Faction::Guild) && allied_with(s, f, Faction::Guild));  // 2.06.06 / 2.06.09
 }
 bool may_cross_ship(const GameState& s, Faction f) {
@@ -95,13 +102,20 @@ bool may_cross_ship(const GameState& s, Faction f) {
 
 int shipment_cost(const GameState& s, Faction f, LocationId to, int n) {
   int cost = n * (is_stronghold_loc(to) ? 1 : 2);  // 1.06.03.01
-  if (guild_rates(s, f)) cost = (cost + 1) / 2;     // 2.06.06: half, rounded up
+  if (guild_rates(s, f) || karama_shipment(s, f)) cost = (cost + 1) / 2;  // 2.06.06 / 3.01.11.03     // 2.06.06: half, rounded up
   return cost;
+}
+// 3.01.11.01: a shipment that the Guild's half price (2.06.06 / 2.06.09) makes cheaper.
+bool uses_half_price(const GameState& s, Faction me, const Action& a) {
+  if (!guild_rates(s, me) || karama_shipment(s, me) || a.flag || me == Faction::Fremen || a.to >= kNumLocations) return false;
+  const int full = (a.forces + a.special) * (is_stronghold_loc(a.to) ? 1 : 2);
+  return shipment_cost(s, me, a.to, a.forces + a.special) < full;
 }
 int off_planet_cost(int n) { return (n + 1) / 2; }  // 2.06.07
 
 // Who receives shipment spice (2.06.04): the Guild when another faction ships.
 SpiceAccount payee(const GameState& s, Faction shipper) {
+  if (karama_shipment(s, shipper)) return bank();  // 3.01.11.03 (cards.cpp)
   if (s.has(Faction::Guild) && shipper != Faction::Guild) return shield(Faction::Guild);
   return bank();
 }
@@ -342,13 +356,14 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
   }
   const GroupType type = bg_group_type(s, me, a);
   const bool ends_as_advisors = bg_advanced(s, me) && (type == GroupType::Advisors || (type == GroupType::Keep && advisors == total));
+  const bool limited = !ends_as_advisors || advisors_limited(s);  // ruling advisor_occupancy
   const TerritoryId to_t = data::territory_of(a.to);
-  if (!ends_as_advisors && to_t != from_t && at_occupancy_limit(s, me, to_t))
+  if (limited && to_t != from_t && at_occupancy_limit(s, me, to_t))
     return reject(RejectCode::Occupancy, ter_name(to_t) + " already holds two other factions' forces (occupancy limit, 1.06.05.09)");
   const int range = move_range(s, me, advisors > 0);
-  const int d = path_length(s, me, a, true, !ends_as_advisors);
+  const int d = path_length(s, me, a, true, limited);
   if (d >= 0 && d <= range) return std::nullopt;
-  const int d_no_storm = path_length(s, me, a, false, !ends_as_advisors);
+  const int d_no_storm = path_length(s, me, a, false, limited);
   if (d_no_storm >= 0 && d_no_storm <= range)
     return reject(RejectCode::Storm, "the storm blocks every path from " + ter_name(from_t) + " to " + loc_name(a.to) + " within " + std::to_string(range) + " territories (1.06.05.06)");
   const int d_free = path_length(s, me, a, false, false);
@@ -410,9 +425,11 @@ bool any_move(const GameState& s, Faction me) {
 // ---- Bene Gesserit spiritual advisors ------------------------------------------
 
 bool bg_may_send_advisor_to(const GameState& s, LocationId to) {
-  // 2.02.11: an advisor to the shipment's location when no fighters are in that territory.
+  // 2.02.11: an advisor to the shipment's location when no fighters are in that territory
+  // (and, ruling advisor_occupancy=limit_applies, not into a stronghold at the limit).
   return s.advanced && to == s.shipmove.advisor_to && to != data::polar_sink() &&
-         kind_in_territory(s, Faction::BeneGesserit, data::territory_of(to), 0) == 0;
+         kind_in_territory(s, Faction::BeneGesserit, data::territory_of(to), 0) == 0 &&
+         !(advisors_limited(s) && at_occupancy_limit(s, Faction::BeneGesserit, data::territory_of(to)));
 }
 
 // 2.02.17 WARTIME (with 2.02.18 peacetime, 2.02.19 stormed in, and the
@@ -429,7 +446,8 @@ std::optional<std::string> wartime_blocked(const GameState& s, TerritoryId t) {
   if (flippable == 0) return "advisors under storm cannot flip to fighters (2.02.19)";
   if (has_ally(s, bg) && s.forces_in_territory(static_cast<Faction>(s.of(bg).ally), t) > 0)
     return "advisors cannot flip to fighters with your ally present (2.02.18)";
-  if (at_occupancy_limit(s, bg, t)) return ter_name(t) + " already holds two other factions' forces (occupancy limit)";
+  if (s.rulings.is(RulingId::WartimeOccupancy, 0) && at_occupancy_limit(s, bg, t))  // ruling wartime_occupancy
+    return ter_name(t) + " already holds two other factions' forces (occupancy limit)";
   return std::nullopt;
 }
 
@@ -534,6 +552,7 @@ void to_move_step(Ctx& c) {
 void begin_turn(Ctx& c, Seat seat) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
+  card_turn_begins(s);  // Hajr, Karama shipment and cancellation end with the turn (cards.cpp)
   s.shipmove.current = seat;
   s.shipmove.ornithopters = has_ornithopters(s, me) ? 1 : 0;
   s.step = kShip;
@@ -653,7 +672,9 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
       fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + a.special);
       break;
     case ShipKind::CrossShip:
-      transfer_spice(s, shield(me), payee(s, me), shipment_cost(s, me, a.to, n));
+      // Ruling guild_cross_ship_payment: the ally's cross-shipment pays the Guild (2.06.04) or the bank.
+      transfer_spice(s, shield(me), s.rulings.is(RulingId::GuildCrossShipPayment, 1) ? bank() : payee(s, me),
+                     shipment_cost(s, me, a.to, n));
       s.forces_at(me, a.from, 0) = static_cast<uint8_t>(s.forces_at(me, a.from, 0) - a.forces);
       s.forces_at(me, a.from, 1) = static_cast<uint8_t>(s.forces_at(me, a.from, 1) - a.special);
       s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
@@ -667,8 +688,9 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
       s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
       s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + a.special);
       if (me == Faction::Fremen && s.in_storm(a.to)) {
-        // 2.04.17: storm migration at half loss (rounded up, regular forces first).
-        const int lose = (n + 1) / 2;
+        // 2.04.17: storm migration at half loss, regular forces first; rounded up
+        // (2.04.16) or down by ruling fremen_migration_loss.
+        const int lose = s.rulings.is(RulingId::FremenMigrationLoss, 1) ? n / 2 : (n + 1) / 2;
         const int lose_reg = std::min<int>(a.forces, lose);
         forces_to_tanks(s, me, a.to, lose_reg, lose - lose_reg);
         s.fremen_storm_losses_taken[a.to] = 1;
@@ -710,6 +732,8 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   const Faction me = s.faction_at(seat);
   switch (s.step) {
     case kShip: {
+      // 3.01.11.01: a Karama may cancel the Guild's half price (2.06.06 / 2.06.09) as it is used (cards.cpp).
+      if (a.kind == ActionKind::Ship && uses_half_price(s, me, a) && karama_window(c, seat, Ability::GuildHalfPrice, a)) return;
       if (a.kind == ActionKind::Ship) apply_ship(s, me, a);
       // 2.02.05: the Bene Gesserit may answer another faction's shipment from off-planet.
       const bool advisors = from_off_planet(me, a) && me != Faction::BeneGesserit && s.has(Faction::BeneGesserit) &&
@@ -750,6 +774,10 @@ void apply(Ctx& c, Seat seat, const Action& a) {
           return;
         }
       }
+      if (a.kind == ActionKind::Move && take_hajr_move(s)) {  // 3.01.09 Hajr: one more movement (cards.cpp)
+        to_move_step(c);
+        return;
+      }
       end_turn(c);
       return;
     case kWartime:
@@ -764,7 +792,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       if (s.shipmove.resume == kAdvisor) {
         s.step = kAdvisor;
         s.waiting = bit(s.seat_of(Faction::BeneGesserit));
-      } else if (s.shipmove.resume == kMove) {
+      } else if (s.shipmove.resume == kMove || take_hajr_move(s)) {  // 3.01.09 Hajr
         to_move_step(c);
       } else {
         end_turn(c);

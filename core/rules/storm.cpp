@@ -125,6 +125,8 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   if (s.waiting) return;
   int total = 0;
   for (auto d : s.storm_dialers) total += s.of(s.faction_at(static_cast<Seat>(d))).storm_dial;
+  if (s.storm_override != kNone8) total = s.storm_override;  // 3.01.23 Weather Control (core/rules/cards.cpp)
+  s.storm_override = kNone8;
   move_storm(c, total);
   finish(c);
 }

@@ -1,0 +1,110 @@
+// Faction abilities of the Battle phase (core/rules/battle_abilities.cpp),
+// hooked into the battle core (core/rules/battle.cpp). Internal to core/.
+//
+//  * 2.01.08/09 Prescience, 2.02.06/07 Voice: sub-steps between the start of
+//    a battle and the battle plans.
+//  * 2.01.10-15 Kwisatz Haderach: the plan's flag, its +2, its loyalty
+//    (2.01.12), its death (2.01.13) and the force-loss count (2.01.10);
+//    2.01.14 revival in core/rules/revival.cpp through kh_* below.
+//  * 2.05.09 Harkonnen traitors in the ally's battle (the traitor step asks
+//    the Harkonnen; a call counts as the ally's, 1.07.06.07).
+//  * 2.05.10-13 captured leaders: a sub-step after the resolution.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/rules/rules.h"
+
+namespace mentat::rules {
+
+// ---- defined in battle.cpp (its helpers, for the abilities) ----------------------
+// Side of `seat` in the current battle: 0 aggressor, 1 defender; a seat not in
+// the battle counts on the side of its ally (2.01.09, 2.02.07, 2.05.09), else 1.
+int battle_side_of(const GameState& s, Seat seat);
+std::vector<uint8_t> battle_available_leaders(const GameState& s, Faction me, TerritoryId t);  // 1.07.04.04
+bool battle_leader_available(const GameState& s, Faction me, uint8_t id, TerritoryId t);
+std::vector<uint8_t> battle_cheap_heroes(const GameState& s, Faction me);  // Cheap Hero cards in hand
+int battle_max_dial(const GameState& s, Seat seat);                        // 1.07.04.02 in the current battle
+bool battle_fits_weapon_slot(uint8_t card);
+bool battle_fits_defense_slot(uint8_t card);
+bool battle_is_cheap_hero(uint8_t card);
+void battle_end(Ctx& c);  // finishes the resolved battle (end_battle) and goes on with the next one
+
+namespace ability {
+
+// Battle sub-steps of the abilities (battle.cpp has kChoose 0, kPlans 1, kTraitors 2).
+enum Step : uint8_t {
+  kPrescience = 3,        // the Atreides choose an element or Pass (2.01.08)
+  kPrescienceAnswer = 4,  // the opponent commits that element
+  kVoice = 5,             // the Bene Gesserit command or Pass (2.02.06)
+  kCapture = 6,           // the Harkonnen kill or capture the drawn leader, or Pass (2.05.10)
+};
+inline bool owns_step(uint8_t step) { return step >= kPrescience && step <= kCapture; }
+
+enum Element : uint8_t { kLeader = 0, kWeapon = 1, kDefense = 2, kDial = 3 };
+inline constexpr uint8_t kNotPlayed = 255;    // PrescienceAnswer: "not playing that element"
+inline constexpr uint8_t kHeroOffset = 100;   // PrescienceAnswer for the leader: 100 + Cheap Hero card id
+// Voice kinds (events/mentat.fbs).
+enum VoiceKind : uint8_t {
+  kPoisonWeapon = 0,
+  kProjectileWeapon = 1,
+  kPoisonDefense = 2,
+  kProjectileDefense = 3,
+  kWorthless = 4,
+  kCheapHero = 5,
+  kNamed = 64,  // 64 + TreacheryKind: a special weapon or defense by name
+};
+// Revive.leader (Action.card) naming the Kwisatz Haderach token (2.01.14).
+inline constexpr uint8_t kKwisatzHaderachToken = 254;
+inline constexpr int kKwisatzHaderachStrength = 2;  // 2.01.11
+inline constexpr int kKwisatzHaderachActivation = 7;  // 2.01.10
+
+// start_battle: the first step of a new battle (prescience, voice or plans).
+void open_battle(Ctx& c);
+
+// The ability steps (owns_step(s.step)).
+std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a);
+void apply(Ctx& c, Seat seat, const Action& a);
+void decisions(const GameState& s, Seat seat, std::vector<Decision>& out);
+void legal(const GameState& s, Seat seat, std::vector<Action>& out);
+
+// ---- battle plans -----------------------------------------------------------------
+// The plan's Kwisatz Haderach flag (2.01.10/11); called when a.flag is set.
+std::optional<Rejection> check_kwisatz_haderach(const GameState& s, Seat seat, const Action& a);
+// May `seat` count its Cheap Heroes for 1.07.04.05? False when the Voice
+// forbids them and nothing binds the seat to one.
+bool may_play_cheap_hero(const GameState& s, Seat seat);
+// The Prescience answer and the Voice command bind the plan (2.01.08, 2.02.06).
+std::optional<Rejection> check_commitments(const GameState& s, Seat seat, const Action& a);
+// Candidate plans that honour the commitments and the Kwisatz Haderach
+// (battle.cpp filters every candidate through its validation).
+void plan_candidates(const GameState& s, Seat seat, std::vector<Action>& out);
+// Narrows the BattlePlan decision to the commitments.
+void narrow_plan_decision(const GameState& s, Seat seat, Decision& d);
+
+// ---- reveal, traitors, resolution ----------------------------------------------------
+// Seats asked CallTraitor after the reveal (1.07.06.07, 2.01.12, 2.05.09).
+uint8_t traitor_askers(const GameState& s);
+// 2.01.12: a leader accompanied by the Kwisatz Haderach cannot turn traitor.
+bool loyal(const BattlePlanState& p);
+// Start of the resolution: remembers what the post-battle bookkeeping needs.
+void before_resolve(Ctx& c);
+// 2.01.11: strength the Kwisatz Haderach adds to the plan, in half units.
+int kwisatz_haderach_bonus2(const BattlePlanState& p, bool killed);
+// 2.01.13: the Kwisatz Haderach of this plan is blown up (lasgun/shield).
+void lasgun_shield_explosion(GameState& s, const BattlePlanState& p);
+// end_battle: runs once after the resolution; true when a decision (2.05.10)
+// is pending, after which battle_end is called again.
+bool hold_after_battle(Ctx& c);
+
+// ---- 2.01.14 Kwisatz Haderach revival (core/rules/revival.cpp) ----------------------
+// Why `f` cannot revive the token now (nullopt: it can, spice aside).
+std::optional<std::string> kh_unrevivable(const GameState& s, Faction f);
+void revive_kh(GameState& s);
+// Spice to revive leader `id` or the token (1.05.03.02: its strength; the token: 2).
+int revival_strength(uint8_t id);
+
+}  // namespace ability
+}  // namespace mentat::rules

@@ -1,0 +1,846 @@
+// Treachery cards played outside the battle wheel (3.01.07, 3.01.09,
+// 3.01.20, 3.01.22, 3.01.23), the Karama card (3.01.11) with the faction
+// Karama powers (1.14), and the response windows (GameState::windows).
+//
+// PlayCard{card, target (Action::to), value} is routed here from every phase
+// (core/engine.cpp), and so is every action while a window is open. A card is
+// played from the player's hand, checks its own timing, and is then
+// discarded to the treachery discard pile exactly once (Family Atomics is set
+// aside instead: GameState::treachery_set_aside). Nobody is ever asked
+// whether they want to play a card (asking only the holders would leak
+// hands): a card is offered in decisions()/legal_actions() to its holder,
+// waited for or not, while its timing window is open.
+//
+//  * 3.01.23 WEATHER CONTROL (value 0..10): after turn 1, in the Storm phase
+//    while a storm dial is still pending. The storm then moves `value`
+//    sectors (0: not at all) instead of the dials (GameState::storm_override,
+//    read by storm.cpp). Not playable when the advanced Fremen storm card
+//    moves the storm (2.04.13): that happens at once, nobody is waited for.
+//  * 3.01.07 FAMILY ATOMICS: same window (the card says "after the storm
+//    movement is calculated but before the storm is moved"; the engine has no
+//    moment between the last dial and the move, so it is played while a dial
+//    is pending), by a faction with fighters on the Shield Wall, or in an
+//    adjacent territory from a piece joined to a Shield Wall piece without
+//    storm in between. Every force on the Shield Wall (any faction, advisors
+//    too, 2.02.12) goes to the tanks; shield_wall_destroyed = 1 (storm.cpp
+//    then exposes Imperial Basin, Arrakeen and Carthag); the card is set aside.
+//  * 3.01.09 HAJR: in the player's own Shipment and Movement turn, at its
+//    shipment or movement step: one more Move after the first
+//    (ShipMoveState::hajr, consumed by shipment_movement.cpp).
+//  * 3.01.20 TLEILAXU GHOLA, at any time after setup: target = one of your
+//    leaders in the tanks (face up or down, 1.05.03/1.05.04 do not apply) to
+//    your leader pool, or value = regular + 16 x special forces (1..5 in
+//    all) from the tanks to reserves, for free, besides the normal revival.
+//    The 2.03.11/2.04.20 one-elite-a-turn limit does not apply to the card.
+//  * 3.01.22 TRUTHTRANCE, at any time after setup: value = question << 4 |
+//    asked faction, target = the question's subject (rules::Question). The
+//    engine answers what the state answers (does X hold a card of kind Y, is
+//    leader Z one of X's traitors, does X hold at least N spice, the Bene
+//    Gesserit prediction); a free-form question opens a Truthtrance window
+//    in which only the asked seat answers Respond{accept = yes}. The question
+//    and the answer are public (GameState::truthtrance).
+//  * 3.01.11 KARAMA (and, for the Bene Gesserit, a worthless card under the
+//    ruling bg_worthless_karama, 1.14.06/2.02.22):
+//    - 3.01.11.01 cancel an ability marked ✷ as it is used: a KaramaCancel
+//      window (below), answered Respond{accept, card = the Karama}. Used for
+//      the Guild's half-price shipping (2.06.06, and the ally's 2.06.09).
+//    - 3.01.11.03 value = kKaramaGuildRates, in one's own shipment step: this
+//      turn's shipment costs half (rounded up) and is paid to the bank
+//      (GameState::karama_shipment, read by shipment_movement.cpp).
+//    - 3.01.11.04 bidding: bidding.cpp (Bid{karama}).
+//    - 3.01.11.05 / 1.13.06 / 1.14 advanced, once per game
+//      (FactionState::karama_power_used), value without kKaramaGuildRates:
+//      1.14.02 Emperor, in the Revival phase: a leader (target) or up to 3
+//      forces (value as for the Ghola; one Sardaukar a turn, 2.03.11) free.
+//      1.14.04 Harkonnen, in the Bidding phase: target = a faction whose
+//      whole hand is taken (GameState::karama_taken until the give-back
+//      ends); a KaramaGiveBack window then asks the Harkonnen for one
+//      Respond{card} per card taken, each card going to that faction.
+//      Not supported (rejected with a reason): 1.14.01 Atreides, 1.14.03
+//      Fremen, 1.14.05 Guild. 1.14.06 Bene Gesserit: see above.
+//
+// Response windows (1.00.05): a window interrupts the decision in progress;
+// while one is open only Respond is accepted (no bribes, deals or cards), and
+// only from the seats it asks. Window::saved_waiting restores the interrupted
+// decision when the window closes. A KaramaCancel window holds the action
+// that uses the ability; when every asked seat declined it is replayed
+// through its phase's apply (GameState::ability_cleared lets it through);
+// when a Karama cancels it, nothing is applied, the window stays recorded
+// (cancelled = 1, in its slot above window_depth) and the owner is asked
+// again for the same decision, which it may retake without the ability
+// (1.00.04; GameState::cancelled_ability until its next turn begins). Who is
+// asked (ruling karama_windows): all_other_seats asks every other seat that
+// could hold a Karama by public information (cards in hand; not every Karama
+// already in the discard pile, unless a worthless card may serve); none opens
+// no window, and the ability simply applies.
+#include <algorithm>
+
+#include "core/rules/rules.h"
+
+namespace mentat::rules {
+namespace {
+
+using data::TreacheryCategory;
+using data::TreacheryKind;
+
+// Sub-steps of the Shipment and Movement phase (shipment_movement.cpp Step).
+constexpr uint8_t kShipStep = 0, kMoveStep = 2;
+
+constexpr int kWeatherControlMax = 10;   // 3.01.23
+constexpr int kGholaForces = 5;          // 3.01.20
+constexpr int kEmperorKaramaForces = 3;  // 1.14.02
+constexpr uint8_t kAllOtherSeats = 0;    // RulingId::KaramaWindows
+
+std::string card_name(uint8_t card) { return std::string(data::treachery_card(card).name); }
+TreacheryKind kind_of(uint8_t card) { return data::treachery_card(card).kind; }
+std::string fname(Faction f) { return std::string(faction_name(f)); }
+Faction me_at(const GameState& s, Seat seat) { return s.faction_at(seat); }
+
+// 1.14.06 / 2.02.22 (ruling bg_worthless_karama), as in bidding.cpp.
+bool bg_worthless_karama(const GameState& s) {
+  if (s.rulings.is(RulingId::BgWorthlessKarama, 1)) return true;   // always
+  if (s.rulings.is(RulingId::BgWorthlessKarama, 2)) return false;  // never
+  return s.advanced;                                               // advanced_only
+}
+bool is_karama(const GameState& s, Faction f, uint8_t card) {
+  const auto& tc = data::treachery_card(card);
+  if (tc.kind == TreacheryKind::Karama) return true;
+  return f == Faction::BeneGesserit && bg_worthless_karama(s) && tc.category == TreacheryCategory::Worthless;
+}
+
+// A card in hand that is already promised elsewhere.
+std::optional<std::string> committed(const GameState& s, Seat seat, uint8_t card) {
+  if (s.phase == Phase::Battle && has_bit(s.battle.plans_in, seat)) {
+    for (int i = 0; i < 2; ++i) {
+      if ((i == 0 ? s.battle.aggressor : s.battle.defender) != seat) continue;
+      const auto& p = s.battle.plan[i];
+      if (p.weapon == card || p.defense == card || p.cheap_hero == card)
+        return card_name(card) + " is part of your battle plan (1.07.04)";
+    }
+  }
+  if (s.phase == Phase::Bidding && s.bidding.karama_bid && s.bidding.high_bidder == seat && is_karama(s, me_at(s, seat), card))
+    return "your high bid was made with a Karama: your Karama cards stay in hand until the card is sold (3.01.11.04)";
+  return std::nullopt;
+}
+
+void discard(GameState& s, Faction f, uint8_t card) {
+  if (s.of(f).hand.remove(card)) s.treachery_discard.push(card);
+}
+
+// ---- revival by card or Karama power ---------------------------------------------
+
+struct Revival {
+  uint8_t leader;
+  int regular, special;
+};
+Revival revival_of(const Action& a) { return {a.to, a.value & 15, a.value >> 4}; }
+
+std::optional<Rejection> check_revival(const GameState& s, Faction me, const Action& a, int max_forces, bool elite_limit,
+                                       const std::string& rule) {
+  const Revival r = revival_of(a);
+  const auto& fs = s.of(me);
+  if (r.leader != kNone8) {
+    if (r.regular + r.special)
+      return reject(RejectCode::Malformed, "revive a leader (target) or forces (value), not both (" + rule + ")");
+    if (r.leader >= data::kNumLeaders || data::leader(r.leader).faction != me)
+      return reject(RejectCode::IllegalChoice, "that leader is not one of yours");
+    const auto z = s.leaders[r.leader].zone;
+    if (z != LeaderZone::Tanks && z != LeaderZone::TanksFaceDown)
+      return reject(RejectCode::IllegalChoice, std::string(data::leader(r.leader).name) + " is not in the Tleilaxu Tanks");
+    return std::nullopt;
+  }
+  const int n = r.regular + r.special;
+  if (n == 0)
+    return reject(RejectCode::Malformed, "revive a leader (target) or 1.." + std::to_string(max_forces) +
+                                             " forces (value = regular + 16 x special) (" + rule + ")");
+  if (n > max_forces) return reject(RejectCode::IllegalChoice, "at most " + std::to_string(max_forces) + " forces (" + rule + ")");
+  if (r.regular > fs.tanks[0])
+    return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[0]) + " regular forces in the Tleilaxu Tanks");
+  if (r.special > fs.tanks[1])
+    return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[1]) + " special forces in the Tleilaxu Tanks");
+  if (elite_limit && r.special > 0 && s.advanced && (me == Faction::Emperor || me == Faction::Fremen) &&
+      (r.special > 1 || fs.special_revived_turn == s.turn))
+    return reject(RejectCode::IllegalChoice, "only one " + std::string(data::faction_setup(me).special_force_name) +
+                                                 " may be revived per turn (2.03.11 / 2.04.20)");
+  return std::nullopt;
+}
+
+void do_revival(GameState& s, Faction me, const Action& a, bool elite_limit) {
+  const Revival r = revival_of(a);
+  auto& fs = s.of(me);
+  if (r.leader != kNone8) {
+    auto& l = s.leaders[r.leader];
+    l.zone = LeaderZone::Pool;
+    l.holder = static_cast<uint8_t>(me);
+    l.aux = kNone8;
+    return;
+  }
+  fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] - r.regular);
+  fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] - r.special);
+  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + r.regular);
+  fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + r.special);
+  if (elite_limit && r.special) fs.special_revived_turn = s.turn;
+}
+
+// Candidate revivals: each leader in the tanks, the most forces, one force.
+void revival_candidates(const GameState& s, Faction me, int max_forces, Action base, std::vector<Action>& out) {
+  for (int id = 0; id < data::kNumLeaders; ++id) {
+    if (data::leader(static_cast<LeaderId>(id)).faction != me) continue;
+    const auto z = s.leaders[id].zone;
+    if (z != LeaderZone::Tanks && z != LeaderZone::TanksFaceDown) continue;
+    Action a = base;
+    a.to = static_cast<uint8_t>(id);
+    a.value = 0;
+    out.push_back(a);
+  }
+  const auto& fs = s.of(me);
+  const int reg = std::min<int>(fs.tanks[0], max_forces);
+  const int spec = std::min<int>(fs.tanks[1], max_forces - reg);
+  auto add = [&](int r, int sp) {
+    if (r + sp == 0) return;
+    Action a = base;
+    a.to = kNone8;
+    a.value = static_cast<uint8_t>(r | (sp << 4));
+    out.push_back(a);
+  };
+  add(reg, spec);
+  add(reg, std::min(spec, 1));
+  add(fs.tanks[0] ? 1 : 0, fs.tanks[0] ? 0 : std::min<int>(fs.tanks[1], 1));
+}
+
+// ---- Family Atomics position (3.01.07) ---------------------------------------------
+
+int fighters_at(const GameState& s, Faction f, LocationId l) {
+  int n = s.forces_at(f, l, 0);
+  if (!(f == Faction::BeneGesserit && s.advanced)) n += s.forces_at(f, l, 1);  // advisors do not count (2.02.12)
+  return n;
+}
+
+bool near_shield_wall(const GameState& s, Faction f) {
+  const TerritoryId wall = data::shield_wall();
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const auto start = static_cast<LocationId>(l);
+    if (fighters_at(s, f, start) == 0) continue;
+    const TerritoryId t = data::territory_of(start);
+    if (t == wall) return true;
+    if (s.in_storm(start) || !data::territories_adjacent(t, wall)) continue;
+    // Pieces of this territory joined to `start` outside the storm, then a Shield Wall piece out of it.
+    std::vector<LocationId> stack{start};
+    std::vector<bool> seen(data::kNumLocations, false);
+    seen[start] = true;
+    while (!stack.empty()) {
+      const LocationId u = stack.back();
+      stack.pop_back();
+      for (LocationId v : data::neighbours(u)) {
+        if (s.in_storm(v)) continue;
+        if (data::territory_of(v) == wall) return true;
+        if (data::territory_of(v) == t && !seen[v]) {
+          seen[v] = true;
+          stack.push_back(v);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+void family_atomics(GameState& s) {
+  const auto& wall = data::territory(data::shield_wall());
+  for (int i = 0; i < wall.num_locations; ++i) {
+    const auto loc = static_cast<LocationId>(wall.first_location + i);
+    for (int fi = 0; fi < kNumFactions; ++fi) {
+      const auto fa = static_cast<Faction>(fi);
+      if (!s.has(fa)) continue;
+      const int reg = s.forces_at(fa, loc, 0), spec = s.forces_at(fa, loc, 1);
+      if (reg + spec) forces_to_tanks(s, fa, loc, reg, spec);
+    }
+  }
+  s.shield_wall_destroyed = 1;
+}
+
+// ---- Truthtrance (3.01.22) ---------------------------------------------------------
+
+Question question_of(const Action& a) { return static_cast<Question>(a.value >> 4); }
+uint8_t asked_of(const Action& a) { return static_cast<uint8_t>(a.value & 15); }
+
+uint8_t engine_answer(const GameState& s, Faction asked, Question q, uint8_t subject) {
+  const auto& fs = s.of(asked);
+  switch (q) {
+    case Question::HoldsCard:
+      for (int i = 0; i < fs.hand.n; ++i)
+        if (static_cast<uint8_t>(kind_of(fs.hand.ids[i])) == subject) return 1;
+      return 0;
+    case Question::IsTraitor: return fs.traitors.contains(subject) ? 1 : 0;
+    case Question::SpiceAtLeast: return fs.spice >= subject ? 1 : 0;
+    case Question::PredictedFaction: return fs.prediction_faction == subject ? 1 : 0;
+    case Question::PredictedTurn: return fs.prediction_turn == subject ? 1 : 0;
+    case Question::FreeForm: break;
+  }
+  return kNone8;
+}
+
+// ---- windows ------------------------------------------------------------------------
+
+Window& top(GameState& s) { return s.windows[s.window_depth - 1]; }
+const Window& top(const GameState& s) { return s.windows[s.window_depth - 1]; }
+
+bool push_window(GameState& s, Window w) {
+  if (s.window_depth >= kMaxWindows) return false;
+  w.saved_waiting = s.waiting;
+  s.windows[s.window_depth++] = w;
+  s.waiting = static_cast<uint8_t>(w.asked & ~w.answered);
+  return true;
+}
+
+// Closes the innermost window; a KaramaCancel window nobody cancelled
+// replays the action it interrupted. The window's record stays in its slot.
+void close_window(Ctx& c) {
+  auto& s = c.s;
+  const Window w = s.windows[--s.window_depth];
+  s.waiting = w.saved_waiting;
+  if (w.kind != WindowKind::KaramaCancel || w.cancelled) return;
+  Action p;
+  p.kind = static_cast<ActionKind>(w.act_kind);
+  p.to = w.act_to;
+  p.from = w.act_from;
+  p.forces = w.act_forces;
+  p.special = w.act_special;
+  p.flag = (w.act_flags & 1) != 0;
+  p.flag2 = (w.act_flags & 2) != 0;
+  s.ability_cleared = w.subject;
+  phase_rules(s.phase).apply(c, w.owner, p);
+  s.ability_cleared = kNone8;
+}
+
+std::string_view ability_name(uint8_t ability) {
+  switch (static_cast<Ability>(ability)) {
+    case Ability::GuildHalfPrice: return "half-price shipping (2.06.06 / 2.06.09)";
+    case Ability::None: break;
+  }
+  return "an ability";
+}
+
+std::string window_what(const GameState& s, const Window& w) {
+  switch (w.kind) {
+    case WindowKind::KaramaCancel:
+      return fname(s.faction_at(w.owner)) + " is about to use " + std::string(ability_name(w.subject)) +
+             ": each asked seat may cancel it with a Karama (3.01.11.01)";
+    case WindowKind::Truthtrance:
+      return "Truthtrance: " + fname(static_cast<Faction>(s.truthtrance.asker)) + " asked " +
+             fname(static_cast<Faction>(s.truthtrance.asked)) + " a yes/no question (3.01.22)";
+    case WindowKind::KaramaGiveBack:
+      return "the Harkonnen give " + fname(static_cast<Faction>(w.target)) + " " + std::to_string(w.subject) +
+             " more card(s) for the hand they took (1.14.04)";
+    case WindowKind::None: break;
+  }
+  return "a response window is open";
+}
+
+// Seats a KaramaCancel window asks (ruling karama_windows = all_other_seats),
+// from public information only: hand sizes and the discard pile.
+uint8_t karama_askable(const GameState& s, Seat owner) {
+  int gone = 0;
+  for (int i = 0; i < s.treachery_discard.n; ++i)
+    if (kind_of(s.treachery_discard.ids[i]) == TreacheryKind::Karama) ++gone;
+  const bool all_gone = gone >= data::treachery_kind_count(TreacheryKind::Karama);
+  uint8_t m = 0;
+  for (Seat x = 0; x < s.num_seats; ++x) {
+    if (x == owner) continue;
+    const Faction f = s.faction_at(x);
+    if (s.of(f).hand.n == 0) continue;
+    if (all_gone && !(f == Faction::BeneGesserit && bg_worthless_karama(s))) continue;
+    m |= bit(x);
+  }
+  return m;
+}
+
+std::optional<Rejection> validate_window(const GameState& s, Seat seat, const Action& a) {
+  const Window& w = top(s);
+  const std::string what = window_what(s, w);
+  if (a.kind != ActionKind::Respond)
+    return reject(RejectCode::WrongPhase, "wait until the window is answered (Respond; 1.00.05): " + what);
+  if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat is not asked now: " + what);
+  const Faction me = me_at(s, seat);
+  switch (w.kind) {
+    case WindowKind::KaramaCancel: {
+      if (!a.flag) return std::nullopt;
+      if (a.card == kNone8) return reject(RejectCode::Malformed, "name the Karama card that cancels the ability (Respond.card)");
+      if (a.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
+      if (!s.of(me).hand.contains(a.card)) return reject(RejectCode::IllegalChoice, card_name(a.card) + " is not in your hand");
+      if (!is_karama(s, me, a.card)) return reject(RejectCode::IllegalChoice, card_name(a.card) + " is not a Karama card (3.01.11.01)");
+      if (auto why = committed(s, seat, a.card)) return reject(RejectCode::IllegalChoice, *why);
+      return std::nullopt;
+    }
+    case WindowKind::Truthtrance: return std::nullopt;
+    case WindowKind::KaramaGiveBack:
+      if (a.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "name the card to give back (Respond.card)");
+      if (!s.of(me).hand.contains(a.card) && !s.karama_taken.contains(a.card))
+        return reject(RejectCode::IllegalChoice, card_name(a.card) + " is not in your hand");
+      return std::nullopt;
+    case WindowKind::None: break;
+  }
+  return reject(RejectCode::WrongPhase, "no response is expected");
+}
+
+void apply_window(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  Window& w = top(s);
+  const Faction me = me_at(s, seat);
+  w.answered |= bit(seat);
+  s.waiting &= static_cast<uint8_t>(~bit(seat));
+  switch (w.kind) {
+    case WindowKind::KaramaCancel:
+      if (a.flag) {
+        discard(s, me, a.card);
+        w.cancelled = 1;
+        s.cancelled_ability = w.subject;
+        s.cancelled_faction = s.seat_faction[w.owner];
+        close_window(c);  // the owner decides again, without the ability (1.00.04)
+        return;
+      }
+      if ((w.answered & w.asked) == w.asked) close_window(c);
+      return;
+    case WindowKind::Truthtrance:
+      s.truthtrance.answer = a.flag ? 1 : 0;
+      close_window(c);
+      return;
+    case WindowKind::KaramaGiveBack: {
+      if (!s.of(me).hand.remove(a.card)) s.karama_taken.remove(a.card);
+      s.of(static_cast<Faction>(w.target)).hand.push(a.card);
+      if (--w.subject > 0) {
+        s.waiting = bit(seat);
+        return;
+      }
+      while (!s.karama_taken.empty()) s.of(me).hand.push(s.karama_taken.pop());
+      close_window(c);
+      return;
+    }
+    case WindowKind::None: break;
+  }
+}
+
+void window_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  const Window& w = top(s);
+  const Faction me = me_at(s, seat);
+  switch (w.kind) {
+    case WindowKind::KaramaCancel: {
+      Decision d{ActionKind::Respond, window_what(s, w) + ": Respond accept=false lets it pass; accept=true with a Karama card cancels it", 0, 1, {}};
+      for (int i = 0; i < s.of(me).hand.n; ++i)
+        if (is_karama(s, me, s.of(me).hand.ids[i]) && !committed(s, seat, s.of(me).hand.ids[i])) d.options.push_back(s.of(me).hand.ids[i]);
+      out.push_back(d);
+      break;
+    }
+    case WindowKind::Truthtrance:
+      out.push_back(Decision{ActionKind::Respond, window_what(s, w) + ": answer truthfully (accept = yes)", 0, 1, {}});
+      break;
+    case WindowKind::KaramaGiveBack: {
+      Decision d{ActionKind::Respond, "Give " + fname(static_cast<Faction>(w.target)) + " one card back (Respond.card; " +
+                                          std::to_string(w.subject) + " to give, 1.14.04)", 0, 0, {}};
+      for (int i = 0; i < s.of(me).hand.n; ++i) d.options.push_back(s.of(me).hand.ids[i]);
+      for (int i = 0; i < s.karama_taken.n; ++i) d.options.push_back(s.karama_taken.ids[i]);
+      out.push_back(d);
+      break;
+    }
+    case WindowKind::None: break;
+  }
+}
+
+void window_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  std::vector<Decision> ds;
+  window_decisions(s, seat, ds);
+  const Window& w = top(s);
+  Action a;
+  a.kind = ActionKind::Respond;
+  if (w.kind == WindowKind::KaramaGiveBack) {
+    for (const auto& d : ds)
+      for (auto o : d.options) {
+        a.card = static_cast<uint8_t>(o);
+        out.push_back(a);
+      }
+    return;
+  }
+  out.push_back(a);  // decline / "no"
+  a.flag = true;
+  if (w.kind == WindowKind::Truthtrance) {
+    out.push_back(a);
+    return;
+  }
+  for (const auto& d : ds)
+    for (auto o : d.options) {
+      a.card = static_cast<uint8_t>(o);
+      out.push_back(a);
+    }
+}
+
+// ---- playing a card -------------------------------------------------------------
+
+std::optional<Rejection> storm_window(const GameState& s, uint8_t card, const char* rule) {
+  if (s.turn <= 1) return reject(RejectCode::WrongPhase, card_name(card) + " is played after the first game turn (" + rule + ")");
+  if (s.phase != Phase::Storm || s.waiting == 0)
+    return reject(RejectCode::WrongPhase, card_name(card) + " is played in the Storm phase before the storm moves (" + rule + ")");
+  return std::nullopt;
+}
+
+std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Action& a) {
+  const Faction me = me_at(s, seat);
+  if (a.value & kKaramaGuildRates) {
+    if (s.phase != Phase::ShipmentMovement)
+      return reject(RejectCode::WrongPhase, "a Karama buys a shipment at Guild rates in the Shipment and Movement phase (3.01.11.03)");
+    if (s.shipmove.current != seat || s.step != kShipStep || !has_bit(s.waiting, seat))
+      return reject(RejectCode::NotYourDecision, "a Karama buys a shipment at Guild rates at your own shipment step (3.01.11.03)");
+    if (me == Faction::Fremen)
+      return reject(RejectCode::IllegalChoice, "the Fremen have no off-planet reserves; they send forces for free (2.04.03, 2.04.05)");
+    if (s.of(me).reserves[0] + s.of(me).reserves[1] == 0)
+      return reject(RejectCode::IllegalChoice, "you have no reserves to ship (3.01.11.03)");
+    if (karama_shipment(s, me)) return reject(RejectCode::IllegalChoice, "this turn's shipment is already at Guild rates by Karama");
+    return std::nullopt;
+  }
+  if (!s.advanced)
+    return reject(RejectCode::IllegalChoice,
+                  "outside bidding (3.01.11.04), a response window (3.01.11.01) and a shipment at Guild rates (value 128, 3.01.11.03) "
+                  "a Karama serves the faction Karama powers, an advanced rule (1.13.06, 1.14)");
+  if (me == Faction::BeneGesserit)
+    return reject(RejectCode::IllegalChoice, "the Bene Gesserit have no once-a-game Karama power: they may use worthless cards as Karama instead (1.14.06)");
+  if (s.of(me).karama_power_used)
+    return reject(RejectCode::IllegalChoice, "the " + fname(me) + " Karama power is used once per game, and was used (1.14.00)");
+  switch (me) {
+    case Faction::Emperor:
+      if (s.phase != Phase::Revival)
+        return reject(RejectCode::WrongPhase, "the Emperor's Karama power is used during the Revival phase (1.14.02)");
+      return check_revival(s, me, a, kEmperorKaramaForces, true, "1.14.02");
+    case Faction::Harkonnen: {
+      if (s.phase != Phase::Bidding)
+        return reject(RejectCode::WrongPhase, "the Harkonnen Karama power is used during the Bidding phase (1.14.04)");
+      if (a.to >= kNumFactions || !s.has(static_cast<Faction>(a.to)))
+        return reject(RejectCode::Malformed, "name the faction whose hand you take (target)");
+      const auto target = static_cast<Faction>(a.to);
+      if (target == me) return reject(RejectCode::IllegalChoice, "take another player's hand (1.14.04)");
+      if (s.of(target).hand.n == 0) return reject(RejectCode::IllegalChoice, fname(target) + " hold no treachery cards");
+      if (!s.karama_taken.empty()) return reject(RejectCode::IllegalChoice, "a hand taken by Karama is still being given back");
+      return std::nullopt;
+    }
+    case Faction::Atreides:
+      return reject(RejectCode::IllegalChoice, "the Atreides Karama power (1.14.01, see a battle plan) is not supported by this engine yet");
+    case Faction::Fremen:
+      return reject(RejectCode::IllegalChoice, "the Fremen Karama power (1.14.03, place the sandworm) is not supported by this engine yet");
+    case Faction::Guild:
+      return reject(RejectCode::IllegalChoice, "the Spacing Guild Karama power (1.14.05, cancel a shipment) is not supported by this engine yet");
+    case Faction::BeneGesserit: break;
+  }
+  return reject(RejectCode::IllegalChoice, "no Karama power");
+}
+
+std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Action& a) {
+  if (s.phase == Phase::Setup) return reject(RejectCode::WrongPhase, "no treachery card is played during the setup");
+  if (a.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
+  const Faction me = me_at(s, seat);
+  const std::string name = card_name(a.card);
+  if (!s.of(me).hand.contains(a.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
+  if (auto why = committed(s, seat, a.card)) return reject(RejectCode::IllegalChoice, *why);
+  if (is_karama(s, me, a.card)) return check_karama(s, seat, a);
+  switch (kind_of(a.card)) {
+    case TreacheryKind::WeatherControl:
+      if (auto r = storm_window(s, a.card, "3.01.23")) return r;
+      if (s.storm_override != kNone8) return reject(RejectCode::IllegalChoice, "the storm is already controlled this phase");
+      if (a.value > kWeatherControlMax)
+        return reject(RejectCode::IllegalChoice, "Weather Control moves the storm 1 to 10 sectors, or 0 for no movement (3.01.23)");
+      return std::nullopt;
+    case TreacheryKind::FamilyAtomics:
+      if (auto r = storm_window(s, a.card, "3.01.07")) return r;
+      if (s.shield_wall_destroyed) return reject(RejectCode::IllegalChoice, "the Shield Wall is already destroyed");
+      if (!near_shield_wall(s, me))
+        return reject(RejectCode::IllegalChoice,
+                      "Family Atomics needs your forces on the Shield Wall, or in an adjacent territory with no storm between them and the Wall (3.01.07)");
+      return std::nullopt;
+    case TreacheryKind::Hajr:
+      if (s.phase != Phase::ShipmentMovement)
+        return reject(RejectCode::WrongPhase, "Hajr is played during your force movement in the Shipment and Movement phase (3.01.09)");
+      if (s.shipmove.current != seat || !has_bit(s.waiting, seat) || (s.step != kShipStep && s.step != kMoveStep))
+        return reject(RejectCode::NotYourDecision, "Hajr is played in your own shipment and movement turn, before your movement (3.01.09)");
+      if (s.shipmove.hajr) return reject(RejectCode::IllegalChoice, "you already have Hajr's extra movement this turn");
+      return std::nullopt;
+    case TreacheryKind::TleilaxuGhola:
+      return check_revival(s, me, a, kGholaForces, false, "3.01.20");
+    case TreacheryKind::Truthtrance: {
+      const uint8_t asked = asked_of(a);
+      if (asked >= kNumFactions || !s.has(static_cast<Faction>(asked)))
+        return reject(RejectCode::Malformed, "name the asked faction in value & 15 (3.01.22)");
+      if (static_cast<Faction>(asked) == me) return reject(RejectCode::IllegalChoice, "Truthtrance asks one other player (3.01.22)");
+      const int q = a.value >> 4;
+      if (q >= kNumQuestions) return reject(RejectCode::Malformed, "unknown Truthtrance question (value >> 4)");
+      switch (static_cast<Question>(q)) {
+        case Question::FreeForm:
+        case Question::SpiceAtLeast: return std::nullopt;
+        case Question::HoldsCard:
+          if (a.to >= data::kNumTreacheryKinds) return reject(RejectCode::Malformed, "unknown card kind (target)");
+          return std::nullopt;
+        case Question::IsTraitor:
+          if (a.to >= data::kNumLeaders) return reject(RejectCode::Malformed, "unknown leader (target)");
+          return std::nullopt;
+        case Question::PredictedFaction:
+        case Question::PredictedTurn:
+          if (static_cast<Faction>(asked) != Faction::BeneGesserit)
+            return reject(RejectCode::IllegalChoice, "only the Bene Gesserit make a prediction (2.02.03)");
+          if (static_cast<Question>(q) == Question::PredictedFaction && a.to >= kNumFactions)
+            return reject(RejectCode::Malformed, "unknown faction (target)");
+          return std::nullopt;
+      }
+      return std::nullopt;
+    }
+    default: break;
+  }
+  return reject(RejectCode::IllegalChoice, name + " is played only as part of a battle plan (1.07.04)");
+}
+
+void apply_karama(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  const Faction me = me_at(s, seat);
+  discard(s, me, a.card);  // "The Karama Card is discarded to use the ability" (1.14.00)
+  if (a.value & kKaramaGuildRates) {
+    s.karama_shipment = static_cast<uint8_t>(me);
+    return;
+  }
+  s.of(me).karama_power_used = 1;
+  if (me == Faction::Emperor) {
+    do_revival(s, me, a, true);
+    return;
+  }
+  if (me == Faction::Harkonnen) {
+    auto& theirs = s.of(static_cast<Faction>(a.to)).hand;
+    int k = 0;
+    while (!theirs.empty()) {
+      s.karama_taken.push(theirs.pop());
+      ++k;
+    }
+    Window w;
+    w.kind = WindowKind::KaramaGiveBack;
+    w.owner = seat;
+    w.asked = bit(seat);
+    w.subject = static_cast<uint8_t>(k);
+    w.target = a.to;
+    push_window(s, w);
+  }
+}
+
+void apply_play(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  const Faction me = me_at(s, seat);
+  if (is_karama(s, me, a.card)) {
+    apply_karama(c, seat, a);
+    return;
+  }
+  switch (kind_of(a.card)) {
+    case TreacheryKind::WeatherControl:
+      discard(s, me, a.card);
+      s.storm_override = a.value;
+      return;
+    case TreacheryKind::FamilyAtomics:
+      s.of(me).hand.remove(a.card);
+      s.treachery_set_aside.push(a.card);  // "Set Aside this card"
+      family_atomics(s);
+      return;
+    case TreacheryKind::Hajr:
+      discard(s, me, a.card);
+      s.shipmove.hajr = 1;
+      return;
+    case TreacheryKind::TleilaxuGhola:
+      discard(s, me, a.card);
+      do_revival(s, me, a, false);
+      return;
+    case TreacheryKind::Truthtrance: {
+      discard(s, me, a.card);
+      const auto asked = static_cast<Faction>(asked_of(a));
+      const Question q = question_of(a);
+      auto& t = s.truthtrance;
+      t.asker = static_cast<uint8_t>(me);
+      t.asked = static_cast<uint8_t>(asked);
+      t.question = static_cast<uint8_t>(q);
+      t.subject = a.to;
+      t.turn = s.turn;
+      t.answer = engine_answer(s, asked, q, a.to);
+      if (q == Question::FreeForm) {
+        Window w;
+        w.kind = WindowKind::Truthtrance;
+        w.owner = seat;
+        w.asked = bit(s.seat_of(asked));
+        push_window(s, w);  // "the game pauses until an answer is given"
+      }
+      return;
+    }
+    default: return;
+  }
+}
+
+// Candidate plays of the cards in `seat`'s hand (a superset, filtered by the caller).
+void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
+  const Faction me = me_at(s, seat);
+  const auto& hand = s.of(me).hand;
+  for (int i = 0; i < hand.n; ++i) {
+    const uint8_t card = hand.ids[i];
+    Action a;
+    a.kind = ActionKind::PlayCard;
+    a.card = card;
+    if (is_karama(s, me, card)) {
+      Action g = a;
+      g.value = kKaramaGuildRates;
+      out.push_back(g);
+      if (me == Faction::Emperor) revival_candidates(s, me, kEmperorKaramaForces, a, out);
+      if (me == Faction::Harkonnen)
+        for (int f = 0; f < kNumFactions; ++f) {
+          Action h = a;
+          h.to = static_cast<uint8_t>(f);
+          out.push_back(h);
+        }
+      continue;
+    }
+    switch (kind_of(card)) {
+      case TreacheryKind::WeatherControl:
+        for (int v = 0; v <= kWeatherControlMax; ++v) {
+          a.value = static_cast<uint8_t>(v);
+          out.push_back(a);
+        }
+        break;
+      case TreacheryKind::FamilyAtomics:
+      case TreacheryKind::Hajr: out.push_back(a); break;
+      case TreacheryKind::TleilaxuGhola: revival_candidates(s, me, kGholaForces, a, out); break;
+      case TreacheryKind::Truthtrance:
+        for (int f = 0; f < kNumFactions; ++f) {
+          if (!s.has(static_cast<Faction>(f)) || static_cast<Faction>(f) == me) continue;
+          a.value = static_cast<uint8_t>(static_cast<int>(Question::HoldsCard) << 4 | f);
+          a.to = static_cast<uint8_t>(TreacheryKind::Karama);
+          out.push_back(a);
+          a.value = static_cast<uint8_t>(static_cast<int>(Question::FreeForm) << 4 | f);
+          a.to = kNone8;
+          out.push_back(a);
+        }
+        break;
+      default: break;
+    }
+  }
+}
+
+std::string play_prompt(const GameState& s, Faction me, uint8_t card) {
+  if (is_karama(s, me, card)) {
+    std::string p = "Play " + card_name(card) + " as a Karama: buy this turn's shipment at Guild rates, paid to the bank (value 128, 3.01.11.03)";
+    if (me == Faction::Emperor) p += ", or revive a leader (target) or up to 3 forces (value = regular + 16 x special) free (1.14.02)";
+    if (me == Faction::Harkonnen) p += ", or take the whole hand of a faction (target) and give as many cards back (1.14.04)";
+    return p;
+  }
+  switch (kind_of(card)) {
+    case TreacheryKind::WeatherControl: return "Play Weather Control: the storm moves value (0..10) sectors this phase instead of the dials (3.01.23)";
+    case TreacheryKind::FamilyAtomics:
+      return "Play Family Atomics: every force on the Shield Wall is destroyed; Imperial Basin, Arrakeen and Carthag lose their storm protection (3.01.07)";
+    case TreacheryKind::Hajr: return "Play Hajr: one more force movement this turn (3.01.09)";
+    case TreacheryKind::TleilaxuGhola:
+      return "Play Tleilaxu Ghola: revive a leader (target) or up to 5 forces (value = regular + 16 x special) for free (3.01.20)";
+    case TreacheryKind::Truthtrance:
+      return "Play Truthtrance: ask another faction (value & 15) a yes/no question (value >> 4: 0 free-form, 1 holds card kind target, "
+             "2 leader target is a traitor, 3 holds at least target spice, 4/5 Bene Gesserit predicted faction/turn target) (3.01.22)";
+    default: break;
+  }
+  return "Play " + card_name(card);
+}
+
+}  // namespace
+
+// ---- interface ------------------------------------------------------------------
+
+bool window_open(const GameState& s) { return s.window_depth > 0; }
+
+bool is_card_action(const GameState& s, const Action& a) { return window_open(s) || a.kind == ActionKind::PlayCard; }
+
+std::optional<Rejection> validate_card(const GameState& s, Seat seat, const Action& a) {
+  if (window_open(s)) return validate_window(s, seat, a);
+  if (a.kind != ActionKind::PlayCard) return reject(RejectCode::Malformed, "not a card play");
+  return validate_play(s, seat, a);
+}
+
+void apply_card(Ctx& c, Seat seat, const Action& a) {
+  if (window_open(c.s)) {
+    apply_window(c, seat, a);
+    return;
+  }
+  apply_play(c, seat, a);
+}
+
+void card_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (window_open(s)) {
+    window_legal(s, seat, out);
+    return;
+  }
+  if (s.phase == Phase::Setup) return;
+  std::vector<Action> c;
+  play_candidates(s, seat, c);
+  for (const auto& a : c) {
+    if (validate_play(s, seat, a)) continue;
+    if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+  }
+}
+
+void card_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (window_open(s)) {
+    window_decisions(s, seat, out);
+    return;
+  }
+  std::vector<Action> legal;
+  card_legal(s, seat, legal);
+  const Faction me = me_at(s, seat);
+  std::vector<uint8_t> seen;
+  for (const auto& a : legal) {
+    if (std::find(seen.begin(), seen.end(), a.card) != seen.end()) continue;
+    seen.push_back(a.card);
+    int lo = 255, hi = 0;
+    for (const auto& b : legal)
+      if (b.card == a.card) {
+        lo = std::min<int>(lo, b.value);
+        hi = std::max<int>(hi, b.value);
+      }
+    out.push_back(Decision{ActionKind::PlayCard, play_prompt(s, me, a.card), lo, hi, {a.card}});
+  }
+}
+
+bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
+  auto& s = c.s;
+  if (s.ability_cleared == static_cast<uint8_t>(ability)) {  // the window was answered: go on
+    s.ability_cleared = kNone8;
+    return false;
+  }
+  if (!s.rulings.is(RulingId::KaramaWindows, kAllOtherSeats)) return false;
+  const uint8_t asked = karama_askable(s, owner);
+  if (!asked) return false;
+  Window w;
+  w.kind = WindowKind::KaramaCancel;
+  w.owner = owner;
+  w.asked = asked;
+  w.subject = static_cast<uint8_t>(ability);
+  w.act_kind = static_cast<uint8_t>(pending.kind);
+  w.act_to = pending.to;
+  w.act_from = pending.from;
+  w.act_forces = pending.forces;
+  w.act_special = pending.special;
+  w.act_flags = static_cast<uint8_t>((pending.flag ? 1 : 0) | (pending.flag2 ? 2 : 0));
+  return push_window(s, w);
+}
+
+bool ability_cancelled(const GameState& s, Faction f, Ability ability) {
+  return s.cancelled_ability == static_cast<uint8_t>(ability) && s.cancelled_faction == static_cast<uint8_t>(f);
+}
+
+bool karama_shipment(const GameState& s, Faction f) { return s.karama_shipment == static_cast<uint8_t>(f); }
+
+bool take_hajr_move(GameState& s) {
+  if (!s.shipmove.hajr) return false;
+  s.shipmove.hajr = 0;
+  return true;
+}
+
+void card_turn_begins(GameState& s) {
+  s.shipmove.hajr = 0;
+  s.karama_shipment = kNoFaction;
+  s.cancelled_ability = kNone8;
+  s.cancelled_faction = kNoFaction;
+}
+
+}  // namespace mentat::rules

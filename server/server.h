@@ -1,0 +1,89 @@
+// The room server: `mentat serve` (JSON over HTTP, cpp-httplib's blocking
+// server and its thread pool). Endpoints and examples: docs/SERVER.md.
+//
+// Contract:
+//  * Every action goes through store::submit (validate -> apply -> hash ->
+//    synced append): an action is acknowledged (200) only after its event is
+//    durable, and a rejected, stale or malformed action stores nothing.
+//  * The seat is decided by the bearer token alone: a token acts only for
+//    its own seat, whatever the request says. Seat tokens are random (256
+//    bits from std::random_device), created with the room and stored with
+//    EventStore::put_room_secrets; they are never shown again.
+//  * Client action ids are per seat (stored as "s<seat>:<id>"): a resubmitted
+//    id returns the original result (200, duplicate:true); the same id with
+//    a different action is refused (409 id_reused).
+//  * Nothing a seat may not know leaves the server: views are
+//    inspect::view_json for the token's seat (observer without a token), and
+//    event summaries show hidden details only of the caller's own events.
+//    The game seed is never returned (omit it in real games: the server then
+//    draws one).
+//  * Thread-safe: many rooms are served concurrently; submits to one room
+//    are serialised in-process (the store's compare-and-set stays the
+//    authority). The head state of each room is cached by version (states
+//    at a version never change). One server per store directory.
+//  * Bot seats are accepted and stored at creation but not played yet.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "store/event_store.h"
+
+namespace mentat::server {
+
+struct ServerOptions {
+  int threads = 64;              // worker threads (each open connection and each long-poll holds one)
+  int max_wait_seconds = 30;     // cap on ?wait= of GET /rooms/{id}/events
+  int keep_alive_seconds = 5;    // idle keep-alive connections are closed after this
+  size_t max_body_bytes = 1 << 20;
+  int max_events_per_poll = 500; // GET /rooms/{id}/events returns at most this many (more:true)
+};
+
+struct MetricsSnapshot {
+  int64_t rooms_loaded = 0;      // rooms this process has touched since it started
+  int64_t appends = 0;           // accepted actions appended (duplicates not counted)
+  int64_t duplicates = 0;
+  int64_t rejected = 0;          // 422
+  int64_t conflicts = 0;         // 409 stale version
+  int64_t requests = 0;
+  double append_p50_ms = 0;      // over the last 4096 appends (store::submit, fsync included)
+  double append_p99_ms = 0;
+  double append_max_ms = 0;
+  double uptime_s = 0;
+};
+
+class Server {
+ public:
+  explicit Server(store::EventStore& store, ServerOptions opts = {});
+  ~Server();  // stops if running
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds host:port (port 0: any free port) and serves on a background
+  // thread. Returns the bound port, or -1 with *error.
+  int start(const std::string& host, int port, std::string* error);
+  // Stops accepting, wakes long-polls and waits for the workers. Idempotent.
+  void stop();
+  MetricsSnapshot metrics() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// `mentat serve`: opens the store in `data_dir`, serves on `listen`
+// ("HOST:PORT", port 0 for any) until SIGINT or SIGTERM, then closes the
+// store cleanly. Prints "listening on http://HOST:PORT" once bound and, when
+// `port_file` is set, writes the port there (atomically). Returns the exit
+// code (0, 2 bad usage, 3 store or socket problems).
+int run_serve(const std::string& data_dir, const std::string& listen, const std::string& port_file,
+              const ServerOptions& opts);
+
+// `mentat recover DIR`: opens the store (RocksDB replays its log), verifies
+// every room with replay::verify_room and prints a table and the time taken.
+// Returns 0 when every room verifies, 1 when one fails, 3 when the store does
+// not open.
+int run_recover(const std::string& data_dir, bool projection);
+
+}  // namespace mentat::server
