@@ -1,0 +1,157 @@
+// Benchmarks (Google Benchmark). Build with -DMENTAT_BUILD_BENCH=ON, run
+//   ./build/bench/mentat_bench --benchmark_min_time=2
+// Figures and how to read them: docs/PERFORMANCE.md.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+#include "core/engine.h"
+#include "events/codec.h"
+#include "store/room.h"
+#include "support/random_play.h"
+
+using namespace mentat;
+
+namespace {
+
+// One recorded 6-faction advanced game (random legal play).
+struct Recorded {
+  GameSetup setup;
+  std::vector<codec::Event> events;
+  std::vector<std::string> bytes;
+};
+
+const Recorded& recorded() {
+  static const Recorded r = [] {
+    Recorded rec;
+    rec.setup = testplay::setup_for(2026, 6, true);
+    GameState s = create_game(rec.setup, nullptr);
+    std::string why;
+    testplay::play(s, 2026, 100000, [&](const GameState& st, const testplay::Step& step) {
+      codec::Event e;
+      e.version = st.version;
+      e.seat = step.seat;
+      e.action = step.action;
+      e.draws = step.draws;
+      e.state_hash = codec::state_hash(st);
+      rec.events.push_back(e);
+    }, &why);
+    for (const auto& e : rec.events) rec.bytes.push_back(codec::encode_event(e));
+    return rec;
+  }();
+  return r;
+}
+
+// Fold: apply stored (already decoded) actions to a state.
+void BM_Fold(benchmark::State& state) {
+  const auto& rec = recorded();
+  int64_t events = 0;
+  for (auto _ : state) {
+    GameState s = create_game(rec.setup, nullptr);
+    for (const auto& e : rec.events) apply(s, e.seat, e.action, nullptr);
+    benchmark::DoNotOptimize(s);
+    events += static_cast<int64_t>(rec.events.size());
+  }
+  state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  state.counters["events/game"] = static_cast<double>(rec.events.size());
+}
+BENCHMARK(BM_Fold)->Unit(benchmark::kMicrosecond);
+
+// Fold from bytes: verify + decode + apply.
+void BM_FoldFromBytes(benchmark::State& state) {
+  const auto& rec = recorded();
+  int64_t events = 0;
+  std::string err;
+  for (auto _ : state) {
+    GameState s = create_game(rec.setup, nullptr);
+    for (const auto& b : rec.bytes) {
+      codec::Event e;
+      codec::decode_event(b, &e, &err);
+      apply(s, e.seat, e.action, nullptr);
+    }
+    benchmark::DoNotOptimize(s);
+    events += static_cast<int64_t>(rec.bytes.size());
+  }
+  state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_FoldFromBytes)->Unit(benchmark::kMicrosecond);
+
+// State hash (canonical encoding + xxh3), paid once per event when storing.
+void BM_StateHash(benchmark::State& state) {
+  GameState s = create_game(recorded().setup, nullptr);
+  for (auto _ : state) benchmark::DoNotOptimize(codec::state_hash(s));
+}
+BENCHMARK(BM_StateHash);
+
+// Replay a whole stored game from RocksDB, opening the store cold each time.
+void BM_ReplayFromStoreCold(benchmark::State& state) {
+  const auto dir = std::filesystem::temp_directory_path() / "mentat-bench-replay";
+  std::filesystem::remove_all(dir);
+  std::string err;
+  {
+    auto st = store::EventStore::open(dir.string(), store::Options{false, true}, &err);
+    codec::Event create;
+    create.action.kind = ActionKind::CreateGame;
+    create.setup = recorded().setup;
+    GameState s = create_game(create.setup, &create.draws);
+    create.state_hash = codec::state_hash(s);
+    st->append("game", -1, codec::encode_event(create), "c");
+    int64_t head = 0;
+    for (const auto& b : recorded().bytes) st->append("game", head++, b, "");
+  }
+  for (auto _ : state) {
+    auto st = store::EventStore::open(dir.string(), store::Options{false, false}, &err);
+    GameState s;
+    st->scan_events("game", 0, INT64_MAX, [&](int64_t, const std::string& bytes) {
+      codec::Event e;
+      codec::decode_event(bytes, &e, &err);
+      if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
+      else apply(s, e.seat, e.action, nullptr);
+      return true;
+    }, &err);
+    benchmark::DoNotOptimize(s);
+  }
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_ReplayFromStoreCold)->Unit(benchmark::kMillisecond);
+
+// Self-play: complete 6-faction advanced games by random legal players,
+// stored in RocksDB with sync off (the benchmark only).
+void BM_SelfPlayStored(benchmark::State& state) {
+  const auto dir = std::filesystem::temp_directory_path() / "mentat-bench-selfplay";
+  std::filesystem::remove_all(dir);
+  std::string err;
+  auto st = store::EventStore::open(dir.string(), store::Options{false, true}, &err);
+  uint64_t seed = 1;
+  int64_t games = 0;
+  for (auto _ : state) {
+    GameSetup g = testplay::setup_for(seed, 6, true);
+    codec::Event create;
+    create.action.kind = ActionKind::CreateGame;
+    create.setup = g;
+    GameState s = create_game(g, &create.draws);
+    create.state_hash = codec::state_hash(s);
+    const std::string room = "g" + std::to_string(seed);
+    st->append(room, -1, codec::encode_event(create), "c");
+    std::string why;
+    testplay::play(s, seed, 100000, [&](const GameState& after, const testplay::Step& step) {
+      codec::Event e;
+      e.version = after.version;
+      e.seat = step.seat;
+      e.action = step.action;
+      e.draws = step.draws;
+      e.state_hash = codec::state_hash(after);
+      st->append(room, static_cast<int64_t>(after.version) - 1, codec::encode_event(e), "");
+    }, &why);
+    ++seed;
+    ++games;
+  }
+  state.counters["games/s"] = benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
+  st.reset();
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_SelfPlayStored)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
