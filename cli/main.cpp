@@ -22,6 +22,7 @@
 #include "replay/tools.h"
 #include "server/server.h"
 #include "store/room.h"
+#include "bots/selfplay.h"
 
 using namespace mentat;
 
@@ -376,11 +377,42 @@ int main(int argc, char** argv) {
   cmd_recover->add_option("dir", recover_dir, "store directory (default: --data)");
   cmd_recover->add_flag("--no-projection", recover_fast, "skip the per-seat view checks (faster)");
 
+  // selfplay, tournament (bots/selfplay.h, docs/BOTS.md)
+  auto* cmd_selfplay = app.add_subcommand("selfplay", "play complete games between bots into the store");
+  bots::SelfPlayOptions sp;
+  cmd_selfplay->add_option("--games", sp.games, "number of games")->capture_default_str();
+  cmd_selfplay->add_option("--factions", sp.factions, "comma-separated, in seat order")->capture_default_str();
+  cmd_selfplay->add_option("--rules", sp.rules, "basic or advanced")->check(CLI::IsMember({"basic", "advanced"}))->capture_default_str();
+  cmd_selfplay->add_option("--bots", sp.bots, "profiles (easy, medium, hard, brutal) given to the seats in turn, rotated each game")->capture_default_str();
+  cmd_selfplay->add_option("--seed", sp.seed, "seed of the games and the bots")->capture_default_str();
+  cmd_selfplay->add_option("--jobs", sp.jobs, "games played at once (threads)")->capture_default_str();
+  cmd_selfplay->add_option("--turns", sp.turns, "number of turns (0.02)")->capture_default_str();
+  cmd_selfplay->add_flag("--no-sync", sp.no_sync, "do not fsync each event (simulation only: a crash may lose games)");
+  cmd_selfplay->add_flag("--projection", sp.projection, "also check every seat's view after every event when verifying (slow)");
+  auto* cmd_tournament = app.add_subcommand("tournament", "bot strength: one seat per profile, factions rotated; win rates");
+  bots::TournamentOptions tp;
+  cmd_tournament->add_option("--games", tp.games, "number of games")->capture_default_str();
+  cmd_tournament->add_option("--seed", tp.seed, "seed of the games and the bots")->capture_default_str();
+  cmd_tournament->add_option("--jobs", tp.jobs, "games played at once (threads)")->capture_default_str();
+  cmd_tournament->add_option("--turns", tp.turns, "number of turns (0.02)")->capture_default_str();
+  cmd_tournament->add_option("--rules", tp.rules, "basic or advanced")->check(CLI::IsMember({"basic", "advanced"}))->capture_default_str();
+  cmd_tournament->add_option("--factions", tp.factions, "exactly four factions, rotated over the profiles")->capture_default_str();
+  cmd_tournament->add_flag("--no-sync", tp.no_sync, "do not fsync each event (simulation only)");
+  cmd_tournament->add_option("--write", tp.write_doc, "also write the results into this Markdown file (docs/BOTS.md)");
+
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
 
   if (cmd_serve->parsed()) return server::run_serve(data_dir, listen_addr, port_file, serve_opts);
   if (cmd_recover->parsed()) return server::run_recover(recover_dir.empty() ? data_dir : recover_dir, !recover_fast);
+  if (cmd_selfplay->parsed()) {
+    sp.data_dir = data_dir;
+    return bots::run_selfplay(sp);
+  }
+  if (cmd_tournament->parsed()) {
+    tp.data_dir = data_dir;
+    return bots::run_tournament(tp);
+  }
 
   if (cmd_rulings->parsed()) {
     for (const auto& info : ruling_registry()) {

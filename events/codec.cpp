@@ -301,7 +301,7 @@ bool parse_action_json(std::string_view json, Action* out, GameSetup* setup, std
     return false;
   }
   std::string text(json);
-  if (!parser.Parse(text.c_str())) {
+  if (!parser.ParseJson(text.c_str())) {  // JSON only: no schema text or includes
     *error = "invalid action JSON: " + parser.error_;
     return false;
   }
@@ -319,6 +319,15 @@ bool parse_action_json(std::string_view json, Action* out, GameSetup* setup, std
   return read_action(req->action_type(), req->action(), out, setup, error);
 }
 
+uint32_t action_to_table(FlatBufferBuilder& b, const Action& a, const GameSetup* setup) {
+  static const GameSetup kNoSetup;
+  return build_action(b, a, setup ? setup : &kNoSetup).o;
+}
+
+bool action_from_table(uint8_t type, const void* table, Action* out, GameSetup* setup, std::string* error) {
+  return read_action(static_cast<fb::Action>(type), table, out, setup, error);
+}
+
 bool parse_event_json(std::string_view json, Event* out, std::string* error) {
   flatbuffers::IDLOptions opts;
   flatbuffers::Parser parser(opts);
@@ -327,7 +336,7 @@ bool parse_event_json(std::string_view json, Event* out, std::string* error) {
     return false;
   }
   std::string text(json);
-  if (!parser.Parse(text.c_str())) {
+  if (!parser.ParseJson(text.c_str())) {  // JSON only: no schema text or includes
     *error = "invalid event JSON: " + parser.error_;
     return false;
   }

@@ -18,6 +18,10 @@
 
 #include "core/engine.h"
 
+namespace flatbuffers {
+class FlatBufferBuilder;
+}
+
 namespace mentat::codec {
 
 struct Event {
@@ -38,6 +42,16 @@ bool decode_event(std::string_view bytes, Event* out, std::string* error);
 // JSON (through flatbuffers::Parser and the schema compiled into the program).
 // An action request is {"action_type": "Bid", "action": {"amount": 3}}.
 bool parse_action_json(std::string_view json, Action* out, GameSetup* setup, std::string* error);
+
+// The Action union of events/mentat.fbs inside another schema's table
+// (server/api.fbs). action_to_table builds the member table of `a` in `b`
+// and returns its offset (0 for None; CreateGame takes its fields from
+// `setup`); the union tag is static_cast<uint8_t>(a.kind). action_from_table
+// reads a member table back, rejecting unknown tags and oversized lists like
+// decode_event.
+uint32_t action_to_table(flatbuffers::FlatBufferBuilder& b, const Action& a, const GameSetup* setup);
+bool action_from_table(uint8_t type, const void* table, Action* out, GameSetup* setup, std::string* error);
+
 // A stored event from its JSON (as printed by event_to_json); the result is
 // verified like any stored event.
 bool parse_event_json(std::string_view json, Event* out, std::string* error);

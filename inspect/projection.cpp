@@ -54,6 +54,17 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
       t.battle.plan[i].dial = static_cast<uint8_t>(t.battle.plan[i].dial ^ 1);
       t.battle.plan[i].spice = static_cast<uint8_t>(t.battle.plan[i].spice ^ 1);
     }
+  // The prescience answer, for seats that are neither the Atreides side nor the answering side.
+  if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s) && s.battle.prescience_answered && seat) {
+    const bool entitled = me == Faction::Atreides ||
+                          (s.has(Faction::Atreides) && s.of(Faction::Atreides).ally == static_cast<uint8_t>(me)) ||
+                          viewer.seat == s.battle.aggressor || viewer.seat == s.battle.defender;
+    if (!entitled) t.battle.prescience_value = static_cast<uint8_t>(t.battle.prescience_value ^ 1);
+  } else if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s) && s.battle.prescience_answered && !seat) {
+    t.battle.prescience_value = static_cast<uint8_t>(t.battle.prescience_value ^ 1);
+  }
+  // The Kwisatz Haderach loss count belongs to the Atreides.
+  if (!(seat && me == Faction::Atreides)) t.kh.losses = static_cast<uint8_t>(t.kh.losses ^ 1);
   // The card up for bid, unless this seat may look at it.
   if (s.phase == Phase::Bidding && t.bidding.index < t.bidding.row.n && !t.treachery_deck.empty() &&
       !(seat && rules::can_see_card_up_for_bid(s, me)))

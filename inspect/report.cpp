@@ -15,7 +15,8 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
   std::string what;
   switch (a.kind) {
     case ActionKind::CreateGame: {
-      what = fmt::format("created: seed {}, {} rules, {} turns, factions", e.setup.seed,
+      // The seed decides every future draw: only adjudicators see it.
+      what = fmt::format("created: {}{} rules, {} turns, factions", show_hidden ? fmt::format("seed {}, ", e.setup.seed) : "",
                          e.setup.advanced ? "advanced" : "basic", e.setup.max_turns);
       for (auto f : e.setup.factions) what += " " + std::string(faction_name(f));
       break;

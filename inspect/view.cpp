@@ -166,8 +166,35 @@ std::string build_view(const GameState& s, Viewer who) {
     std::vector<int8_t> in;
     for (Seat x = 0; x < s.num_seats; ++x)
       if ((s.battle.plans_in >> x) & 1u) in.push_back(x);
-    battle = fb::CreateBattleView(b, b.CreateString(data::territory(s.battle.territory).name), s.battle.aggressor,
-                                  s.battle.defender, b.CreateVector(in), plans[0], plans[1], cards(b, s.battle.wheels));
+    static const char* kElements[] = {"leader", "weapon", "defense", "dial"};
+    auto element = s.battle.prescience >= 1 && s.battle.prescience <= 4 ? b.CreateString(kElements[s.battle.prescience - 1])
+                                                                          : Offset<flatbuffers::String>(0);
+    auto territory = b.CreateString(data::territory(s.battle.territory).name);
+    auto in_v = b.CreateVector(in);
+    auto wheels = cards(b, s.battle.wheels);
+    // The answer: the Atreides, their ally and the answering seat; everyone after the reveal.
+    bool sees_answer = all || revealed;
+    if (who.kind == Viewer::SeatView && s.has(Faction::Atreides)) {
+      const Faction atreides_ally = static_cast<Faction>(s.of(Faction::Atreides).ally);
+      sees_answer |= me == Faction::Atreides || (s.of(Faction::Atreides).ally != kNoFaction && me == atreides_ally) ||
+                     who.seat == s.battle.aggressor || who.seat == s.battle.defender;
+      // The answering seat is the Atreides side's opponent; both battling seats qualify only
+      // when one of them is the Atreides side, which the element being asked implies.
+    }
+    fb::BattleViewBuilder bb(b);
+    bb.add_territory(territory);
+    bb.add_aggressor(s.battle.aggressor);
+    bb.add_defender(s.battle.defender);
+    bb.add_plans_in(in_v);
+    if (plans[0].o) bb.add_aggressor_plan(plans[0]);
+    if (plans[1].o) bb.add_defender_plan(plans[1]);
+    bb.add_wheels(wheels);
+    if (element.o) bb.add_prescience_element(element);
+    bb.add_prescience_answered(s.battle.prescience_answered);
+    if (s.battle.prescience_answered && sees_answer) bb.add_prescience_value(s.battle.prescience_value);
+    if (s.battle.voice) bb.add_voice_kind(static_cast<uint8_t>(s.battle.voice - 1));
+    bb.add_voice_must(s.battle.voice_must);
+    battle = bb.Finish();
   }
 
   std::vector<Offset<fb::DecisionView>> decs;
@@ -235,6 +262,9 @@ std::string build_view(const GameState& s, Viewer who) {
   vb.add_winners(v_winners);
   vb.add_rulings(v_rulings);
   vb.add_shield_wall_destroyed(s.shield_wall_destroyed);
+  if (s.has(Faction::Atreides) && (all || (who.kind == Viewer::SeatView && me == Faction::Atreides)))
+    vb.add_kwisatz_haderach_losses(s.kh.losses);
+  vb.add_kwisatz_haderach_dead(s.kh.dead);
   fb::FinishViewBuffer(b, vb.Finish());
   return std::string(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
 }

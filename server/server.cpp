@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 #include <unordered_map>
@@ -23,7 +26,7 @@
 #include "inspect/report.h"
 #include "inspect/view.h"
 #include "replay/fold.h"
-#include "server/json.h"
+#include "server/api.h"
 #include "store/room.h"
 
 namespace mentat::server {
@@ -37,12 +40,45 @@ struct Reply {
   std::string body;
 };
 
-Reply ok_reply(std::string body, int status = 200) { return {status, std::move(body)}; }
+using flatbuffers::Offset;
+using api::Builder;
 
-// {"error": message, "code": code, ...extra}; `extra` starts with ',' when set.
-Reply error_reply(int status, std::string_view code, const std::string& message, const std::string& extra = "") {
-  return {status, fmt::format(R"({{"error":{},"code":{}{}}})", json::quote(message), json::quote(code), extra)};
+// The finished response table `root` as the reply body (server/api.fbs).
+// nulls: print unset scalars too (null for unset optional ones).
+template <class T>
+Reply reply(Builder& b, Offset<T> root, int status = 200, bool nulls = true) {
+  b.Finish(root);
+  return {status, api::print<T>(b, nulls)};
 }
+
+struct ErrorDetails {
+  std::optional<int64_t> head = std::nullopt;
+  std::optional<int64_t> version = std::nullopt;
+  std::string reject_code = {};
+};
+
+// {"error": message, "code": code} plus the details that are set.
+Reply error_reply(int status, std::string_view code, const std::string& message, const ErrorDetails& d = {}) {
+  Builder b;
+  const auto m = b.CreateString(api::valid_utf8(message));
+  const auto c = b.CreateString(code.data(), code.size());
+  const auto rc = d.reject_code.empty() ? Offset<flatbuffers::String>() : b.CreateString(d.reject_code);
+  fb::ErrorResponseBuilder e(b);
+  e.add_error(m);
+  e.add_code(c);
+  if (d.head) e.add_head(*d.head);
+  if (d.version) e.add_version(*d.version);
+  if (!rc.IsNull()) e.add_reject_code(rc);
+  return reply(b, e.Finish(), status, false);
+}
+
+// A whole decimal integer (an optional '-', digits, nothing else).
+bool parse_int(std::string_view s, int64_t* out) {
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+}
+
+double rounded(double v, double unit) { return std::round(v / unit) * unit; }
 
 std::string random_hex(size_t bytes) {
   thread_local std::random_device rd;
@@ -96,8 +132,6 @@ void fold(GameState& s, const codec::Event& e) {
   if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
   else apply(s, e.seat, e.action, nullptr);
 }
-
-std::string seat_json(Seat seat) { return seat == kNoSeat ? "null" : std::to_string(seat); }
 
 struct RoomSlot {
   std::mutex write;                 // serialises submits to this room in this process
@@ -234,8 +268,9 @@ struct Server::Impl {
   // ---- handlers ----------------------------------------------------------
 
   Reply health() {
-    return ok_reply(fmt::format(R"({{"status":"ok","uptime_s":{:.1f}}})",
-                                std::chrono::duration<double>(Clock::now() - born).count()));
+    Builder b;
+    const auto status = b.CreateString("ok");
+    return reply(b, fb::CreateHealth(b, status, rounded(std::chrono::duration<double>(Clock::now() - born).count(), 0.1)));
   }
 
   MetricsSnapshot snapshot() const {
@@ -272,88 +307,75 @@ struct Server::Impl {
     const auto m = snapshot();
     std::string error;
     const auto all = store.rooms(&error);
-    return ok_reply(fmt::format(
-        R"({{"rooms_loaded":{},"rooms_in_store":{},"appends":{},"duplicates":{},"rejected":{},"conflicts":{},)"
-        R"("requests":{},"append_latency_ms":{{"p50":{:.3f},"p99":{:.3f},"max":{:.3f},"samples":{}}},"uptime_s":{:.1f}}})",
-        m.rooms_loaded, all.size(), m.appends, m.duplicates, m.rejected, m.conflicts, m.requests, m.append_p50_ms,
-        m.append_p99_ms, m.append_max_ms, std::min<int64_t>(m.appends, static_cast<int64_t>(kLatencies)), m.uptime_s));
+    Builder b;
+    const auto latency = fb::CreateLatencyStats(b, rounded(m.append_p50_ms, 0.001), rounded(m.append_p99_ms, 0.001),
+                                                rounded(m.append_max_ms, 0.001),
+                                                std::min<int64_t>(m.appends, static_cast<int64_t>(kLatencies)));
+    return reply(b, fb::CreateMetrics(b, m.rooms_loaded, static_cast<int64_t>(all.size()), m.appends, m.duplicates,
+                                      m.rejected, m.conflicts, m.requests, latency, rounded(m.uptime_s, 0.1)));
   }
 
   Reply list_rooms() {
     std::string error;
     auto all = store.rooms(&error);
     if (!error.empty()) return error_reply(500, "store", error);
-    std::string out = R"({"rooms":[)";
-    for (size_t i = 0; i < all.size(); ++i) {
-      const auto& m = all[i];
-      if (i) out += ',';
-      out += fmt::format(R"({{"room":{},"head":{},"created_unix_ms":{})", json::quote(m.room), m.head, m.created_unix_ms);
-      if (!m.parent.empty()) out += fmt::format(R"(,"parent":{},"parent_version":{})", json::quote(m.parent), m.parent_version);
-      out += '}';
+    Builder b;
+    std::vector<Offset<fb::RoomInfo>> rooms_out;
+    for (const auto& m : all) {
+      const auto name = b.CreateString(m.room);
+      if (m.parent.empty()) {
+        rooms_out.push_back(fb::CreateRoomInfo(b, name, m.head, m.created_unix_ms));
+      } else {
+        const auto parent = b.CreateString(m.parent);
+        rooms_out.push_back(fb::CreateRoomInfo(b, name, m.head, m.created_unix_ms, parent, m.parent_version));
+      }
     }
-    out += "]}";
-    return ok_reply(out);
+    // Without nulls: a room that is not a fork has no parent fields.
+    return reply(b, fb::CreateRoomList(b, b.CreateVector(rooms_out)), 200, false);
   }
 
   Reply create(const std::string& body) {
-    json::Value v;
-    std::string error;
-    if (!json::parse(body, &v, &error)) return error_reply(400, "malformed", error);
-    if (!v.is(json::Value::Type::Object)) return error_reply(400, "malformed", "the body must be a JSON object");
+    std::string buffer, error;
+    const auto* req = api::parse<fb::CreateRoomRequest>(body, &buffer, &error);
+    if (!req) return error_reply(400, "malformed", error);
     GameSetup g;
-    const auto* factions = v.get("factions");
-    if (!factions || !factions->is(json::Value::Type::Array) || factions->items.empty())
+    if (!req->factions() || req->factions()->size() == 0)
       return error_reply(400, "malformed", "factions must be a non-empty array of faction names");
-    for (const auto& f : factions->items) {
+    for (const auto* f : *req->factions()) {
       Faction fac;
-      if (!f.is(json::Value::Type::String) || !parse_faction(f.text, &fac))
-        return error_reply(400, "malformed", "unknown faction " + std::string(f.raw));
+      if (!parse_faction(f->string_view(), &fac)) return error_reply(400, "malformed", "unknown faction \"" + f->str() + "\"");
       g.factions.push_back(fac);
     }
-    if (const auto* seed = v.get("seed"); seed && !seed->is(json::Value::Type::Null)) {
-      if (!seed->as_uint64(&g.seed)) return error_reply(400, "malformed", "seed must be an unsigned 64-bit integer");
-    } else {
-      g.seed = random_u64();
-    }
-    if (const auto* rules = v.get("rules")) {
-      if (!rules->is(json::Value::Type::String) || (rules->text != "basic" && rules->text != "advanced"))
+    g.seed = req->seed() ? *req->seed() : random_u64();
+    if (req->rules()) {
+      if (req->rules()->string_view() != "basic" && req->rules()->string_view() != "advanced")
         return error_reply(400, "malformed", "rules must be \"basic\" or \"advanced\"");
-      g.advanced = rules->text == "advanced";
+      g.advanced = req->rules()->string_view() == "advanced";
     }
-    if (const auto* turns = v.get("turns")) {
-      int64_t t;
-      if (!turns->as_int64(&t) || t < 1 || t > 255) return error_reply(400, "malformed", "turns must be an integer 1..255");
-      g.max_turns = static_cast<uint8_t>(t);
-    }
-    if (const auto* rulings = v.get("rulings")) {
-      if (!rulings->is(json::Value::Type::Object)) return error_reply(400, "malformed", "rulings must be an object {id: value}");
-      for (size_t i = 0; i < rulings->keys.size(); ++i) {
-        const auto& val = rulings->values[i];
-        const std::string text = val.is(json::Value::Type::String) ? val.text : std::string(val.raw);
-        if (!g.rulings.set(rulings->keys[i], text, &error)) return error_reply(400, "malformed", error);
+    if (req->turns() < 1) return error_reply(400, "malformed", "turns must be an integer 1..255");
+    g.max_turns = req->turns();
+    if (req->rulings())
+      for (const auto* r : *req->rulings()) {
+        if (!r->id() || !r->value())
+          return error_reply(400, "malformed", R"(rulings must be a list of {"id": ..., "value": ...})");
+        if (!g.rulings.set(r->id()->string_view(), r->value()->string_view(), &error))
+          return error_reply(400, "malformed", error);
       }
-    }
     std::vector<int> bots;
-    if (const auto* b = v.get("bots")) {
-      if (!b->is(json::Value::Type::Array)) return error_reply(400, "malformed", "bots must be an array of seat numbers");
-      for (const auto& item : b->items) {
-        int64_t seat;
-        if (!item.as_int64(&seat) || seat < 0 || seat >= static_cast<int64_t>(g.factions.size()) ||
+    if (req->bots())
+      for (const int8_t seat : *req->bots()) {
+        if (seat < 0 || seat >= static_cast<int>(g.factions.size()) ||
             std::find(bots.begin(), bots.end(), static_cast<int>(seat)) != bots.end())
-          return error_reply(400, "malformed", "bots must list distinct seat numbers of this game, got " + std::string(item.raw));
-        bots.push_back(static_cast<int>(seat));
+          return error_reply(400, "malformed", "bots must list distinct seat numbers of this game, got " + std::to_string(seat));
+        bots.push_back(seat);
       }
-      std::sort(bots.begin(), bots.end());
-    }
-    if (const auto* name = v.get("name")) {
-      if (!name->is(json::Value::Type::String)) return error_reply(400, "malformed", "name must be a string");
-      g.name = name->text;
-    }
+    std::sort(bots.begin(), bots.end());
+    if (req->name()) g.name = req->name()->str();
     std::string room;
-    if (const auto* r = v.get("room")) {
-      if (!r->is(json::Value::Type::String) || !store::EventStore::valid_room_id(r->text))
+    if (req->room()) {
+      room = req->room()->str();
+      if (!store::EventStore::valid_room_id(room))
         return error_reply(400, "malformed", "room must be an id of letters, digits, '-', '_', '.' (at most 64)");
-      room = r->text;
     } else {
       room = "r" + random_hex(8);
     }
@@ -377,15 +399,18 @@ struct Server::Impl {
     secrets.emplace_back("bots", bots_text);
     if (!store.put_room_secrets(room, secrets, &error)) return error_reply(500, "store", error);
 
-    std::string out = fmt::format(R"({{"room":{},"version":0,"rules":{},"turns":{},"seats":[)", json::quote(room),
-                                  g.advanced ? "\"advanced\"" : "\"basic\"", g.max_turns);
+    Builder b;
+    std::vector<Offset<fb::SeatInfo>> seats;
     for (size_t s = 0; s < g.factions.size(); ++s) {
       const bool bot = std::find(bots.begin(), bots.end(), static_cast<int>(s)) != bots.end();
-      out += fmt::format(R"({}{{"seat":{},"faction":{},"token":{},"bot":{}}})", s ? "," : "", s,
-                         json::quote(faction_key(g.factions[s])), json::quote(tokens[s]), bot ? "true" : "false");
+      seats.push_back(fb::CreateSeatInfoDirect(b, static_cast<int8_t>(s), std::string(faction_key(g.factions[s])).c_str(),
+                                               tokens[s].c_str(), bot));
     }
-    out += "],\"bots\":[" + bots_text + "]}";
-    return ok_reply(out, 201);
+    const std::vector<int8_t> bot_seats(bots.begin(), bots.end());
+    return reply(b,
+                 fb::CreateCreateRoomResponseDirect(b, room.c_str(), 0, g.advanced ? "advanced" : "basic", g.max_turns,
+                                                    &seats, &bot_seats),
+                 201);
   }
 
   Reply view(const std::string& room, const std::string& auth) {
@@ -399,8 +424,16 @@ struct Server::Impl {
     std::string error;
     if (!head_state(*sl, room, &s, &error)) return error_reply(500, "store", error);
     const auto who = a == Auth::SeatToken ? inspect::Viewer::of(seat) : inspect::Viewer::observer();
-    return ok_reply(fmt::format(R"({{"room":{},"version":{},"seat":{},"view":{}}})", json::quote(room), s->version,
-                                seat_json(seat), inspect::view_json(*s, who)));
+    const std::string view_bytes = inspect::build_view(*s, who);
+    Builder b;
+    const auto name = b.CreateString(room);
+    const auto view_vec = b.CreateVector(reinterpret_cast<const uint8_t*>(view_bytes.data()), view_bytes.size());
+    fb::ViewResponseBuilder r(b);
+    r.add_room(name);
+    r.add_version(s->version);
+    if (seat != kNoSeat) r.add_seat(seat);
+    r.add_view(view_vec);
+    return reply(b, r.Finish());
   }
 
   Reply events(const std::string& room, const std::string& auth, const std::string& after_text,
@@ -411,11 +444,10 @@ struct Server::Impl {
     Seat seat;
     if (authenticate(*sl, room, auth, &seat, &err) == Auth::Bad) return err;
     int64_t after = -1, wait = 0;
-    json::Value num;
     std::string error;
-    if (!after_text.empty() && !(json::parse(after_text, &num, &error) && num.as_int64(&after) && after >= -1))
+    if (!after_text.empty() && !(parse_int(after_text, &after) && after >= -1))
       return error_reply(400, "malformed", "after must be an integer version >= -1");
-    if (!wait_text.empty() && !(json::parse(wait_text, &num, &error) && num.as_int64(&wait) && wait >= 0))
+    if (!wait_text.empty() && !(parse_int(wait_text, &wait) && wait >= 0))
       return error_reply(400, "malformed", "wait must be a whole number of seconds >= 0");
     wait = std::min<int64_t>(wait, opts.max_wait_seconds);
     auto m = store.meta(room, &error);
@@ -428,14 +460,14 @@ struct Server::Impl {
       sl->changed.wait_until(lock, deadline, [&] { return sl->head > after || stopping.load(); });
       head = sl->head;
     }
-    std::string items;
+    Builder b;
+    std::vector<Offset<fb::EventInfo>> items;
     bool more = false;
     if (head > after) {
       const int64_t last = std::min(head, after + opts.max_events_per_poll);
       more = last < head;
       GameState s;
       if (after >= 0 && !store::load_state(store, room, after, &s, &error)) return error_reply(500, "store", error);
-      int n = 0;
       bool ok = store.scan_events(room, after + 1, last, [&](int64_t v, const std::string& bytes) {
         codec::Event e;
         if (!codec::decode_event(bytes, &e, &error)) {
@@ -445,20 +477,34 @@ struct Server::Impl {
         GameState before = s;
         fold(s, e);
         const bool own = seat != kNoSeat && e.seat == seat;
-        items += fmt::format(R"({}{{"version":{},"seat":{},"faction":{},"kind":{},"own":{},"summary":{})", n++ ? "," : "", v,
-                             seat_json(e.seat),
-                             e.seat == kNoSeat ? "null" : json::quote(faction_key(s.faction_at(e.seat))),
-                             json::quote(action_kind_name(e.action.kind)), own ? "true" : "false",
-                             json::quote(summary_for(e, v == 0 ? nullptr : &before, s, seat)));
-        if (own) items += ",\"id\":" + json::quote(client_id_of(e.client_action_id));
-        items += '}';
+        const auto faction =
+            e.seat == kNoSeat ? Offset<flatbuffers::String>() : b.CreateString(faction_key(s.faction_at(e.seat)));
+        const auto kind = b.CreateString(action_kind_name(e.action.kind));
+        const auto summary = b.CreateString(summary_for(e, v == 0 ? nullptr : &before, s, seat));
+        const auto id = own ? b.CreateString(client_id_of(e.client_action_id)) : Offset<flatbuffers::String>();
+        fb::EventInfoBuilder info(b);
+        info.add_version(v);
+        if (e.seat != kNoSeat) info.add_seat(e.seat);
+        if (!faction.IsNull()) info.add_faction(faction);
+        info.add_kind(kind);
+        info.add_own(own);
+        info.add_summary(summary);
+        if (!id.IsNull()) info.add_id(id);
+        items.push_back(info.Finish());
         return true;
       }, &error);
       if (!ok) return error_reply(500, "store", error);
       head = std::max(head, last);
     }
-    return ok_reply(fmt::format(R"({{"room":{},"head":{},"seat":{},"events":[{}],"more":{}}})", json::quote(room), head,
-                                seat_json(seat), items, more ? "true" : "false"));
+    const auto name = b.CreateString(room);
+    const auto events_vec = b.CreateVector(items);
+    fb::EventsResponseBuilder r(b);
+    r.add_room(name);
+    r.add_head(head);
+    if (seat != kNoSeat) r.add_seat(seat);
+    r.add_events(events_vec);
+    r.add_more(more);
+    return reply(b, r.Finish());
   }
 
   // The reply for an action already stored under this seat's client id.
@@ -470,14 +516,18 @@ struct Server::Impl {
     if (e.seat != seat || !(e.action == requested))
       return error_reply(409, "id_reused",
                          fmt::format("client action id already used at version {} for a different action", version),
-                         fmt::format(R"(,"version":{})", version));
+                         {.version = version});
     GameState before, after;
     if (!store::load_state(store, room, version - 1, &before, &error) ||
         !store::load_state(store, room, version, &after, &error))
       return error_reply(500, "store", error);
     ++duplicates;
-    return ok_reply(fmt::format(R"({{"room":{},"version":{},"summary":{},"duplicate":true}})", json::quote(room), version,
-                                json::quote(summary_for(e, &before, after, seat))));
+    return submitted(room, version, summary_for(e, &before, after, seat), true);
+  }
+
+  static Reply submitted(const std::string& room, int64_t version, const std::string& summary, bool duplicate) {
+    Builder b;
+    return reply(b, fb::CreateSubmitResponseDirect(b, room.c_str(), version, summary.c_str(), duplicate));
   }
 
   Reply act(const std::string& room, const std::string& auth, const std::string& body) {
@@ -488,24 +538,21 @@ struct Server::Impl {
     const Auth a = authenticate(*sl, room, auth, &seat, &err);
     if (a == Auth::Bad) return err;
     if (a != Auth::SeatToken) return error_reply(401, "bad_token", "acting needs a seat token (Authorization: Bearer TOKEN)");
-    json::Value v;
-    std::string error;
-    if (!json::parse(body, &v, &error)) return error_reply(400, "malformed", error);
-    if (!v.is(json::Value::Type::Object)) return error_reply(400, "malformed", "the body must be a JSON object");
-    int64_t expect;
-    const auto* ev = v.get("expect");
-    if (!ev || !ev->as_int64(&expect) || expect < 0)
+    std::string buffer, error;
+    const auto* req = api::parse<fb::SubmitRequest>(body, &buffer, &error);
+    if (!req) return error_reply(400, "malformed", error);
+    if (!req->expect() || *req->expect() < 0)
       return error_reply(400, "malformed", "expect must be the integer version the action is based on");
-    const auto* idv = v.get("id");
-    if (!idv || !idv->is(json::Value::Type::String) || idv->text.empty() || idv->text.size() > 128)
+    const int64_t expect = *req->expect();
+    if (!req->id() || req->id()->size() == 0 || req->id()->size() > 128)
       return error_reply(400, "malformed", "id must be a client action id of 1..128 characters");
-    const auto* av = v.get("action");
-    if (!av || !av->is(json::Value::Type::Object))
-      return error_reply(400, "malformed", R"(action must be an object like {"action_type":"Bid","action":{"amount":3}})");
+    if (req->action_type() == fb::Action::NONE)
+      return error_reply(400, "malformed", R"(the action is missing: give "action_type" and "action", like "action_type":"Bid","action":{"amount":3})");
     Action action;
     GameSetup ignored;
-    if (!codec::parse_action_json(av->raw, &action, &ignored, &error)) return error_reply(400, "malformed", error);
-    const std::string id = stored_action_id(seat, idv->text);
+    if (!codec::action_from_table(static_cast<uint8_t>(req->action_type()), req->action(), &action, &ignored, &error))
+      return error_reply(400, "malformed", error);
+    const std::string id = stored_action_id(seat, req->id()->str());
 
     std::scoped_lock write(sl->write);
     auto prev = store.find_action(room, id, &error);
@@ -517,7 +564,7 @@ struct Server::Impl {
       ++conflicts;
       return error_reply(409, "stale_version",
                          fmt::format("room {} is at version {}, not {}", room, before->version, expect),
-                         fmt::format(R"(,"head":{})", before->version));
+                         {.head = static_cast<int64_t>(before->version)});
     }
     const auto t0 = Clock::now();
     auto o = store::submit(store, room, seat, expect, action, id);
@@ -525,11 +572,11 @@ struct Server::Impl {
     if (o.rejection) {
       ++rejected;
       return error_reply(422, "rejected", o.rejection->reason,
-                         fmt::format(R"(,"reject_code":{},"head":{})", json::quote(reject_code_name(o.rejection->code)), expect));
+                         {.head = expect, .reject_code = std::string(reject_code_name(o.rejection->code))});
     }
     if (o.conflict) {
       ++conflicts;
-      return error_reply(409, "stale_version", o.error, fmt::format(R"(,"head":{})", o.version));
+      return error_reply(409, "stale_version", o.error, {.head = o.version});
     }
     if (!o.ok) return error_reply(500, "store", o.error);
     if (o.duplicate) return duplicate_reply(room, seat, o.version, action);
@@ -546,8 +593,7 @@ struct Server::Impl {
       if (!sl->cached || sl->cached->version < after->version) sl->cached = after;
     }
     sl->changed.notify_all();
-    return ok_reply(fmt::format(R"({{"room":{},"version":{},"summary":{},"duplicate":false}})", json::quote(room),
-                                o.version, json::quote(summary_for(o.event, before.get(), *after, seat))));
+    return submitted(room, o.version, summary_for(o.event, before.get(), *after, seat), false);
   }
 
   void routes() {
@@ -618,9 +664,19 @@ int Server::start(const std::string& host, int port, std::string* error) {
     impl_->started = false;
     return -1;
   }
-  impl_->thread = std::thread([this] { impl_->http.listen_after_bind(); });
+  auto returned = std::make_shared<std::atomic<bool>>(false);
+  impl_->thread = std::thread([this, returned] {
+    impl_->http.listen_after_bind();
+    *returned = true;
+  });
   // stop() only acts on a running server: wait until it runs.
-  while (!impl_->http.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (!impl_->http.is_running() && !*returned) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (*returned) {
+    impl_->thread.join();
+    impl_->started = false;
+    *error = fmt::format("the server on {}:{} stopped at once", host, bound);
+    return -1;
+  }
   return bound;
 }
 
@@ -648,10 +704,8 @@ int run_serve(const std::string& data_dir, const std::string& listen, const std:
   int port = -1;
   std::string host = colon == std::string::npos ? std::string() : listen.substr(0, colon);
   if (colon != std::string::npos) {
-    json::Value v;
-    std::string err;
     int64_t p;
-    if (json::parse(listen.substr(colon + 1), &v, &err) && v.as_int64(&p) && p >= 0 && p <= 65535) port = static_cast<int>(p);
+    if (parse_int(std::string_view(listen).substr(colon + 1), &p) && p >= 0 && p <= 65535) port = static_cast<int>(p);
   }
   if (host.empty() || port < 0) {
     std::fprintf(stderr, "mentat: --listen takes HOST:PORT (port 0: any free port), got '%s'\n", listen.c_str());

@@ -1,5 +1,7 @@
 // The room server: `mentat serve` (JSON over HTTP, cpp-httplib's blocking
-// server and its thread pool). Endpoints and examples: docs/SERVER.md.
+// server and its thread pool). Endpoints and examples: docs/SERVER.md; the
+// request and response tables: server/api.fbs (read and printed by
+// FlatBuffers, server/api.h).
 //
 // Contract:
 //  * Every action goes through store::submit (validate -> apply -> hash ->
@@ -12,8 +14,10 @@
 //  * Client action ids are per seat (stored as "s<seat>:<id>"): a resubmitted
 //    id returns the original result (200, duplicate:true); the same id with
 //    a different action is refused (409 id_reused).
+//  * A request body the schema does not accept (not JSON, an unknown field,
+//    a mistyped value) is 400 with the parser's message; nothing is stored.
 //  * Nothing a seat may not know leaves the server: views are
-//    inspect::view_json for the token's seat (observer without a token), and
+//    inspect::build_view for the token's seat (observer without a token), and
 //    event summaries show hidden details only of the caller's own events.
 //    The game seed is never returned (omit it in real games: the server then
 //    draws one).

@@ -67,6 +67,10 @@ TEST_CASE("CLI: new, act, log, show, actions, verify", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("v0"));
   CHECK_THAT(r.out, Catch::Contains("makes the prediction"));
   CHECK_THAT(r.out, !Catch::Contains("Harkonnen on turn 3"));  // secret without --hidden
+  CHECK_THAT(r.out, !Catch::Contains("seed 4"));               // the seed decides every draw
+  r = run(data + " log cli1 --hidden");
+  CHECK_THAT(r.out, Catch::Contains("seed 4"));
+  CHECK_THAT(r.out, Catch::Contains("Harkonnen on turn 3"));
 
   r = run(data + " log cli1 --json");
   REQUIRE(r.code == 0);

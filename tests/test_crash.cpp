@@ -30,9 +30,8 @@
 #include "core/rng.h"
 #include "events/codec.h"
 #include "replay/fold.h"
-#include "server/json.h"
+#include "server/api.h"
 #include "store/event_store.h"
-#include "support/mini_json.h"
 
 extern char** environ;
 
@@ -148,14 +147,9 @@ void play(ClientRoom& r, std::atomic<int>& port, std::atomic<bool>& stop, uint64
       return;
     }
     const Action a = acts[rng.below(static_cast<uint32_t>(acts.size()))];
-    std::string action, error;
-    if (!server::json::action_request_json(a, &action, &error)) {
-      r.failure = error;
-      return;
-    }
     const int64_t expect = static_cast<int64_t>(mirror.version);
     const std::string id = "c" + std::to_string(expect + 1);
-    const std::string body = "{\"expect\":" + std::to_string(expect) + ",\"id\":\"" + id + "\",\"action\":" + action + "}";
+    const std::string body = server::api::submit_request_json(expect, id, a);
     const httplib::Headers headers = {{"Authorization", "Bearer " + r.tokens[static_cast<size_t>(seat)]}};
     while (true) {
       httplib::Client c("127.0.0.1", port.load());
@@ -171,13 +165,18 @@ void play(ClientRoom& r, std::atomic<int>& port, std::atomic<bool>& stop, uint64
         r.failure = "HTTP " + std::to_string(res->status) + " at version " + std::to_string(expect) + ": " + res->body;
         return;
       }
-      auto j = mini_json::parse(res->body);
-      const int64_t v = static_cast<int64_t>(j["version"].num());
+      std::string buffer, error;
+      const auto* j = server::api::parse<fb::SubmitResponse>(res->body, &buffer, &error);
+      if (!j) {
+        r.failure = "unreadable answer at version " + std::to_string(expect) + ": " + error;
+        return;
+      }
+      const int64_t v = j->version();
       if (v != expect + 1) {
         r.failure = "acknowledged version " + std::to_string(v) + ", expected " + std::to_string(expect + 1);
         return;
       }
-      r.acks.push_back({v, seat, id, j["duplicate"].as_bool()});
+      r.acks.push_back({v, seat, id, j->duplicate()});
       break;
     }
     apply(mirror, seat, a, nullptr);
@@ -219,8 +218,11 @@ TEST_CASE("crash: kill -9 the server at random moments; nothing acknowledged is 
     REQUIRE(res);
     INFO(res->body);
     REQUIRE(res->status == 201);
-    auto j = mini_json::parse(res->body);
-    for (size_t s = 0; s < j["seats"].size(); ++s) r.tokens.push_back(j["seats"][s]["token"].str());
+    std::string buffer, error;
+    const auto* j = server::api::parse<fb::CreateRoomResponse>(res->body, &buffer, &error);
+    INFO(error);
+    REQUIRE(j);
+    for (const auto* seat : *j->seats()) r.tokens.push_back(seat->token()->str());
   }
 
   std::atomic<bool> stop{false};
@@ -323,4 +325,5 @@ TEST_CASE("crash: kill -9 the server at random moments; nothing acknowledged is 
   CHECK(seconds_since(t_start) < 60);
   st.reset();
   fs::remove_all(dir);
+  for (const char* ext : {".port", ".log"}) fs::remove(dir.parent_path() / (dir.filename().string() + ext));
 }

@@ -1047,7 +1047,7 @@ TEST_CASE("1.07.06.05 ruling battle_losses_scope=whole_territory", "[battle][rul
     place(s, Faction::Harkonnen, west, 3);
     enter_battle(s);
     REQUIRE(s.phase == Phase::Battle);
-    REQUIRE(s.battle.aggressor == s.seat_of(Faction::Atreides));
+    REQUIRE(s.battle.territory == ter(west));
     act(s, Faction::Atreides, plan(L(Faction::Atreides, 4), 0));   // Yueh 1
     act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 0), 1)); // Feyd 6 + 1
     no_traitors(s);
@@ -1084,6 +1084,7 @@ TEST_CASE("1.07.03 ruling aggressor_order=finish_territory", "[battle][rulings]"
     REQUIRE(s.step == kChooseStep);
     CHECK(decisions(s, seat(s, Faction::Atreides))[0].options.size() == 4);
     act(s, Faction::Atreides, choose(ter(kFlat), Faction::Emperor));
+    no_abilities(s);  // 2.01.08 Prescience declined
     act(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 1));  // Jessica 5 + 1
     act(s, Faction::Emperor, plan(L(Faction::Emperor, 2), 0));    // Burseg 3
     no_traitors(s);
@@ -1108,6 +1109,7 @@ TEST_CASE("1.07.03 ruling aggressor_order=finish_territory", "[battle][rulings]"
     CHECK(r.code == RejectCode::IllegalChoice);
     CHECK(r.reason.find("1.07.03") != std::string::npos);
     act(s, Faction::Atreides, choose(ter(kFlat), Faction::Guild));
+    no_abilities(s);  // 2.01.08 Prescience declined
     act(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 1));  // Jessica again, 5 + 1
     act(s, Faction::Guild, plan(L(Faction::Guild, 4), 0));        // Guild Rep. 1
     no_traitors(s);

@@ -485,7 +485,7 @@ TEST_CASE("2.01.10 Atreides force losses in battles are counted (advanced)", "[b
   }
 }
 
-TEST_CASE("2.01.10/11 the Kwisatz Haderach: active from 7 losses, +2, one territory per turn", "[battle]") {
+TEST_CASE("2.01.10 2.01.11 the Kwisatz Haderach: active from 7 losses, +2, one territory per turn", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen}, true);
   const LocationId tabr = loc("Sietch Tabr");
   place(s, Faction::Atreides, kFlat, 5);
@@ -526,7 +526,8 @@ TEST_CASE("2.01.10/11 the Kwisatz Haderach: active from 7 losses, +2, one territ
   for (const auto& a : plans_of(s, Faction::Atreides)) CHECK_FALSE(a.flag);
 }
 
-TEST_CASE("2.01.11-13 the Kwisatz Haderach: no +2 for a killed leader, loyal leaders, killed only by lasgun/shield", "[battle]") {
+TEST_CASE("2.01.11 2.01.12 2.01.13 2.01.14 2.01.15 the Kwisatz Haderach: no +2 for a killed leader, loyal, killed only by lasgun/shield, revived like a leader",
+          "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen}, true);
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 5);
@@ -579,6 +580,7 @@ TEST_CASE("2.01.11-13 the Kwisatz Haderach: no +2 for a killed leader, loyal lea
     const auto ds = decisions(s, seat(s, Faction::Atreides));
     REQUIRE_FALSE(ds.empty());
     CHECK(std::find(ds[0].options.begin(), ds[0].options.end(), ab::kKwisatzHaderachToken) != ds[0].options.end());
+    CHECK(std::find(ds[0].options.begin(), ds[0].options.end(), jessica) != ds[0].options.end());  // 2.01.15
     check_legal(s);
     CHECK(rejected(s, Faction::Harkonnen, revive(0, 0, ab::kKwisatzHaderachToken)).code == RejectCode::IllegalChoice);
     const int spice = s.of(Faction::Atreides).spice;
@@ -621,7 +623,7 @@ TEST_CASE("2.05.09 the Harkonnen call traitor in their ally's battle; it counts 
   CHECK(s.phase != Phase::Battle);
 }
 
-TEST_CASE("2.05.10 captured leaders: after a win the Harkonnen kill or capture a random leader of the loser", "[battle]") {
+TEST_CASE("2.05.10 2.05.10.02 2.05.10.03 captured leaders: after a win the Harkonnen kill or capture a random leader of the loser", "[battle]") {
   GameState s = base({Faction::Harkonnen, Faction::Emperor}, true);
   place(s, Faction::Harkonnen, kFlat, 4);
   place(s, Faction::Emperor, kFlat, 4);
@@ -701,7 +703,7 @@ TEST_CASE("2.05.10.01 no capture in the basic game, nor of leaders used elsewher
   }
 }
 
-TEST_CASE("2.05.10.03 a captured leader fights for the Harkonnen, then goes back; 2.05.13 it may be called traitor",
+TEST_CASE("2.05.10.03 a captured leader fights for the Harkonnen, then goes back; 2.05.12 2.05.13 it may be called traitor",
           "[battle]") {
   GameState s = base({Faction::Harkonnen, Faction::Emperor, Faction::Fremen}, true);
   const uint8_t fenring = L(Faction::Emperor, 0), jamis = L(Faction::Fremen, 4);

@@ -736,6 +736,12 @@ void pass_until(GameState& s, Faction f) {
   while (to_bid(s) != seat(s, f)) act(s, fac(s, to_bid(s)), pass());
 }
 
+// Before `f`: the first asked bids 1 (and stays in), the others pass; so the
+// card is not sold at once when `f` bids, whatever `f`'s place in the order.
+void reach_with_rival(GameState& s, Faction f) {
+  while (to_bid(s) != seat(s, f)) act(s, fac(s, to_bid(s)), s.bidding.high_bidder == kNoSeat ? bid(1) : pass());
+}
+
 // The others pass until the card up for bid is sold (the row shrinks).
 void sell_current(GameState& s) {
   const int n = s.bidding.row.n;
@@ -791,7 +797,7 @@ TEST_CASE("2.02.22 ruling bg_worthless_karama=always", "[bidding][rulings]") {
   const uint8_t card = s.bidding.row.ids[0];
   pass_until(s, Faction::BeneGesserit);
   bool offered = false;
-  for (const auto& a : legal_actions(s, seat(s, Faction::BeneGesserit))) offered |= a.flag;
+  for (const auto& a : legal_actions(s, seat(s, Faction::BeneGesserit))) offered |= a.kind == ActionKind::Bid && a.flag;
   CHECK(offered);
   act(s, Faction::BeneGesserit, bid(9, true));
   sell_current(s);
@@ -816,7 +822,8 @@ TEST_CASE("1.14.06 ruling bg_worthless_karama=never", "[bidding][rulings]") {
     pass_until(s, Faction::BeneGesserit);
     CHECK(rejected(s, Faction::BeneGesserit, bid(9, true)).code == RejectCode::IllegalChoice);
     CHECK(rejected(s, Faction::BeneGesserit, karama_bid(9, baliset)).code == RejectCode::IllegalChoice);
-    for (const auto& a : legal_actions(s, seat(s, Faction::BeneGesserit))) CHECK_FALSE(a.flag);
+    for (const auto& a : legal_actions(s, seat(s, Faction::BeneGesserit)))
+      if (a.kind == ActionKind::Bid) CHECK_FALSE(a.flag);
   }
   SECTION("with a real Karama too: the Karama is spent, not the worthless card") {
     give(s, Faction::BeneGesserit, karama);
@@ -909,7 +916,7 @@ TEST_CASE("3.01.11.04 ruling karama_bid_scope=only_above_spice", "[bidding][ruli
   start(s);
   REQUIRE(s.bidding.row.n == 3);
   const uint8_t card = s.bidding.row.ids[0];
-  pass_until(s, Faction::Atreides);
+  reach_with_rival(s, Faction::Atreides);
   // Karama bids are offered only above the 5 spice held.
   const Seat me = seat(s, Faction::Atreides);
   bool karama_offered = false;
@@ -920,7 +927,7 @@ TEST_CASE("3.01.11.04 ruling karama_bid_scope=only_above_spice", "[bidding][ruli
     }
   CHECK(karama_offered);
   for (const auto& a : legal_actions(s, me))
-    if (a.flag) CHECK(a.amount > 5);
+    if (a.kind == ActionKind::Bid && a.flag) CHECK(a.amount > 5);
   const int emperor_before = s.of(Faction::Emperor).spice;
 
   SECTION("a Karama bid within one's spice is an ordinary bid: paid, the Karama kept") {
@@ -956,7 +963,7 @@ TEST_CASE("3.01.11.04 default karama_bid_scope=any_amount_free: a Karama bid wit
   give(s, Faction::Atreides, karama);
   start(s);
   const uint8_t card = s.bidding.row.ids[0];
-  pass_until(s, Faction::Atreides);
+  reach_with_rival(s, Faction::Atreides);
   act(s, Faction::Atreides, bid(3, true));
   CHECK(s.bidding.karama_bid == 1);
   sell_current(s);
@@ -1006,7 +1013,7 @@ TEST_CASE("3.01.11.04 Bid.card names the card spent as the Karama", "[bidding]")
   start(s);
   REQUIRE(s.bidding.row.n == 3);
   const uint8_t card = s.bidding.row.ids[0];
-  pass_until(s, Faction::BeneGesserit);
+  reach_with_rival(s, Faction::BeneGesserit);
 
   SECTION("rejections") {
     auto r1 = rejected(s, Faction::BeneGesserit, karama_bid(9, plain));
@@ -1016,7 +1023,7 @@ TEST_CASE("3.01.11.04 Bid.card names the card spent as the Karama", "[bidding]")
     CHECK(r2.code == RejectCode::IllegalChoice);
     CHECK(r2.reason.find("not in your hand") != std::string::npos);
     CHECK(rejected(s, Faction::BeneGesserit, karama_bid(9, 200)).code == RejectCode::Malformed);
-    Action named_plain_bid = bid(1);
+    Action named_plain_bid = bid(5);
     named_plain_bid.card = karama;
     CHECK(rejected(s, Faction::BeneGesserit, named_plain_bid).code == RejectCode::Malformed);
   }

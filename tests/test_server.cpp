@@ -1,5 +1,6 @@
 // The room server (server/server.h) in-process on an ephemeral loopback
-// port, driven over HTTP with cpp-httplib's client.
+// port, driven over HTTP with cpp-httplib's client. Responses are read with
+// their tables of server/api.fbs, the schema the server prints them with.
 #include <catch2/catch.hpp>
 #include <httplib.h>
 #include <unistd.h>
@@ -14,10 +15,10 @@
 
 #include "core/engine.h"
 #include "events/codec.h"
-#include "server/json.h"
+#include "inspect/view.h"
+#include "server/api.h"
 #include "server/server.h"
 #include "store/room.h"
-#include "support/mini_json.h"
 #include "support/random_play.h"
 
 namespace fs = std::filesystem;
@@ -25,11 +26,30 @@ using namespace mentat;
 
 namespace {
 
+// A response body parsed as table T of server/api.fbs (and verified).
+template <class T>
+struct Parsed {
+  std::string buffer;
+  const T* operator->() const { return flatbuffers::GetRoot<T>(buffer.data()); }
+};
+
 struct Res {
   int status = 0;  // 0: no answer
   std::string body;
-  mini_json::Value json() const { return mini_json::parse(body); }
+  template <class T>
+  Parsed<T> as() const {
+    Parsed<T> out;
+    std::string error;
+    const bool ok = server::api::parse<T>(body, &out.buffer, &error) != nullptr;
+    INFO(body << " -> " << error);
+    REQUIRE(ok);
+    return out;
+  }
+  std::string code() const { return as<fb::ErrorResponse>()->code()->str(); }
+  std::string error() const { return as<fb::ErrorResponse>()->error()->str(); }
 };
+
+std::string str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
 
 class Harness {
  public:
@@ -94,18 +114,20 @@ Room make_room(Harness& h, const std::string& id, const std::string& extra = "")
   auto r = h.post("/rooms", R"({"factions":["atreides","harkonnen","bene_gesserit"],"seed":4,"room":")" + id + "\"" + extra + "}");
   INFO(r.body);
   REQUIRE(r.status == 201);
-  auto j = r.json();
-  Room room{j["room"].str(), {}};
-  for (size_t i = 0; i < j["seats"].size(); ++i) room.tokens.push_back(j["seats"][i]["token"].str());
+  auto j = r.as<fb::CreateRoomResponse>();
+  Room room{j->room()->str(), {}};
+  for (const auto* seat : *j->seats()) room.tokens.push_back(seat->token()->str());
   return room;
 }
 
+// {"expect": E, "id": ID, "action_type": ..., "action": {...}}; `action` is
+// the last two members.
 std::string act_body(int64_t expect, const std::string& id, const std::string& action) {
-  return "{\"expect\":" + std::to_string(expect) + ",\"id\":\"" + id + "\",\"action\":" + action + "}";
+  return "{\"expect\":" + std::to_string(expect) + ",\"id\":\"" + id + "\"," + action + "}";
 }
 
-const std::string kPredict = R"({"action_type":"Predict","action":{"faction":"Harkonnen","turn":3}})";
-const std::string kPredictOther = R"({"action_type":"Predict","action":{"faction":"Atreides","turn":5}})";
+const std::string kPredict = R"("action_type":"Predict","action":{"faction":"Harkonnen","turn":3})";
+const std::string kPredictOther = R"("action_type":"Predict","action":{"faction":"Atreides","turn":5})";
 
 int64_t head_of(Harness& h, const std::string& room) {
   std::string error;
@@ -114,17 +136,18 @@ int64_t head_of(Harness& h, const std::string& room) {
   return m->head;
 }
 
-const mini_json::Value& faction_entry(const mini_json::Value& view, const std::string& key) {
-  const auto& fs_ = view["factions"];
-  for (size_t i = 0; i < fs_.size(); ++i)
-    if (fs_[i]["faction"].str() == key) return fs_[i];
+const fb::FactionView* faction_entry(const fb::View* view, const std::string& key) {
+  REQUIRE(view);
+  REQUIRE(view->factions());
+  for (const auto* f : *view->factions())
+    if (str(f->faction()) == key) return f;
   FAIL("no faction " << key << " in the view");
-  return fs_[0];
+  return nullptr;
 }
 
-size_t list_size(const mini_json::Value& entry, const char* key) {
-  const auto* v = entry.find(key);
-  return v && v->is_array() ? v->size() : 0;
+template <class V>
+size_t list_size(const V* v) {
+  return v ? v->size() : 0;
 }
 
 }  // namespace
@@ -133,49 +156,88 @@ TEST_CASE("server: create a room, act with the right token, and every rejection"
   Harness h;
   auto created = h.post("/rooms", R"({"factions":["atreides","harkonnen","bene_gesserit"],"seed":4,"room":"s1","bots":[1],"turns":5})");
   REQUIRE(created.status == 201);
-  auto cj = created.json();
-  CHECK(cj["room"].str() == "s1");
-  REQUIRE(cj["seats"].size() == 3);
+  auto cj = created.as<fb::CreateRoomResponse>();
+  CHECK(str(cj->room()) == "s1");
+  CHECK(cj->turns() == 5);
+  CHECK(str(cj->rules()) == "basic");
+  REQUIRE(cj->seats()->size() == 3);
+  REQUIRE(cj->bots()->size() == 1);
+  CHECK(cj->bots()->Get(0) == 1);
   std::set<std::string> tokens;
-  for (size_t i = 0; i < 3; ++i) {
-    CHECK(cj["seats"][i]["seat"].as_int() == static_cast<int>(i));
-    CHECK(cj["seats"][i]["token"].str().size() == 64);
-    CHECK(cj["seats"][i]["bot"].as_bool() == (i == 1));
-    tokens.insert(cj["seats"][i]["token"].str());
+  for (uint32_t i = 0; i < 3; ++i) {
+    const auto* seat = cj->seats()->Get(i);
+    CHECK(seat->seat() == static_cast<int>(i));
+    CHECK(str(seat->token()).size() == 64);
+    CHECK(seat->bot() == (i == 1));
+    tokens.insert(str(seat->token()));
   }
   CHECK(tokens.size() == 3);
-  CHECK(cj["seats"][2]["faction"].str() == "bene_gesserit");
+  CHECK(str(cj->seats()->Get(2)->faction()) == "bene_gesserit");
   CHECK(created.body.find("seed") == std::string::npos);
-  const std::string atreides = cj["seats"][0]["token"].str();
-  const std::string bg = cj["seats"][2]["token"].str();
+  const std::string atreides = str(cj->seats()->Get(0)->token());
+  const std::string bg = str(cj->seats()->Get(2)->token());
 
   SECTION("room creation errors") {
     CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"room":"s1"})").status == 409);
-    CHECK(h.post("/rooms", R"({"factions":["atreides","sardaukar"]})").status == 400);
-    CHECK(h.post("/rooms", R"({"factions":["atreides","atreides"]})").status == 400);
-    CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"bots":[2]})").status == 400);
-    CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"rules":"expert"})").status == 400);
-    CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"rulings":{"no_such_ruling":"x"}})").status == 400);
-    CHECK(h.post("/rooms", "factions=atreides").status == 400);
-    auto list = h.get("/rooms").json();
-    REQUIRE(list["rooms"].size() == 1);
-    CHECK(list["rooms"][0]["room"].str() == "s1");
-    CHECK(list["rooms"][0]["head"].as_int() == 0);
+    for (const std::string& body :
+         {std::string(R"({"factions":["atreides","sardaukar"]})"), std::string(R"({"factions":["atreides","atreides"]})"),
+          std::string(R"({"factions":[]})"), std::string(R"({"room":"x"})"),
+          std::string(R"({"factions":["atreides","harkonnen"],"bots":[2]})"),
+          std::string(R"({"factions":["atreides","harkonnen"],"bots":[1,1]})"),
+          std::string(R"({"factions":["atreides","harkonnen"],"rules":"expert"})"),
+          std::string(R"({"factions":["atreides","harkonnen"],"turns":0})"),
+          std::string(R"({"factions":["atreides","harkonnen"],"turns":256})"),
+          std::string(R"({"factions":["atreides","harkonnen"],"room":"a/b"})"),
+          std::string(R"({"factions":["atreides","harkonnen"],"rulings":[{"id":"no_such_ruling","value":"x"}]})"),
+          std::string(R"({"factions":["atreides","harkonnen"],"rulings":[{"id":"contested_stronghold"}]})"),
+          // The former {id: value} form of rulings is not the schema's.
+          std::string(R"({"factions":["atreides","harkonnen"],"rulings":{"contested_stronghold":"shared"}})"),
+          std::string(R"({"factions":["atreides","harkonnen"],"seed":-1})"), std::string("factions=atreides"),
+          std::string(R"({"factions":["atreides","harkonnen"],"colour":"red"})")}) {
+      auto r = h.post("/rooms", body);
+      INFO(body << " -> " << r.body);
+      CHECK(r.status == 400);
+      CHECK(r.code() == "malformed");
+    }
+    // The schema's parser names what it did not accept.
+    CHECK_THAT(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"colour":"red"})").error(),
+               Catch::Contains("unknown field: colour"));
+    auto list = h.get("/rooms").as<fb::RoomList>();
+    REQUIRE(list->rooms()->size() == 1);
+    CHECK(str(list->rooms()->Get(0)->room()) == "s1");
+    CHECK(list->rooms()->Get(0)->head() == 0);
+    CHECK(!list->rooms()->Get(0)->parent_version().has_value());
+    // Rulings as a list of {id, value}; an advanced game with an explicit seed.
+    auto ok = h.post("/rooms", R"({"factions":["atreides","harkonnen"],"room":"s3","rules":"advanced","seed":18446744073709551615,)"
+                               R"("rulings":[{"id":"contested_stronghold","value":"shared"}],"name":"ruled"})");
+    INFO(ok.body);
+    REQUIRE(ok.status == 201);
+    CHECK(str(ok.as<fb::CreateRoomResponse>()->rules()) == "advanced");
+    CHECK(ok.as<fb::CreateRoomResponse>()->bots()->size() == 0);
+    std::string bytes, error;
+    REQUIRE(h.store().read_event("s3", 0, &bytes, &error));
+    codec::Event e0;
+    REQUIRE(codec::decode_event(bytes, &e0, &error));
+    CHECK(e0.setup.seed == 18446744073709551615ull);
+    CHECK(e0.setup.advanced);
+    CHECK(e0.setup.rulings.get(RulingId::ContestedStrongholdCounts) == 1);
+    CHECK(e0.setup.name == "ruled");
   }
 
   SECTION("unknown room: 404") {
     auto r = h.post("/rooms/nope/actions", act_body(0, "x", kPredict), bg);
     CHECK(r.status == 404);
-    CHECK(r.json()["code"].str() == "unknown_room");
+    CHECK(r.code() == "unknown_room");
     CHECK(h.get("/rooms/nope/view").status == 404);
     CHECK(h.get("/rooms/nope/events").status == 404);
     CHECK(h.get("/no/such/endpoint").status == 404);
+    CHECK(h.get("/no/such/endpoint").code() == "not_found");
   }
 
   SECTION("bad or missing token: 401, nothing stored") {
     auto r = h.post("/rooms/s1/actions", act_body(0, "x", kPredict), "not-a-token");
     CHECK(r.status == 401);
-    CHECK(r.json()["code"].str() == "bad_token");
+    CHECK(r.code() == "bad_token");
     CHECK(h.post("/rooms/s1/actions", act_body(0, "x", kPredict)).status == 401);
     // A seat token of another room is not a token of this one.
     Room other = make_room(h, "s2");
@@ -184,17 +246,40 @@ TEST_CASE("server: create a room, act with the right token, and every rejection"
     CHECK(head_of(h, "s1") == 0);
   }
 
-  SECTION("malformed body: 400, nothing stored") {
-    for (const std::string& body :
-         {std::string("{nope"), std::string("[]"), std::string(R"({"id":"x","action":)") + kPredict + "}",
-          std::string(R"({"expect":"zero","id":"x","action":)") + kPredict + "}",
-          std::string(R"({"expect":0,"action":)") + kPredict + "}", std::string(R"({"expect":0,"id":"x"})"),
-          act_body(0, "x", R"({"action_type":"Predict","action":{"turn":"soon"}})"),
-          act_body(0, "x", R"({"action_type":"NoSuchAction","action":{}})"), act_body(0, "x", kPredict) + "trailing"}) {
+  SECTION("malformed body: 400 with the parser's message, nothing stored") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"{nope", "expecting: string constant"},
+        {"[]", "expecting: {"},
+        {"", "empty"},
+        {R"({"id":"x",)" + kPredict + "}", "expect must be"},
+        {R"({"expect":"zero","id":"x",)" + kPredict + "}", "invalid SubmitRequest"},
+        {R"({"expect":1.5,"id":"x",)" + kPredict + "}", "invalid SubmitRequest"},
+        {R"({"expect":-1,"id":"x",)" + kPredict + "}", "expect must be"},
+        {R"({"expect":0,)" + kPredict + "}", "id must be"},
+        {R"({"expect":0,"id":"",)" + kPredict + "}", "id must be"},
+        {R"({"expect":0,"id":")" + std::string(129, 'i') + "\"," + kPredict + "}", "id must be"},
+        {R"({"expect":0,"id":7,)" + kPredict + "}", "invalid SubmitRequest"},
+        {R"({"expect":0,"id":"x"})", "action is missing"},
+        {R"({"expect":0,"id":"x","action_type":"Predict"})", "action table is missing"},
+        {R"({"expect":0,"id":"x","extra":true,)" + kPredict + "}", "unknown field: extra"},
+        {R"({"expect":0,"expect":0,"id":"x",)" + kPredict + "}", "field set more than once"},
+        {act_body(0, "x", R"("action_type":"Predict","action":{"turn":"soon"})"), "invalid SubmitRequest"},
+        {act_body(0, "x", R"("action_type":"Predict","action":{"turn":3,"when":"now"})"), "unknown field: when"},
+        {act_body(0, "x", R"("action_type":"Predict","action":{"turn":300})"), "does not fit"},
+        {act_body(0, "x", R"("action_type":"NoSuchAction","action":{})"), "unknown enum value"},
+        // The former nested form {"action": {"action_type": ..., "action": ...}}.
+        {R"({"expect":0,"id":"x","action":{)" + kPredict + "}}", "invalid SubmitRequest"},
+        {act_body(0, "x", kPredict) + "trailing", "expecting: end of file"},
+        {act_body(0, "x", kPredict) + act_body(0, "x", kPredict), "expecting: end of file"},
+        {std::string("{\"expect\":0,\"id\":\"x\xff\",") + kPredict + "}", "illegal UTF-8"},
+        {std::string("{\"expect\":0,\"id\":\"x\",") + kPredict + "}" + std::string(1, '\0') + "x", "NUL"},
+    };
+    for (const auto& [body, message] : cases) {
       auto r = h.post("/rooms/s1/actions", body, bg);
       INFO(body << " -> " << r.body);
       CHECK(r.status == 400);
-      CHECK(r.json()["code"].str() == "malformed");
+      CHECK(r.code() == "malformed");
+      CHECK_THAT(r.error(), Catch::Contains(message));
     }
     CHECK(head_of(h, "s1") == 0);
   }
@@ -204,8 +289,11 @@ TEST_CASE("server: create a room, act with the right token, and every rejection"
     auto r = h.post("/rooms/s1/actions", act_body(0, "p1", kPredict), atreides);
     INFO(r.body);
     CHECK(r.status == 422);
-    CHECK(r.json()["code"].str() == "rejected");
-    CHECK(!r.json()["error"].str().empty());
+    auto e = r.as<fb::ErrorResponse>();
+    CHECK(str(e->code()) == "rejected");
+    CHECK(!str(e->error()).empty());
+    CHECK(!str(e->reject_code()).empty());
+    CHECK(e->head() == 0);
     CHECK(head_of(h, "s1") == 0);
     CHECK(h.server().metrics().rejected == 1);
   }
@@ -214,30 +302,36 @@ TEST_CASE("server: create a room, act with the right token, and every rejection"
     auto r = h.post("/rooms/s1/actions", act_body(0, "p1", kPredict), bg);
     INFO(r.body);
     REQUIRE(r.status == 200);
-    auto j = r.json();
-    CHECK(j["version"].as_int() == 1);
-    CHECK(j["duplicate"].as_bool() == false);
-    CHECK_THAT(j["summary"].str(), Catch::Contains("predicts Harkonnen on turn 3"));
+    auto j = r.as<fb::SubmitResponse>();
+    CHECK(str(j->room()) == "s1");
+    CHECK(j->version() == 1);
+    CHECK(j->duplicate() == false);
+    CHECK_THAT(r.body, Catch::Contains("\"duplicate\": false"));
+    CHECK_THAT(str(j->summary()), Catch::Contains("predicts Harkonnen on turn 3"));
     CHECK(head_of(h, "s1") == 1);
 
     // The same client action id again: the original result, nothing appended.
     auto again = h.post("/rooms/s1/actions", act_body(0, "p1", kPredict), bg);
     REQUIRE(again.status == 200);
-    CHECK(again.json()["version"].as_int() == 1);
-    CHECK(again.json()["duplicate"].as_bool() == true);
-    CHECK(again.json()["summary"].str() == j["summary"].str());
+    CHECK(again.as<fb::SubmitResponse>()->version() == 1);
+    CHECK(again.as<fb::SubmitResponse>()->duplicate() == true);
+    CHECK(str(again.as<fb::SubmitResponse>()->summary()) == str(j->summary()));
     CHECK(head_of(h, "s1") == 1);
 
     // The same id for a different action is refused.
     auto reused = h.post("/rooms/s1/actions", act_body(0, "p1", kPredictOther), bg);
     CHECK(reused.status == 409);
-    CHECK(reused.json()["code"].str() == "id_reused");
+    CHECK(reused.code() == "id_reused");
+    CHECK(reused.as<fb::ErrorResponse>()->version() == 1);
 
     // A new action based on a stale version.
     auto stale = h.post("/rooms/s1/actions", act_body(0, "p2", kPredictOther), bg);
     CHECK(stale.status == 409);
-    CHECK(stale.json()["code"].str() == "stale_version");
-    CHECK(stale.json()["head"].as_int() == 1);
+    auto sj = stale.as<fb::ErrorResponse>();
+    CHECK(str(sj->code()) == "stale_version");
+    CHECK(sj->head() == 1);
+    CHECK(!sj->version().has_value());
+    CHECK_THAT(stale.body, !Catch::Contains("null"));
     CHECK(head_of(h, "s1") == 1);
 
     // The stored event: seat 2, the client id namespaced by seat.
@@ -253,11 +347,14 @@ TEST_CASE("server: create a room, act with the right token, and every rejection"
     CHECK(m.appends == 1);
     CHECK(m.duplicates == 1);
     CHECK(m.conflicts == 1);
-    auto metrics = h.get("/metrics").json();
-    CHECK(metrics["appends"].as_int() == 1);
-    CHECK(metrics["rooms_loaded"].as_int() >= 1);
-    CHECK(metrics["append_latency_ms"]["p99"].num() >= metrics["append_latency_ms"]["p50"].num());
-    CHECK(h.get("/health").json()["status"].str() == "ok");
+    auto metrics = h.get("/metrics").as<fb::Metrics>();
+    CHECK(metrics->appends() == 1);
+    CHECK(metrics->rooms_loaded() >= 1);
+    CHECK(metrics->rooms_in_store() == 1);
+    REQUIRE(metrics->append_latency_ms());
+    CHECK(metrics->append_latency_ms()->samples() == 1);
+    CHECK(metrics->append_latency_ms()->p99() >= metrics->append_latency_ms()->p50());
+    CHECK(str(h.get("/health").as<fb::Health>()->status()) == "ok");
   }
 }
 
@@ -270,56 +367,84 @@ TEST_CASE("server: views and event summaries hide other seats' secrets", "[serve
   // Atreides' view: its own hand and traitor offer; nobody else's.
   auto av = h.get("/rooms/v1/view", atreides);
   REQUIRE(av.status == 200);
-  auto a = av.json();
-  CHECK(a["seat"].as_int() == 0);
-  CHECK(a["view"]["viewer"].str() == "atreides");
-  CHECK(a["view"]["version"].as_int() == 1);
-  const auto& own = faction_entry(a["view"], "atreides");
-  CHECK(list_size(own, "hand") == static_cast<size_t>(own["hand_count"].as_int()));
-  CHECK(list_size(own, "hand") > 0);
-  CHECK(list_size(own, "traitor_offer") == 4);
+  auto a = av.as<fb::ViewResponse>();
+  CHECK(str(a->room()) == "v1");
+  CHECK(a->version() == 1);
+  CHECK(a->seat() == 0);
+  const fb::View* view = a->view_nested_root();
+  REQUIRE(view);
+  CHECK(str(view->viewer()) == "atreides");
+  CHECK(view->version() == 1);
+  const auto* own = faction_entry(view, "atreides");
+  CHECK(list_size(own->hand()) == own->hand_count());
+  CHECK(list_size(own->hand()) > 0);
+  CHECK(list_size(own->traitor_offer()) == 4);
   for (const char* other : {"harkonnen", "bene_gesserit"}) {
-    const auto& f = faction_entry(a["view"], other);
-    CHECK(f["hand_count"].as_int() > 0);
-    CHECK(list_size(f, "hand") == 0);
-    CHECK(list_size(f, "traitor_offer") == 0);
-    CHECK(list_size(f, "traitors") == 0);
+    const auto* f = faction_entry(view, other);
+    CHECK(f->hand_count() > 0);
+    CHECK(list_size(f->hand()) == 0);
+    CHECK(list_size(f->traitor_offer()) == 0);
+    CHECK(list_size(f->traitors()) == 0);
   }
-  CHECK(faction_entry(a["view"], "bene_gesserit")["prediction_turn"].is_null());
+  CHECK(!faction_entry(view, "bene_gesserit")->prediction_turn().has_value());
+  // "view" is the View object that `mentat show --as` prints (codec::view_to_json).
+  {
+    GameState s;
+    std::string error, json;
+    REQUIRE(store::load_state(h.store(), "v1", -1, &s, &error));
+    REQUIRE(codec::view_to_json(inspect::build_view(s, inspect::Viewer::of(0)), &json, &error));
+    CHECK(av.body == R"({"room": "v1","version": 1,"seat": 0,"view": )" + json + "}");
+  }
 
   // The Bene Gesserit see their prediction; the observer sees no hand at all.
-  auto b = h.get("/rooms/v1/view", bg).json();
-  CHECK(faction_entry(b["view"], "bene_gesserit")["prediction_turn"].as_int() == 3);
-  CHECK(list_size(faction_entry(b["view"], "atreides"), "hand") == 0);
-  auto o = h.get("/rooms/v1/view").json();
-  CHECK(o["seat"].is_null());
-  CHECK(o["view"]["viewer"].str() == "observer");
+  auto b = h.get("/rooms/v1/view", bg).as<fb::ViewResponse>();
+  CHECK(faction_entry(b->view_nested_root(), "bene_gesserit")->prediction_turn() == 3);
+  CHECK(list_size(faction_entry(b->view_nested_root(), "atreides")->hand()) == 0);
+  auto ores = h.get("/rooms/v1/view");
+  auto o = ores.as<fb::ViewResponse>();
+  CHECK(!o->seat().has_value());
+  CHECK_THAT(ores.body, Catch::Contains("\"seat\": null"));
+  CHECK(str(o->view_nested_root()->viewer()) == "observer");
   for (const char* f : {"atreides", "harkonnen", "bene_gesserit"}) {
-    CHECK(list_size(faction_entry(o["view"], f), "hand") == 0);
-    CHECK(list_size(faction_entry(o["view"], f), "traitor_offer") == 0);
+    CHECK(list_size(faction_entry(o->view_nested_root(), f)->hand()) == 0);
+    CHECK(list_size(faction_entry(o->view_nested_root(), f)->traitor_offer()) == 0);
   }
-  CHECK(faction_entry(o["view"], "bene_gesserit")["prediction_turn"].is_null());
-  CHECK(list_size(faction_entry(h.get("/rooms/v1/view", harkonnen).json()["view"], "harkonnen"), "hand") > 0);
+  CHECK(!faction_entry(o->view_nested_root(), "bene_gesserit")->prediction_turn().has_value());
+  auto hv = h.get("/rooms/v1/view", harkonnen).as<fb::ViewResponse>();
+  CHECK(list_size(faction_entry(hv->view_nested_root(), "harkonnen")->hand()) > 0);
 
   // Events: the prediction is named only to the Bene Gesserit; the seed to nobody.
   auto ea = h.get("/rooms/v1/events?after=-1", atreides);
   REQUIRE(ea.status == 200);
-  auto ej = ea.json();
-  REQUIRE(ej["events"].size() == 2);
-  CHECK(ej["head"].as_int() == 1);
-  CHECK(ej["events"][0]["kind"].str() == "CreateGame");
-  CHECK_THAT(ej["events"][0]["summary"].str(), !Catch::Contains("seed"));
-  CHECK(ej["events"][1]["own"].as_bool() == false);
-  CHECK(ej["events"][1].find("id") == nullptr);
-  CHECK_THAT(ej["events"][1]["summary"].str(), Catch::Contains("makes the prediction"));
+  auto ej = ea.as<fb::EventsResponse>();
+  REQUIRE(ej->events()->size() == 2);
+  CHECK(ej->head() == 1);
+  CHECK(ej->seat() == 0);
+  CHECK(ej->more() == false);
+  const auto* e0 = ej->events()->Get(0);
+  CHECK(str(e0->kind()) == "CreateGame");
+  CHECK(!e0->seat().has_value());
+  CHECK(e0->faction() == nullptr);
+  CHECK_THAT(str(e0->summary()), !Catch::Contains("seed"));
+  const auto* e1 = ej->events()->Get(1);
+  CHECK(e1->seat() == 2);
+  CHECK(str(e1->faction()) == "bene_gesserit");
+  CHECK(e1->own() == false);
+  CHECK(e1->id() == nullptr);
+  CHECK_THAT(str(e1->summary()), Catch::Contains("makes the prediction"));
   CHECK_THAT(ea.body, !Catch::Contains("turn 3"));
   CHECK_THAT(h.get("/rooms/v1/events").body, !Catch::Contains("turn 3"));
-  auto eb = h.get("/rooms/v1/events?after=0", bg).json();
-  REQUIRE(eb["events"].size() == 1);
-  CHECK(eb["events"][0]["own"].as_bool() == true);
-  CHECK(eb["events"][0]["id"].str() == "p1");
-  CHECK_THAT(eb["events"][0]["summary"].str(), Catch::Contains("predicts Harkonnen on turn 3"));
-  CHECK(h.get("/rooms/v1/events?after=x").status == 400);
+  CHECK(!h.get("/rooms/v1/events").as<fb::EventsResponse>()->seat().has_value());
+  auto eb = h.get("/rooms/v1/events?after=0", bg).as<fb::EventsResponse>();
+  REQUIRE(eb->events()->size() == 1);
+  CHECK(eb->events()->Get(0)->own() == true);
+  CHECK(str(eb->events()->Get(0)->id()) == "p1");
+  CHECK_THAT(str(eb->events()->Get(0)->summary()), Catch::Contains("predicts Harkonnen on turn 3"));
+  for (const char* bad : {"x", "-2", "1.5", "1x", ""}) {
+    if (!*bad) continue;
+    CHECK(h.get(std::string("/rooms/v1/events?after=") + bad).status == 400);
+  }
+  CHECK(h.get("/rooms/v1/events?after=0&wait=-1").status == 400);
 }
 
 TEST_CASE("server: long-poll returns when an event arrives, or at the deadline", "[server]") {
@@ -336,9 +461,9 @@ TEST_CASE("server: long-poll returns when an event arrives, or at the deadline",
   REQUIRE(h.post("/rooms/lp/actions", act_body(0, "p1", kPredict), room.tokens[2]).status == 200);
   poller.join();
   REQUIRE(polled.status == 200);
-  auto j = polled.json();
-  REQUIRE(j["events"].size() == 1);
-  CHECK(j["events"][0]["version"].as_int() == 1);
+  auto j = polled.as<fb::EventsResponse>();
+  REQUIRE(j->events()->size() == 1);
+  CHECK(j->events()->Get(0)->version() == 1);
   CHECK(waited >= 0.3);
   CHECK(waited < 5.0);
 
@@ -346,8 +471,9 @@ TEST_CASE("server: long-poll returns when an event arrives, or at the deadline",
   auto empty = h.get("/rooms/lp/events?after=1&wait=1");
   const double w = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   REQUIRE(empty.status == 200);
-  CHECK(empty.json()["events"].size() == 0);
-  CHECK(empty.json()["head"].as_int() == 1);
+  CHECK(empty.as<fb::EventsResponse>()->events()->size() == 0);
+  CHECK_THAT(empty.body, Catch::Contains("\"events\": []"));
+  CHECK(empty.as<fb::EventsResponse>()->head() == 1);
   CHECK(w >= 0.9);
   CHECK(w < 5.0);
 }
@@ -360,7 +486,7 @@ TEST_CASE("server: concurrent submits on one version: exactly one wins", "[serve
   for (int i = 0; i < 8; ++i)
     threads.emplace_back([&, i] {
       const std::string action =
-          R"({"action_type":"Predict","action":{"faction":"Harkonnen","turn":)" + std::to_string(1 + i) + "}}";
+          R"("action_type":"Predict","action":{"faction":"Harkonnen","turn":)" + std::to_string(1 + i) + "}";
       auto r = h.post("/rooms/cc/actions", act_body(0, "t" + std::to_string(i), action), room.tokens[2]);
       if (r.status == 200) ++ok;
       else if (r.status == 409) ++stale;
@@ -382,59 +508,65 @@ TEST_CASE("server: tokens and idempotency survive reopening the store", "[server
   // The original result after a restart.
   auto again = h.post("/rooms/rs/actions", act_body(0, "p1", kPredict), room.tokens[2]);
   REQUIRE(again.status == 200);
-  CHECK(again.json()["duplicate"].as_bool());
+  CHECK(again.as<fb::SubmitResponse>()->duplicate());
   // Atreides keep a traitor with their stored token (a legal action from the engine).
   GameState s;
   std::string error;
   REQUIRE(store::load_state(h.store(), "rs", -1, &s, &error));
   auto acts = legal_actions(s, 0);
   REQUIRE(!acts.empty());
-  std::string action;
-  REQUIRE(server::json::action_request_json(acts[0], &action, &error));
-  auto r = h.post("/rooms/rs/actions", act_body(1, "t1", action), room.tokens[0]);
-  INFO(action << " -> " << r.body);
+  const std::string body = server::api::submit_request_json(1, "t1", acts[0]);
+  auto r = h.post("/rooms/rs/actions", body, room.tokens[0]);
+  INFO(body << " -> " << r.body);
   CHECK(r.status == 200);
   CHECK(head_of(h, "rs") == 2);
-  CHECK(h.post("/rooms/rs/actions", act_body(2, "t2", action), "0000").status == 401);
+  CHECK(h.post("/rooms/rs/actions", server::api::submit_request_json(2, "t2", acts[0]), "0000").status == 401);
 }
 
-TEST_CASE("server json: strict parsing, raw spans, exact integers", "[server]") {
-  using server::json::Value;
-  Value v;
-  std::string error;
-  REQUIRE(server::json::parse(R"( {"a": [1, -2, 3.5e1], "b": {"c": "x\"\u00e9"}, "seed": 18446744073709551615} )", &v, &error));
-  CHECK(v.get("b")->raw == R"({"c": "x\"\u00e9"})");
-  CHECK(v.get("b")->get("c")->text == "x\"\xc3\xa9");
-  uint64_t seed = 0;
-  CHECK(v.get("seed")->as_uint64(&seed));
-  CHECK(seed == 18446744073709551615ull);
-  int64_t i = 0;
-  CHECK(!v.get("seed")->as_int64(&i));
-  CHECK(v.get("a")->items[1].as_int64(&i));
-  CHECK(i == -2);
-  CHECK(!v.get("a")->items[2].as_int64(&i));
-  for (const char* bad : {"", "{", "{\"a\":}", "[1,]", "{'a':1}", "01", "1 2", "\"\\x\"", "nul", "[\"a\nb\"]"}) {
+TEST_CASE("server api: bodies are read by the schema's parser", "[server]") {
+  std::string buffer, error;
+  const auto* req = server::api::parse<fb::CreateRoomRequest>(
+      R"( {"factions": ["atreides", "Bene Gesserit"], "seed": 18446744073709551615, "bots": [1],
+           "rulings": [{"id": "contested_stronghold", "value": "shared"}], "name": "x\"\u00e9"} )",
+      &buffer, &error);
+  INFO(error);
+  REQUIRE(req);
+  CHECK(req->factions()->size() == 2);
+  CHECK(req->seed() == 18446744073709551615ull);
+  CHECK(req->turns() == 10);
+  CHECK(req->rules() == nullptr);
+  CHECK(str(req->name()) == "x\"\xc3\xa9");
+  CHECK(str(req->rulings()->Get(0)->value()) == "shared");
+  req = server::api::parse<fb::CreateRoomRequest>(R"({"factions":["atreides"],"seed":null})", &buffer, &error);
+  REQUIRE(req);
+  CHECK(!req->seed().has_value());
+  for (const char* bad : {"", "{", R"({"factions":})", R"({"factions":["a",]})", R"({factions:[]})",
+                          R"({"factions":"atreides"})", R"({"seed":18446744073709551616})", R"({"seed":1.5})",
+                          R"({"turns":-1})", R"({"bots":[200]})", R"({"rulings":[{"id":"a","value":1,"x":2}]})",
+                          R"({"factions":[]} {})", "[]", "table T {} root_type T; {}", "include \"/etc/passwd\";"}) {
     INFO(bad);
-    CHECK(!server::json::parse(bad, &v, &error));
+    CHECK(server::api::parse<fb::CreateRoomRequest>(bad, &buffer, &error) == nullptr);
+    CHECK_THAT(error, Catch::StartsWith("invalid CreateRoomRequest: "));
   }
-  std::string deep(100, '[');
-  deep += std::string(100, ']');
-  CHECK(!server::json::parse(deep, &v, &error));
-  CHECK(server::json::quote("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
 }
 
-TEST_CASE("server json: action_request_json reads back to the same action", "[server]") {
+TEST_CASE("server api: submit_request_json reads back to the same action", "[server]") {
   for (uint64_t seed : {3u, 11u}) {
     GameState s = create_game(testplay::setup_for(seed, 6, seed % 2 == 1), nullptr);
     std::string why;
     int checked = 0;
-    bool ok = testplay::play(s, seed, 400, [&](const GameState&, const testplay::Step& st) {
-      std::string text, error;
-      REQUIRE(server::json::action_request_json(st.action, &text, &error));
+    bool ok = testplay::play(s, seed, 400, [&](const GameState& at, const testplay::Step& st) {
+      const std::string text = server::api::submit_request_json(static_cast<int64_t>(at.version), "c1", st.action);
+      INFO(text);
+      std::string buffer, error;
+      const auto* req = server::api::parse<fb::SubmitRequest>(text, &buffer, &error);
+      INFO(error);
+      REQUIRE(req);
+      CHECK(req->expect() == static_cast<int64_t>(at.version));
+      CHECK(str(req->id()) == "c1");
       Action back;
       GameSetup ignored;
-      INFO(text);
-      REQUIRE(codec::parse_action_json(text, &back, &ignored, &error));
+      REQUIRE(codec::action_from_table(static_cast<uint8_t>(req->action_type()), req->action(), &back, &ignored, &error));
       CHECK(back == st.action);
       ++checked;
     }, &why);

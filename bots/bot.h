@@ -1,0 +1,69 @@
+// Bots: computer players in four strengths (easy, medium, hard, brutal).
+//
+// Contract:
+//  * A bot sees BY CONSTRUCTION only what its seat may know. Its input
+//    (ViewInput) is built by make_input() from two things: the seat's View
+//    FlatBuffer (inspect::build_view(state, Viewer::of(seat)), the same bytes
+//    a human player's client receives) and the seat's legal actions
+//    (legal_actions(state, seat)). The legal actions are computed from the
+//    full state, but they are the seat's own options only (its cards, its
+//    forces, its spice): nothing a seat could not work out from its own view
+//    and the rules. A Bot never receives the GameState.
+//  * choose() returns one of in.legal (never anything else), so a bot's
+//    action is never rejected. in.legal must not be empty.
+//  * Deterministic: the choice is a pure function of the view bytes, the
+//    legal actions and the bot's seed (the project's Rng, seeded from the
+//    seed, the view's version and the seat; no std:: distributions, no
+//    clock, no state kept between calls). Two bots of the same profile and
+//    seed choose the same action for the same input on every machine.
+//  * Thread-safe: distinct Bot objects may be used from distinct threads; a
+//    Bot object holds no mutable state, so sharing one is safe too.
+//  * Every profile answers every decision kind a base faction can be asked
+//    (basic and advanced rules); kinds it has no heuristic for fall back to a
+//    safe legal action (Pass where legal, else the first legal action).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/engine.h"
+
+namespace mentat::fb {
+struct View;
+}
+
+namespace mentat::bots {
+
+enum class Profile : uint8_t {
+  Easy = 0,    // a uniformly random legal action
+  Medium = 1,  // simple heuristics: modest bids, ships toward strongholds and spice, keeps reserves
+  Hard = 2,    // medium + battle plans weighed against the opponent, stronghold preference, traitors
+  Brutal = 3,  // hard + one-ply lookahead: candidate actions scored by an evaluation of the view
+};
+inline constexpr int kNumProfiles = 4;
+std::string_view profile_name(Profile p);           // "easy", "medium", "hard", "brutal"
+bool parse_profile(std::string_view text, Profile* out);
+
+// Everything a bot may use: one seat's view and its legal actions.
+struct ViewInput {
+  Seat seat = kNoSeat;
+  std::string view_bytes;    // a View FlatBuffer (events/view.fbs) built for `seat`
+  std::vector<Action> legal; // legal_actions(state, seat), in the engine's order
+  const fb::View* view() const;  // the verified root of view_bytes
+};
+
+// The only place where a bot's input touches the state (see the contract).
+ViewInput make_input(const GameState& s, Seat seat);
+
+class Bot {
+ public:
+  virtual ~Bot() = default;
+  virtual Action choose(const ViewInput& in) const = 0;
+  virtual Profile profile() const = 0;
+};
+
+std::unique_ptr<Bot> make_bot(Profile p, uint64_t seed);
+
+}  // namespace mentat::bots

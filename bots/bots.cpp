@@ -1,0 +1,997 @@
+// The four bot profiles. Every choice is an index into the legal actions.
+//
+// Layout: Brain holds one decision's inputs (knowledge from the view, the
+// legal actions, a seeded Rng, the profile) and one method per decision
+// kind. Medium uses simple rules; hard refines them (battle plans weighed
+// against the opponent's forces and leaders, stronghold preference, traitors,
+// storm dials); brutal scores candidate actions by a one-ply evaluation of
+// the position computed from the view (board model after the action, or the
+// expected outcome of a battle plan over the opponent's possible plans).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "bots/bot.h"
+#include "bots/knowledge.h"
+#include "events/view_generated.h"
+
+namespace mentat::bots {
+
+std::string_view profile_name(Profile p) {
+  switch (p) {
+    case Profile::Easy: return "easy";
+    case Profile::Medium: return "medium";
+    case Profile::Hard: return "hard";
+    case Profile::Brutal: return "brutal";
+  }
+  return "?";
+}
+
+bool parse_profile(std::string_view text, Profile* out) {
+  for (int i = 0; i < kNumProfiles; ++i)
+    if (text == profile_name(static_cast<Profile>(i))) {
+      *out = static_cast<Profile>(i);
+      return true;
+    }
+  return false;
+}
+
+namespace {
+
+using data::TreacheryCategory;
+using data::TreacheryKind;
+
+constexpr double kNeg = -1e18;
+int exp_bits() {
+  static const int v = std::getenv("BOTS_EXP") ? std::atoi(std::getenv("BOTS_EXP")) : 0;
+  return v;
+}
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+TreacheryCategory category(uint8_t card) { return data::treachery_card(card).category; }
+TreacheryKind kind(uint8_t card) { return data::treachery_card(card).kind; }
+bool is_worthless(uint8_t card) { return card < data::kNumTreacheryCards && category(card) == TreacheryCategory::Worthless; }
+bool is_real_weapon(uint8_t card) { return card < data::kNumTreacheryCards && data::is_weapon(category(card)); }
+bool is_real_defense(uint8_t card) { return card < data::kNumTreacheryCards && data::is_defense(category(card)); }
+
+bool is_stronghold(TerritoryId t) { return data::territory(t).stronghold; }
+bool is_stronghold_loc(LocationId l) { return is_stronghold(data::territory_of(l)); }
+
+int hand_limit_of(Faction f) { return data::faction_setup(f).hand_limit; }
+
+// Weapon classes in battle: 0 none, 1 projectile, 2 poison, 3 lasgun.
+int weapon_class(TreacheryCategory c) {
+  switch (c) {
+    case TreacheryCategory::WeaponProjectile: return 1;
+    case TreacheryCategory::WeaponPoison: return 2;
+    case TreacheryCategory::WeaponLasgun: return 3;
+    default: return 0;
+  }
+}
+// Defense classes: 0 none, 1 projectile (Shield), 2 poison (Snooper).
+int defense_class(TreacheryCategory c) {
+  switch (c) {
+    case TreacheryCategory::DefenseProjectile: return 1;
+    case TreacheryCategory::DefensePoison: return 2;
+    default: return 0;
+  }
+}
+bool kills(int weapon, int defense) { return weapon == 3 || (weapon != 0 && weapon != defense); }
+
+// Territories adjacent to t (static table).
+const std::vector<TerritoryId>& adjacent(TerritoryId t) {
+  static const auto table = [] {
+    std::vector<std::vector<TerritoryId>> out(data::kNumTerritories);
+    for (int a = 0; a < data::kNumTerritories; ++a)
+      for (int b = 0; b < data::kNumTerritories; ++b)
+        if (a != b && data::territories_adjacent(static_cast<TerritoryId>(a), static_cast<TerritoryId>(b)))
+          out[a].push_back(static_cast<TerritoryId>(b));
+    return out;
+  }();
+  return table[t];
+}
+
+// A simple model of the board for one-ply evaluation (brutal).
+struct Board {
+  uint8_t forces[kNumFactions][data::kNumLocations][2];
+  uint16_t spice[data::kNumLocations];
+  int my_spice = 0;
+  int my_reserves = 0;
+};
+
+class Brain {
+ public:
+  Brain(const ViewInput& in, Profile p, Rng rng) : in_(in), legal_(in.legal), k_(read_knowledge(in)), p_(p), rng_(rng) {}
+
+  size_t decide();
+
+ private:
+  const ViewInput& in_;
+  const std::vector<Action>& legal_;
+  Knowledge k_;
+  Profile p_;
+  Rng rng_;
+
+  bool hard() const { return p_ >= Profile::Hard; }
+  bool brutal() const { return p_ == Profile::Brutal; }
+  Faction me() const { return k_.me; }
+  int spice() const { return std::max(0, k_.mine().spice); }
+
+  bool has_kind(ActionKind kind) const {
+    for (const auto& a : legal_)
+      if (a.kind == kind) return true;
+    return false;
+  }
+  const DecisionInfo* decision(ActionKind kind) const {
+    for (const auto& d : k_.decisions)
+      if (d.kind == kind) return &d;
+    return nullptr;
+  }
+  // Index of the first legal action matching pred, or npos.
+  template <class P>
+  size_t find(P pred) const {
+    for (size_t i = 0; i < legal_.size(); ++i)
+      if (pred(legal_[i])) return i;
+    return npos;
+  }
+  static constexpr size_t npos = static_cast<size_t>(-1);
+  size_t pass() const { return find([](const Action& a) { return a.kind == ActionKind::Pass; }); }
+  // Pass where legal, else the first action that is not a card play, else the first.
+  size_t fallback() const {
+    if (size_t i = pass(); i != npos) return i;
+    if (size_t i = find([](const Action& a) { return a.kind != ActionKind::PlayCard; }); i != npos) return i;
+    return 0;
+  }
+  // The best-scoring legal action of `kind` (ties: the Rng); `floor` is the
+  // score of the fallback (pass), returned as npos when nothing beats it.
+  template <class Score>
+  size_t best(ActionKind kind, Score score, double floor = kNeg) {
+    size_t pick = npos;
+    double top = floor;
+    int ties = 0;
+    for (size_t i = 0; i < legal_.size(); ++i) {
+      if (legal_[i].kind != kind) continue;
+      const double v = score(legal_[i]);
+      if (v > top + 1e-9) {
+        top = v;
+        pick = i;
+        ties = 1;
+      } else if (pick != npos && std::abs(v - top) <= 1e-9) {
+        if (rng_.below(static_cast<uint32_t>(++ties)) == 0) pick = i;
+      }
+    }
+    return pick;
+  }
+  size_t or_fallback(size_t i) const { return i == npos ? fallback() : i; }
+  size_t random_of(ActionKind kind) {
+    std::vector<size_t> ix;
+    for (size_t i = 0; i < legal_.size(); ++i)
+      if (legal_[i].kind == kind) ix.push_back(i);
+    if (ix.empty()) return fallback();
+    return ix[rng_.below(static_cast<uint32_t>(ix.size()))];
+  }
+
+  // ---- decision kinds ----
+  size_t select_traitor();
+  size_t predict();
+  size_t place_forces();
+  size_t dial_storm();
+  size_t respond();
+  size_t worm_ride();
+  size_t claim_charity();
+  size_t bid();
+  size_t revive();
+  size_t ship();
+  size_t advisor();
+  size_t move();
+  size_t flip();
+  size_t choose_battle();
+  size_t battle_plan();
+  size_t call_traitor();
+  size_t prescience();
+  size_t prescience_answer();
+  size_t voice();
+
+  // ---- helpers ----
+  int reserve() const;
+  double card_value(uint8_t card) const;
+  double unknown_card_value() const;
+  std::array<int, data::kNumTreacheryCards> unknown_pool() const;
+  int ship_cost(const Action& a) const;
+  double dest_value(LocationId to, int n) const;
+  double origin_loss(const Action& a) const;
+  Board board() const;
+  double evaluate(const Board& b) const;
+  double storm_score(int moved) const;
+  // Battle.
+  int my_side() const { return k_.seat == k_.aggressor ? 0 : 1; }
+  Faction opponent() const {
+    const Seat o = my_side() == 0 ? k_.defender : k_.aggressor;
+    return o >= 0 && o < kMaxSeats ? k_.seat_faction[o] : me();
+  }
+  std::vector<uint8_t> opponent_leaders(Faction opp) const;
+  double territory_value(TerritoryId t) const;
+  double plan_value_simple(const Action& a) const;
+  double plan_value_expected(const Action& a) const;
+};
+
+// ---- dispatch ----------------------------------------------------------------------
+
+size_t Brain::decide() {
+  if (has_kind(ActionKind::SelectTraitor)) return select_traitor();
+  if (has_kind(ActionKind::Predict)) return predict();
+  if (has_kind(ActionKind::PlaceForces)) return place_forces();
+  if (has_kind(ActionKind::DialStorm)) return dial_storm();
+  if (has_kind(ActionKind::Respond)) return respond();
+  if (has_kind(ActionKind::WormRide)) return worm_ride();
+  if (has_kind(ActionKind::ClaimCharity)) return claim_charity();
+  if (has_kind(ActionKind::Bid)) return bid();
+  if (has_kind(ActionKind::Revive) || (k_.phase == Phase::Revival && has_kind(ActionKind::PlayCard))) return revive();
+  if (has_kind(ActionKind::Ship)) return ship();
+  if (has_kind(ActionKind::SendSpiritualAdvisor)) return advisor();
+  if (has_kind(ActionKind::Move)) return move();
+  if (has_kind(ActionKind::Flip)) return flip();
+  if (has_kind(ActionKind::ChooseBattle)) return choose_battle();
+  if (has_kind(ActionKind::BattlePlan)) return battle_plan();
+  if (has_kind(ActionKind::CallTraitor)) return call_traitor();
+  if (has_kind(ActionKind::Prescience)) return prescience();
+  if (has_kind(ActionKind::PrescienceAnswer)) return prescience_answer();
+  if (has_kind(ActionKind::Voice)) return voice();
+  // Alliances (ProposeAlliance, AcceptAlliance, BreakAlliance), GuildTiming
+  // and anything else: the safe choice (Pass: no alliance, the Guild waits).
+  return fallback();
+}
+
+// ---- setup ----------------------------------------------------------------------------
+
+size_t Brain::select_traitor() {
+  return or_fallback(best(ActionKind::SelectTraitor, [&](const Action& a) {
+    if (a.value >= data::kNumLeaders) return -1.0;
+    const auto& L = data::leader(a.value);
+    if (L.faction == me()) return -10.0;  // one's own leader never betrays oneself
+    double v = L.strength;
+    if (hard() && !k_.has(L.faction)) v -= 20;
+    return v;
+  }));
+}
+
+size_t Brain::predict() {
+  const int lo = std::min(k_.max_turns, 3);
+  return or_fallback(best(ActionKind::Predict, [&](const Action& a) {
+    if (a.value < lo) return -1.0;
+    return static_cast<double>(rng_.below(1000));
+  }));
+}
+
+size_t Brain::place_forces() {
+  if (me() == Faction::Fremen) {
+    // Most forces in Sietch Tabr (a stronghold); hard keeps a second group nearby.
+    return or_fallback(best(ActionKind::PlaceForces, [&](const Action& a) {
+      double v = 0;
+      for (int i = 0; i < a.n_placements; ++i) {
+        const auto& p = a.placements[i];
+        if (p.location == data::sietch_tabr()) v += p.forces;
+      }
+      if (hard() && a.n_placements == 2) v += 6;
+      return v;
+    }));
+  }
+  // Bene Gesserit: Polar Sink (medium), a stronghold (hard: flippable later).
+  return or_fallback(best(ActionKind::PlaceForces, [&](const Action& a) {
+    if (a.n_placements == 0) return -1.0;
+    const LocationId l = a.placements[0].location;
+    if (hard()) return is_stronghold_loc(l) ? 5.0 + rng_.below(100) / 100.0 : 0.0;
+    return l == data::polar_sink() ? 1.0 : 0.0;
+  }));
+}
+
+// ---- storm -------------------------------------------------------------------------
+
+// Losses the storm inflicts when it moves `moved` sectors: others' forces
+// killed count for, one's own against (brutal, hard).
+double Brain::storm_score(int moved) const {
+  double v = 0;
+  for (int step = 1; step <= moved && step <= data::kNumSectors; ++step) {
+    const int sector = (k_.storm_sector + step) % data::kNumSectors;
+    for (int l = 0; l < data::kNumLocations; ++l) {
+      const auto& loc = data::location(static_cast<LocationId>(l));
+      if (loc.sector != sector || data::territory(loc.territory).storm_protected) continue;
+      for (int f = 0; f < kNumFactions; ++f) {
+        if (!k_.fac[f].present) continue;
+        double n = k_.forces[f][l][0] + k_.forces[f][l][1];
+        if (static_cast<Faction>(f) == Faction::Fremen) n *= 0.5;
+        if (static_cast<Faction>(f) == me() || k_.is_ally(static_cast<Faction>(f))) v -= 1.5 * n;
+        else v += n;
+      }
+      if (k_.fighters(me(), static_cast<LocationId>(l)) > 0) v -= 0.3 * k_.spice_on_board[l];
+    }
+  }
+  return v;
+}
+
+size_t Brain::dial_storm() {
+  if (!hard()) return random_of(ActionKind::DialStorm);
+  const DecisionInfo* d = decision(ActionKind::DialStorm);
+  const int lo = d ? d->min : 0, hi = d ? d->max : 3;
+  return or_fallback(best(ActionKind::DialStorm, [&](const Action& a) {
+    // The other dial is unknown: average over its range.
+    double v = 0;
+    int n = 0;
+    for (int o = lo; o <= hi; ++o, ++n) v += storm_score(a.value + o);
+    return n ? v / n : 0.0;
+  }));
+}
+
+// ---- windows and small answers --------------------------------------------------
+
+size_t Brain::respond() {
+  // 2.04.11 the Fremen grant their ally a free revival: yes.
+  if (k_.phase == Phase::Revival)
+    return or_fallback(find([](const Action& a) { return a.kind == ActionKind::Respond && a.flag; }));
+  // 2.05.10 captured leader: hard captures (a leader for the pool), medium kills (2 spice).
+  if (k_.phase == Phase::Battle && pass() != npos)
+    return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::Respond && a.flag == hard(); }));
+  // Karama cancel (decline), Truthtrance (answer no): the plain Respond.
+  if (size_t i = find([](const Action& a) { return a.kind == ActionKind::Respond && !a.flag && a.card == kNone8; }); i != npos)
+    return i;
+  // 1.14.04 give cards back: the least useful card first.
+  return or_fallback(best(ActionKind::Respond, [&](const Action& a) { return -card_value(a.card); }));
+}
+
+size_t Brain::claim_charity() { return or_fallback(find([](const Action& a) { return a.kind == ActionKind::ClaimCharity; })); }
+
+size_t Brain::worm_ride() {
+  const size_t i = best(
+      ActionKind::WormRide,
+      [&](const Action& a) {
+        const TerritoryId t = data::territory_of(a.to);
+        if (is_stronghold(t)) {
+          if (k_.occupies(me(), t)) return 1.0;
+          return k_.enemies_in(t) == 0 ? 12.0 : (hard() ? 3.0 - k_.enemy_fighters_in(t) : 2.0);
+        }
+        return k_.spice_on_board[a.to] * 0.5 - (k_.enemies_in(t) ? 3.0 : 0.0);
+      },
+      2.0);
+  return or_fallback(i);
+}
+
+size_t Brain::call_traitor() {
+  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::CallTraitor && a.flag; }) != npos
+                         ? find([](const Action& a) { return a.kind == ActionKind::CallTraitor && a.flag; })
+                         : find([](const Action& a) { return a.kind == ActionKind::CallTraitor; }));
+}
+
+size_t Brain::prescience() {
+  if (!hard()) return fallback();
+  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::Prescience && a.value == 1; }));
+}
+
+size_t Brain::prescience_answer() {
+  if (!hard()) return random_of(ActionKind::PrescienceAnswer);
+  const DecisionInfo* d = decision(ActionKind::PrescienceAnswer);
+  const std::string prompt = d ? d->prompt : "";
+  const bool leader = prompt.find("reveal the leader") != std::string::npos;
+  const bool dial = prompt.find("number dialed") != std::string::npos;
+  return or_fallback(best(ActionKind::PrescienceAnswer, [&](const Action& a) {
+    if (dial) return static_cast<double>(a.value);
+    if (leader) return a.value < data::kNumLeaders ? data::leader(a.value).strength + 1.0 : (a.value == 255 ? 0.0 : 0.5);
+    return a.value == 255 ? 0.0 : card_value(a.value);  // a weapon or defense: commit one if held
+  }));
+}
+
+size_t Brain::voice() {
+  if (!hard()) return fallback();
+  // Forbid the weapon class our defenses do not cover.
+  bool shield = false, snooper = false;
+  for (auto c : k_.hand) {
+    shield |= defense_class(category(c)) == 1;
+    snooper |= defense_class(category(c)) == 2;
+  }
+  const uint8_t forbid = shield && !snooper ? 0 /* poison weapon */ : 1 /* projectile weapon */;
+  return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::Voice && !a.flag && a.value == forbid; }));
+}
+
+size_t Brain::flip() {
+  if (!hard()) return fallback();
+  const DecisionInfo* d = decision(ActionKind::Flip);
+  const bool intrusion = d && d->prompt.rfind("Intrusion", 0) == 0;
+  if (intrusion) {
+    // Flip to advisors when the intruders are stronger than our fighters there.
+    const size_t i = find([](const Action& a) { return a.kind == ActionKind::Flip; });
+    if (i == npos) return fallback();
+    const TerritoryId t = data::territory_of(legal_[i].to);
+    return k_.enemy_fighters_in(t) > k_.fighters_in_territory(me(), t) ? i : fallback();
+  }
+  // Wartime: flip where it gives control of a stronghold.
+  const size_t i = best(
+      ActionKind::Flip,
+      [&](const Action& a) {
+        const TerritoryId t = data::territory_of(a.to);
+        return is_stronghold(t) && k_.enemies_in(t) == 0 ? 1.0 : -1.0;
+      },
+      0.0);
+  return or_fallback(i);
+}
+
+size_t Brain::advisor() {
+  if (hard()) {
+    const size_t i = find([](const Action& a) {
+      return a.kind == ActionKind::SendSpiritualAdvisor && a.to != data::polar_sink() && is_stronghold_loc(a.to);
+    });
+    if (i != npos) return i;
+  }
+  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::SendSpiritualAdvisor; }));
+}
+
+size_t Brain::choose_battle() {
+  if (!hard()) return or_fallback(find([](const Action& a) { return a.kind == ActionKind::ChooseBattle; }));
+  return or_fallback(best(ActionKind::ChooseBattle, [&](const Action& a) {
+    const auto opp = static_cast<Faction>(a.faction);
+    return static_cast<double>(k_.strength_in(me(), a.to, opp) - k_.strength_in(opp, a.to, me()));
+  }));
+}
+
+// ---- cards and spice ---------------------------------------------------------------
+
+// Spice kept back for shipping and revival.
+int Brain::reserve() const {
+  if (me() == Faction::Fremen) return 0;
+  const auto& f = k_.mine();
+  if (!hard() || (exp_bits() & 4)) return 3;
+  int r = 2;
+  if (f.reserves[0] + f.reserves[1] >= 4 && k_.strongholds_controlled(me()) < 2) r = 4;
+  if (me() == Faction::Guild) r = std::max(0, r - 2);
+  return r;
+}
+
+// What holding a card is worth, in spice.
+double Brain::card_value(uint8_t card) const {
+  if (card >= data::kNumTreacheryCards) return 0;
+  bool weapon = false, defense = false;
+  for (auto c : k_.hand) {
+    if (c == card) continue;
+    weapon |= is_real_weapon(c);
+    defense |= is_real_defense(c);
+  }
+  const auto cat = category(card);
+  if (data::is_weapon(cat)) return weapon ? 4 : 7;
+  if (data::is_defense(cat)) return defense ? 3 : 6;
+  if (cat == TreacheryCategory::Worthless) return 0.5;
+  switch (kind(card)) {
+    case TreacheryKind::Karama: return 6;
+    case TreacheryKind::CheapHero:
+    case TreacheryKind::CheapHeroine: return 3;
+    case TreacheryKind::TleilaxuGhola: return 4;
+    default: return 2;
+  }
+}
+
+// Cards whose place this seat does not know (the deck and other hands).
+std::array<int, data::kNumTreacheryCards> Brain::unknown_pool() const {
+  std::array<int, data::kNumTreacheryCards> pool{};
+  pool.fill(1);
+  for (auto c : k_.hand)
+    if (c < pool.size()) pool[c] = 0;
+  for (auto c : k_.discard)
+    if (c < pool.size()) pool[c] = 0;
+  return pool;
+}
+
+double Brain::unknown_card_value() const {
+  if (!brutal()) {
+    bool weapon = false, defense = false;
+    for (auto c : k_.hand) {
+      weapon |= is_real_weapon(c);
+      defense |= is_real_defense(c);
+    }
+    double v = 3;
+    if (hard()) v += (weapon ? 0 : 1.5) + (defense ? 0 : 1.5);
+    return v;
+  }
+  const auto pool = unknown_pool();
+  double sum = 0;
+  int n = 0;
+  for (size_t c = 0; c < pool.size(); ++c)
+    if (pool[c]) {
+      sum += card_value(static_cast<uint8_t>(c));
+      ++n;
+    }
+  return n ? sum / n : 2.0;
+}
+
+size_t Brain::bid() {
+  const auto& f = k_.mine();
+  double value = k_.bid_card != kNone8 ? card_value(k_.bid_card) : unknown_card_value();
+  if (!hard()) value = k_.hand.empty() ? 5 : 3;
+  if (me() == Faction::Harkonnen) value += 1.5;  // 2.05.06 a bonus card with each one bought
+  if (static_cast<int>(k_.hand.size()) >= hand_limit_of(me()) - 1) value -= 1.5;
+  if (hard() && k_.turn >= k_.max_turns - 1) value -= 1;
+  const int budget = spice() - reserve();
+  (void)f;
+  // The cheapest winning bid if the card is worth it; never a Karama bid.
+  const size_t i = best(
+      ActionKind::Bid,
+      [&](const Action& a) {
+        if (a.flag) return kNeg;
+        if (a.amount > budget || a.amount > value) return kNeg;
+        return value - a.amount;
+      },
+      0.0);
+  return or_fallback(i);
+}
+
+size_t Brain::revive() {
+  const DecisionInfo* d = decision(ActionKind::Revive);
+  int free = data::faction_setup(me()).free_revival;
+  if (d) {
+    auto p = d->prompt.find(" forces (");
+    if (p != std::string::npos) free = std::atoi(d->prompt.c_str() + p + 9);
+  }
+  int pool_leaders = 0;
+  for (int l = 0; l < data::kNumLeaders; ++l)
+    if (data::leader(static_cast<LeaderId>(l)).faction == me() && k_.leaders[l].known && k_.leaders[l].zone == LeaderZone::Pool &&
+        k_.leaders[l].holder == static_cast<uint8_t>(me()))
+      ++pool_leaders;
+  const int sp = spice();
+  const int keep = reserve();
+  auto score = [&](const Action& a) -> double {
+    if (a.kind == ActionKind::Revive) {
+      const int n = a.forces + a.special;
+      double cost = 2.0 * std::max(0, n - free);
+      double v = std::min(n, free) * 2.5 + std::max(0, n - free) * (hard() && sp > 12 ? 2.4 : 1.0) + a.special * 1.0;
+      if (a.card < data::kNumLeaders) {
+        const int str = data::leader(a.card).strength;
+        cost += str;
+        v += str * (pool_leaders <= 1 ? 1.8 : pool_leaders <= 2 ? 1.1 : 0.5);
+      }
+      if (cost > 0 && sp - cost < keep) return kNeg;
+      return v - cost;
+    }
+    return kNeg;
+  };
+  size_t i = best(ActionKind::Revive, score, 0.0);
+  // A Tleilaxu Ghola (3.01.20) when many forces or a needed leader are in the tanks.
+  const int tanks = k_.mine().tanks[0] + k_.mine().tanks[1];
+  if (!brutal() && p_ != Profile::Hard) return or_fallback(i);
+  const size_t g = best(
+      ActionKind::PlayCard,
+      [&](const Action& a) {
+        if (a.card >= data::kNumTreacheryCards || kind(a.card) != TreacheryKind::TleilaxuGhola) return kNeg;
+        if (a.to < data::kNumLeaders) return pool_leaders <= 1 ? 6.0 + data::leader(a.to).strength : kNeg;
+        const int n = (a.value & 15) + (a.value >> 4);
+        return tanks >= 6 ? n * 1.5 : kNeg;
+      },
+      4.0);
+  if (g != npos) return g;
+  return or_fallback(i);
+}
+
+// ---- shipment and movement ----------------------------------------------------------
+
+int Brain::ship_cost(const Action& a) const {
+  if (me() == Faction::Fremen && a.from == kNone8 && !a.flag) return 0;
+  const int n = a.forces + a.special;
+  if (a.flag) return (n + 1) / 2;
+  int cost = n * (a.to < data::kNumLocations && is_stronghold_loc(a.to) ? 1 : 2);
+  if (me() == Faction::Guild || k_.is_ally(Faction::Guild)) cost = (cost + 1) / 2;
+  return cost;
+}
+
+// Rule-based value of having n more forces at `to` (medium and hard).
+double Brain::dest_value(LocationId to, int n) const {
+  const TerritoryId t = data::territory_of(to);
+  const int enemies = k_.enemies_in(t);
+  const int mine = k_.fighters_in_territory(me(), t);
+  if (is_stronghold(t)) {
+    const double base = hard() ? 12 : 8;
+    if (mine > 0) {
+      if (enemies == 0) return (hard() && mine < 3 ? 0.8 : 0.1) * std::min(n, 4);
+      const int e = k_.enemy_fighters_in(t);
+      return hard() ? (mine + n > e ? 4.0 + 0.5 * std::min(n, 5) : 0.3 * n) : 0.5 * n;
+    }
+    if (enemies == 0) {
+      if (hard()) return base * std::min(1.0, (n + 1) / 4.0) + 0.3 * std::min(n, 6);
+      return base + std::min(n, 4);
+    }
+    if (enemies >= 2) return -5;
+    const int e = k_.enemy_fighters_in(t);
+    if (hard()) return n >= e + 3 ? base * 0.6 : -3;
+    return n > e + 1 ? 4 : -3;
+  }
+  const int s = k_.spice_on_board[to];
+  if (s > 0) {
+    const double w = hard() ? 0.7 : 0.6;
+    return std::min(s, 2 * (n + (enemies ? 0 : mine))) * w - (enemies ? 4.0 : 0.0) - (hard() ? 0.2 * n : 0.0);
+  }
+  if (to == data::polar_sink()) return hard() ? 0.05 * n : 0.0;
+  return -0.5;
+}
+
+// What a movement gives up where it leaves (medium and hard).
+double Brain::origin_loss(const Action& a) const {
+  double loss = 0;
+  for (int i = 0; i < a.n_placements; ++i) {
+    const auto& p = a.placements[i];
+    if (p.location >= data::kNumLocations) continue;
+    const TerritoryId t = data::territory_of(p.location);
+    const int moved = p.forces + p.special;
+    const int there = k_.fighters_in_territory(me(), t);
+    if (is_stronghold(t)) {
+      if (moved >= there) loss += hard() ? 14 : 9;
+      else if (hard() && there - moved < 2 && k_.enemies_in(t) == 0) loss += 2;
+    }
+    const int s = k_.spice_on_board[p.location];
+    if (s > 0) loss += std::min(s, 2 * moved) * 0.6;
+  }
+  return loss;
+}
+
+Board Brain::board() const {
+  Board b;
+  std::copy(&k_.forces[0][0][0], &k_.forces[0][0][0] + sizeof(b.forces), &b.forces[0][0][0]);
+  std::copy(std::begin(k_.spice_on_board), std::end(k_.spice_on_board), std::begin(b.spice));
+  b.my_spice = spice();
+  b.my_reserves = k_.mine().reserves[0] + k_.mine().reserves[1];
+  return b;
+}
+
+// One-ply evaluation of a board for this seat (brutal): strongholds held or
+// contested, spice within reach, forces on the planet and in reserve, spice.
+double Brain::evaluate(const Board& b) const {
+  const int me_i = static_cast<int>(me());
+  const uint8_t ally = k_.ally();
+  auto fighters = [&](int f, int l) {
+    int n = b.forces[f][l][0];
+    if (!(f == static_cast<int>(Faction::BeneGesserit) && k_.advanced)) n += b.forces[f][l][1];
+    return n;
+  };
+  auto strength_t = [&](int f, TerritoryId t) {
+    const auto& ter = data::territory(t);
+    int n = 0;
+    for (int i = 0; i < ter.num_locations; ++i) n += fighters(f, ter.first_location + i);
+    return n;
+  };
+  double v = 0;
+  int held = 0;
+  for (auto t : data::strongholds()) {
+    const int mine = strength_t(me_i, t) + (ally != kNoFaction ? strength_t(ally, t) : 0);
+    int enemy = 0, enemies = 0;
+    for (int f = 0; f < kNumFactions; ++f) {
+      if (!k_.fac[f].present || f == me_i || f == ally) continue;
+      const int e = strength_t(f, t);
+      if (e > 0) {
+        enemy += e;
+        ++enemies;
+      }
+    }
+    if (mine > 0 && enemies == 0) {
+      ++held;
+      if (brutal() && !(exp_bits() & 8)) {
+        // Lookahead: the strongest enemy that could strike next turn, from
+        // neighbouring territories or (half of) its reserves.
+        double threat = 0;
+        for (int f = 0; f < kNumFactions; ++f) {
+          if (!k_.fac[f].present || f == me_i || f == ally) continue;
+          double a = 0.5 * (k_.fac[f].reserves[0] + k_.fac[f].reserves[1]);
+          for (auto u : adjacent(t)) a += strength_t(f, u);
+          threat = std::max(threat, a);
+        }
+        v += 12 * (mine + 1.0) / (mine + 1.0 + 0.35 * threat) + 0.2 * std::min(mine, 8);
+      } else {
+        v += 12 + 0.4 * std::min(mine, 6);
+      }
+    } else if (mine > 0) {
+      const double p = static_cast<double>(mine) / (mine + enemy + 1);
+      v += 12 * p * 0.8 - 1.5;
+    } else if (enemies == 1) {
+      v -= 2;  // an enemy holds it alone
+    }
+  }
+  if (held >= (ally != kNoFaction ? 4 : 3)) v += 25;
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const int mine = fighters(me_i, l);
+    if (mine > 0) v += 0.45 * mine;
+    if (!b.spice[l] || !mine) continue;
+    const TerritoryId t = data::territory_of(static_cast<LocationId>(l));
+    bool contested = false;
+    for (int f = 0; f < kNumFactions; ++f)
+      if (k_.fac[f].present && f != me_i && f != ally && strength_t(f, t) > 0) contested = true;
+    v += std::min<int>(b.spice[l], 2 * mine) * (contested ? 0.3 : 0.75);
+  }
+  v += 0.3 * b.my_reserves;
+  v += 1.0 * b.my_spice;
+  return v;
+}
+
+size_t Brain::ship() {
+  const int sp = spice();
+  const int keep = reserve();
+  if (hard()) {
+    const Board before = board();
+    const double base = evaluate(before);
+    return or_fallback(best(
+        ActionKind::Ship,
+        [&](const Action& a) {
+          const int cost = ship_cost(a);
+          if (cost > 0 && sp - cost < keep) return kNeg;
+          if (a.flag || a.to >= data::kNumLocations) return kNeg;  // the Guild's shipment back: never
+          Board b = before;
+          const int mi = static_cast<int>(me());
+          if (a.from != kNone8) {
+            b.forces[mi][a.from][0] = static_cast<uint8_t>(b.forces[mi][a.from][0] - std::min<int>(a.forces, b.forces[mi][a.from][0]));
+            b.forces[mi][a.from][1] = static_cast<uint8_t>(b.forces[mi][a.from][1] - std::min<int>(a.special, b.forces[mi][a.from][1]));
+          } else {
+            b.my_reserves -= a.forces + a.special;
+          }
+          b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + a.forces);
+          b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + a.special);
+          b.my_spice -= cost;
+          return evaluate(b) - base;
+        },
+        0.5));
+  }
+  const double spice_w = hard() ? 0.9 : 0.8;
+  return or_fallback(best(
+      ActionKind::Ship,
+      [&](const Action& a) {
+        const int cost = ship_cost(a);
+        if (cost > 0 && sp - cost < keep) return kNeg;
+        if (a.flag || a.to >= data::kNumLocations) return kNeg;
+        const int n = a.forces + a.special;
+        double v = dest_value(a.to, n) - spice_w * cost;
+        if (a.from != kNone8) {
+          Action m;
+          m.n_placements = 1;
+          m.placements[0] = Placement{a.from, a.forces, a.special};
+          v -= origin_loss(m);
+        }
+        return v;
+      },
+      0.5));
+}
+
+size_t Brain::move() {
+  if (hard()) {
+    const Board before = board();
+    const double base = evaluate(before);
+    return or_fallback(best(
+        ActionKind::Move,
+        [&](const Action& a) {
+          Board b = before;
+          const int mi = static_cast<int>(me());
+          for (int i = 0; i < a.n_placements; ++i) {
+            const auto& p = a.placements[i];
+            b.forces[mi][p.location][0] = static_cast<uint8_t>(b.forces[mi][p.location][0] - std::min<int>(p.forces, b.forces[mi][p.location][0]));
+            b.forces[mi][p.location][1] = static_cast<uint8_t>(b.forces[mi][p.location][1] - std::min<int>(p.special, b.forces[mi][p.location][1]));
+            b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + p.forces);
+            b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + p.special);
+          }
+          return evaluate(b) - base;
+        },
+        0.5));
+  }
+  return or_fallback(best(
+      ActionKind::Move,
+      [&](const Action& a) {
+        int n = 0;
+        bool same = false;
+        for (int i = 0; i < a.n_placements; ++i) {
+          n += a.placements[i].forces + a.placements[i].special;
+          same |= data::territory_of(a.placements[i].location) == data::territory_of(a.to);
+        }
+        if (same) return kNeg;
+        return dest_value(a.to, n) - origin_loss(a);
+      },
+      0.5));
+}
+
+// ---- battle ----------------------------------------------------------------------------
+
+std::vector<uint8_t> Brain::opponent_leaders(Faction opp) const {
+  std::vector<uint8_t> out;
+  for (int l = 0; l < data::kNumLeaders; ++l) {
+    const auto& L = k_.leaders[l];
+    if (!L.known || L.holder != static_cast<uint8_t>(opp)) continue;
+    if (L.zone == LeaderZone::Pool || L.zone == LeaderZone::Battlefield) out.push_back(static_cast<uint8_t>(l));
+  }
+  return out;
+}
+
+double Brain::territory_value(TerritoryId t) const {
+  double v = is_stronghold(t) ? 10 : 2;
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i) v += 0.5 * k_.spice_on_board[ter.first_location + i];
+  return v;
+}
+
+// Hard: a point estimate of the opponent (all its forces dialed, its
+// strongest leader, a weapon when it holds cards).
+double Brain::plan_value_simple(const Action& a) const {
+  const Faction opp = opponent();
+  const TerritoryId t = k_.battle_territory;
+  if (t >= data::kNumTerritories) return 0;
+  const int my_forces = k_.forces_in_territory(me(), t);
+  const int opp_forces = k_.forces_in_territory(opp, t);
+  double opp_units = k_.strength_in(opp, t, me());
+  if (k_.advanced && opp != Faction::Fremen) opp_units *= 0.75;
+  const auto leaders = opponent_leaders(opp);
+  double opp_leader = 0;
+  int traitors = 0;
+  for (auto l : leaders) {
+    opp_leader = std::max<double>(opp_leader, data::leader(l).strength);
+    if (std::find(k_.traitors.begin(), k_.traitors.end(), l) != k_.traitors.end()) ++traitors;
+  }
+  const double p_traitor = leaders.empty() ? 0.0 : static_cast<double>(traitors) / leaders.size();
+  const int opp_hand = k_.fac[static_cast<int>(opp)].hand_count;
+  const double p_weapon = std::min(0.85, 0.3 * opp_hand);
+
+  double mine = (k_.advanced && me() != Faction::Fremen && a.amount == 0) ? a.value * 0.5 : a.value;
+  double leader = a.card < data::kNumLeaders ? data::leader(a.card).strength : 0;
+  if (a.flag) leader += 2;  // the Kwisatz Haderach
+  const bool weapon = a.to != kNone8 && is_real_weapon(a.to);
+  const bool defense = a.from != kNone8 && is_real_defense(a.from);
+  const double p_my_leader_dies = (a.card < data::kNumLeaders) ? p_weapon * (defense ? 0.45 : 1.0) : 0.0;
+  const double p_opp_leader_dies = weapon ? 0.6 : 0.0;
+  const double my_total = mine + leader * (1 - p_my_leader_dies);
+  const double opp_total = opp_units + opp_leader * (1 - p_opp_leader_dies);
+  const double margin = my_total - opp_total + (my_side() == 0 ? 0.25 : -0.25);
+  double p_win = 1.0 / (1.0 + std::exp(-margin * 0.9));
+  p_win = p_traitor + (1 - p_traitor) * p_win;
+  int cards = (a.to != kNone8) + (a.from != kNone8) + (a.forces != kNone8);
+  int worthless = (a.to != kNone8 && is_worthless(a.to)) + (a.from != kNone8 && is_worthless(a.from));
+  const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.value;
+  const double lose = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
+  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (leader + 1) - a.amount;
+}
+
+// Brutal: the expected outcome over the opponent's possible plans: each of
+// its available leaders, its weapon and defense classes (from the cards this
+// seat has not seen), and a full or empty dial.
+double Brain::plan_value_expected(const Action& a) const {
+  const Faction opp = opponent();
+  const TerritoryId t = k_.battle_territory;
+  if (t >= data::kNumTerritories) return 0;
+  const int my_forces = k_.forces_in_territory(me(), t);
+  const int opp_forces = k_.forces_in_territory(opp, t);
+  const int opp_max = k_.strength_in(opp, t, me());
+  const bool opp_spiced = k_.advanced && opp != Faction::Fremen;
+  // Unknown cards by class.
+  const auto pool = unknown_pool();
+  double wc[4] = {0, 0, 0, 0}, dc[3] = {0, 0, 0};
+  int unknown = 0;
+  for (size_t c = 0; c < pool.size(); ++c) {
+    if (!pool[c]) continue;
+    ++unknown;
+    wc[weapon_class(category(static_cast<uint8_t>(c)))] += 1;
+    dc[defense_class(category(static_cast<uint8_t>(c)))] += 1;
+  }
+  const int h = k_.fac[static_cast<int>(opp)].hand_count;
+  auto p_any = [&](double count) { return unknown ? 1.0 - std::pow(1.0 - count / unknown, h) : 0.0; };
+  const double pw_any = p_any(wc[1] + wc[2] + wc[3]);
+  const double pd_any = p_any(dc[1] + dc[2]);
+  double pw[4], pd[3];
+  const double wsum = std::max(1.0, wc[1] + wc[2] + wc[3]), dsum = std::max(1.0, dc[1] + dc[2]);
+  pw[0] = 1 - pw_any;
+  for (int i = 1; i < 4; ++i) pw[i] = pw_any * wc[i] / wsum;
+  pd[0] = 1 - pd_any;
+  for (int i = 1; i < 3; ++i) pd[i] = pd_any * dc[i] / dsum;
+
+  auto leaders = opponent_leaders(opp);
+  if (leaders.empty()) leaders.push_back(kNone8);
+
+  const int my_w = a.to != kNone8 ? weapon_class(category(a.to)) : 0;
+  const int my_d = a.from != kNone8 ? defense_class(category(a.from)) : 0;
+  const bool my_leader = a.card < data::kNumLeaders;
+  const int my_str = my_leader ? data::leader(a.card).strength : 0;
+  const int kh = a.flag ? 2 : 0;
+  const double my_units2 = (k_.advanced && me() != Faction::Fremen && a.amount == 0) ? a.value : 2.0 * a.value;
+  const int cards = (a.to != kNone8) + (a.from != kNone8) + (a.forces != kNone8);
+  const int worthless = (a.to != kNone8 && is_worthless(a.to)) + (a.from != kNone8 && is_worthless(a.from));
+  const double tv = territory_value(t);
+  const bool aggressor = my_side() == 0;
+  const bool lasgun_shield_me = my_w == 3 || my_d == 1;
+
+  double ev = 0;
+  for (auto ol : leaders) {
+    const double pl = 1.0 / leaders.size();
+    const bool traitor = ol != kNone8 && std::find(k_.traitors.begin(), k_.traitors.end(), ol) != k_.traitors.end();
+    if (traitor) {
+      ev += pl * (tv + 0.6 * opp_forces + (ol != kNone8 ? data::leader(ol).strength : 0));
+      continue;
+    }
+    const int o_str = ol != kNone8 ? data::leader(ol).strength : 0;
+    for (int w = 0; w < 4; ++w)
+      for (int d = 0; d < 3; ++d)
+        for (int full = 0; full < 2; ++full) {
+          const double p = pl * pw[w] * pd[d] * (full ? 0.7 : 0.3);
+          if (p < 1e-6) continue;
+          double v;
+          // 3.01.14 Lasgun and Shield: everything in the territory is lost.
+          if ((w == 3 && my_d == 1) || (my_w == 3 && d == 1) || (w == 3 && lasgun_shield_me && my_w == 3)) {
+            v = -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless);
+            ev += p * v;
+            continue;
+          }
+          const bool my_dead = my_leader && kills(w, my_d);
+          const bool opp_dead = ol != kNone8 && kills(my_w, d);
+          double opp_units2 = full ? (opp_spiced ? 1.5 * opp_max : 2.0 * opp_max) : 0.0;
+          const double mine = my_units2 + (my_leader && !my_dead ? 2.0 * (my_str + kh) : 0.0);
+          const double theirs = opp_units2 + (ol != kNone8 && !opp_dead ? 2.0 * o_str : 0.0);
+          const bool win = aggressor ? mine >= theirs : mine > theirs;
+          if (win) {
+            v = tv + 0.5 * opp_forces - 0.6 * a.value + (opp_dead ? o_str : 0) + (my_dead ? my_str : 0);
+          } else {
+            v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
+          }
+          if (my_dead) v -= my_str + 1;
+          ev += p * v;
+        }
+  }
+  return ev - a.amount;
+}
+
+size_t Brain::battle_plan() {
+  if (!hard() || (!brutal() && (exp_bits() & 2)) || (brutal() && (exp_bits() & 16))) {
+    // Medium: commit (best leader, full dial, weapon and defense) when it looks
+    // winnable on forces alone, else spend as little as possible.
+    const Faction opp = opponent();
+    const TerritoryId t = k_.battle_territory;
+    const DecisionInfo* d = decision(ActionKind::BattlePlan);
+    const int my_max = d ? d->max : 0;
+    const int opp_est = t < data::kNumTerritories ? k_.strength_in(opp, t, me()) : 0;
+    int best_leader = 0;
+    for (const auto& a : legal_)
+      if (a.kind == ActionKind::BattlePlan && a.card < data::kNumLeaders)
+        best_leader = std::max<int>(best_leader, data::leader(a.card).strength);
+    const bool commit = my_max + best_leader >= opp_est + 2;
+    return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) {
+      const double leader = a.card < data::kNumLeaders ? data::leader(a.card).strength : 0;
+      const int cards = (a.to != kNone8) + (a.from != kNone8);
+      if (commit) return a.value * 10.0 + leader * 3 + cards * 2 + (a.amount > 0 ? 1 : 0) - (a.flag ? 0 : 0.5);
+      return -a.value * 10.0 - leader * 3 - cards * 2 - a.amount;
+    }));
+  }
+  if (brutal() && !(exp_bits() & 32)) return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_expected(a); }));
+  return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_simple(a); }));
+}
+
+// ---- the bots ---------------------------------------------------------------------------
+
+class ProfileBot final : public Bot {
+ public:
+  ProfileBot(Profile p, uint64_t seed) : p_(p), seed_(seed) {}
+  Profile profile() const override { return p_; }
+
+  Action choose(const ViewInput& in) const override {
+    if (in.legal.empty()) {
+      Action pass;
+      pass.kind = ActionKind::Pass;
+      return pass;
+    }
+    const fb::View* v = in.view();
+    const uint64_t version = v ? v->version() : 0;
+    Rng rng = Rng::from_seed(mix(mix(seed_, version), static_cast<uint64_t>(in.seat) + 1));
+    if (p_ == Profile::Easy || !v) return in.legal[rng.below(static_cast<uint32_t>(in.legal.size()))];
+    Brain b(in, p_, rng);
+    const size_t i = b.decide();
+    return in.legal[i < in.legal.size() ? i : 0];
+  }
+
+ private:
+  Profile p_;
+  uint64_t seed_;
+};
+
+}  // namespace
+
+std::unique_ptr<Bot> make_bot(Profile p, uint64_t seed) { return std::make_unique<ProfileBot>(p, seed); }
+
+}  // namespace mentat::bots

@@ -1,0 +1,308 @@
+#include "bots/knowledge.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include <string>
+#include <unordered_map>
+
+#include "events/view_generated.h"
+#include "inspect/view.h"
+
+namespace mentat::bots {
+
+namespace {
+
+struct Names {
+  std::unordered_map<std::string, LocationId> locations;
+  std::unordered_map<std::string, uint8_t> leaders;
+  std::unordered_map<std::string, data::TreacheryKind> cards;
+  std::unordered_map<std::string, Faction> factions;
+  std::unordered_map<std::string, Phase> phases;
+  std::unordered_map<std::string, ActionKind> kinds;
+  std::unordered_map<std::string, LeaderZone> zones;
+};
+
+const Names& names() {
+  static const Names n = [] {
+    Names x;
+    for (int l = 0; l < data::kNumLocations; ++l)
+      x.locations.emplace(std::string(data::location(static_cast<LocationId>(l)).name), static_cast<LocationId>(l));
+    for (int l = 0; l < data::kNumLeaders; ++l)
+      x.leaders.emplace(std::string(data::leader(static_cast<LeaderId>(l)).name), static_cast<uint8_t>(l));
+    for (int c = 0; c < data::kNumTreacheryCards; ++c) {
+      const auto& card = data::treachery_card(static_cast<TreacheryId>(c));
+      x.cards.emplace(std::string(card.name), card.kind);
+    }
+    for (int f = 0; f < kNumFactions; ++f) x.factions.emplace(std::string(faction_key(static_cast<Faction>(f))), static_cast<Faction>(f));
+    for (int p = 0; p <= static_cast<int>(Phase::GameOver); ++p)
+      x.phases.emplace(std::string(phase_name(static_cast<Phase>(p))), static_cast<Phase>(p));
+    for (int k = 0; k <= kMaxActionKind; ++k)
+      x.kinds.emplace(std::string(action_kind_name(static_cast<ActionKind>(k))), static_cast<ActionKind>(k));
+    x.zones = {{"pool", LeaderZone::Pool},
+               {"tanks", LeaderZone::Tanks},
+               {"tanks_face_down", LeaderZone::TanksFaceDown},
+               {"battlefield", LeaderZone::Battlefield}};
+    return x;
+  }();
+  return n;
+}
+
+template <class Map>
+auto lookup(const Map& m, const flatbuffers::String* s, typename Map::mapped_type fallback) {
+  if (!s) return fallback;
+  auto it = m.find(s->str());
+  return it == m.end() ? fallback : it->second;
+}
+
+uint8_t faction_of(const flatbuffers::String* s) {
+  if (!s) return kNoFaction;
+  auto it = names().factions.find(s->str());
+  return it == names().factions.end() ? kNoFaction : static_cast<uint8_t>(it->second);
+}
+
+PlanInfo read_plan(const fb::PlanView* p) {
+  PlanInfo out;
+  if (!p) return out;
+  out.known = true;
+  out.leader = p->leader() ? leader_by_name(p->leader()->str()) : kNone8;
+  out.cheap_hero = p->cheap_hero() != nullptr;
+  if (p->weapon()) out.has_weapon = treachery_kind_by_name(p->weapon()->str(), &out.weapon);
+  if (p->defense()) out.has_defense = treachery_kind_by_name(p->defense()->str(), &out.defense);
+  out.dial = p->dial();
+  out.spice = p->spice();
+  return out;
+}
+
+}  // namespace
+
+LocationId location_by_name(std::string_view name) {
+  auto it = names().locations.find(std::string(name));
+  return it == names().locations.end() ? kNone8 : it->second;
+}
+uint8_t leader_by_name(std::string_view name) {
+  auto it = names().leaders.find(std::string(name));
+  return it == names().leaders.end() ? kNone8 : it->second;
+}
+bool treachery_kind_by_name(std::string_view name, data::TreacheryKind* out) {
+  auto it = names().cards.find(std::string(name));
+  if (it == names().cards.end()) return false;
+  *out = it->second;
+  return true;
+}
+
+Knowledge read_knowledge(const ViewInput& in) {
+  Knowledge k;
+  k.seat = in.seat;
+  const fb::View* v = in.view();
+  if (!v) return k;
+  const auto& N = names();
+  k.version = v->version();
+  k.turn = v->turn();
+  k.max_turns = v->max_turns();
+  k.advanced = v->advanced();
+  k.phase = lookup(N.phases, v->phase(), Phase::Setup);
+  k.storm_sector = v->storm_sector();
+  if (v->storm_order())
+    for (auto x : *v->storm_order()) k.storm_order.push_back(x);
+  if (v->viewer()) {
+    auto it = N.factions.find(v->viewer()->str());
+    if (it != N.factions.end()) k.me = it->second;
+  }
+  if (v->factions()) {
+    for (const auto* fv : *v->factions()) {
+      const uint8_t fi = faction_of(fv->faction());
+      if (fi == kNoFaction) continue;
+      auto& f = k.fac[fi];
+      f.present = true;
+      f.seat = fv->seat();
+      if (f.seat >= 0 && f.seat < kMaxSeats) {
+        k.seat_faction[f.seat] = static_cast<Faction>(fi);
+        k.num_seats = std::max<int>(k.num_seats, f.seat + 1);
+      }
+      if (fv->spice().has_value()) f.spice = *fv->spice();
+      f.bribes = fv->bribes();
+      f.hand_count = fv->hand_count();
+      f.reserves[0] = fv->reserves();
+      f.reserves[1] = fv->reserves_special();
+      f.tanks[0] = fv->tanks();
+      f.tanks[1] = fv->tanks_special();
+      f.ally = faction_of(fv->ally());
+      f.shipped = fv->shipped();
+      f.moved = fv->moved();
+      if (fv->forces())
+        for (const auto* x : *fv->forces()) {
+          const LocationId l = x->location() ? location_by_name(x->location()->str()) : kNone8;
+          if (l >= data::kNumLocations) continue;
+          k.forces[fi][l][0] = x->forces();
+          k.forces[fi][l][1] = x->special();
+        }
+      if (static_cast<Faction>(fi) == k.me && f.seat == in.seat) {
+        if (fv->hand())
+          for (const auto* c : *fv->hand()) k.hand.push_back(c->id());
+        if (fv->traitors())
+          for (const auto* t : *fv->traitors()) {
+            const uint8_t id = leader_by_name(t->str());
+            if (id != kNone8) k.traitors.push_back(id);
+          }
+        if (fv->traitor_offer())
+          for (const auto* t : *fv->traitor_offer()) {
+            const uint8_t id = leader_by_name(t->str());
+            if (id != kNone8) k.traitor_offer.push_back(id);
+          }
+      }
+    }
+  }
+  if (v->spice_on_board())
+    for (const auto* sv : *v->spice_on_board()) {
+      const LocationId l = sv->location() ? location_by_name(sv->location()->str()) : kNone8;
+      if (l < data::kNumLocations) k.spice_on_board[l] = sv->amount();
+    }
+  if (v->leaders())
+    for (const auto* lv : *v->leaders()) {
+      const uint8_t id = lv->name() ? leader_by_name(lv->name()->str()) : kNone8;
+      if (id >= data::kNumLeaders) continue;
+      auto& L = k.leaders[id];
+      L.known = true;
+      L.zone = lookup(N.zones, lv->zone(), LeaderZone::Pool);
+      L.holder = faction_of(lv->holder());
+    }
+  if (v->treachery_discard())
+    for (const auto* c : *v->treachery_discard()) k.discard.push_back(c->id());
+  k.treachery_deck_count = v->treachery_deck_count();
+  if (const auto* b = v->bidding()) {
+    k.bidding = true;
+    if (b->current_card()) k.bid_card = b->current_card()->id();
+    k.high_bid = b->high_bid();
+    k.high_bidder = b->high_bidder();
+    k.card_number = b->card_number();
+    k.cards_up = b->cards_up_for_bid();
+  }
+  if (const auto* b = v->battle()) {
+    k.battle = true;
+    if (b->territory()) {
+      if (auto t = data::find_territory(b->territory()->str())) k.battle_territory = *t;
+    }
+    k.aggressor = b->aggressor();
+    k.defender = b->defender();
+    k.plan[0] = read_plan(b->aggressor_plan());
+    k.plan[1] = read_plan(b->defender_plan());
+  }
+  if (v->decisions())
+    for (const auto* d : *v->decisions()) {
+      DecisionInfo di;
+      di.kind = lookup(N.kinds, d->kind(), ActionKind::None);
+      di.min = d->min();
+      di.max = d->max();
+      if (d->prompt()) di.prompt = d->prompt()->str();
+      if (d->options())
+        for (auto o : *d->options()) di.options.push_back(o);
+      k.decisions.push_back(std::move(di));
+    }
+  return k;
+}
+
+// ---- board helpers ---------------------------------------------------------------
+
+int Knowledge::fighters(Faction f, LocationId l) const {
+  const int fi = static_cast<int>(f);
+  int n = forces[fi][l][0];
+  if (!(f == Faction::BeneGesserit && advanced)) n += forces[fi][l][1];
+  return n;
+}
+
+int Knowledge::fighters_in_territory(Faction f, TerritoryId t) const {
+  const auto& ter = data::territory(t);
+  int n = 0;
+  for (int i = 0; i < ter.num_locations; ++i) n += fighters(f, static_cast<LocationId>(ter.first_location + i));
+  return n;
+}
+
+int Knowledge::forces_in_territory(Faction f, TerritoryId t) const {
+  const auto& ter = data::territory(t);
+  const int fi = static_cast<int>(f);
+  int n = 0;
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const int l = ter.first_location + i;
+    n += forces[fi][l][0] + forces[fi][l][1];
+  }
+  return n;
+}
+
+int Knowledge::enemies_in(TerritoryId t) const {
+  int n = 0;
+  for (int f = 0; f < kNumFactions; ++f) {
+    const auto fa = static_cast<Faction>(f);
+    if (!fac[f].present || fa == me || is_ally(fa)) continue;
+    if (occupies(fa, t)) ++n;
+  }
+  return n;
+}
+
+int Knowledge::enemy_fighters_in(TerritoryId t) const {
+  int n = 0;
+  for (int f = 0; f < kNumFactions; ++f) {
+    const auto fa = static_cast<Faction>(f);
+    if (!fac[f].present || fa == me || is_ally(fa)) continue;
+    n += fighters_in_territory(fa, t);
+  }
+  return n;
+}
+
+bool Knowledge::in_storm(LocationId l) const {
+  const int sector = data::location(l).sector;
+  return sector != data::kNoSector && sector == storm_sector;
+}
+
+int Knowledge::strength_in(Faction f, TerritoryId t, Faction against) const {
+  const auto& ter = data::territory(t);
+  const int fi = static_cast<int>(f);
+  int worth = 1;
+  if (advanced && (f == Faction::Fremen || (f == Faction::Emperor && against != Faction::Fremen))) worth = 2;
+  int n = 0;
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const int l = ter.first_location + i;
+    n += forces[fi][l][0];
+    if (!(f == Faction::BeneGesserit && advanced)) n += worth * forces[fi][l][1];
+  }
+  return n;
+}
+
+bool Knowledge::controls(Faction f, TerritoryId t) const {
+  if (!occupies(f, t)) return false;
+  const uint8_t a = fac[static_cast<int>(f)].ally;
+  for (int o = 0; o < kNumFactions; ++o) {
+    if (!fac[o].present || o == static_cast<int>(f) || a == o) continue;
+    if (occupies(static_cast<Faction>(o), t)) return false;
+  }
+  return true;
+}
+
+int Knowledge::strongholds_controlled(Faction f) const {
+  int n = 0;
+  for (auto t : data::strongholds()) n += controls(f, t) ? 1 : 0;
+  return n;
+}
+
+int Knowledge::forces_on_board(Faction f) const {
+  int n = 0;
+  for (int l = 0; l < data::kNumLocations; ++l) n += forces[static_cast<int>(f)][l][0] + forces[static_cast<int>(f)][l][1];
+  return n;
+}
+
+// ---- input ------------------------------------------------------------------------
+
+const fb::View* ViewInput::view() const {
+  flatbuffers::Verifier ver(reinterpret_cast<const uint8_t*>(view_bytes.data()), view_bytes.size());
+  if (!fb::VerifyViewBuffer(ver)) return nullptr;
+  return fb::GetView(view_bytes.data());
+}
+
+ViewInput make_input(const GameState& s, Seat seat) {
+  ViewInput in;
+  in.seat = seat;
+  in.view_bytes = inspect::build_view(s, inspect::Viewer::of(seat));
+  in.legal = legal_actions(s, seat);
+  return in;
+}
+
+}  // namespace mentat::bots

@@ -1,0 +1,116 @@
+// What a bot knows, decoded from its seat's View FlatBuffer into ids and
+// counts (names in the view are mapped back to the static component tables).
+// Internal to bots/.
+//
+// Contract: read_knowledge() reads only the View; fields the view does not
+// give (others' hands, others' spice, face-down leaders) stay "unknown"
+// (-1, kNone8 or known=false). Pure; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bots/bot.h"
+#include "core/data/board.h"
+#include "core/data/components.h"
+#include "core/state.h"
+
+namespace mentat::bots {
+
+struct FactionInfo {
+  bool present = false;
+  Seat seat = kNoSeat;
+  int spice = -1;  // -1: hidden (others', unless allied)
+  int bribes = 0;
+  int hand_count = 0;
+  int reserves[2] = {0, 0};
+  int tanks[2] = {0, 0};
+  uint8_t ally = kNoFaction;
+  bool shipped = false, moved = false;
+};
+
+struct LeaderInfo {
+  bool known = false;  // listed in the view (face-down leaders of others are not)
+  LeaderZone zone = LeaderZone::Pool;
+  uint8_t holder = kNoFaction;
+};
+
+struct PlanInfo {
+  bool known = false;
+  uint8_t leader = kNone8;                 // leader id
+  bool cheap_hero = false;
+  data::TreacheryKind weapon{}, defense{};
+  bool has_weapon = false, has_defense = false;
+  int dial = 0, spice = 0;
+};
+
+struct DecisionInfo {
+  ActionKind kind = ActionKind::None;
+  int min = 0, max = 0;
+  std::vector<uint16_t> options;
+  std::string prompt;
+};
+
+struct Knowledge {
+  Seat seat = kNoSeat;
+  Faction me = Faction::Atreides;
+  uint64_t version = 0;
+  int turn = 0, max_turns = 10;
+  bool advanced = false;
+  Phase phase = Phase::Setup;
+  int storm_sector = 0;
+  int num_seats = 0;
+  std::vector<Seat> storm_order;
+  Faction seat_faction[kMaxSeats] = {};
+  FactionInfo fac[kNumFactions];
+  uint8_t forces[kNumFactions][data::kNumLocations][2] = {};
+  uint16_t spice_on_board[data::kNumLocations] = {};
+  LeaderInfo leaders[data::kNumLeaders];
+  std::vector<uint8_t> hand;      // my treachery card ids
+  std::vector<uint8_t> traitors;  // my traitor leader ids
+  std::vector<uint8_t> traitor_offer;
+  std::vector<uint8_t> discard;   // treachery discard pile ids
+  int treachery_deck_count = 0;
+  // Bidding (1.04).
+  bool bidding = false;
+  uint8_t bid_card = kNone8;  // the card up for bid, when this seat may look at it
+  int high_bid = 0;
+  Seat high_bidder = kNoSeat;
+  int card_number = 0, cards_up = 0;
+  // Battle (1.07).
+  bool battle = false;
+  TerritoryId battle_territory = kNone8;
+  Seat aggressor = kNoSeat, defender = kNoSeat;
+  PlanInfo plan[2];  // [0] aggressor, [1] defender
+  std::vector<DecisionInfo> decisions;
+
+  const FactionInfo& mine() const { return fac[static_cast<int>(me)]; }
+  bool has(Faction f) const { return fac[static_cast<int>(f)].present; }
+  uint8_t ally() const { return mine().ally; }
+  bool is_ally(Faction f) const { return ally() == static_cast<uint8_t>(f); }
+  // Fighters (the advanced Bene Gesserit's advisors excluded).
+  int fighters(Faction f, LocationId l) const;
+  int fighters_in_territory(Faction f, TerritoryId t) const;
+  int forces_in_territory(Faction f, TerritoryId t) const;  // advisors included
+  bool occupies(Faction f, TerritoryId t) const { return fighters_in_territory(f, t) > 0; }
+  // Other factions (not me, not my ally) with fighters in t.
+  int enemies_in(TerritoryId t) const;
+  int enemy_fighters_in(TerritoryId t) const;
+  bool in_storm(LocationId l) const;
+  // Battle strength of f's fighters in t (elites worth 2 where they count 2).
+  int strength_in(Faction f, TerritoryId t, Faction against) const;
+  // Strongholds f controls alone (no other faction but its ally occupies them).
+  int strongholds_controlled(Faction f) const;
+  bool controls(Faction f, TerritoryId t) const;
+  int forces_on_board(Faction f) const;
+};
+
+Knowledge read_knowledge(const ViewInput& in);
+
+// Static lookups from the names the view uses.
+LocationId location_by_name(std::string_view name);  // kNone8 if unknown
+uint8_t leader_by_name(std::string_view name);       // kNone8 if unknown
+bool treachery_kind_by_name(std::string_view name, data::TreacheryKind* out);
+
+}  // namespace mentat::bots
