@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "bots/selfplay.h"
 #include "core/engine.h"
 #include "events/codec.h"
 #include "store/room.h"
@@ -151,6 +152,39 @@ void BM_SelfPlayStored(benchmark::State& state) {
   std::filesystem::remove_all(dir);
 }
 BENCHMARK(BM_SelfPlayStored)->Unit(benchmark::kMillisecond);
+
+// Self-play by bots (bots/selfplay.h): complete 6-faction advanced games, one
+// seat per profile (easy, medium, hard, brutal, hard, brutal), every action
+// through store::submit (validate, apply, hash, encode, append; sync off),
+// the bots building each seat's view and legal actions; no final verify.
+void BM_SelfPlayBots(benchmark::State& state) {
+  const auto dir = std::filesystem::temp_directory_path() / "mentat-bench-selfplay-bots";
+  std::filesystem::remove_all(dir);
+  std::string err;
+  auto st = store::EventStore::open(dir.string(), store::Options{false, true}, &err);
+  uint64_t seed = 1;
+  int64_t games = 0, events = 0;
+  for (auto _ : state) {
+    bots::GameSpec spec;
+    spec.setup = testplay::setup_for(seed, 6, true);
+    spec.profiles = {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard,
+                     bots::Profile::Brutal, bots::Profile::Hard, bots::Profile::Brutal};
+    spec.bot_seed = seed;
+    spec.room = "b" + std::to_string(seed);
+    spec.verify = false;
+    const auto r = bots::play_game(*st, spec);
+    if (!r.ok) state.SkipWithError(r.error.c_str());
+    events += r.events;
+    ++seed;
+    ++games;
+  }
+  state.counters["games/s"] = benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
+  state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  state.counters["events/game"] = games ? static_cast<double>(events) / static_cast<double>(games) : 0.0;
+  st.reset();
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_SelfPlayBots)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

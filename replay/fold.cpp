@@ -50,6 +50,19 @@ VerifyReport verify_room(store::EventStore& store, const std::string& room,
                                   " drawn, " + std::to_string(e.draws.size()) + " recorded)");
     if (codec::state_hash(s) != e.state_hash) return fail(v, "hash", "the refolded state's hash differs from the stored hash");
     if (auto viol = inspect::check_invariants(s)) return fail(v, viol->invariant, viol->detail);
+    // A stored snapshot at this version must be this very state (loads start from it).
+    {
+      int64_t sv = -1;
+      std::string snap, serr;
+      if (store.latest_snapshot(room, v, &sv, &snap, &serr) && sv == v) {
+        GameState stored;
+        if (!codec::decode_state(snap, &stored, &serr)) return fail(v, "snapshot", "the stored snapshot does not decode: " + serr);
+        if (auto viol = inspect::check_invariants(stored))
+          return fail(v, viol->invariant, "in the stored snapshot: " + viol->detail);
+        if (codec::encode_state(stored) != codec::encode_state(s))
+          return fail(v, "snapshot", "the stored snapshot differs from the refolded state");
+      }
+    }
     // Once-only: a client action id is applied at most once.
     if (!e.client_action_id.empty() && !action_ids.insert(e.client_action_id).second)
       return fail(v, "once", "client action id '" + e.client_action_id + "' was applied twice");

@@ -4,7 +4,8 @@
 // action against the state before it, comparing the random outcomes drawn
 // with those recorded, the state hash with the stored one, and the custody
 // invariants after every event. It reports the first failing version and
-// what failed. Read-only; thread-safe as EventStore is.
+// what failed. Every stored snapshot is checked against the refolded state
+// (and its own custody). Read-only; thread-safe as EventStore is.
 #pragma once
 
 #include <functional>
@@ -25,7 +26,8 @@ struct VerifyReport {
   int64_t events = 0;          // events checked
   int64_t first_bad = -1;      // first failing version
   std::string check;           // "decode", "validate", "draws", "hash", "custody", "forces", "spice", "version",
-                               // "once" (a client action id applied twice), "projection" (a view leaks)
+                               // "once" (a client action id applied twice), "projection" (a view leaks),
+                               // "snapshot" (a stored snapshot is not the refolded state)
   std::string detail;
 };
 

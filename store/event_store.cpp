@@ -404,6 +404,12 @@ std::optional<std::string> EventStore::get_room_secret(const std::string& room, 
   return v;
 }
 
+bool EventStore::debug_put_snapshot(const std::string& room, int64_t version, const std::string& bytes, std::string* error) {
+  auto st = db_->Put(rocksdb::WriteOptions(), snapshots_, vkey(room, version), bytes);
+  if (!st.ok()) *error = st.ToString();
+  return st.ok();
+}
+
 bool EventStore::debug_overwrite_event(const std::string& room, int64_t version, const std::string& bytes,
                                        std::string* error, bool raw) {
   auto st = db_->Put(rocksdb::WriteOptions(), events_, vkey(room, version), raw ? bytes : seal(bytes));

@@ -99,6 +99,10 @@ class EventStore {
                         std::string* error);
   std::optional<std::string> get_room_secret(const std::string& room, const std::string& name, std::string* error);
 
+  // Writes a snapshot (canonical state bytes) at a version. Used by drills
+  // and tests that plant a bad snapshot; rooms write theirs through append().
+  bool debug_put_snapshot(const std::string& room, int64_t version, const std::string& bytes, std::string* error);
+
   // Replaces a stored event (sealed with a valid checksum unless `raw`). For
   // tests and drills that plant corruption; never used by the engine.
   bool debug_overwrite_event(const std::string& room, int64_t version, const std::string& bytes, std::string* error,

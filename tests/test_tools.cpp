@@ -271,6 +271,27 @@ TEST_CASE("verify catches a leaked hidden value and a duplicated client action i
   CHECK(r.check == "once");
 }
 
+TEST_CASE("verify catches a duplicated card in a stored snapshot", "[tools]") {
+  Store S;
+  std::string err, room = "dup";
+  REQUIRE(store::create_room(*S.st, three(11), &room, &err));
+  play(*S.st, room, 11, store::kSnapshotEvery + 5);
+  REQUIRE(S.st->meta(room, &err)->head > store::kSnapshotEvery);
+  CHECK(replay::verify_room(*S.st, room).ok);
+  GameState s;
+  REQUIRE(store::load_state(*S.st, room, store::kSnapshotEvery, &s, &err));
+  s.treachery_discard.push(s.treachery_deck.ids[0]);  // one card in two places
+  REQUIRE(S.st->debug_put_snapshot(room, store::kSnapshotEvery, codec::encode_state(s), &err));
+  auto r = replay::verify_room(*S.st, room);
+  CHECK_FALSE(r.ok);
+  CHECK(r.first_bad == store::kSnapshotEvery);
+  CHECK(r.check == "custody");
+  CHECK_THAT(r.detail, Catch::Contains("more than one place"));
+  // Loading refuses the bad snapshot too (its hash is not the event's).
+  GameState loaded;
+  CHECK_FALSE(store::load_state(*S.st, room, -1, &loaded, &err));
+}
+
 TEST_CASE("render draws the board, storm, forces and the seat's private panel", "[tools]") {
   GameState s = create_game(three(10), nullptr);
   const std::string svg = inspect::render_svg(s, inspect::Viewer::of(s.seat_of(Faction::Atreides)));
