@@ -333,11 +333,13 @@ size_t Brain::dial_storm() {
 // ---- windows and small answers --------------------------------------------------
 
 size_t Brain::respond() {
+  const DecisionInfo* d = decision(ActionKind::Respond);
+  const std::string prompt = d ? d->prompt : "";
   // 2.04.11 the Fremen grant their ally a free revival: yes.
-  if (k_.phase == Phase::Revival)
+  if (prompt.rfind("Grant", 0) == 0)
     return or_fallback(find([](const Action& a) { return a.kind == ActionKind::Respond && a.flag; }));
   // 2.05.10 captured leader: hard captures (a leader for the pool), medium kills (2 spice).
-  if (k_.phase == Phase::Battle && pass() != npos)
+  if (prompt.rfind("Captured", 0) == 0)
     return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::Respond && a.flag == hard(); }));
   // Karama cancel (decline), Truthtrance (answer no): the plain Respond.
   if (size_t i = find([](const Action& a) { return a.kind == ActionKind::Respond && !a.flag && a.card == kNone8; }); i != npos)
@@ -363,10 +365,10 @@ size_t Brain::worm_ride() {
   return or_fallback(i);
 }
 
+// 1.07.06.07 call the traitor whenever one holds it (easy aside, every profile).
 size_t Brain::call_traitor() {
-  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::CallTraitor && a.flag; }) != npos
-                         ? find([](const Action& a) { return a.kind == ActionKind::CallTraitor && a.flag; })
-                         : find([](const Action& a) { return a.kind == ActionKind::CallTraitor; }));
+  if (size_t i = find([](const Action& a) { return a.kind == ActionKind::CallTraitor && a.flag; }); i != npos) return i;
+  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::CallTraitor; }));
 }
 
 size_t Brain::prescience() {
@@ -445,7 +447,7 @@ size_t Brain::choose_battle() {
 int Brain::reserve() const {
   if (me() == Faction::Fremen) return 0;
   const auto& f = k_.mine();
-  if (!hard() || (exp_bits() & 4)) return 3;
+  if (!hard()) return 3;
   int r = 2;
   if (f.reserves[0] + f.reserves[1] >= 4 && k_.strongholds_controlled(me()) < 2) r = 4;
   if (me() == Faction::Guild) r = std::max(0, r - 2);
@@ -508,14 +510,12 @@ double Brain::unknown_card_value() const {
 }
 
 size_t Brain::bid() {
-  const auto& f = k_.mine();
   double value = k_.bid_card != kNone8 ? card_value(k_.bid_card) : unknown_card_value();
   if (!hard()) value = k_.hand.empty() ? 5 : 3;
   if (me() == Faction::Harkonnen) value += 1.5;  // 2.05.06 a bonus card with each one bought
   if (static_cast<int>(k_.hand.size()) >= hand_limit_of(me()) - 1) value -= 1.5;
   if (hard() && k_.turn >= k_.max_turns - 1) value -= 1;
   const int budget = spice() - reserve();
-  (void)f;
   // The cheapest winning bid if the card is worth it; never a Karama bid.
   const size_t i = best(
       ActionKind::Bid,
@@ -585,37 +585,24 @@ int Brain::ship_cost(const Action& a) const {
   return cost;
 }
 
-// Rule-based value of having n more forces at `to` (medium and hard).
+// Medium's rules: the value of having n more forces at `to`.
 double Brain::dest_value(LocationId to, int n) const {
   const TerritoryId t = data::territory_of(to);
   const int enemies = k_.enemies_in(t);
   const int mine = k_.fighters_in_territory(me(), t);
   if (is_stronghold(t)) {
-    const double base = hard() ? 12 : 8;
-    if (mine > 0) {
-      if (enemies == 0) return (hard() && mine < 3 ? 0.8 : 0.1) * std::min(n, 4);
-      const int e = k_.enemy_fighters_in(t);
-      return hard() ? (mine + n > e ? 4.0 + 0.5 * std::min(n, 5) : 0.3 * n) : 0.5 * n;
-    }
-    if (enemies == 0) {
-      if (hard()) return base * std::min(1.0, (n + 1) / 4.0) + 0.3 * std::min(n, 6);
-      return base + std::min(n, 4);
-    }
+    if (mine > 0) return (enemies == 0 ? 0.1 : 0.5) * std::min(n, 4);
+    if (enemies == 0) return 8 + std::min(n, 4);  // an empty stronghold
     if (enemies >= 2) return -5;
-    const int e = k_.enemy_fighters_in(t);
-    if (hard()) return n >= e + 3 ? base * 0.6 : -3;
-    return n > e + 1 ? 4 : -3;
+    return n > k_.enemy_fighters_in(t) + 1 ? 4 : -3;
   }
   const int s = k_.spice_on_board[to];
-  if (s > 0) {
-    const double w = hard() ? 0.7 : 0.6;
-    return std::min(s, 2 * (n + (enemies ? 0 : mine))) * w - (enemies ? 4.0 : 0.0) - (hard() ? 0.2 * n : 0.0);
-  }
-  if (to == data::polar_sink()) return hard() ? 0.05 * n : 0.0;
+  if (s > 0) return std::min(s, 2 * (n + (enemies ? 0 : mine))) * 0.6 - (enemies ? 4.0 : 0.0);
+  if (to == data::polar_sink()) return 0.0;
   return -0.5;
 }
 
-// What a movement gives up where it leaves (medium and hard).
+// Medium's rules: what a movement gives up where it leaves.
 double Brain::origin_loss(const Action& a) const {
   double loss = 0;
   for (int i = 0; i < a.n_placements; ++i) {
@@ -623,11 +610,7 @@ double Brain::origin_loss(const Action& a) const {
     if (p.location >= data::kNumLocations) continue;
     const TerritoryId t = data::territory_of(p.location);
     const int moved = p.forces + p.special;
-    const int there = k_.fighters_in_territory(me(), t);
-    if (is_stronghold(t)) {
-      if (moved >= there) loss += hard() ? 14 : 9;
-      else if (hard() && there - moved < 2 && k_.enemies_in(t) == 0) loss += 2;
-    }
+    if (is_stronghold(t) && moved >= k_.fighters_in_territory(me(), t)) loss += 9;  // abandons a stronghold
     const int s = k_.spice_on_board[p.location];
     if (s > 0) loss += std::min(s, 2 * moved) * 0.6;
   }
@@ -643,8 +626,10 @@ Board Brain::board() const {
   return b;
 }
 
-// One-ply evaluation of a board for this seat (brutal): strongholds held or
-// contested, spice within reach, forces on the planet and in reserve, spice.
+// One-ply evaluation of a board for this seat (hard and brutal): strongholds
+// held (brutal: discounted by the enemies that could strike them next turn)
+// or contested (the expected battle), an enemy close to three strongholds,
+// spice within reach, forces on the planet and in reserve, spice.
 double Brain::evaluate(const Board& b) const {
   const int me_i = static_cast<int>(me());
   const uint8_t ally = k_.ally();
@@ -661,7 +646,21 @@ double Brain::evaluate(const Board& b) const {
   };
   double v = 0;
   int held = 0;
+  double enemy_held[kNumFactions] = {};  // expected strongholds of each enemy at the end of the turn
   for (auto t : data::strongholds()) {
+    {
+      int total = 0, present = 0;
+      for (int f = 0; f < kNumFactions; ++f)
+        if (k_.fac[f].present && strength_t(f, t) > 0) {
+          total += strength_t(f, t);
+          ++present;
+        }
+      for (int f = 0; f < kNumFactions; ++f) {
+        if (!k_.fac[f].present || f == me_i || f == ally) continue;
+        const int e = strength_t(f, t);
+        if (e > 0) enemy_held[f] += present == 1 ? 1.0 : static_cast<double>(e) / (total + 1);
+      }
+    }
     const int mine = strength_t(me_i, t) + (ally != kNoFaction ? strength_t(ally, t) : 0);
     int enemy = 0, enemies = 0;
     for (int f = 0; f < kNumFactions; ++f) {
@@ -674,7 +673,7 @@ double Brain::evaluate(const Board& b) const {
     }
     if (mine > 0 && enemies == 0) {
       ++held;
-      if (brutal() && !(exp_bits() & 8)) {
+      if (brutal() && !(exp_bits() & 1)) {
         // Lookahead: the strongest enemy that could strike next turn, from
         // neighbouring territories or (half of) its reserves.
         double threat = 0;
@@ -689,22 +688,35 @@ double Brain::evaluate(const Board& b) const {
         v += 12 + 0.4 * std::min(mine, 6);
       }
     } else if (mine > 0) {
-      const double p = static_cast<double>(mine) / (mine + enemy + 1);
-      v += 12 * p * 0.8 - 1.5;
+      // A battle is coming: the winner keeps the stronghold, the loser loses
+      // every force there. Leaders add about 3 to each side.
+      const double a = mine + 3.0, e = enemy + 3.0;
+      const double p = a * a / (a * a + e * e);
+      v += 12 * p * 0.8 - 1.5 - (1 - p) * 0.8 * mine;
     } else if (enemies == 1) {
       v -= 2;  // an enemy holds it alone
     }
   }
   if (held >= (ally != kNoFaction ? 4 : 3)) v += 25;
+  // An enemy about to hold three strongholds must be stopped.
+  for (int f = 0; f < kNumFactions; ++f) {
+    const double need = k_.fac[f].ally != kNoFaction ? 4.0 : 3.0;
+    if (enemy_held[f] > need - 1.5) v -= 20 * (enemy_held[f] - (need - 1.5));
+  }
   for (int l = 0; l < data::kNumLocations; ++l) {
     const int mine = fighters(me_i, l);
     if (mine > 0) v += 0.45 * mine;
     if (!b.spice[l] || !mine) continue;
     const TerritoryId t = data::territory_of(static_cast<LocationId>(l));
-    bool contested = false;
+    int enemy = 0;
     for (int f = 0; f < kNumFactions; ++f)
-      if (k_.fac[f].present && f != me_i && f != ally && strength_t(f, t) > 0) contested = true;
-    v += std::min<int>(b.spice[l], 2 * mine) * (contested ? 0.3 : 0.75);
+      if (k_.fac[f].present && f != me_i && f != ally) enemy += strength_t(f, t);
+    if (enemy == 0) {
+      v += std::min<int>(b.spice[l], 2 * mine) * 0.75;
+    } else {
+      const double a = mine + 3.0, e = enemy + 3.0, p = a * a / (a * a + e * e);
+      v += std::min<int>(b.spice[l], 2 * mine) * 0.75 * p - (1 - p) * 0.8 * mine;
+    }
   }
   v += 0.3 * b.my_reserves;
   v += 1.0 * b.my_spice;
@@ -738,7 +750,7 @@ size_t Brain::ship() {
         },
         0.5));
   }
-  const double spice_w = hard() ? 0.9 : 0.8;
+  const double spice_w = 0.8;
   return or_fallback(best(
       ActionKind::Ship,
       [&](const Action& a) {
@@ -886,6 +898,26 @@ double Brain::plan_value_expected(const Action& a) const {
 
   auto leaders = opponent_leaders(opp);
   if (leaders.empty()) leaders.push_back(kNone8);
+  // 2.01.08 Prescience: the opponent's committed answer, when this seat asked for it.
+  int known_dial = -1;
+  const bool asked = me() == Faction::Atreides || k_.is_ally(Faction::Atreides);
+  if (asked && k_.prescience_element >= 0 && k_.prescience_value >= 0) {
+    const int v = k_.prescience_value;
+    switch (k_.prescience_element) {
+      case 0: leaders.assign(1, v < data::kNumLeaders ? static_cast<uint8_t>(v) : kNone8); break;
+      case 1: {
+        const int c = v < data::kNumTreacheryCards ? weapon_class(category(static_cast<uint8_t>(v))) : 0;
+        for (int i = 0; i < 4; ++i) pw[i] = i == c ? 1.0 : 0.0;
+        break;
+      }
+      case 2: {
+        const int c = v < data::kNumTreacheryCards ? defense_class(category(static_cast<uint8_t>(v))) : 0;
+        for (int i = 0; i < 3; ++i) pd[i] = i == c ? 1.0 : 0.0;
+        break;
+      }
+      case 3: known_dial = v; break;
+    }
+  }
 
   const int my_w = a.to != kNone8 ? weapon_class(category(a.to)) : 0;
   const int my_d = a.from != kNone8 ? defense_class(category(a.from)) : 0;
@@ -911,7 +943,8 @@ double Brain::plan_value_expected(const Action& a) const {
     for (int w = 0; w < 4; ++w)
       for (int d = 0; d < 3; ++d)
         for (int full = 0; full < 2; ++full) {
-          const double p = pl * pw[w] * pd[d] * (full ? 0.7 : 0.3);
+          const double p_dial = known_dial >= 0 ? (full ? 1.0 : 0.0) : (full ? 0.7 : 0.3);
+          const double p = pl * pw[w] * pd[d] * p_dial;
           if (p < 1e-6) continue;
           double v;
           // 3.01.14 Lasgun and Shield: everything in the territory is lost.
@@ -922,7 +955,8 @@ double Brain::plan_value_expected(const Action& a) const {
           }
           const bool my_dead = my_leader && kills(w, my_d);
           const bool opp_dead = ol != kNone8 && kills(my_w, d);
-          double opp_units2 = full ? (opp_spiced ? 1.5 * opp_max : 2.0 * opp_max) : 0.0;
+          const int dial = known_dial >= 0 ? known_dial : opp_max;
+          double opp_units2 = full ? (opp_spiced ? 1.5 * dial : 2.0 * dial) : 0.0;
           const double mine = my_units2 + (my_leader && !my_dead ? 2.0 * (my_str + kh) : 0.0);
           const double theirs = opp_units2 + (ol != kNone8 && !opp_dead ? 2.0 * o_str : 0.0);
           const bool win = aggressor ? mine >= theirs : mine > theirs;
@@ -939,7 +973,7 @@ double Brain::plan_value_expected(const Action& a) const {
 }
 
 size_t Brain::battle_plan() {
-  if (!hard() || (!brutal() && (exp_bits() & 2)) || (brutal() && (exp_bits() & 16))) {
+  if (!hard()) {
     // Medium: commit (best leader, full dial, weapon and defense) when it looks
     // winnable on forces alone, else spend as little as possible.
     const Faction opp = opponent();
@@ -959,7 +993,7 @@ size_t Brain::battle_plan() {
       return -a.value * 10.0 - leader * 3 - cards * 2 - a.amount;
     }));
   }
-  if (brutal() && !(exp_bits() & 32)) return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_expected(a); }));
+  if (brutal() && !(exp_bits() & 2)) return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_expected(a); }));
   return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_simple(a); }));
 }
 

@@ -186,6 +186,12 @@ Knowledge read_knowledge(const ViewInput& in) {
     k.defender = b->defender();
     k.plan[0] = read_plan(b->aggressor_plan());
     k.plan[1] = read_plan(b->defender_plan());
+    if (b->prescience_element()) {
+      static const char* kElements[] = {"leader", "weapon", "defense", "dial"};
+      for (int e = 0; e < 4; ++e)
+        if (b->prescience_element()->str() == kElements[e]) k.prescience_element = e;
+    }
+    if (b->prescience_value().has_value()) k.prescience_value = *b->prescience_value();
   }
   if (v->decisions())
     for (const auto* d : *v->decisions()) {

@@ -83,6 +83,8 @@ struct Knowledge {
   TerritoryId battle_territory = kNone8;
   Seat aggressor = kNoSeat, defender = kNoSeat;
   PlanInfo plan[2];  // [0] aggressor, [1] defender
+  int prescience_element = -1;  // 2.01.08: 0 leader, 1 weapon, 2 defense, 3 dial (-1: none)
+  int prescience_value = -1;    // the committed answer, when this seat may see it (-1: unknown)
   std::vector<DecisionInfo> decisions;
 
   const FactionInfo& mine() const { return fac[static_cast<int>(me)]; }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -387,19 +388,27 @@ int run_tournament(const TournamentOptions& o) {
   auto st = open_store(o.data_dir, o.no_sync, &error);
   if (!st) return fail(3, error);
 
-  // Game g: the seats hold the factions rotated by g / 4, and the profiles
-  // are rotated over the factions by g: every 16 games each profile plays
-  // each faction four times and each seat position four times.
+  // Game g: the profiles take the factions in the (g mod 24)-th of the 24
+  // possible assignments, and the seats hold the factions rotated by g / 24:
+  // every 96 games each profile plays each faction (against every
+  // arrangement of the others) and each seat position equally often.
+  std::vector<std::array<int, kNumProfiles>> perms;
+  {
+    std::array<int, kNumProfiles> p = {0, 1, 2, 3};
+    do perms.push_back(p);
+    while (std::next_permutation(p.begin(), p.end()));
+  }
   std::vector<GameSpec> specs;
   for (int g = 0; g < o.games; ++g) {
     GameSpec spec;
     spec.setup = base;
     spec.setup.factions.clear();
-    const int seat_shift = (g / kNumProfiles) % kNumProfiles;
+    const auto& perm = perms[static_cast<size_t>(g) % perms.size()];  // faction index -> profile
+    const int seat_shift = (g / static_cast<int>(perms.size())) % kNumProfiles;
     for (int seat = 0; seat < kNumProfiles; ++seat) {
       const int fi = (seat + seat_shift) % kNumProfiles;
       spec.setup.factions.push_back(factions[static_cast<size_t>(fi)]);
-      spec.profiles.push_back(static_cast<Profile>((fi + g) % kNumProfiles));
+      spec.profiles.push_back(static_cast<Profile>(perm[static_cast<size_t>(fi)]));
     }
     spec.setup.seed = mix(o.seed, static_cast<uint64_t>(g));
     spec.setup.name = fmt::format("tournament {} #{}", o.seed, g);
@@ -482,8 +491,18 @@ int run_tournament(const TournamentOptions& o) {
                          games, failed, secs, games ? static_cast<double>(events) / games : 0.0,
                          games ? static_cast<double>(turns) / games : 0.0, kinds_text.str(), shared);
     block << table.str() << "\nWins by profile and faction:\n\n" << by_faction.str() << "\n";
-    block << (ordered ? "The measured order is brutal > hard > medium > easy.\n"
-                      : "The measured order is NOT brutal > hard > medium > easy in this run (see the table).\n");
+    block << (ordered ? "The measured order is brutal > hard > medium > easy."
+                      : "The measured order is NOT brutal > hard > medium > easy in this run (see the table).");
+    for (int p = kNumProfiles - 1; p > 0; --p) {
+      double lo_a, hi_a, lo_b, hi_b;
+      wilson95(wins[p], games, &lo_a, &hi_a);
+      wilson95(wins[p - 1], games, &lo_b, &hi_b);
+      block << fmt::format(" {} vs {}: {}.", profile_name(static_cast<Profile>(p)), profile_name(static_cast<Profile>(p - 1)),
+                           lo_a > hi_b   ? "the 95% intervals are disjoint"
+                           : lo_b > hi_a ? "the 95% intervals are disjoint, in the other order"
+                                         : "the 95% intervals overlap (not separated at this sample size)");
+    }
+    block << "\n";
     block << end;
     const auto b = doc.find(begin), e = doc.find(end);
     if (b != std::string::npos && e != std::string::npos && e > b) doc = doc.substr(0, b) + block.str() + doc.substr(e + end.size());

@@ -233,6 +233,22 @@ std::string build_view(const GameState& s, Viewer who) {
   auto v_decs = b.CreateVector(decs);
   auto v_winners = b.CreateVector(winners);
   auto v_rulings = b.CreateVector(rulings);
+  Offset<fb::TruthtranceView> v_tt = 0;  // 3.01.22, public
+  if (s.truthtrance.asker < kNumFactions) {
+    const auto& t = s.truthtrance;
+    auto asker = b.CreateString(faction_key(static_cast<Faction>(t.asker)));
+    auto asked = b.CreateString(faction_key(static_cast<Faction>(t.asked)));
+    fb::TruthtranceViewBuilder tb(b);
+    tb.add_asker(asker);
+    tb.add_asked(asked);
+    tb.add_question(t.question);
+    tb.add_subject(t.subject);
+    if (t.answer != kNone8) tb.add_answer(t.answer != 0);
+    tb.add_turn(t.turn);
+    v_tt = tb.Finish();
+  }
+  auto v_aside = cards(b, s.treachery_set_aside);
+  auto v_window = rules::window_open(s) ? b.CreateString(rules::window_description(s)) : 0;
   fb::ViewBuilder vb(b);
   vb.add_viewer(v_viewer);
   vb.add_version(s.version);
@@ -265,6 +281,10 @@ std::string build_view(const GameState& s, Viewer who) {
   if (s.has(Faction::Atreides) && (all || (who.kind == Viewer::SeatView && me == Faction::Atreides)))
     vb.add_kwisatz_haderach_losses(s.kh.losses);
   vb.add_kwisatz_haderach_dead(s.kh.dead);
+  if (v_tt.o) vb.add_truthtrance(v_tt);
+  vb.add_treachery_set_aside(v_aside);
+  if (s.storm_override != kNone8) vb.add_storm_override(s.storm_override);
+  if (v_window.o) vb.add_window(v_window);
   fb::FinishViewBuffer(b, vb.Finish());
   return std::string(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
 }

@@ -5,6 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include "core/rules/rules.h"
+#include "inspect/projection.h"
+#include "inspect/view.h"
+#include "support/random_play.h"
 #include "support/scenario.h"
 
 using namespace mentat;
@@ -367,8 +370,12 @@ TEST_CASE("3.01.22 1.00.05 Truthtrance free-form question: the game pauses until
   REQUIRE(ds.size() == 1);
   CHECK(ds[0].kind == ActionKind::Respond);
   check_legal(s);
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), Catch::Contains("\"window\""));
   act(s, Faction::Emperor, respond(true));
   CHECK(s.truthtrance.answer == 1);
+  const std::string obs = inspect::view_json(s, inspect::Viewer::observer());  // asked and answered publicly
+  CHECK_THAT(obs, Catch::Contains("\"truthtrance\""));
+  CHECK_THAT(obs, Catch::Contains("\"answer\": true"));
   CHECK(s.window_depth == 0);
   CHECK(s.waiting == waiting);  // the bidding resumes where it was
 }
@@ -570,4 +577,29 @@ TEST_CASE("1.14.06 2.02.22 Bene Gesserit worthless card as a Karama: cancels in 
   act(s, Faction::BeneGesserit, respond(true, baliset));
   CHECK(s.windows[0].cancelled == 1);
   CHECK(s.treachery_discard.top() == baliset);
+}
+
+TEST_CASE("cards and Karama windows in random games: invariants hold, every game ends (karama_windows=all_other_seats)", "[cards][rulings]") {
+  int played = 0, windows = 0;
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    GameSetup g = testplay::setup_for(seed * 31 + 5, 2 + static_cast<int>(seed % 5), seed % 2 == 0);
+    g.rulings = ruling("karama_windows", "all_other_seats");
+    GameState s = create_game(g, nullptr);
+    std::string why, broken;
+    const bool ok = testplay::play(s, seed, 20000, [&](const GameState& st, const testplay::Step& step) {
+      if (step.action.kind == ActionKind::PlayCard) ++played;
+      if (st.window_depth > 0 && st.windows[st.window_depth - 1].kind == WindowKind::KaramaCancel) ++windows;
+      if (!broken.empty()) return;
+      if (step.action.kind == ActionKind::PlayCard || st.window_depth > 0)  // views and decisions leak no hand
+        for (Seat x = 0; x < st.num_seats && broken.empty(); ++x)
+          if (auto p = inspect::check_projection(st, inspect::Viewer::of(x))) broken = "version " + std::to_string(st.version) + ": " + *p;
+      if (auto v = inspect::check_invariants(st)) broken = "version " + std::to_string(st.version) + ": " + v->invariant + ": " + v->detail;
+    }, &why);
+    INFO("seed " << seed << ": " << why << broken);
+    CHECK(ok);
+    CHECK(broken.empty());
+    CHECK(s.phase == Phase::GameOver);
+  }
+  CHECK(played > 0);
+  CHECK(windows > 0);
 }

@@ -34,8 +34,9 @@
 //    is not asked (automatic), or allies do not help at all (off).
 //  * 2.01.05 can_see_card_up_for_bid: the Atreides (not their ally: 2.01.09
 //    only extends Prescience in battle).
-// Not implemented: 1.14.04 (Harkonnen Karama power: take a hand), Karama
-// cancellation of 2.05.08 / prevention of 2.01.05 (no response windows yet).
+// 1.14.04 (Harkonnen Karama power: take a hand) is played in this phase
+// through core/rules/cards.cpp. Not implemented: Karama cancellation of
+// 2.05.08 / prevention of 2.01.05 (the window mechanism is in cards.cpp).
 #include <algorithm>
 
 #include "core/rules/rules.h"

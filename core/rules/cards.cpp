@@ -749,6 +749,8 @@ std::string play_prompt(const GameState& s, Faction me, uint8_t card) {
 
 bool window_open(const GameState& s) { return s.window_depth > 0; }
 
+std::string window_description(const GameState& s) { return window_open(s) ? window_what(s, top(s)) : std::string(); }
+
 bool is_card_action(const GameState& s, const Action& a) { return window_open(s) || a.kind == ActionKind::PlayCard; }
 
 std::optional<Rejection> validate_card(const GameState& s, Seat seat, const Action& a) {

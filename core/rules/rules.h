@@ -79,6 +79,7 @@ bool is_card_action(const GameState& s, const Action& a);
 std::optional<Rejection> validate_card(const GameState& s, Seat seat, const Action& a);
 void apply_card(Ctx& c, Seat seat, const Action& a);
 bool window_open(const GameState& s);
+std::string window_description(const GameState& s);  // the innermost open window, for views
 // The cards `seat` may play now (any seat, waited for or not) and the
 // decisions of an open window (the phase's own are then suspended).
 void card_decisions(const GameState& s, Seat seat, std::vector<Decision>& out);

@@ -35,8 +35,11 @@
 // .07 storm, 1.06.05.09 occupancy, 1.06.06 Polar Sink, 1.06.08 repositioning,
 // Bene Gesserit advanced 2.02.14 enlistment and 2.02.20 adaptive force.
 //
-// Not implemented: 3.01.09 Hajr (extra move), Karama (1.14.05, 3.01.11.03,
-// 1.00.04), 1.10.02.06 allies paying for each other's shipments, 2.02.16
+// Cards (core/rules/cards.cpp): 3.01.09 Hajr (ShipMoveState::hajr, one more
+// Move), 3.01.11.03 Karama shipment at Guild rates to the bank
+// (karama_shipment), 3.01.11.01/1.00.04 a KaramaCancel window before the
+// Guild's half price is used (karama_window; the redo goes at full price).
+// Not implemented: 1.14.05 (Guild Karama power), 1.10.02.06 allies paying for each other's shipments, 2.02.16
 // take up arms (needs a flag on Move), cross-shipping from several sectors of
 // one territory at once (Ship has a single `from`).
 #include <algorithm>
