@@ -44,10 +44,6 @@ using data::TreacheryCategory;
 using data::TreacheryKind;
 
 constexpr double kNeg = -1e18;
-int exp_bits() {
-  static const int v = std::getenv("BOTS_EXP") ? std::atoi(std::getenv("BOTS_EXP")) : 0;
-  return v;
-}
 
 uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
@@ -673,9 +669,10 @@ double Brain::evaluate(const Board& b) const {
     }
     if (mine > 0 && enemies == 0) {
       ++held;
-      if (brutal() && !(exp_bits() & 1)) {
+      if (brutal()) {
         // Lookahead: the strongest enemy that could strike next turn, from
-        // neighbouring territories or (half of) its reserves.
+        // neighbouring territories or (half of) its reserves, against the
+        // garrison (a stronger discount made brutal too passive).
         double threat = 0;
         for (int f = 0; f < kNumFactions; ++f) {
           if (!k_.fac[f].present || f == me_i || f == ally) continue;
@@ -683,7 +680,7 @@ double Brain::evaluate(const Board& b) const {
           for (auto u : adjacent(t)) a += strength_t(f, u);
           threat = std::max(threat, a);
         }
-        v += 12 * (mine + 1.0) / (mine + 1.0 + 0.35 * threat) + 0.2 * std::min(mine, 8);
+        v += 12 + 0.4 * std::min(mine, 6) - 4.0 * threat / (threat + 2.0 * mine + 1.0);
       } else {
         v += 12 + 0.4 * std::min(mine, 6);
       }
@@ -993,7 +990,7 @@ size_t Brain::battle_plan() {
       return -a.value * 10.0 - leader * 3 - cards * 2 - a.amount;
     }));
   }
-  if (brutal() && !(exp_bits() & 2)) return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_expected(a); }));
+  if (brutal()) return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_expected(a); }));
   return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_simple(a); }));
 }
 

@@ -185,7 +185,7 @@ void play(ClientRoom& r, std::atomic<int>& port, std::atomic<bool>& stop, uint64
 
 }  // namespace
 
-TEST_CASE("crash: kill -9 the server at random moments; nothing acknowledged is lost or doubled", "[crash]") {
+TEST_CASE("crash: kill -9 the server at random moments, nothing acknowledged is lost or doubled", "[crash]") {
   const auto t_start = Clock::now();
   const fs::path dir = fs::temp_directory_path() / ("mentat-crash-" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -165,7 +165,7 @@ TEST_CASE("the canonical state encoding round-trips exactly", "[determinism]") {
   CHECK_FALSE(codec::decode_state("garbage-garbage-garbage", &d, &err));
 }
 
-TEST_CASE("same events give the same state hashes; a different seed does not", "[determinism]") {
+TEST_CASE("same events give the same state hashes, a different seed does not", "[determinism]") {
   auto run = [](uint64_t seed) {
     GameState s = create_game(six(seed), nullptr);
     std::vector<uint64_t> hashes;
@@ -316,7 +316,7 @@ TEST_CASE("rooms: submit, reject without storing, idempotent resubmission", "[st
   CHECK(st->meta(room, &err)->head == 1);
 }
 
-TEST_CASE("snapshot plus tail equals a full fold; verify catches corruption", "[store][determinism]") {
+TEST_CASE("snapshot plus tail equals a full fold, verify catches corruption", "[store][determinism]") {
   TempDir dir;
   std::string err;
   auto st = store::EventStore::open(dir.path.string(), {}, &err);

@@ -187,7 +187,7 @@ void no_traitors(GameState& s) {
 
 // ---- 1.07.01 battle determination ----------------------------------------------------
 
-TEST_CASE("1.07.01 two factions in one territory battle; 1.07.02 the first player is the aggressor", "[battle]") {
+TEST_CASE("1.07.01 two factions in one territory battle, 1.07.02 the first player is the aggressor", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen});
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 4);
@@ -203,7 +203,7 @@ TEST_CASE("1.07.01 two factions in one territory battle; 1.07.02 the first playe
   check_legal(s);
 }
 
-TEST_CASE("1.07.01 no battle where only one faction is; the phase ends at once", "[battle]") {
+TEST_CASE("1.07.01 no battle where only one faction is, the phase ends at once", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen});
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, loc("Sietch Tabr"), 4);
@@ -459,7 +459,7 @@ TEST_CASE("1.07.04.04 a leader that fought in another territory this phase may n
   CHECK(s.leaders[jessica].aux == kNone8);
 }
 
-TEST_CASE("1.07.04.05 no leader available: a Cheap Hero must be played; 1.07.04.06 with neither, no cards", "[battle]") {
+TEST_CASE("1.07.04.05 no leader available: a Cheap Hero must be played, 1.07.04.06 with neither, no cards", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen});
   place(s, Faction::Atreides, kFlat, 3);
   place(s, Faction::Harkonnen, kFlat, 3);
@@ -550,7 +550,7 @@ TEST_CASE("1.07.06.01 no ties: the aggressor wins a tie", "[battle]") {
   CHECK(s.forces_at(Faction::Harkonnen, kFlat) == 0);
 }
 
-TEST_CASE("1.07.06.02 an unprotected leader is killed and its strength does not count; 1.07.06.03 spice to the winner", "[battle]") {
+TEST_CASE("1.07.06.02 an unprotected leader is killed and its strength does not count, 1.07.06.03 spice to the winner", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen});
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 5);
@@ -723,7 +723,7 @@ TEST_CASE("1.05.04 a leader killed again goes to the tanks face down", "[battle]
 
 // ---- 1.07.06.07 traitors -------------------------------------------------------------------------
 
-TEST_CASE("1.07.06.07 traitor: every seat facing a leader is asked; the caller wins and loses nothing", "[battle]") {
+TEST_CASE("1.07.06.07 traitor: every seat facing a leader is asked, the caller wins and loses nothing", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen});
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 5);
@@ -797,7 +797,7 @@ TEST_CASE("1.07.06.07 nobody is asked about traitors when no leader disc is reve
   CHECK(s.treachery_discard.contains(h2));
 }
 
-TEST_CASE("1.07.06.07.03 two traitors: both lose forces, cards and leaders; no spice", "[battle]") {
+TEST_CASE("1.07.06.07.03 two traitors: both lose forces, cards and leaders, no spice", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen});
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 5);
@@ -844,7 +844,7 @@ TEST_CASE("1.13.04 spice dialing: unspiced forces count half, spice goes to the 
   CHECK(s.bank == bank_before + 5);
 }
 
-TEST_CASE("1.13.05 the traitor caller keeps its dialed spice; the other side pays", "[battle]") {
+TEST_CASE("1.13.05 the traitor caller keeps its dialed spice, the other side pays", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen}, true);
   place(s, Faction::Atreides, kFlat, 6);
   place(s, Faction::Harkonnen, kFlat, 6);
@@ -860,7 +860,7 @@ TEST_CASE("1.13.05 the traitor caller keeps its dialed spice; the other side pay
   CHECK(s.forces_at(Faction::Atreides, kFlat) == 6);
 }
 
-TEST_CASE("2.04.21 Fremen battle hardened; 2.04.18 Fedaykin and 2.03.08/09 Sardaukar in battle", "[battle]") {
+TEST_CASE("2.04.21 Fremen battle hardened, 2.04.18 Fedaykin and 2.03.08/09 Sardaukar in battle", "[battle]") {
   GameState s = base({Faction::Fremen, Faction::Emperor, Faction::Atreides}, true);
   const LocationId tabr = loc("Sietch Tabr");
   place(s, Faction::Fremen, kFlat, 2, 2);   // 2 + 2 x 2 = 6

@@ -210,7 +210,7 @@ void no_traitors(GameState& s) {
 
 // ---- 2.01.08 / 2.01.09 Prescience -------------------------------------------------------------
 
-TEST_CASE("2.01.08 Prescience: asked before the plans; the answer binds the plan", "[battle]") {
+TEST_CASE("2.01.08 Prescience: asked before the plans, the answer binds the plan", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen});
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 5);
@@ -262,7 +262,7 @@ TEST_CASE("2.01.08 Prescience: asked before the plans; the answer binds the plan
   CHECK(s.leaders[L(Faction::Harkonnen, 0)].zone == LeaderZone::Tanks);
 }
 
-TEST_CASE("2.01.08 Prescience answers: an element not played, the leader, the dial; declining", "[battle]") {
+TEST_CASE("2.01.08 Prescience answers: an element not played, the leader, the dial, declining", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen});
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 5);
@@ -318,7 +318,7 @@ TEST_CASE("2.01.08 Prescience answers: an element not played, the leader, the di
   }
 }
 
-TEST_CASE("2.01.09 Prescience in the ally's battle; none when neither the Atreides nor their ally fights", "[battle]") {
+TEST_CASE("2.01.09 Prescience in the ally's battle, none when neither the Atreides nor their ally fights", "[battle]") {
   GameState s = base({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
   place(s, Faction::Emperor, kFlat, 4);
   place(s, Faction::Harkonnen, kFlat, 4);
@@ -410,7 +410,7 @@ TEST_CASE("2.02.06 Voice: play or do not play a kind, as well as the opponent is
   }
 }
 
-TEST_CASE("2.02.06 Voice and Cheap Heroes: must play one instead of a leader; must not lifts 1.07.04.05", "[battle]") {
+TEST_CASE("2.02.06 Voice and Cheap Heroes: must play one instead of a leader, must not lifts 1.07.04.05", "[battle]") {
   GameState s = base({Faction::BeneGesserit, Faction::Harkonnen});
   place(s, Faction::BeneGesserit, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 5);
@@ -436,7 +436,7 @@ TEST_CASE("2.02.06 Voice and Cheap Heroes: must play one instead of a leader; mu
   }
 }
 
-TEST_CASE("2.01.08 + 2.02.07 the Prescience answer binds first; the Voice in the ally's battle is obeyed as far as possible",
+TEST_CASE("2.01.08 + 2.02.07 the Prescience answer binds first, the Voice in the ally's battle is obeyed as far as possible",
           "[battle]") {
   GameState s = base({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen});
   ally(s, Faction::Atreides, Faction::BeneGesserit);
@@ -593,7 +593,7 @@ TEST_CASE("2.01.11 2.01.12 2.01.13 2.01.14 2.01.15 the Kwisatz Haderach: no +2 f
 
 // ---- 2.05.09 - 2.05.13 Harkonnen ---------------------------------------------------------------------
 
-TEST_CASE("2.05.09 the Harkonnen call traitor in their ally's battle; it counts as the ally's", "[battle]") {
+TEST_CASE("2.05.09 the Harkonnen call traitor in their ally's battle, it counts as the ally's", "[battle]") {
   GameState s = base({Faction::Fremen, Faction::Harkonnen, Faction::Emperor});
   ally(s, Faction::Harkonnen, Faction::Emperor);
   place(s, Faction::Fremen, kFlat, 4);
@@ -703,7 +703,7 @@ TEST_CASE("2.05.10.01 no capture in the basic game, nor of leaders used elsewher
   }
 }
 
-TEST_CASE("2.05.10.03 a captured leader fights for the Harkonnen, then goes back; 2.05.12 2.05.13 it may be called traitor",
+TEST_CASE("2.05.10.03 a captured leader fights for the Harkonnen, then goes back, 2.05.12 2.05.13 it may be called traitor",
           "[battle]") {
   GameState s = base({Faction::Harkonnen, Faction::Emperor, Faction::Fremen}, true);
   const uint8_t fenring = L(Faction::Emperor, 0), jamis = L(Faction::Fremen, 4);

@@ -398,7 +398,7 @@ TEST_CASE("3.01.11.03 a Karama buys the shipment at Guild rates, paid to the ban
   CHECK(rejected(s, Faction::Guild, play(karama, rules::kKaramaGuildRates)).code == RejectCode::IllegalChoice);  // gone
 }
 
-TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels the Guild's half price; the Guild ships again without it",
+TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels the Guild's half price, the Guild ships again without it",
           "[cards][rulings]") {
   GameState s = at_shipment({Faction::Guild, Faction::Atreides, Faction::Harkonnen}, false, ruling("karama_windows", "all_other_seats"));
   const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);

@@ -216,7 +216,7 @@ TEST_CASE("2.04.13 / 2.04.16 advanced Fremen: storm deck and half losses", "[sto
   CHECK(h.of(Faction::Fremen).tanks[0] == 3);
 }
 
-TEST_CASE("1.03 CHOAM Charity: 0 or 1 spice brought to 2, once a turn; 2.02.09 Bene Gesserit always 2", "[charity]") {
+TEST_CASE("1.03 CHOAM Charity: 0 or 1 spice brought to 2, once a turn, 2.02.09 Bene Gesserit always 2", "[charity]") {
   GameState s = game({Faction::Atreides, Faction::BeneGesserit, Faction::Fremen});
   play_until(s, Phase::Charity, 1);
   // Arrange: Atreides 1 spice, Fremen 5, BG 5.
@@ -236,7 +236,7 @@ TEST_CASE("1.03 CHOAM Charity: 0 or 1 spice brought to 2, once a turn; 2.02.09 B
   CHECK(c.phase != Phase::Charity);
 }
 
-TEST_CASE("1.08 spice collection: 2 per force, 3 with Arrakeen or Carthag; 1.08.03 the rest stays", "[collection]") {
+TEST_CASE("1.08 spice collection: 2 per force, 3 with Arrakeen or Carthag, 1.08.03 the rest stays", "[collection]") {
   GameState s = game({Faction::Atreides, Faction::Fremen});
   play_until(s, Phase::Storm, 1);
   s.storm_sector = 0;

@@ -220,7 +220,7 @@ TEST_CASE("1.10.01.02 a player may ally once per Nexus", "[nexus]") {
   CHECK(rejected(s, Faction::Emperor, propose(Faction::Harkonnen)).code == RejectCode::IllegalChoice);
 }
 
-TEST_CASE("1.10.01 a proposal re-opens the decision of a seat that passed; one proposal per faction", "[nexus]") {
+TEST_CASE("1.10.01 a proposal re-opens the decision of a seat that passed, one proposal per faction", "[nexus]") {
   GameState s = to_nexus(kFour);
   act(s, Faction::Harkonnen, pass());
   CHECK((waiting_for(s) & bit_of(s, Faction::Harkonnen)) == 0);

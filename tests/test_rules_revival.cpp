@@ -255,7 +255,7 @@ TEST_CASE("1.05.03.02 a leader revival needs its strength in spice", "[revival]"
   act(s, Faction::Atreides, revive(1));
 }
 
-TEST_CASE("1.05.03 leaders are revived only with no active leader or all died once; one per turn", "[revival]") {
+TEST_CASE("1.05.03 leaders are revived only with no active leader or all died once, one per turn", "[revival]") {
   const LeaderId dead = data::leader_id(Faction::Atreides, 4);
   SECTION("an active leader that never died blocks leader revival") {
     GameState s = at_revival({Faction::Atreides, Faction::Harkonnen}, [&](GameState& g) {

@@ -612,7 +612,7 @@ TEST_CASE("1.06.05 one group from one territory, its sectors together unless sep
   }
 }
 
-TEST_CASE("1.06.05.01 one movement per turn; 1.06.01 storm order, then the Battle phase", "[shipment]") {
+TEST_CASE("1.06.05.01 one movement per turn, 1.06.01 storm order, then the Battle phase", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, [](GameState& g) {
     set_spice(g, Faction::Emperor, 10);
   });

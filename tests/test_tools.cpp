@@ -65,7 +65,7 @@ GameSetup three(uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("fork shares the parent's prefix without copying it; forks of forks", "[tools]") {
+TEST_CASE("fork shares the parent's prefix without copying it, forks of forks", "[tools]") {
   Store S;
   std::string err, room = "p";
   REQUIRE(store::create_room(*S.st, three(3), &room, &err));
