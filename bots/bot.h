@@ -39,8 +39,10 @@ namespace mentat::bots {
 enum class Profile : uint8_t {
   Easy = 0,    // a uniformly random legal action
   Medium = 1,  // simple heuristics: modest bids, ships toward strongholds and spice, keeps reserves
-  Hard = 2,    // medium + battle plans weighed against the opponent, stronghold preference, traitors
-  Brutal = 3,  // hard + one-ply lookahead: candidate actions scored by an evaluation of the view
+  Hard = 2,    // medium + shipments/movements by a one-ply board evaluation, battle plans weighed
+               // against the opponent, stronghold preference, traitors, storm dials
+  Brutal = 3,  // hard + lookahead: threats to its strongholds next turn, battle plans by their
+               // expected outcome over the opponent's possible plans
 };
 inline constexpr int kNumProfiles = 4;
 std::string_view profile_name(Profile p);           // "easy", "medium", "hard", "brutal"

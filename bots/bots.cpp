@@ -2,11 +2,13 @@
 //
 // Layout: Brain holds one decision's inputs (knowledge from the view, the
 // legal actions, a seeded Rng, the profile) and one method per decision
-// kind. Medium uses simple rules; hard refines them (battle plans weighed
-// against the opponent's forces and leaders, stronghold preference, traitors,
-// storm dials); brutal scores candidate actions by a one-ply evaluation of
-// the position computed from the view (board model after the action, or the
-// expected outcome of a battle plan over the opponent's possible plans).
+// kind. Medium uses simple rules. Hard scores shipments and movements by a
+// one-ply evaluation of a board model after the action (computed from the
+// view), weighs battle plans against the opponent's forces and leaders and
+// its own traitors, and dials the storm onto others' forces. Brutal adds
+// lookahead: the threat to each stronghold it holds next turn, and battle
+// plans scored by their expected outcome over the opponent's possible plans.
+// docs/BOTS.md describes the profiles and their measured strength.
 #include <algorithm>
 #include <array>
 #include <cmath>
