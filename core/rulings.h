@@ -46,8 +46,13 @@ enum class RulingId : uint8_t {
   EllacaDrugDefense = 27,         // 3.01.06: Ellaca Drug is stopped by a poison defense, or by a projectile defense
   BattleLossesScope = 28,         // 1.07.06.05 vs 1.07.01.01: the loser loses its forces in the battle area or the whole territory
   AggressorOrder = 29,            // 1.07.02/1.07.03: the aggressor orders its battles freely, or finishes a territory first
+  GholaEliteLimit = 30,           // 3.01.20: the Ghola's forces ignore the one-elite-a-turn revival limit, or respect it
+  EmperorKaramaEliteLimit = 31,   // 1.14.02: the Emperor's Karama revival respects the one-Sardaukar-a-turn limit, or not
+  VoiceVsCheapHero = 32,          // 2.02.06 vs 1.07.04.05: "do not play a Cheap Hero" lifts the obligation, or it stands
+  FamilyAtomicsAdvisors = 33,     // 3.01.07: Bene Gesserit advisors qualify for Family Atomics, or only fighters
+  CaptureAfterTraitorWin = 34,    // 2.05.10 vs 1.07.06.07.01: the Harkonnen capture after a traitor win, or not
 };
-inline constexpr int kNumRulings = 30;
+inline constexpr int kNumRulings = 35;
 
 struct RulingInfo {
   RulingId id;

@@ -824,3 +824,44 @@ TEST_CASE("battle abilities: Prescience, PrescienceAnswer and Voice round-trip t
   REQUIRE(codec::parse_action_json(R"({"action_type":"Prescience","action":{"element":3}})", &a, nullptr, &err));
   CHECK(a == prescience(3));
 }
+
+// ---- rulings voice_vs_cheap_hero and capture_after_traitor_win ---------------------------------
+
+TEST_CASE("2.02.06 ruling voice_vs_cheap_hero=obligation_stands: with no leader the Cheap Hero is still played", "[battle][rulings]") {
+  GameState s = base({Faction::BeneGesserit, Faction::Harkonnen});
+  std::string err;
+  REQUIRE(s.rulings.set("voice_vs_cheap_hero", "obligation_stands", &err));
+  place(s, Faction::BeneGesserit, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  const uint8_t hero = give(s, Faction::Harkonnen, TreacheryKind::CheapHero);
+  for (int i = 0; i < data::kLeadersPerFaction; ++i) to_tanks(s, L(Faction::Harkonnen, i));
+  enter_battle(s);
+  act(s, Faction::BeneGesserit, voice(false, ab::kCheapHero));
+  CHECK_THAT(rejected(s, Faction::Harkonnen, plan(kNone8, 2)).reason, Catch::Contains("1.07.04.05"));
+  CHECK(decisions(s, seat(s, Faction::Harkonnen))[0].options == std::vector<uint16_t>{uint16_t(100 + hero)});
+  check_legal(s);
+  act(s, Faction::Harkonnen, plan(kNone8, 2, kNone8, kNone8, hero));
+}
+
+TEST_CASE("2.05.10.01 ruling capture_after_traitor_win: a traitor win takes a captive only under capture", "[battle][rulings]") {
+  GameState s = base({Faction::Harkonnen, Faction::Emperor}, true);
+  place(s, Faction::Harkonnen, kFlat, 4);
+  place(s, Faction::Emperor, kFlat, 4);
+  const uint8_t bashar = L(Faction::Emperor, 4);
+  give_traitor(s, Faction::Harkonnen, bashar);
+  std::string err;
+  const bool capture = GENERATE(true, false);
+  if (!capture) REQUIRE(s.rulings.set("capture_after_traitor_win", "no_capture", &err));
+  enter_battle(s);
+  act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 0), 1));
+  act(s, Faction::Emperor, plan(bashar, 2));
+  act(s, Faction::Emperor, traitor(false));
+  act(s, Faction::Harkonnen, traitor(true));
+  if (capture) {
+    CHECK(s.step == ab::kCapture);
+    CHECK(s.battle.captive > 0);
+  } else {
+    CHECK(s.battle.captive == 0);
+    CHECK(s.phase != Phase::Battle);
+  }
+}

@@ -603,3 +603,73 @@ TEST_CASE("cards and Karama windows in random games: invariants hold, every game
   CHECK(played > 0);
   CHECK(windows > 0);
 }
+
+// ---- rulings on card and Karama revivals, Family Atomics -------------------------------------
+
+TEST_CASE("3.01.20 ruling ghola_elite_limit: the Ghola revives one Sardaukar a turn only under one_per_turn", "[cards][rulings]") {
+  GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, true);
+  play_until(s, Phase::Bidding, 1);
+  const uint8_t ghola = give(s, Faction::Emperor, TreacheryKind::TleilaxuGhola);
+  to_tanks(s, Faction::Emperor, 3);
+  to_tanks(s, Faction::Emperor, 2, 1);
+  std::string err;
+  SECTION("no_limit (default): two Sardaukar at once") {
+    act(s, Faction::Emperor, play(ghola, 1 | 2 << 4));
+    CHECK(s.of(Faction::Emperor).tanks[1] == 0);
+  }
+  SECTION("one_per_turn: two Sardaukar rejected, one accepted, then the normal revival has none left") {
+    REQUIRE(s.rulings.set("ghola_elite_limit", "one_per_turn", &err));
+    const auto r = rejected(s, Faction::Emperor, play(ghola, 1 | 2 << 4));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK(r.reason.find("Sardaukar") != std::string::npos);
+    act(s, Faction::Emperor, play(ghola, 1 | 1 << 4));
+    CHECK(s.of(Faction::Emperor).tanks[1] == 1);
+    CHECK(s.of(Faction::Emperor).special_revived_turn == s.turn);
+  }
+}
+
+TEST_CASE("1.14.02 ruling emperor_karama_elite_limit=no_limit: the Karama power revives two Sardaukar", "[cards][rulings]") {
+  GameState s = game({Faction::Emperor, Faction::Atreides}, true);
+  play_until(s, Phase::Bidding, 1);
+  to_tanks(s, Faction::Emperor, 2);
+  to_tanks(s, Faction::Emperor, 2, 1);
+  const uint8_t karama = give(s, Faction::Emperor, TreacheryKind::Karama);
+  std::string err;
+  REQUIRE(s.rulings.set("emperor_karama_elite_limit", "no_limit", &err));
+  play_until(s, Phase::Revival, 1);
+  act(s, Faction::Emperor, play(karama, 1 | 2 << 4));
+  CHECK(s.of(Faction::Emperor).tanks[1] == 0);
+  CHECK(s.of(Faction::Emperor).tanks[0] == 1);
+  // The power did not use up the turn's one Sardaukar revival.
+  CHECK(s.of(Faction::Emperor).special_revived_turn != s.turn);
+}
+
+TEST_CASE("3.01.07 ruling family_atomics_advisors: advisors next to the Shield Wall qualify only under advisors_count",
+          "[cards][rulings]") {
+  GameState s = at_storm_2({Faction::BeneGesserit, Faction::Harkonnen}, true);
+  const uint8_t fa = give(s, Faction::BeneGesserit, TreacheryKind::FamilyAtomics);
+  // Only Bene Gesserit advisors (kind 1 in the advanced game) in Hole In The Rock, next to the Wall.
+  auto& bg = s.of(Faction::BeneGesserit);
+  for (int l = 0; l < data::kNumLocations; ++l)
+    for (int k = 0; k < 2; ++k) {
+      uint8_t& n = s.forces_at(Faction::BeneGesserit, static_cast<LocationId>(l), k);
+      bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] + n);
+      n = 0;
+    }
+  REQUIRE(bg.reserves[0] >= 2);
+  bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] - 2);
+  s.forces_at(Faction::BeneGesserit, loc("Hole In The Rock"), 1) = 2;
+  s.storm_sector = 6;
+  REQUIRE_FALSE(inspect::check_invariants(s).has_value());
+  std::string err;
+  SECTION("fighters_only (default)") {
+    CHECK(rejected(s, Faction::BeneGesserit, play(fa)).code == RejectCode::IllegalChoice);
+    CHECK_FALSE(offered(s, Faction::BeneGesserit, fa));
+  }
+  SECTION("advisors_count") {
+    REQUIRE(s.rulings.set("family_atomics_advisors", "advisors_count", &err));
+    CHECK(offered(s, Faction::BeneGesserit, fa));
+    act(s, Faction::BeneGesserit, play(fa));
+    CHECK(s.shield_wall_destroyed == 1);
+  }
+}

@@ -18,7 +18,9 @@
 //    bound by its Prescience answer); told not to, a plan with one is
 //    rejected unless the Prescience answer binds the seat to that card. A
 //    Voice against Cheap Heroes lifts 1.07.04.05 for them (no Cheap Hero is
-//    then "possible"; with no leader the seat plays no card, 1.07.04.06).
+//    then "possible"; with no leader the seat plays no card, 1.07.04.06),
+//    unless ruling voice_vs_cheap_hero = obligation_stands (with no leader
+//    the Cheap Hero is still played).
 //  * then step kPlans (battle.cpp) with check_commitments in the plan check.
 //
 // Kwisatz Haderach (advanced, 2.01.10-15): kh.losses counts Atreides forces
@@ -37,7 +39,8 @@
 //
 // Harkonnen: 2.05.09 the traitor step also asks the Harkonnen when their ally
 // fights (battle.cpp credits the call to the ally's side). Advanced
-// 2.05.10-13: after a battle the Harkonnen won (by traitor too), one of the
+// 2.05.10-13: after a battle the Harkonnen won (by traitor too, unless ruling
+// capture_after_traitor_win = no_capture), one of the
 // loser's leaders that could still fight in this territory (1.07.04.04:
 // pool leaders not used elsewhere this turn, and its leader of this battle if
 // it survived) is drawn at random (Ctx::rand_below, recorded); step kCapture:
@@ -311,8 +314,13 @@ bool lead_possible(const GameState& s, Seat seat, const Bound& k) {
 
 // A Cheap Hero the seat has to play whatever the Voice says: its Prescience
 // answer named it, or named a card while no leader can carry it.
+// Ruling voice_vs_cheap_hero = obligation_stands: with no leader available,
+// 1.07.04.05 still makes the seat play its Cheap Hero.
 bool hero_forced(const GameState& s, Seat seat, const Bound& k) {
   if (k.lead) return k.hero != kNone8;
+  if (s.rulings.is(RulingId::VoiceVsCheapHero, 1) && battle_available_leaders(s, s.faction_at(seat), s.battle.territory).empty() &&
+      !battle_cheap_heroes(s, s.faction_at(seat)).empty())
+    return true;
   const bool card_bound = (k.weapon && k.weapon_card != kNone8) || (k.defense && k.defense_card != kNone8);
   return card_bound && battle_available_leaders(s, s.faction_at(seat), s.battle.territory).empty() &&
          !battle_cheap_heroes(s, s.faction_at(seat)).empty();
@@ -795,7 +803,9 @@ bool hold_after_battle(Ctx& c) {
         return_captive(s, id);
     }
     // 2.05.10.01 the Harkonnen won: draw one of the loser's active leaders.
-    if (s.advanced && b.winner && faction_of_side(s, b.winner - 1) == Faction::Harkonnen) {
+    // Ruling capture_after_traitor_win = no_capture: a traitor win takes no captive.
+    if (s.advanced && b.winner && faction_of_side(s, b.winner - 1) == Faction::Harkonnen &&
+        !(s.rulings.is(RulingId::CaptureAfterTraitorWin, 1) && traitor_win(s, b.winner - 1))) {
       const Faction loser = faction_of_side(s, 2 - b.winner);
       std::vector<uint8_t> pool;
       for (int id = 0; id < data::kNumLeaders; ++id)

@@ -31,7 +31,8 @@
 //    leaders in the tanks (face up or down, 1.05.03/1.05.04 do not apply) to
 //    your leader pool, or value = regular + 16 x special forces (1..5 in
 //    all) from the tanks to reserves, for free, besides the normal revival.
-//    The 2.03.11/2.04.20 one-elite-a-turn limit does not apply to the card.
+//    The 2.03.11/2.04.20 one-elite-a-turn limit does not apply to the card
+//    unless ruling ghola_elite_limit = one_per_turn.
 //  * 3.01.22 TRUTHTRANCE, at any time after setup: value = question << 4 |
 //    asked faction, target = the question's subject (rules::Question). The
 //    engine answers what the state answers (does X hold a card of kind Y, is
@@ -51,7 +52,8 @@
 //    - 3.01.11.05 / 1.13.06 / 1.14 advanced, once per game
 //      (FactionState::karama_power_used), value without kKaramaGuildRates:
 //      1.14.02 Emperor, in the Revival phase: a leader (target) or up to 3
-//      forces (value as for the Ghola; one Sardaukar a turn, 2.03.11) free.
+//      forces (value as for the Ghola; one Sardaukar a turn, 2.03.11, unless
+//      ruling emperor_karama_elite_limit = no_limit) free.
 //      1.14.04 Harkonnen, in the Bidding phase: target = a faction whose
 //      whole hand is taken (GameState::karama_taken until the give-back
 //      ends); a KaramaGiveBack window then asks the Harkonnen for one
@@ -135,6 +137,12 @@ struct Revival {
 };
 Revival revival_of(const Action& a) { return {a.to, a.value & 15, a.value >> 4}; }
 
+// Whether the one-elite-a-turn revival limit (2.03.11, 2.04.20) applies to a
+// revival by card or Karama power: rulings ghola_elite_limit and
+// emperor_karama_elite_limit.
+bool ghola_elite_limit(const GameState& s) { return s.rulings.is(RulingId::GholaEliteLimit, 1); }
+bool emperor_karama_elite_limit(const GameState& s) { return s.rulings.is(RulingId::EmperorKaramaEliteLimit, 0); }
+
 std::optional<Rejection> check_revival(const GameState& s, Faction me, const Action& a, int max_forces, bool elite_limit,
                                        const std::string& rule) {
   const Revival r = revival_of(a);
@@ -212,7 +220,9 @@ void revival_candidates(const GameState& s, Faction me, int max_forces, Action b
 
 int fighters_at(const GameState& s, Faction f, LocationId l) {
   int n = s.forces_at(f, l, 0);
-  if (!(f == Faction::BeneGesserit && s.advanced)) n += s.forces_at(f, l, 1);  // advisors do not count (2.02.12)
+  // Advisors do not count (2.02.12) unless ruling family_atomics_advisors = advisors_count.
+  if (!(f == Faction::BeneGesserit && s.advanced) || s.rulings.is(RulingId::FamilyAtomicsAdvisors, 1))
+    n += s.forces_at(f, l, 1);
   return n;
 }
 
@@ -509,7 +519,7 @@ std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Actio
     case Faction::Emperor:
       if (s.phase != Phase::Revival)
         return reject(RejectCode::WrongPhase, "the Emperor's Karama power is used during the Revival phase (1.14.02)");
-      return check_revival(s, me, a, kEmperorKaramaForces, true, "1.14.02");
+      return check_revival(s, me, a, kEmperorKaramaForces, emperor_karama_elite_limit(s), "1.14.02");
     case Faction::Harkonnen: {
       if (s.phase != Phase::Bidding)
         return reject(RejectCode::WrongPhase, "the Harkonnen Karama power is used during the Bidding phase (1.14.04)");
@@ -562,7 +572,7 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
       if (s.shipmove.hajr) return reject(RejectCode::IllegalChoice, "you already have Hajr's extra movement this turn");
       return std::nullopt;
     case TreacheryKind::TleilaxuGhola:
-      return check_revival(s, me, a, kGholaForces, false, "3.01.20");
+      return check_revival(s, me, a, kGholaForces, ghola_elite_limit(s), "3.01.20");
     case TreacheryKind::Truthtrance: {
       const uint8_t asked = asked_of(a);
       if (asked >= kNumFactions || !s.has(static_cast<Faction>(asked)))
@@ -604,7 +614,7 @@ void apply_karama(Ctx& c, Seat seat, const Action& a) {
   }
   s.of(me).karama_power_used = 1;
   if (me == Faction::Emperor) {
-    do_revival(s, me, a, true);
+    do_revival(s, me, a, emperor_karama_elite_limit(s));
     return;
   }
   if (me == Faction::Harkonnen) {
@@ -647,7 +657,7 @@ void apply_play(Ctx& c, Seat seat, const Action& a) {
       return;
     case TreacheryKind::TleilaxuGhola:
       discard(s, me, a.card);
-      do_revival(s, me, a, false);
+      do_revival(s, me, a, ghola_elite_limit(s));
       return;
     case TreacheryKind::Truthtrance: {
       discard(s, me, a.card);
