@@ -646,25 +646,8 @@ int main(int argc, char** argv) {
     }
     if (!keep_name.empty()) {
       // Keep the position just before the divergence under the other ruling.
-      const int64_t keep_at = rep.diverged ? std::max<int64_t>(rerun_from, rep.version - 1) : rerun_from;
-      const int64_t fork_at = std::max<int64_t>(0, rerun_from == 0 ? 0 : rerun_from - 1);
-      if (!store::fork_room(*st, room, fork_at, keep_name, &alt, &error)) return fail(3, error);
-      std::string copy_err;
       int64_t head = -1;
-      if (auto m = st->meta(keep_name, &copy_err)) head = m->head;
-      // Re-submit the parent's actions after the fork point up to keep_at.
-      bool copied = st->scan_events(room, fork_at + 1, keep_at, [&](int64_t, const std::string& bytes) {
-        codec::Event e;
-        if (!codec::decode_event(bytes, &e, &copy_err)) return false;
-        auto o = store::submit(*st, keep_name, e.seat, head, e.action, e.client_action_id);
-        if (!o.ok) {
-          copy_err = o.rejection ? o.rejection->reason : o.error;
-          return false;
-        }
-        head = o.version;
-        return true;
-      }, &copy_err);
-      if (!copied) return fail(3, "keeping the rerun: " + copy_err);
+      if (!replay::keep_rerun(*st, room, alt, rerun_from, rep, keep_name, &head, &error)) return fail(3, error);
       std::printf("kept as room %s (head %lld)\n", keep_name.c_str(), static_cast<long long>(head));
     }
     return rep.diverged ? 1 : 0;

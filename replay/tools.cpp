@@ -1,10 +1,12 @@
 #include "replay/tools.h"
 
+#include <algorithm>
 #include <cctype>
 #include <variant>
 
 #include "core/engine.h"
 #include "events/codec.h"
+#include "store/room.h"
 
 namespace mentat::replay {
 
@@ -276,6 +278,39 @@ RerunReport rerun(store::EventStore& store, const std::string& room, const Rulin
   }, &r.error);
   r.ok = scanned || stop;
   return r;
+}
+
+bool keep_rerun(store::EventStore& store, const std::string& room, const Rulings& rulings, int64_t from,
+                const RerunReport& report, const std::string& new_room, int64_t* head, std::string* error) {
+  auto m = store.meta(room, error);
+  if (!m) {
+    if (error->empty()) *error = "no room " + room;
+    return false;
+  }
+  const int64_t fork_at = from == 0 ? 0 : from - 1;
+  const int64_t keep_at = report.diverged ? std::max<int64_t>(fork_at, report.version - 1) : m->head;
+  if (!store::fork_room(store, room, fork_at, new_room, &rulings, error)) return false;
+  auto nm = store.meta(new_room, error);
+  if (!nm) return false;
+  int64_t h = nm->head;
+  std::string copy_err;
+  const bool copied = keep_at <= fork_at || store.scan_events(room, fork_at + 1, keep_at, [&](int64_t, const std::string& bytes) {
+    codec::Event e;
+    if (!codec::decode_event(bytes, &e, &copy_err)) return false;
+    auto o = store::submit(store, new_room, e.seat, h, e.action, e.client_action_id);
+    if (!o.ok) {
+      copy_err = o.rejection ? o.rejection->reason : o.error;
+      return false;
+    }
+    h = o.version;
+    return true;
+  }, &copy_err);
+  if (head) *head = h;
+  if (!copied) {
+    *error = "keeping the rerun as " + new_room + " stopped at its version " + std::to_string(h) + ": " + copy_err;
+    return false;
+  }
+  return true;
 }
 
 }  // namespace mentat::replay

@@ -58,4 +58,15 @@ struct RerunReport {
 // (0: from the creation), re-validating every later action under them.
 RerunReport rerun(store::EventStore& store, const std::string& room, const Rulings& rulings, int64_t from);
 
+// Keeps a rerun as a new room `new_room` (rerun --keep): a fork of `room`
+// before version `from` that records `rulings` (an adjudicator SetRulings
+// event), followed by the original actions re-submitted through the room
+// layer (validated, hashed, synced) up to the last one that stayed legal and
+// equal: report.version - 1 when the rerun diverged, else the whole game.
+// The kept room's head goes to *head. On failure (no such room, new_room
+// exists, an action rejected) returns false with one sentence in *error; a
+// partly copied room stays in the store as a normal fork and is named there.
+bool keep_rerun(store::EventStore& store, const std::string& room, const Rulings& rulings, int64_t from,
+                const RerunReport& report, const std::string& new_room, int64_t* head, std::string* error);
+
 }  // namespace mentat::replay

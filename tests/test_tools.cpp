@@ -174,6 +174,32 @@ TEST_CASE("rerun finds a planted divergence at the right version", "[tools]") {
   auto same = replay::rerun(*S.st, room, s.rulings, 0);
   REQUIRE(same.ok);
   CHECK_FALSE(same.diverged);
+
+  // rerun --keep: a room at the position just before the divergence, under the other ruling.
+  int64_t kept = -1;
+  REQUIRE(replay::keep_rerun(*S.st, room, alt, 0, r, "b-kept", &kept, &err));
+  CHECK(kept == planted);  // the creation, the SetRulings event, then versions 1..planted-1
+  GameState k, before;
+  REQUIRE(store::load_state(*S.st, "b-kept", -1, &k, &err));
+  REQUIRE(store::load_state(*S.st, room, planted - 1, &before, &err));
+  CHECK(k.rulings.is(RulingId::BribeTiming, 1));
+  CHECK(k.phase == before.phase);
+  CHECK(k.turn == before.turn);
+  for (int f = 0; f < kNumFactions; ++f) CHECK(k.f[f].spice == before.f[f].spice);
+  CHECK(replay::verify_room(*S.st, "b-kept").ok);
+  // The adjudicator plays on from there: the bribe now lands behind the shield at once.
+  const int hark = k.of(Faction::Harkonnen).spice;
+  auto o2 = store::submit(*S.st, "b-kept", k.seat_of(Faction::Atreides), kept, bribe, "bribe-kept");
+  REQUIRE(o2.ok);
+  REQUIRE(store::load_state(*S.st, "b-kept", -1, &k, &err));
+  CHECK(k.of(Faction::Harkonnen).spice == hark + 2);
+  // Nothing diverged: the whole game is kept.
+  int64_t all = -1;
+  REQUIRE(replay::keep_rerun(*S.st, room, s.rulings, 0, same, "b-all", &all, &err));
+  CHECK(all == S.st->meta(room, &err)->head + 1);
+  CHECK(replay::verify_room(*S.st, "b-all").ok);
+  // A name already taken is refused.
+  CHECK_FALSE(replay::keep_rerun(*S.st, room, alt, 0, r, "b-kept", &all, &err));
 }
 
 TEST_CASE("diff reports custody moves, forces, spice and rulings", "[tools]") {
