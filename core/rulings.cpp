@@ -128,6 +128,10 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "Must the aggressor finish its battles in one territory before fighting in another?",
        {"free", "finish_territory"}, 0,
        "1.07.02 'The Aggressor chooses the order in which they wish to fight their battles' vs 1.07.03 'for as long as they have Forces in that Territory'"},
+      {RulingId::GuildKaramaReship, "guild_karama_reship",
+       "May a player whose off-planet shipment the Guild cancelled by Karama ship again that turn?",
+       {"no", "yes"}, 0,
+       "1.14.05 cancels a shipment, not an ability; 1.00.04 lets a faction retake an action only after a cancelled ability"},
   }};
   return r;
 }

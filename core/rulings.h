@@ -46,8 +46,9 @@ enum class RulingId : uint8_t {
   EllacaDrugDefense = 27,         // 3.01.06: Ellaca Drug is stopped by a poison defense, or by a projectile defense
   BattleLossesScope = 28,         // 1.07.06.05 vs 1.07.01.01: the loser loses its forces in the battle area or the whole territory
   AggressorOrder = 29,            // 1.07.02/1.07.03: the aggressor orders its battles freely, or finishes a territory first
+  GuildKaramaReship = 30,         // 1.14.05: a shipment cancelled by the Guild's Karama ends the shipper's shipment, or it ships again
 };
-inline constexpr int kNumRulings = 30;
+inline constexpr int kNumRulings = 31;
 
 struct RulingInfo {
   RulingId id;

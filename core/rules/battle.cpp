@@ -622,6 +622,7 @@ void start_battle(Ctx& c, Seat aggressor, const Option& o) {
   b.plans_in = 0;
   b.traitor_calls = 0;
   b.plan[0] = b.plan[1] = BattlePlanState{};
+  b.karama_seen = 0;  // 1.14.01 (cards.cpp)
   ability::open_battle(c);  // 2.01.08 Prescience, 2.02.06 Voice, then kPlans
 }
 
