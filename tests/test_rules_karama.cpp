@@ -223,28 +223,31 @@ TEST_CASE("1.14.03 Fremen Karama sandworm (karama_windows=all_other_seats): aske
           "[cards][karama][rulings]") {
   GameState s = game({Faction::Fremen, Faction::Atreides}, true, 7, ruling("karama_windows", "all_other_seats"));
   const uint8_t karama = give(s, Faction::Fremen, TreacheryKind::Karama);
-  // Not on turn 1.
-  play_until(s, Phase::Charity, 1);
-  CHECK(rejected(s, Faction::Fremen, play(karama, 0, loc("Funeral Plain"))).code == RejectCode::WrongPhase);
-  play_until(s, Phase::Storm, 2);
   const LocationId plain = loc("Funeral Plain");
-  for (int i = 0; i < 40 && !(s.phase == Phase::SpiceBlow && s.step == kFremenKaramaStep); ++i) {
-    if (s.phase == Phase::Storm && s.forces_at(Faction::Atreides, plain) == 0 && s.of(Faction::Atreides).reserves[0] >= 4)
-      place(s, Faction::Atreides, plain, 4);
+  // Not on turn 1.
+  play_until(s, Phase::Bidding, 1);
+  CHECK(rejected(s, Faction::Fremen, play(karama, 0, plain)).code == RejectCode::WrongPhase);
+  // The advanced Fremen storm card moves the storm unasked: the turn-2 blow is the next stop.
+  for (int i = 0; i < 400 && !(s.phase == Phase::SpiceBlow && s.step == kFremenKaramaStep); ++i) {
+    REQUIRE(s.turn <= 2);
     play_step(s);
   }
   REQUIRE(s.phase == Phase::SpiceBlow);
   REQUIRE(s.step == kFremenKaramaStep);
+  CHECK(s.turn == 2);
   CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Fremen)));
   check_legal(s);
+  CHECK(legal_has(s, Faction::Fremen, play(karama, rules::kKaramaProtectAlly, plain)));
   CHECK(rejected(s, Faction::Fremen, play(karama, 0, loc("Arrakeen"))).code == RejectCode::IllegalChoice);
   CHECK(rejected(s, Faction::Atreides, pass()).code == RejectCode::NotYourDecision);
+  if (s.of(Faction::Atreides).reserves[0] >= 4) place(s, Faction::Atreides, plain, 4);
   const int atreides_there = s.forces_at(Faction::Atreides, plain);
   REQUIRE(atreides_there > 0);
   const int tanks = s.of(Faction::Atreides).tanks[0];
   SECTION("placed: devours, Nexus") {
     act(s, Faction::Fremen, play(karama, 0, plain));
     CHECK(s.of(Faction::Fremen).karama_power_used == 1);
+    CHECK(s.treachery_discard.top() == karama);
     CHECK(s.forces_at(Faction::Atreides, plain) == 0);
     CHECK(s.of(Faction::Atreides).tanks[0] == tanks + atreides_there);
     CHECK(s.phase == Phase::Nexus);
@@ -259,19 +262,24 @@ TEST_CASE("1.14.03 Fremen Karama sandworm (karama_windows=all_other_seats): aske
 TEST_CASE("1.14.03 default karama_windows=none: nobody is asked in the blow, the worm may be placed during a Nexus", "[cards][karama]") {
   GameState s = game({Faction::Fremen, Faction::Atreides}, true, 7);
   const uint8_t karama = give(s, Faction::Fremen, TreacheryKind::Karama);
-  play_until(s, Phase::Storm, 2);
-  for (int i = 0; i < 40 && s.phase != Phase::Charity && s.phase != Phase::Nexus; ++i) {
+  play_until(s, Phase::Bidding, 1);
+  bool nexus = false;
+  for (int i = 0; i < 400 && !(s.phase == Phase::Bidding && s.turn == 2); ++i) {
     CHECK_FALSE((s.phase == Phase::SpiceBlow && s.step == kFremenKaramaStep));
+    if (s.phase == Phase::Nexus && s.waiting) {
+      nexus = true;
+      act(s, Faction::Fremen, play(karama, 0, loc("Funeral Plain")));
+      CHECK(s.of(Faction::Fremen).karama_power_used == 1);
+      CHECK(s.phase == Phase::Nexus);
+      break;
+    }
     play_step(s);
   }
-  if (s.phase == Phase::Charity) {
+  if (!nexus) {
+    REQUIRE(s.phase == Phase::Bidding);
     auto r = rejected(s, Faction::Fremen, play(karama, 0, loc("Funeral Plain")));
     CHECK(r.code == RejectCode::WrongPhase);
     CHECK_THAT(r.reason, Catch::Contains("1.14.03"));
-  } else {
-    act(s, Faction::Fremen, play(karama, 0, loc("Funeral Plain")));
-    CHECK(s.of(Faction::Fremen).karama_power_used == 1);
-    CHECK(s.phase == Phase::Nexus);
   }
 }
 
