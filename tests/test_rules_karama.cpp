@@ -508,3 +508,46 @@ TEST_CASE("3.01.11.01 karama_windows=all_other_seats: the Guild's cross-shipment
   CHECK(s.forces_at(Faction::Guild, data::polar_sink()) == 2);
   CHECK(s.of(Faction::Guild).spice == 18);  // 4 at full price, 2 at half
 }
+
+TEST_CASE("3.01.11.02 the ability table: each prevented ability names its faction and rule", "[cards][karama]") {
+  for (int ab = 1; ab < rules::kNumAbilities; ++ab) {
+    const rules::AbilityInfo* info = rules::ability_info(static_cast<rules::Ability>(ab));
+    REQUIRE(info != nullptr);
+    CHECK(static_cast<int>(info->id) == ab);
+    CHECK(std::string(info->rule).rfind("2.0", 0) == 0);
+  }
+  CHECK(rules::ability_info(rules::Ability::None) == nullptr);
+  // Offered against the factions in the game only.
+  GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false);
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  CHECK(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildOffPlanet), fa(Faction::Guild))));
+  CHECK_FALSE(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgVoice), fa(Faction::BeneGesserit))));
+  CHECK(rejected(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgVoice), fa(Faction::BeneGesserit))).code == RejectCode::Malformed);
+}
+
+TEST_CASE("3.01.11.02 a prevented Kwisatz Haderach: the plan with it is rejected, the plan without it stands", "[cards][karama][battle]") {
+  GameState s = battle_position({Faction::Atreides, Faction::Harkonnen}, Faction::Atreides, Faction::Harkonnen);
+  s.kh.losses = 7;
+  const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
+  act(s, Faction::Harkonnen, play(karama, prevent(rules::Ability::KwisatzHaderach), fa(Faction::Atreides)));
+  enter_battle(s);
+  for (int i = 0; i < 8 && s.step != 1; ++i) play_step(s);
+  REQUIRE(s.step == 1);
+  Action with_kh;
+  bool found = false;
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::Atreides))) {
+    CHECK_FALSE((a.kind == ActionKind::BattlePlan && a.flag));
+    if (a.kind == ActionKind::BattlePlan && a.card != kNone8 && !found) {
+      with_kh = a;
+      found = true;
+    }
+  }
+  REQUIRE(found);
+  Action without = with_kh;
+  with_kh.flag = true;
+  auto r = rejected(s, Faction::Atreides, with_kh);
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));
+  act(s, Faction::Atreides, without);
+  CHECK(s.prevented[static_cast<int>(Faction::Atreides)] == 0);
+}

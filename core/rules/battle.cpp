@@ -743,6 +743,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       p.dial = a.value;
       p.spice = static_cast<uint8_t>(a.amount);
       p.kwisatz_haderach = a.flag ? 1 : 0;
+      if (s.faction_at(seat) == Faction::Atreides) consume_prevention(s, Faction::Atreides, Ability::KwisatzHaderach);  // 3.01.11.02
       b.plans_in |= bit(seat);
       s.waiting &= static_cast<uint8_t>(~bit(seat));
       if (!s.waiting) reveal(c);

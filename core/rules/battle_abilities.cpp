@@ -362,6 +362,7 @@ std::optional<Rejection> kh_problem(const GameState& s, Seat seat) {
     return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach is not active: the Atreides have lost " +
                                                  std::to_string(s.kh.losses) + " forces in battles, 7 awaken it (2.01.10)");
   if (s.kh.dead) return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach is in the Tleilaxu Tanks (2.01.14)");
+  if (auto why = ability_blocked(s, Faction::Atreides, Ability::KwisatzHaderach)) return reject(RejectCode::IllegalChoice, *why);
   if (s.kh.used_turn == s.turn && s.kh.used_territory != b.territory)
     return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach fought in " + territory_name(s.kh.used_territory) +
                                                  " this turn: one territory per turn (2.01.11)");
@@ -460,6 +461,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (a.kind != ActionKind::Respond && a.kind != ActionKind::Pass)
         return reject(RejectCode::WrongPhase, "the Harkonnen decide the fate of a captured leader: the phase takes Respond (or Pass) now");
       if (!asked) return reject(RejectCode::NotYourDecision, "the Harkonnen decide whether to kill or capture the leader (2.05.10)");
+      if (a.kind == ActionKind::Respond)
+        if (auto why = ability_blocked(s, Faction::Harkonnen, Ability::HarkonnenCapture)) return reject(RejectCode::IllegalChoice, *why);
       return std::nullopt;
   }
   return reject(RejectCode::WrongPhase, "nothing is decided in this step");
@@ -496,6 +499,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       start_plans(c);
       return;
     case kCapture: {
+      consume_prevention(s, Faction::Harkonnen, Ability::HarkonnenCapture);  // 3.01.11.02: its use opportunity
       const auto id = static_cast<uint8_t>(b.captive - 1);
       auto& l = s.leaders[id];
       if (a.kind == ActionKind::Respond && a.flag) {  // 2.05.10.03 CAPTURE
@@ -569,6 +573,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     }
     case kCapture: {
       const auto id = static_cast<uint8_t>(b.captive - 1);
+      if (auto why = ability_blocked(s, Faction::Harkonnen, Ability::HarkonnenCapture)) {
+        out.push_back(Decision{ActionKind::Pass, "Neither kill nor capture: " + *why, 0, 0, {}});
+        return;
+      }
       out.push_back(Decision{ActionKind::Respond,
                              "Captured leaders (2.05.10): " + leader_name(id) + " of " +
                                  std::string(faction_name(owner(id))) +
@@ -615,6 +623,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       return;
     case kCapture:
       for (bool accept : {true, false}) {
+        if (ability_cancelled(s, Faction::Harkonnen, Ability::HarkonnenCapture)) break;  // 3.01.11.02
         a.kind = ActionKind::Respond;
         a.flag = accept;
         out.push_back(a);

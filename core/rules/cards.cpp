@@ -900,6 +900,11 @@ const AbilityInfo* ability_info(Ability a) {
       {Ability::BgVoice, Faction::BeneGesserit, "2.02.06 / 2.02.07", "the Voice", ActionKind::Voice},
       {Ability::AtreidesPrescience, Faction::Atreides, "2.01.08 / 2.01.09", "prescience", ActionKind::Prescience},
       {Ability::FremenStormMigration, Faction::Fremen, "2.04.17", "storm migration", ActionKind::Ship},
+      {Ability::BgIntrusion, Faction::BeneGesserit, "2.02.15", "intrusion", ActionKind::Flip},
+      {Ability::BgWartime, Faction::BeneGesserit, "2.02.17", "wartime", ActionKind::Flip},
+      {Ability::FremenWormPlacement, Faction::Fremen, "2.04.15", "placing sandworms", ActionKind::WormRide},
+      {Ability::HarkonnenCapture, Faction::Harkonnen, "2.05.10.01", "capturing leaders", ActionKind::Respond},
+      {Ability::KwisatzHaderach, Faction::Atreides, "2.01.11", "the Kwisatz Haderach", ActionKind::BattlePlan},
   };
   for (const auto& i : kTable)
     if (i.id == a) return &i;

@@ -73,8 +73,13 @@ enum class Ability : uint8_t {
   BgVoice = 6,             // 2.02.06 / 2.02.07: Voice
   AtreidesPrescience = 7,  // 2.01.08 / 2.01.09: Prescience
   FremenStormMigration = 8,  // 2.04.17: Ship (send) into the storm
+  BgIntrusion = 9,         // 2.02.15: Flip at the intrusion step
+  BgWartime = 10,          // 2.02.17: Flip at the wartime step
+  FremenWormPlacement = 11,  // 2.04.15: WormRide placing a worm
+  HarkonnenCapture = 12,   // 2.05.10.01: Respond kill or capture
+  KwisatzHaderach = 13,    // 2.01.11: BattlePlan.kwisatz_haderach
 };
-inline constexpr int kNumAbilities = 9;
+inline constexpr int kNumAbilities = 14;
 // The faction that owns an ability, its rule numbers and the action it changes.
 struct AbilityInfo {
   Ability id;

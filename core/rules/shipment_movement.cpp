@@ -670,6 +670,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip advisors to fighters (Flip) or pass (2.02.17)")) return r;
       if (a.kind == ActionKind::Pass) return std::nullopt;
       if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown location");
+      if (auto why = ability_blocked(s, me, Ability::BgWartime)) return reject(RejectCode::IllegalChoice, *why);
       if (auto why = wartime_blocked(s, data::territory_of(a.to))) return reject(RejectCode::IllegalChoice, *why);
       return std::nullopt;
     case kGuildKarama:
@@ -679,6 +680,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     case kIntrusion:
       if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip their fighters to advisors (Flip) or pass (2.02.15)")) return r;
       if (a.kind == ActionKind::Pass) return std::nullopt;
+      if (auto why = ability_blocked(s, me, Ability::BgIntrusion)) return reject(RejectCode::IllegalChoice, *why);
       if (a.to >= kNumLocations || data::territory_of(a.to) != data::territory_of(s.shipmove.advisor_to))
         return reject(RejectCode::IllegalChoice, "only the fighters in " + ter_name(data::territory_of(s.shipmove.advisor_to)) + " may flip now (2.02.15)");
       return std::nullopt;
@@ -865,9 +867,11 @@ void apply(Ctx& c, Seat seat, const Action& a) {
         flip_territory(s, data::territory_of(a.to), 1, true);
         if (!wartime_options(s).empty()) return;  // more territories may flip
       }
+      consume_prevention(s, Faction::BeneGesserit, Ability::BgWartime);  // 3.01.11.02: its use opportunity
       advance(c);
       return;
     case kIntrusion:
+      consume_prevention(s, Faction::BeneGesserit, Ability::BgIntrusion);  // 3.01.11.02: its use opportunity
       if (a.kind == ActionKind::Flip) flip_territory(s, data::territory_of(a.to), 0, false);
       if (s.shipmove.resume == kAdvisor) {
         s.step = kAdvisor;
@@ -1012,6 +1016,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     }
     case kWartime:
       for (auto l : wartime_options(s)) {
+        if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgWartime)) break;  // 3.01.11.02
         Action a;
         a.kind = ActionKind::Flip;
         a.to = l;
@@ -1019,6 +1024,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       }
       break;
     case kIntrusion: {
+      if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgIntrusion)) break;  // 3.01.11.02
       Action a;
       a.kind = ActionKind::Flip;
       a.to = s.shipmove.advisor_to;

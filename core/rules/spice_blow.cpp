@@ -266,6 +266,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     if (a.kind == ActionKind::Pass) return std::nullopt;
     if (a.kind != ActionKind::WormRide)
       return reject(RejectCode::WrongPhase, "place the sandworm (WormRide with a location in a sand territory) or Pass (2.04.15)");
+    if (auto why = ability_blocked(s, Faction::Fremen, Ability::FremenWormPlacement)) return reject(RejectCode::IllegalChoice, *why);
     if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
     if (!is_sand(data::territory_of(a.to)))
       return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(a.to)).name) + " is not a sand territory (2.04.15)");
@@ -288,6 +289,7 @@ void apply(Ctx& c, Seat, const Action& a) {
   auto& s = c.s;
   s.waiting = 0;
   if (s.step == kPlaceWorm) {
+    consume_prevention(s, Faction::Fremen, Ability::FremenWormPlacement);  // 3.01.11.02: its use opportunity
     s.step = kBlowing;
     const bool go_on =
         a.kind == ActionKind::WormRide ? worm_appears(c, data::territory_of(a.to), true) : worm_from_pile(c);
@@ -333,7 +335,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
   if (s.step == kPlaceWorm) {
-    for (int t = 0; t < data::kNumTerritories; ++t) {
+    for (int t = 0; t < data::kNumTerritories && !ability_cancelled(s, Faction::Fremen, Ability::FremenWormPlacement); ++t) {
       if (!is_sand(static_cast<TerritoryId>(t))) continue;
       Action a;
       a.kind = ActionKind::WormRide;
