@@ -42,8 +42,16 @@
 //  * 3.01.11 KARAMA (and, for the Bene Gesserit, a worthless card under the
 //    ruling bg_worthless_karama, 1.14.06/2.02.22):
 //    - 3.01.11.01 cancel an ability marked ✷ as it is used: a KaramaCancel
-//      window (below), answered Respond{accept, card = the Karama}. Used for
-//      the Guild's half-price shipping (2.06.06, and the ally's 2.06.09).
+//      window (below), answered Respond{accept, card = the Karama}, opened by
+//      the phase code through karama_window() for the abilities used by an
+//      action (rules::Ability: Guild half price, cross-ship, off-planet,
+//      Fremen storm migration, spiritual advisor, Voice, Prescience).
+//    - 3.01.11.02 value = kKaramaPrevent | ability, target = the faction that
+//      would use it: its next use is prevented (GameState::prevented, bit =
+//      Ability; ability_info() is the table of abilities, rules and actions).
+//      The phase's validate rejects the ability with the reason
+//      (ability_blocked) and its legal actions leave it out; the phase clears
+//      the bit when the use opportunity passes (consume_prevention).
 //    - 3.01.11.03 value = kKaramaGuildRates, in one's own shipment step: this
 //      turn's shipment costs half (rounded up) and is paid to the bank
 //      (GameState::karama_shipment, read by shipment_movement.cpp).
@@ -56,8 +64,17 @@
 //      whole hand is taken (GameState::karama_taken until the give-back
 //      ends); a KaramaGiveBack window then asks the Harkonnen for one
 //      Respond{card} per card taken, each card going to that faction.
-//      Not supported (rejected with a reason): 1.14.01 Atreides, 1.14.03
-//      Fremen, 1.14.05 Guild. 1.14.06 Bene Gesserit: see above.
+//      1.14.01 Atreides, in the Battle phase while the plans are secret:
+//      target = a faction of the current battle; BattleState::karama_seen,
+//      and inspect/view.cpp shows that plan to the Atreides seat.
+//      1.14.03 Fremen, after turn 1, at the end of the spice blow (step asked
+//      under karama_windows=all_other_seats) or during a Nexus: target = a
+//      location of a sand territory, value 1 protects the ally (2.04.10); the
+//      worm is spice_blow.cpp's (fremen_karama_worm).
+//      1.14.05 Guild: target = the faction whose shipment from reserves was
+//      just made, before it moves (shipment_movement.cpp guild_cancel_shipment;
+//      step asked under karama_windows=all_other_seats; ruling
+//      guild_karama_reship). 1.14.06 Bene Gesserit: see above.
 //
 // Response windows (1.00.05): a window interrupts the decision in progress;
 // while one is open only Respond is accepted (no bribes, deals or cards), and
@@ -72,7 +89,9 @@
 // asked (ruling karama_windows): all_other_seats asks every other seat that
 // could hold a Karama by public information (cards in hand; not every Karama
 // already in the discard pile, unless a worthless card may serve); none opens
-// no window, and the ability simply applies.
+// no window, and the ability simply applies. Several abilities of one action
+// are asked in increasing Ability order (GameState::ability_cleared holds the
+// last one let through while the action is replayed).
 #include <algorithm>
 
 #include "core/rules/rules.h"
