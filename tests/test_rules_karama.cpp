@@ -551,3 +551,55 @@ TEST_CASE("3.01.11.02 a prevented Kwisatz Haderach: the plan with it is rejected
   act(s, Faction::Atreides, without);
   CHECK(s.prevented[static_cast<int>(Faction::Atreides)] == 0);
 }
+
+TEST_CASE("3.01.11.02 3.01.11.01 spiritual advisors: prevented, no advisor step; cancelled in a window, only Pass is left",
+          "[cards][karama][rulings]") {
+  const LocationId arrakeen = loc("Arrakeen");
+  SECTION("prevented") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, false);
+    const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+    set_spice(s, Faction::Atreides, 10);
+    act(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgSpiritualAdvisor), fa(Faction::BeneGesserit)));
+    pass_until_ship(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(arrakeen, 2));
+    CHECK(s.step == kMoveStep);
+    CHECK(waits(s, Faction::Atreides));
+    CHECK(s.prevented[static_cast<int>(Faction::BeneGesserit)] == 0);
+  }
+  SECTION("not prevented: the Bene Gesserit are asked") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, false);
+    set_spice(s, Faction::Atreides, 10);
+    pass_until_ship(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(arrakeen, 2));
+    CHECK(s.step == 1);  // kAdvisor
+    CHECK(waits(s, Faction::BeneGesserit));
+  }
+  SECTION("cancelled in a window (karama_windows=all_other_seats)") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, false, ruling("karama_windows", "all_other_seats"));
+    const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+    set_spice(s, Faction::Atreides, 10);
+    pass_until_ship(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(arrakeen, 2));
+    REQUIRE(s.step == 1);
+    const int reserves = s.of(Faction::BeneGesserit).reserves[0];
+    Action send = make(ActionKind::SendSpiritualAdvisor);
+    send.to = data::polar_sink();
+    act(s, Faction::BeneGesserit, send);
+    REQUIRE(s.window_depth == 1);
+    CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgSpiritualAdvisor));
+    Action r = make(ActionKind::Respond);
+    r.flag = true;
+    r.card = karama;
+    act(s, Faction::Atreides, r);
+    CHECK(s.window_depth == 0);
+    CHECK(s.step == 1);
+    CHECK(s.of(Faction::BeneGesserit).reserves[0] == reserves);
+    CHECK_THAT(rejected(s, Faction::BeneGesserit, send).reason, Catch::Contains("3.01.11.01"));
+    const auto acts = legal_actions(s, s.seat_of(Faction::BeneGesserit));
+    REQUIRE(acts.size() == 1);
+    CHECK(acts[0].kind == ActionKind::Pass);
+    act(s, Faction::BeneGesserit, pass());
+    CHECK(s.step == kMoveStep);
+    CHECK(s.cancelled_ability == kNone8);
+  }
+}
