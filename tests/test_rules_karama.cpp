@@ -552,7 +552,7 @@ TEST_CASE("3.01.11.02 a prevented Kwisatz Haderach: the plan with it is rejected
   CHECK(s.prevented[static_cast<int>(Faction::Atreides)] == 0);
 }
 
-TEST_CASE("3.01.11.02 3.01.11.01 spiritual advisors: prevented, no advisor step; cancelled in a window, only Pass is left",
+TEST_CASE("3.01.11.02 3.01.11.01 spiritual advisors: prevented, no advisor step, or cancelled in a window, only Pass is left",
           "[cards][karama][rulings]") {
   const LocationId arrakeen = loc("Arrakeen");
   SECTION("prevented") {
