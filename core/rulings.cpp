@@ -148,6 +148,10 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "May the Harkonnen capture or kill a leader of the loser after a battle they won by calling a traitor (advanced)?",
        {"capture", "no_capture"}, 0,
        "2.05.10.01 'After you win a battle and all effects have been resolved' vs 1.07.06.07.01 (a traitor ends the battle at once)"},
+      {RulingId::GuildKaramaReship, "guild_karama_reship",
+       "May a player whose off-planet shipment the Guild cancelled by Karama ship again that turn?",
+       {"no", "yes"}, 0,
+       "1.14.05 cancels a shipment, not an ability; 1.00.04 lets a faction retake an action only after a cancelled ability"},
   }};
   return r;
 }

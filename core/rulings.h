@@ -51,8 +51,9 @@ enum class RulingId : uint8_t {
   VoiceVsCheapHero = 32,          // 2.02.06 vs 1.07.04.05: "do not play a Cheap Hero" lifts the obligation, or it stands
   FamilyAtomicsAdvisors = 33,     // 3.01.07: Bene Gesserit advisors qualify for Family Atomics, or only fighters
   CaptureAfterTraitorWin = 34,    // 2.05.10 vs 1.07.06.07.01: the Harkonnen capture after a traitor win, or not
+  GuildKaramaReship = 35,         // 1.14.05: a shipment cancelled by the Guild's Karama ends the shipper's shipment, or it ships again
 };
-inline constexpr int kNumRulings = 35;
+inline constexpr int kNumRulings = 36;
 
 struct RulingInfo {
   RulingId id;

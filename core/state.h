@@ -131,6 +131,7 @@ struct Window {
   uint8_t act_forces = 0;
   uint8_t act_special = 0;
   uint8_t act_flags = 0;      // bit 0: Action::flag, bit 1: Action::flag2
+  uint8_t act_value = 0;      // Action::value (Voice, Prescience)
 };
 inline constexpr int kMaxWindows = 4;
 
@@ -195,6 +196,13 @@ struct ShipMoveState {
   uint8_t ornithopters = 0;     // current seat had forces in Arrakeen/Carthag when its turn began (OrnithopterTiming)
   uint8_t resume = 0;           // sub-step that follows a Bene Gesserit intrusion answer (2.02.15)
   uint8_t pad2 = 0;
+  // 1.14.05: the current seat's shipment from reserves the Guild may still cancel by Karama
+  // (kNone8: none; cleared when the seat moves or its turn ends). Public.
+  LocationId last_to = kNone8;
+  uint8_t last_forces = 0;
+  uint8_t last_special = 0;
+  uint16_t last_cost = 0;        // what it paid (to the bank or the Guild: refunded when cancelled)
+  uint8_t guild_asked = 0;       // 1 once the Guild was asked about this shipment (ruling karama_windows=all_other_seats)
 };
 
 // 1.02 Spice Blow scratch (core/rules/spice_blow.cpp); the rides are read by
@@ -207,6 +215,7 @@ struct SpiceBlowState {
   uint8_t rides[6] = {};     // their territories, in order of appearance
   uint8_t ride_index = 0;    // next ride to offer after the Nexus
   uint8_t pile_worms = 0;    // Shai-Hulud revealed on the current pile this phase (rulings fremen_extra_worms, repeated_worm)
+  uint8_t karama_asked = 0;  // 1.14.03: the Fremen were asked about their Karama sandworm this phase (karama_windows=all_other_seats)
 };
 
 // 1.10.01 Nexus scratch (core/rules/nexus.cpp).
@@ -252,6 +261,7 @@ struct BattleState {
   uint8_t atreides_tanks = 0;      // Atreides forces in the tanks when the resolution began (2.01.10)
   uint8_t after = 0;               // 1 once the post-battle bookkeeping ran (2.01.10, 2.05.10)
   uint8_t captive = 0;             // 2.05.10: 1 + leader drawn for the Harkonnen to kill or capture; public
+  uint8_t karama_seen = 0;         // 1.14.01: 1 + side whose whole plan the Atreides see by Karama; public (the plan is not)
   BattlePlanState plan[2];       // [0] aggressor, [1] defender
   Pile<6> wheels;                // cards on the revealed battle wheels
 };
@@ -328,6 +338,8 @@ struct GameState {
   uint8_t ability_cleared = kNone8;       // ability a closed window let through (set only while its action is replayed)
   uint8_t cancelled_ability = kNone8;     // 3.01.11.01 / 1.00.04 ability cancelled by a Karama: the redo goes without it
   uint8_t cancelled_faction = kNoFaction; // whose ability that was
+  // 3.01.11.02: per faction, abilities (bit = rules::Ability) a Karama prevents at their next use opportunity.
+  uint16_t prevented[kNumFactions] = {};
   TruthtranceRecord truthtrance;          // 3.01.22 the last question and its answer (public)
 
   // ---- helpers (pure) ----

@@ -51,6 +51,7 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
     for (int i = 0; i < 2; ++i) {
       const Seat side = i == 0 ? s.battle.aggressor : s.battle.defender;
       if (side < 0 || (seat && side == viewer.seat)) continue;
+      if (seat && me == Faction::Atreides && s.battle.karama_seen == i + 1) continue;  // 1.14.01
       t.battle.plan[i].dial = static_cast<uint8_t>(t.battle.plan[i].dial ^ 1);
       t.battle.plan[i].spice = static_cast<uint8_t>(t.battle.plan[i].spice ^ 1);
     }

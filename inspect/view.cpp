@@ -147,7 +147,9 @@ std::string build_view(const GameState& s, Viewer who) {
     for (int i = 0; i < 2; ++i) {
       const bool in = (s.battle.plans_in >> sides[i]) & 1u;
       const bool own = who.kind == Viewer::SeatView && who.seat == sides[i];
-      if (!in || !(all || revealed || own)) continue;
+      // 1.14.01: the Atreides' Karama shows them this side's whole plan.
+      const bool karama = who.kind == Viewer::SeatView && s.battle.karama_seen == i + 1 && me == Faction::Atreides;
+      if (!in || !(all || revealed || own || karama)) continue;
       const auto& p = s.battle.plan[i];
       auto leader = p.leader < data::kNumLeaders ? b.CreateString(data::leader(p.leader).name) : Offset<flatbuffers::String>(0);
       auto hero = card_name(p.cheap_hero);

@@ -529,7 +529,7 @@ TEST_CASE("1.14.04 Harkonnen Karama power: take a hand, give as many cards back"
   CHECK(s.waiting == waiting);
 }
 
-TEST_CASE("1.13.06 1.14 faction Karama powers: advanced only, and the unsupported ones say so", "[cards]") {
+TEST_CASE("1.13.06 1.14 faction Karama powers: advanced only, each in its own phase", "[cards]") {
   SECTION("basic game") {
     GameState s = game({Faction::Harkonnen, Faction::Atreides});
     play_until(s, Phase::Bidding, 1);
@@ -543,7 +543,7 @@ TEST_CASE("1.13.06 1.14 faction Karama powers: advanced only, and the unsupporte
     play_until(s, Phase::Bidding, 1);
     const uint8_t k = give(s, Faction::Atreides, TreacheryKind::Karama);
     auto r = rejected(s, Faction::Atreides, play(k));
-    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK(r.code == RejectCode::WrongPhase);  // the Battle phase
     CHECK(r.reason.find("1.14.01") != std::string::npos);
     const uint8_t k2 = give(s, Faction::BeneGesserit, TreacheryKind::Karama);
     CHECK(rejected(s, Faction::BeneGesserit, play(k2)).reason.find("1.14.06") != std::string::npos);

@@ -622,6 +622,7 @@ void start_battle(Ctx& c, Seat aggressor, const Option& o) {
   b.plans_in = 0;
   b.traitor_calls = 0;
   b.plan[0] = b.plan[1] = BattlePlanState{};
+  b.karama_seen = 0;  // 1.14.01 (cards.cpp)
   ability::open_battle(c);  // 2.01.08 Prescience, 2.02.06 Voice, then kPlans
 }
 
@@ -742,6 +743,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       p.dial = a.value;
       p.spice = static_cast<uint8_t>(a.amount);
       p.kwisatz_haderach = a.flag ? 1 : 0;
+      if (s.faction_at(seat) == Faction::Atreides) consume_prevention(s, Faction::Atreides, Ability::KwisatzHaderach);  // 3.01.11.02
       b.plans_in |= bit(seat);
       s.waiting &= static_cast<uint8_t>(~bit(seat));
       if (!s.waiting) reveal(c);

@@ -370,6 +370,7 @@ std::optional<Rejection> kh_problem(const GameState& s, Seat seat) {
     return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach is not active: the Atreides have lost " +
                                                  std::to_string(s.kh.losses) + " forces in battles, 7 awaken it (2.01.10)");
   if (s.kh.dead) return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach is in the Tleilaxu Tanks (2.01.14)");
+  if (auto why = ability_blocked(s, Faction::Atreides, Ability::KwisatzHaderach)) return reject(RejectCode::IllegalChoice, *why);
   if (s.kh.used_turn == s.turn && s.kh.used_territory != b.territory)
     return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach fought in " + territory_name(s.kh.used_territory) +
                                                  " this turn: one territory per turn (2.01.11)");
@@ -442,6 +443,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (a.kind != ActionKind::Prescience && a.kind != ActionKind::Pass)
         return reject(RejectCode::WrongPhase, "the Atreides may use Prescience before the battle plans: the phase takes Prescience (or Pass) now");
       if (!asked) return reject(RejectCode::NotYourDecision, "the Atreides decide whether to use Prescience (2.01.08)");
+      if (a.kind == ActionKind::Prescience)
+        if (auto why = ability_blocked(s, Faction::Atreides, Ability::AtreidesPrescience)) return reject(RejectCode::IllegalChoice, *why);
       if (a.kind == ActionKind::Prescience && a.value > kDial)
         return reject(RejectCode::Malformed, "Prescience asks for element 0 (leader), 1 (weapon), 2 (defense) or 3 (number dialed)");
       return std::nullopt;
@@ -456,6 +459,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (a.kind != ActionKind::Voice && a.kind != ActionKind::Pass)
         return reject(RejectCode::WrongPhase, "the Bene Gesserit may use the Voice before the battle plans: the phase takes Voice (or Pass) now");
       if (!asked) return reject(RejectCode::NotYourDecision, "the Bene Gesserit decide whether to use the Voice (2.02.06)");
+      if (a.kind == ActionKind::Voice)
+        if (auto why = ability_blocked(s, Faction::BeneGesserit, Ability::BgVoice)) return reject(RejectCode::IllegalChoice, *why);
       if (a.kind == ActionKind::Voice && !valid_voice_kind(a.value))
         return reject(RejectCode::Malformed, "unknown Voice kind " + std::to_string(a.value) +
                                                  " (0-5, or 64 + the kind of a special weapon or defense, 78: Lasgun)");
@@ -464,6 +469,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (a.kind != ActionKind::Respond && a.kind != ActionKind::Pass)
         return reject(RejectCode::WrongPhase, "the Harkonnen decide the fate of a captured leader: the phase takes Respond (or Pass) now");
       if (!asked) return reject(RejectCode::NotYourDecision, "the Harkonnen decide whether to kill or capture the leader (2.05.10)");
+      if (a.kind == ActionKind::Respond)
+        if (auto why = ability_blocked(s, Faction::Harkonnen, Ability::HarkonnenCapture)) return reject(RejectCode::IllegalChoice, *why);
       return std::nullopt;
   }
   return reject(RejectCode::WrongPhase, "nothing is decided in this step");
@@ -474,6 +481,9 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   auto& b = s.battle;
   switch (s.step) {
     case kPrescience:
+      // 3.01.11.01: a Karama may cancel it as it is used (cards.cpp; ruling karama_windows).
+      if (a.kind == ActionKind::Prescience && karama_window(c, seat, Ability::AtreidesPrescience, a)) return;
+      consume_prevention(s, Faction::Atreides, Ability::AtreidesPrescience);  // 3.01.11.02: its use opportunity
       if (a.kind == ActionKind::Pass) {
         ask_voice(c);
         return;
@@ -488,6 +498,8 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       ask_voice(c);
       return;
     case kVoice:
+      if (a.kind == ActionKind::Voice && karama_window(c, seat, Ability::BgVoice, a)) return;  // 3.01.11.01
+      consume_prevention(s, Faction::BeneGesserit, Ability::BgVoice);  // 3.01.11.02: its use opportunity
       if (a.kind == ActionKind::Voice) {
         b.voice = static_cast<uint8_t>(a.value + 1);
         b.voice_must = a.flag ? 1 : 0;
@@ -495,6 +507,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       start_plans(c);
       return;
     case kCapture: {
+      consume_prevention(s, Faction::Harkonnen, Ability::HarkonnenCapture);  // 3.01.11.02: its use opportunity
       const auto id = static_cast<uint8_t>(b.captive - 1);
       auto& l = s.leaders[id];
       if (a.kind == ActionKind::Respond && a.flag) {  // 2.05.10.03 CAPTURE
@@ -523,6 +536,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   switch (s.step) {
     case kPrescience: {
       const Seat target = target_of(s, Faction::Atreides);
+      if (auto why = ability_blocked(s, Faction::Atreides, Ability::AtreidesPrescience)) {
+        out.push_back(Decision{ActionKind::Pass, "No Prescience in this battle: " + *why, 0, 0, {}});
+        return;
+      }
       out.push_back(Decision{ActionKind::Prescience,
                              "Prescience (2.01.08): make " + std::string(faction_name(s.faction_at(target))) +
                                  " reveal one element of its battle plan in " + territory_name(b.territory) +
@@ -546,6 +563,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     }
     case kVoice: {
       const Seat target = target_of(s, Faction::BeneGesserit);
+      if (auto why = ability_blocked(s, Faction::BeneGesserit, Ability::BgVoice)) {
+        out.push_back(Decision{ActionKind::Pass, "No Voice in this battle: " + *why, 0, 0, {}});
+        return;
+      }
       Decision d{ActionKind::Voice,
                  "The Voice (2.02.06): command " + std::string(faction_name(s.faction_at(target))) +
                      " to play (must) or not to play a kind of card: 0 poison weapon, 1 projectile weapon, 2 poison defense, "
@@ -560,6 +581,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     }
     case kCapture: {
       const auto id = static_cast<uint8_t>(b.captive - 1);
+      if (auto why = ability_blocked(s, Faction::Harkonnen, Ability::HarkonnenCapture)) {
+        out.push_back(Decision{ActionKind::Pass, "Neither kill nor capture: " + *why, 0, 0, {}});
+        return;
+      }
       out.push_back(Decision{ActionKind::Respond,
                              "Captured leaders (2.05.10): " + leader_name(id) + " of " +
                                  std::string(faction_name(owner(id))) +
@@ -577,7 +602,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   Action a;
   switch (s.step) {
     case kPrescience:
-      for (uint8_t e = kLeader; e <= kDial; ++e) {
+      for (uint8_t e = kLeader; e <= kDial && !ability_cancelled(s, Faction::Atreides, Ability::AtreidesPrescience); ++e) {
         a.kind = ActionKind::Prescience;
         a.value = e;
         out.push_back(a);
@@ -593,6 +618,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       return;
     case kVoice:
       for (bool must : {true, false}) {
+        if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgVoice)) break;
         for (int k = 0; k < kNamed + data::kNumTreacheryKinds; ++k) {
           if (!valid_voice_kind(static_cast<uint8_t>(k))) continue;
           a.kind = ActionKind::Voice;
@@ -605,6 +631,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       return;
     case kCapture:
       for (bool accept : {true, false}) {
+        if (ability_cancelled(s, Faction::Harkonnen, Ability::HarkonnenCapture)) break;  // 3.01.11.02
         a.kind = ActionKind::Respond;
         a.flag = accept;
         out.push_back(a);

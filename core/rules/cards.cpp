@@ -43,8 +43,16 @@
 //  * 3.01.11 KARAMA (and, for the Bene Gesserit, a worthless card under the
 //    ruling bg_worthless_karama, 1.14.06/2.02.22):
 //    - 3.01.11.01 cancel an ability marked ✷ as it is used: a KaramaCancel
-//      window (below), answered Respond{accept, card = the Karama}. Used for
-//      the Guild's half-price shipping (2.06.06, and the ally's 2.06.09).
+//      window (below), answered Respond{accept, card = the Karama}, opened by
+//      the phase code through karama_window() for the abilities used by an
+//      action (rules::Ability: Guild half price, cross-ship, off-planet,
+//      Fremen storm migration, spiritual advisor, Voice, Prescience).
+//    - 3.01.11.02 value = kKaramaPrevent | ability, target = the faction that
+//      would use it: its next use is prevented (GameState::prevented, bit =
+//      Ability; ability_info() is the table of abilities, rules and actions).
+//      The phase's validate rejects the ability with the reason
+//      (ability_blocked) and its legal actions leave it out; the phase clears
+//      the bit when the use opportunity passes (consume_prevention).
 //    - 3.01.11.03 value = kKaramaGuildRates, in one's own shipment step: this
 //      turn's shipment costs half (rounded up) and is paid to the bank
 //      (GameState::karama_shipment, read by shipment_movement.cpp).
@@ -58,8 +66,17 @@
 //      whole hand is taken (GameState::karama_taken until the give-back
 //      ends); a KaramaGiveBack window then asks the Harkonnen for one
 //      Respond{card} per card taken, each card going to that faction.
-//      Not supported (rejected with a reason): 1.14.01 Atreides, 1.14.03
-//      Fremen, 1.14.05 Guild. 1.14.06 Bene Gesserit: see above.
+//      1.14.01 Atreides, in the Battle phase while the plans are secret:
+//      target = a faction of the current battle; BattleState::karama_seen,
+//      and inspect/view.cpp shows that plan to the Atreides seat.
+//      1.14.03 Fremen, after turn 1, at the end of the spice blow (step asked
+//      under karama_windows=all_other_seats) or during a Nexus: target = a
+//      location of a sand territory, value 1 protects the ally (2.04.10); the
+//      worm is spice_blow.cpp's (fremen_karama_worm).
+//      1.14.05 Guild: target = the faction whose shipment from reserves was
+//      just made, before it moves (shipment_movement.cpp guild_cancel_shipment;
+//      step asked under karama_windows=all_other_seats; ruling
+//      guild_karama_reship). 1.14.06 Bene Gesserit: see above.
 //
 // Response windows (1.00.05): a window interrupts the decision in progress;
 // while one is open only Respond is accepted (no bribes, deals or cards), and
@@ -74,7 +91,9 @@
 // asked (ruling karama_windows): all_other_seats asks every other seat that
 // could hold a Karama by public information (cards in hand; not every Karama
 // already in the discard pile, unless a worthless card may serve); none opens
-// no window, and the ability simply applies.
+// no window, and the ability simply applies. Several abilities of one action
+// are asked in increasing Ability order (GameState::ability_cleared holds the
+// last one let through while the action is replayed).
 #include <algorithm>
 
 #include "core/rules/rules.h"
@@ -317,16 +336,15 @@ void close_window(Ctx& c) {
   p.special = w.act_special;
   p.flag = (w.act_flags & 1) != 0;
   p.flag2 = (w.act_flags & 2) != 0;
+  p.value = w.act_value;
   s.ability_cleared = w.subject;
   phase_rules(s.phase).apply(c, w.owner, p);
   s.ability_cleared = kNone8;
 }
 
-std::string_view ability_name(uint8_t ability) {
-  switch (static_cast<Ability>(ability)) {
-    case Ability::GuildHalfPrice: return "half-price shipping (2.06.06 / 2.06.09)";
-    case Ability::None: break;
-  }
+std::string ability_name(uint8_t ability) {
+  if (const AbilityInfo* i = ability_info(static_cast<Ability>(ability)))
+    return std::string(i->name) + " (" + i->rule + ")";
   return "an ability";
 }
 
@@ -349,18 +367,9 @@ std::string window_what(const GameState& s, const Window& w) {
 // Seats a KaramaCancel window asks (ruling karama_windows = all_other_seats),
 // from public information only: hand sizes and the discard pile.
 uint8_t karama_askable(const GameState& s, Seat owner) {
-  int gone = 0;
-  for (int i = 0; i < s.treachery_discard.n; ++i)
-    if (kind_of(s.treachery_discard.ids[i]) == TreacheryKind::Karama) ++gone;
-  const bool all_gone = gone >= data::treachery_kind_count(TreacheryKind::Karama);
   uint8_t m = 0;
-  for (Seat x = 0; x < s.num_seats; ++x) {
-    if (x == owner) continue;
-    const Faction f = s.faction_at(x);
-    if (s.of(f).hand.n == 0) continue;
-    if (all_gone && !(f == Faction::BeneGesserit && bg_worthless_karama(s))) continue;
-    m |= bit(x);
-  }
+  for (Seat x = 0; x < s.num_seats; ++x)
+    if (x != owner && may_hold_karama(s, s.faction_at(x))) m |= bit(x);
   return m;
 }
 
@@ -493,6 +502,24 @@ std::optional<Rejection> storm_window(const GameState& s, uint8_t card, const ch
   return std::nullopt;
 }
 
+// 3.01.11.02: value = kKaramaPrevent | ability, target = the faction that would use it.
+std::optional<Rejection> check_prevent(const GameState& s, Faction me, const Action& a) {
+  const int ab = a.value & 0x3F;
+  const AbilityInfo* info = ability_info(static_cast<Ability>(ab));
+  if (!info) return reject(RejectCode::Malformed, "name the ability to prevent (value = 64 + ability id, 3.01.11.02)");
+  if (a.to >= kNumFactions || !s.has(static_cast<Faction>(a.to)))
+    return reject(RejectCode::Malformed, "name the faction whose ability you prevent (target)");
+  const auto target = static_cast<Faction>(a.to);
+  if (target == me) return reject(RejectCode::IllegalChoice, "a Karama prevents another player's ability (3.01.11.02)");
+  const bool shared = info->id == Ability::GuildHalfPrice || info->id == Ability::GuildCrossShip;  // 2.06.09 / 2.06.10
+  const bool user = target == info->faction || (shared && s.of(target).ally == static_cast<uint8_t>(info->faction));
+  if (!user)
+    return reject(RejectCode::IllegalChoice, fname(target) + " do not have the ability " + ability_name(static_cast<uint8_t>(ab)));
+  if (s.prevented[a.to] & (1u << ab))
+    return reject(RejectCode::IllegalChoice, "the next use of " + ability_name(static_cast<uint8_t>(ab)) + " by " + fname(target) + " is already prevented");
+  return std::nullopt;
+}
+
 std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Action& a) {
   const Faction me = me_at(s, seat);
   if (a.value & kKaramaGuildRates) {
@@ -507,6 +534,7 @@ std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Actio
     if (karama_shipment(s, me)) return reject(RejectCode::IllegalChoice, "this turn's shipment is already at Guild rates by Karama");
     return std::nullopt;
   }
+  if (a.value & kKaramaPrevent) return check_prevent(s, me, a);
   if (!s.advanced)
     return reject(RejectCode::IllegalChoice,
                   "outside bidding (3.01.11.04), a response window (3.01.11.01) and a shipment at Guild rates (value 128, 3.01.11.03) "
@@ -531,12 +559,27 @@ std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Actio
       if (!s.karama_taken.empty()) return reject(RejectCode::IllegalChoice, "a hand taken by Karama is still being given back");
       return std::nullopt;
     }
-    case Faction::Atreides:
-      return reject(RejectCode::IllegalChoice, "the Atreides Karama power (1.14.01, see a battle plan) is not supported by this engine yet");
+    case Faction::Atreides: {
+      if (s.phase != Phase::Battle)
+        return reject(RejectCode::WrongPhase, "the Atreides Karama power is used during the Battle phase (1.14.01)");
+      if (s.step == 0 || s.battle.aggressor < 0 || s.battle.territory >= data::kNumTerritories || battle_plans_revealed(s))
+        return reject(RejectCode::WrongPhase, "the Atreides look at a battle plan while a battle's plans are still secret (1.14.01)");
+      if (a.to >= kNumFactions) return reject(RejectCode::Malformed, "name the faction whose battle plan you look at (target)");
+      const auto target = static_cast<Faction>(a.to);
+      if (target == me) return reject(RejectCode::IllegalChoice, "look at another player's battle plan (1.14.01)");
+      if (s.seat_of(target) != s.battle.aggressor && s.seat_of(target) != s.battle.defender)
+        return reject(RejectCode::IllegalChoice, fname(target) + " is not fighting the current battle (1.14.01)");
+      if (s.battle.karama_seen) return reject(RejectCode::IllegalChoice, "a battle plan of this battle is already seen by Karama");
+      return std::nullopt;
+    }
     case Faction::Fremen:
-      return reject(RejectCode::IllegalChoice, "the Fremen Karama power (1.14.03, place the sandworm) is not supported by this engine yet");
+      if (s.turn <= 1) return reject(RejectCode::WrongPhase, "the Fremen Karama sandworm is placed after turn 1 (1.14.03)");
+      return check_fremen_worm(s, a.to);
     case Faction::Guild:
-      return reject(RejectCode::IllegalChoice, "the Spacing Guild Karama power (1.14.05, cancel a shipment) is not supported by this engine yet");
+      if (s.phase != Phase::ShipmentMovement)
+        return reject(RejectCode::WrongPhase, "the Spacing Guild Karama power is used during the Shipment and Movement phase (1.14.05)");
+      if (a.to >= kNumFactions) return reject(RejectCode::Malformed, "name the faction whose shipment you cancel (target)");
+      return check_guild_cancel(s, static_cast<Faction>(a.to));
     case Faction::BeneGesserit: break;
   }
   return reject(RejectCode::IllegalChoice, "no Karama power");
@@ -612,7 +655,23 @@ void apply_karama(Ctx& c, Seat seat, const Action& a) {
     s.karama_shipment = static_cast<uint8_t>(me);
     return;
   }
+  if (a.value & kKaramaPrevent) {  // 3.01.11.02
+    s.prevented[a.to] = static_cast<uint16_t>(s.prevented[a.to] | (1u << (a.value & 0x3F)));
+    return;
+  }
   s.of(me).karama_power_used = 1;
+  if (me == Faction::Atreides) {  // 1.14.01
+    s.battle.karama_seen = static_cast<uint8_t>(s.seat_of(static_cast<Faction>(a.to)) == s.battle.aggressor ? 1 : 2);
+    return;
+  }
+  if (me == Faction::Fremen) {  // 1.14.03
+    fremen_karama_worm(c, a.to, (a.value & kKaramaProtectAlly) != 0);
+    return;
+  }
+  if (me == Faction::Guild) {  // 1.14.05
+    guild_cancel_shipment(c);
+    return;
+  }
   if (me == Faction::Emperor) {
     do_revival(s, me, a, emperor_karama_elite_limit(s));
     return;
@@ -697,12 +756,30 @@ void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
       g.value = kKaramaGuildRates;
       out.push_back(g);
       if (me == Faction::Emperor) revival_candidates(s, me, kEmperorKaramaForces, a, out);
-      if (me == Faction::Harkonnen)
+      if (me == Faction::Harkonnen || me == Faction::Atreides || me == Faction::Guild)
         for (int f = 0; f < kNumFactions; ++f) {
           Action h = a;
           h.to = static_cast<uint8_t>(f);
           out.push_back(h);
         }
+      if (me == Faction::Fremen)
+        for (int tr = 0; tr < data::kNumTerritories; ++tr) {
+          const auto& ter = data::territory(static_cast<TerritoryId>(tr));
+          if (ter.kind != data::TerritoryKind::Sand && ter.kind != data::TerritoryKind::ProtectedSand) continue;
+          Action w = a;
+          w.to = ter.first_location;
+          w.value = kKaramaProtectAlly;
+          out.push_back(w);
+        }
+      // 3.01.11.02: prevent each ability of another faction in the game once.
+      for (int ab = 1; ab < kNumAbilities; ++ab) {
+        const AbilityInfo* info = ability_info(static_cast<Ability>(ab));
+        if (!info || info->faction == me || !s.has(info->faction)) continue;
+        Action p = a;
+        p.to = static_cast<uint8_t>(info->faction);
+        p.value = static_cast<uint8_t>(kKaramaPrevent | ab);
+        out.push_back(p);
+      }
       continue;
     }
     switch (kind_of(card)) {
@@ -736,6 +813,11 @@ std::string play_prompt(const GameState& s, Faction me, uint8_t card) {
     std::string p = "Play " + card_name(card) + " as a Karama: buy this turn's shipment at Guild rates, paid to the bank (value 128, 3.01.11.03)";
     if (me == Faction::Emperor) p += ", or revive a leader (target) or up to 3 forces (value = regular + 16 x special) free (1.14.02)";
     if (me == Faction::Harkonnen) p += ", or take the whole hand of a faction (target) and give as many cards back (1.14.04)";
+    if (me == Faction::Atreides) p += ", or look at the whole battle plan of a faction in the current battle (target, 1.14.01)";
+    if (me == Faction::Fremen)
+      p += ", or place your sandworm at a location (target) of a sand territory, value 1 protecting your ally's forces there (1.14.03)";
+    if (me == Faction::Guild) p += ", or cancel the off-planet shipment just made by a faction (target, 1.14.05)";
+    p += ", or prevent the next use of a faction ability marked with a star (value 64 + ability, target = faction, 3.01.11.02)";
     return p;
   }
   switch (kind_of(card)) {
@@ -815,10 +897,9 @@ void card_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 
 bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
   auto& s = c.s;
-  if (s.ability_cleared == static_cast<uint8_t>(ability)) {  // the window was answered: go on
-    s.ability_cleared = kNone8;
-    return false;
-  }
+  // The window for this ability (or a later one of the same action: windows
+  // open in increasing Ability order) was answered: go on.
+  if (s.ability_cleared != kNone8 && static_cast<uint8_t>(ability) <= s.ability_cleared) return false;
   if (!s.rulings.is(RulingId::KaramaWindows, kAllOtherSeats)) return false;
   const uint8_t asked = karama_askable(s, owner);
   if (!asked) return false;
@@ -833,12 +914,67 @@ bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
   w.act_forces = pending.forces;
   w.act_special = pending.special;
   w.act_flags = static_cast<uint8_t>((pending.flag ? 1 : 0) | (pending.flag2 ? 2 : 0));
+  w.act_value = pending.value;
   return push_window(s, w);
 }
 
+const AbilityInfo* ability_info(Ability a) {
+  // The ✷ abilities the engine implements as (part of) an action.
+  static const AbilityInfo kTable[] = {
+      {Ability::GuildHalfPrice, Faction::Guild, "2.06.06 / 2.06.09", "half-price shipping", ActionKind::Ship},
+      {Ability::GuildCrossShip, Faction::Guild, "2.06.05.02 / 2.06.10", "cross-shipping", ActionKind::Ship},
+      {Ability::GuildOffPlanet, Faction::Guild, "2.06.05.03", "shipping back to reserves", ActionKind::Ship},
+      {Ability::FremenMovement, Faction::Fremen, "2.04.06", "movement of two territories", ActionKind::Move},
+      {Ability::BgSpiritualAdvisor, Faction::BeneGesserit, "2.02.05 / 2.02.11", "spiritual advisors", ActionKind::SendSpiritualAdvisor},
+      {Ability::BgVoice, Faction::BeneGesserit, "2.02.06 / 2.02.07", "the Voice", ActionKind::Voice},
+      {Ability::AtreidesPrescience, Faction::Atreides, "2.01.08 / 2.01.09", "prescience", ActionKind::Prescience},
+      {Ability::FremenStormMigration, Faction::Fremen, "2.04.17", "storm migration", ActionKind::Ship},
+      {Ability::BgIntrusion, Faction::BeneGesserit, "2.02.15", "intrusion", ActionKind::Flip},
+      {Ability::BgWartime, Faction::BeneGesserit, "2.02.17", "wartime", ActionKind::Flip},
+      {Ability::FremenWormPlacement, Faction::Fremen, "2.04.15", "placing sandworms", ActionKind::WormRide},
+      {Ability::HarkonnenCapture, Faction::Harkonnen, "2.05.10.01", "capturing leaders", ActionKind::Respond},
+      {Ability::KwisatzHaderach, Faction::Atreides, "2.01.11", "the Kwisatz Haderach", ActionKind::BattlePlan},
+  };
+  for (const auto& i : kTable)
+    if (i.id == a) return &i;
+  return nullptr;
+}
+
 bool ability_cancelled(const GameState& s, Faction f, Ability ability) {
+  if (s.prevented[static_cast<int>(f)] & (1u << static_cast<int>(ability))) return true;  // 3.01.11.02
   return s.cancelled_ability == static_cast<uint8_t>(ability) && s.cancelled_faction == static_cast<uint8_t>(f);
 }
+
+std::optional<std::string> ability_blocked(const GameState& s, Faction f, Ability ability) {
+  if (s.prevented[static_cast<int>(f)] & (1u << static_cast<int>(ability)))
+    return "a Karama prevents this use of " + ability_name(static_cast<uint8_t>(ability)) + " (3.01.11.02)";
+  if (s.cancelled_ability == static_cast<uint8_t>(ability) && s.cancelled_faction == static_cast<uint8_t>(f))
+    return "a Karama cancelled " + ability_name(static_cast<uint8_t>(ability)) + ": retake the action without it (3.01.11.01, 1.00.04)";
+  return std::nullopt;
+}
+
+void consume_prevention(GameState& s, Faction f, Ability ability) {
+  if (s.cancelled_ability == static_cast<uint8_t>(ability) && s.cancelled_faction == static_cast<uint8_t>(f)) {
+    s.cancelled_ability = kNone8;  // 1.00.04: the redo is done
+    s.cancelled_faction = kNoFaction;
+  }
+  s.prevented[static_cast<int>(f)] = static_cast<uint16_t>(s.prevented[static_cast<int>(f)] & ~(1u << static_cast<int>(ability)));
+}
+
+bool may_hold_karama(const GameState& s, Faction f) {
+  if (!s.has(f) || s.of(f).hand.n == 0) return false;
+  if (f == Faction::BeneGesserit && bg_worthless_karama(s)) return true;
+  int gone = 0;
+  for (int i = 0; i < s.treachery_discard.n; ++i)
+    if (kind_of(s.treachery_discard.ids[i]) == TreacheryKind::Karama) ++gone;
+  return gone < data::treachery_kind_count(TreacheryKind::Karama);
+}
+
+bool karama_power_possible(const GameState& s, Faction f) {
+  return s.advanced && s.has(f) && !s.of(f).karama_power_used && may_hold_karama(s, f);
+}
+
+bool karama_windows_ask(const GameState& s) { return s.rulings.is(RulingId::KaramaWindows, kAllOtherSeats); }
 
 bool karama_shipment(const GameState& s, Faction f) { return s.karama_shipment == static_cast<uint8_t>(f); }
 

@@ -59,8 +59,36 @@ bool is_anytime(ActionKind k);
 
 // ---- treachery cards outside battle, Karama, response windows (core/rules/cards.cpp) ----
 
-// Faction abilities a Karama may cancel (3.01.11.01): Window::subject.
-enum class Ability : uint8_t { None = 0, GuildHalfPrice = 1 /* 2.06.06 / 2.06.09 */ };
+// Faction abilities marked ✷ that a Karama may cancel as they are used
+// (3.01.11.01: Window::subject) or prevent before their use (3.01.11.02:
+// GameState::prevented, bit = value). The table in cards.cpp names each one's
+// rule and the action it affects.
+enum class Ability : uint8_t {
+  None = 0,
+  GuildHalfPrice = 1,      // 2.06.06 / 2.06.09: Ship at half price
+  GuildCrossShip = 2,      // 2.06.05.02 / 2.06.10: Ship with `from`
+  GuildOffPlanet = 3,      // 2.06.05.03: Ship back to reserves
+  FremenMovement = 4,      // 2.04.06: Move two territories
+  BgSpiritualAdvisor = 5,  // 2.02.05 / 2.02.11: SendSpiritualAdvisor
+  BgVoice = 6,             // 2.02.06 / 2.02.07: Voice
+  AtreidesPrescience = 7,  // 2.01.08 / 2.01.09: Prescience
+  FremenStormMigration = 8,  // 2.04.17: Ship (send) into the storm
+  BgIntrusion = 9,         // 2.02.15: Flip at the intrusion step
+  BgWartime = 10,          // 2.02.17: Flip at the wartime step
+  FremenWormPlacement = 11,  // 2.04.15: WormRide placing a worm
+  HarkonnenCapture = 12,   // 2.05.10.01: Respond kill or capture
+  KwisatzHaderach = 13,    // 2.01.11: BattlePlan.kwisatz_haderach
+};
+inline constexpr int kNumAbilities = 14;
+// The faction that owns an ability, its rule numbers and the action it changes.
+struct AbilityInfo {
+  Ability id;
+  Faction faction;
+  const char* rule;
+  const char* name;
+  ActionKind action;
+};
+const AbilityInfo* ability_info(Ability a);  // null for None / unknown
 // 3.01.22 Truthtrance questions (PlayCard value >> 4; the asked faction is value & 15).
 enum class Question : uint8_t {
   FreeForm = 0,          // any yes/no question: the asked seat answers (Respond accept = yes)
@@ -72,8 +100,12 @@ enum class Question : uint8_t {
 };
 inline constexpr int kNumQuestions = 6;
 // Karama PlayCard value: this bit buys the turn's shipment at Guild rates
-// (3.01.11.03); without it the faction's once-a-game power (1.14).
+// (3.01.11.03); kKaramaPrevent | ability (target = its faction) prevents its
+// next use (3.01.11.02); otherwise the faction's once-a-game power (1.14).
 inline constexpr uint8_t kKaramaGuildRates = 0x80;
+inline constexpr uint8_t kKaramaPrevent = 0x40;
+// 1.14.03 Fremen Karama sandworm: value bit 0 = protect the ally's forces (2.04.10).
+inline constexpr uint8_t kKaramaProtectAlly = 0x01;
 // PlayCard goes here, and so does every action while a response window is open.
 bool is_card_action(const GameState& s, const Action& a);
 std::optional<Rejection> validate_card(const GameState& s, Seat seat, const Action& a);
@@ -88,8 +120,30 @@ void card_legal(const GameState& s, Seat seat, std::vector<Action>& out);
 // KaramaCancel window opened: the caller stops, and `pending` is replayed
 // through the phase's apply when the window closes without a Karama.
 bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending);
-// 1.00.04: the faction's ability was cancelled; its redo goes without it.
+// 1.00.04: the faction's ability was cancelled (3.01.11.01), or a Karama
+// prevents its next use (3.01.11.02): the action goes without it.
 bool ability_cancelled(const GameState& s, Faction f, Ability ability);
+// A sentence saying why the ability cannot be used now, if it cannot.
+std::optional<std::string> ability_blocked(const GameState& s, Faction f, Ability ability);
+// 3.01.11.02: the use opportunity of a prevented ability was consumed.
+void consume_prevention(GameState& s, Faction f, Ability ability);
+// Could faction f hold a Karama, by public information only (hand size,
+// the discard pile)? Used to ask without revealing hands.
+bool may_hold_karama(const GameState& s, Faction f);
+// 1.14 once-a-game power still available to f (advanced game, not used),
+// and f could hold a Karama by public information.
+bool karama_power_possible(const GameState& s, Faction f);
+// Ruling karama_windows = all_other_seats.
+bool karama_windows_ask(const GameState& s);
+
+// 1.14.05 (shipment_movement.cpp): the Guild's Karama cancels the shipment
+// recorded in ShipMoveState::last_*; forces back to reserves, spice refunded.
+std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target);
+void guild_cancel_shipment(Ctx& c);
+// 1.14.03 (spice_blow.cpp): may the Fremen place their Karama sandworm now,
+// and placing it at location `to`.
+std::optional<Rejection> check_fremen_worm(const GameState& s, LocationId to);
+void fremen_karama_worm(Ctx& c, LocationId to, bool protect_ally);
 // 3.01.11.03: the faction's shipment this turn is at Guild rates, paid to the bank.
 bool karama_shipment(const GameState& s, Faction f);
 // 3.01.09 Hajr: true (and consumed) when the current seat has a movement left.

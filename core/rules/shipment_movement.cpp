@@ -39,7 +39,17 @@
 // Move), 3.01.11.03 Karama shipment at Guild rates to the bank
 // (karama_shipment), 3.01.11.01/1.00.04 a KaramaCancel window before the
 // Guild's half price is used (karama_window; the redo goes at full price).
-// Not implemented: 1.14.05 (Guild Karama power), 1.10.02.06 allies paying for each other's shipments, 2.02.16
+// 1.14.05 the Guild's Karama power cancels a shipment from reserves just
+// made (ShipMoveState::last_*): the forces go back to reserves and the spice
+// paid comes back (from the bank or the Guild). Under ruling karama_windows =
+// all_other_seats the Guild is asked right after each other faction's
+// shipment from reserves whenever, by public information, it could use the
+// power (step GuildKarama: PlayCard or Pass); under none it plays it on its
+// own initiative at the shipper's movement step, before the shipper moves.
+// Ruling guild_karama_reship: the shipper ships again, or not.
+// 3.01.11.02 prevented abilities (GameState::prevented, cards.cpp) are
+// rejected with their reason and consumed at their next use opportunity.
+// Not implemented: 1.10.02.06 allies paying for each other's shipments, 2.02.16
 // take up arms (needs a flag on Move), cross-shipping from several sectors of
 // one territory at once (Ship has a single `from`).
 #include <algorithm>
@@ -53,7 +63,7 @@ namespace {
 
 using data::kNumLocations;
 
-enum Step : uint8_t { kShip = 0, kAdvisor = 1, kMove = 2, kGuildTiming = 3, kWartime = 4, kIntrusion = 5 };
+enum Step : uint8_t { kShip = 0, kAdvisor = 1, kMove = 2, kGuildTiming = 3, kWartime = 4, kIntrusion = 5, kGuildKarama = 6 };
 constexpr uint8_t kResumeEndTurn = 0xFE;  // ShipMoveState::resume after a movement
 
 // ---- small helpers -----------------------------------------------------------
@@ -100,6 +110,7 @@ bool guild_rates(const GameState& s, Faction f) {
   return f == Faction::Guild || (s.has(Faction::Guild) && allied_with(s, f, Faction::Guild));  // 2.06.06 / 2.06.09
 }
 bool may_cross_ship(const GameState& s, Faction f) {
+  if (ability_cancelled(s, f, Ability::GuildCrossShip)) return false;  // 3.01.11.02 (cards.cpp)
   return f == Faction::Guild || (s.has(Faction::Guild) && allied_with(s, f, Faction::Guild));  // 2.06.05.02 / 2.06.10
 }
 
@@ -151,6 +162,8 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     if (a.from >= kNumLocations) return reject(RejectCode::Malformed, "unknown location to ship from");
     if (kind == ShipKind::OffPlanet && me != Faction::Guild)
       return reject(RejectCode::IllegalChoice, "only the Spacing Guild may ship forces from the board back to reserves (1.06.04, 2.06.05.03)");
+    if (auto why = ability_blocked(s, me, kind == ShipKind::OffPlanet ? Ability::GuildOffPlanet : Ability::GuildCrossShip))
+      return reject(RejectCode::IllegalChoice, *why);
     if (kind == ShipKind::CrossShip && !may_cross_ship(s, me))
       return reject(RejectCode::IllegalChoice, "only the Spacing Guild and its ally may ship from one territory to another (2.06.05.02, 2.06.10)");
     if (a.forces > s.forces_at(me, a.from, 0) || a.special > s.forces_at(me, a.from, 1))
@@ -181,6 +194,8 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
       return reject(RejectCode::IllegalChoice, "the Fremen send forces only to The Great Flat or a territory within two of it (2.04.05)");
     if (s.in_storm(a.to) && !s.advanced)
       return reject(RejectCode::Storm, loc_name(a.to) + " is in the storm: the Fremen may not send forces into it (2.04.05; storm migration is advanced, 2.04.17)");
+    if (s.in_storm(a.to))
+      if (auto why = ability_blocked(s, me, Ability::FremenStormMigration)) return reject(RejectCode::Storm, *why);
     return check_destination(s, me, a.to, s.advanced);  // 2.04.17 storm migration
   }
   if (auto r = check_destination(s, me, a.to, false)) return r;
@@ -279,7 +294,7 @@ GroupType bg_group_type(const GameState& s, Faction me, const Action& a) {
 // Movement range in territories (1.06.05.03/.04, 2.04.06).
 int move_range(const GameState& s, Faction me, bool group_has_advisors) {
   if (bg_advanced(s, me) && group_has_advisors) return 1;  // 2.02.12: advisors never use ornithopters
-  int r = me == Faction::Fremen ? 2 : 1;
+  int r = me == Faction::Fremen && !ability_cancelled(s, me, Ability::FremenMovement) ? 2 : 1;  // 3.01.11.02
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
   if (orn) r = std::max(r, 3);
   return r;
@@ -539,6 +554,7 @@ void ally_constraint(GameState& s, Faction me) {
 void end_turn(Ctx& c) {
   auto& s = c.s;
   const Seat seat = s.shipmove.current;
+  s.shipmove.last_to = kNone8;
   ally_constraint(s, s.faction_at(seat));
   universal_stewards(s);
   s.shipmove.done |= bit(seat);
@@ -556,6 +572,8 @@ void begin_turn(Ctx& c, Seat seat) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
   card_turn_begins(s);  // Hajr, Karama shipment and cancellation end with the turn (cards.cpp)
+  s.shipmove.last_to = kNone8;
+  s.shipmove.guild_asked = 0;
   s.shipmove.current = seat;
   s.shipmove.ornithopters = has_ornithopters(s, me) ? 1 : 0;
   s.step = kShip;
@@ -639,6 +657,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     case kAdvisor:
       if (auto r = expect(ActionKind::SendSpiritualAdvisor, "the Bene Gesserit may send a spiritual advisor (SendSpiritualAdvisor) or pass")) return r;
       if (a.kind == ActionKind::Pass) return std::nullopt;
+      if (auto why = ability_blocked(s, me, Ability::BgSpiritualAdvisor)) return reject(RejectCode::IllegalChoice, *why);
       if (a.to == data::polar_sink() || bg_may_send_advisor_to(s, a.to)) return std::nullopt;
       if (s.advanced && a.to == s.shipmove.advisor_to)
         return reject(RejectCode::IllegalChoice, "an advisor may follow the shipment only where you have no fighters (2.02.11); send a fighter to the Polar Sink instead");
@@ -651,11 +670,17 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip advisors to fighters (Flip) or pass (2.02.17)")) return r;
       if (a.kind == ActionKind::Pass) return std::nullopt;
       if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown location");
+      if (auto why = ability_blocked(s, me, Ability::BgWartime)) return reject(RejectCode::IllegalChoice, *why);
       if (auto why = wartime_blocked(s, data::territory_of(a.to))) return reject(RejectCode::IllegalChoice, *why);
+      return std::nullopt;
+    case kGuildKarama:
+      if (a.kind != ActionKind::Pass)
+        return reject(RejectCode::WrongPhase, "the Guild may cancel this shipment with its Karama power (PlayCard, 1.14.05) or let it stand (Pass)");
       return std::nullopt;
     case kIntrusion:
       if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip their fighters to advisors (Flip) or pass (2.02.15)")) return r;
       if (a.kind == ActionKind::Pass) return std::nullopt;
+      if (auto why = ability_blocked(s, me, Ability::BgIntrusion)) return reject(RejectCode::IllegalChoice, *why);
       if (a.to >= kNumLocations || data::territory_of(a.to) != data::territory_of(s.shipmove.advisor_to))
         return reject(RejectCode::IllegalChoice, "only the fighters in " + ter_name(data::territory_of(s.shipmove.advisor_to)) + " may flip now (2.02.15)");
       return std::nullopt;
@@ -685,7 +710,15 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
       break;
     case ShipKind::Normal:
     case ShipKind::FremenSend: {
-      if (me != Faction::Fremen) transfer_spice(s, shield(me), payee(s, me), shipment_cost(s, me, a.to, n));
+      if (me != Faction::Fremen) {
+        const int cost = shipment_cost(s, me, a.to, n);
+        transfer_spice(s, shield(me), payee(s, me), cost);
+        // 1.14.05: an off-planet shipment the Guild may still cancel.
+        s.shipmove.last_to = a.to;
+        s.shipmove.last_forces = a.forces;
+        s.shipmove.last_special = a.special;
+        s.shipmove.last_cost = static_cast<uint16_t>(cost);
+      }
       fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - a.forces);
       fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - a.special);
       s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
@@ -724,10 +757,47 @@ void apply_move(GameState& s, Faction me, const Action& a) {
   s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + reg);
   s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + spec);
   s.of(me).moved = 1;
+  s.shipmove.last_to = kNone8;  // 1.14.05: the shipment can no longer be cancelled
 }
 
 bool from_off_planet(Faction me, const Action& a) {
   return a.kind == ActionKind::Ship && ship_kind(me, a) == ShipKind::Normal;
+}
+
+// The shipment recorded for 1.14.05, as its Ship action.
+Action recorded_shipment(const GameState& s) {
+  Action a;
+  a.kind = ActionKind::Ship;
+  a.to = s.shipmove.last_to;
+  a.forces = s.shipmove.last_forces;
+  a.special = s.shipmove.last_special;
+  return a;
+}
+
+// What follows a shipment (or the pass): 2.02.15 intrusion, 2.02.05 spiritual advisors, then the movement step.
+void after_shipment(Ctx& c, Faction me, const Action& a) {
+  auto& s = c.s;
+  // 2.02.05: the Bene Gesserit may answer another faction's shipment from off-planet.
+  bool advisors = from_off_planet(me, a) && me != Faction::BeneGesserit && s.has(Faction::BeneGesserit) &&
+                  s.of(Faction::BeneGesserit).reserves[0] > 0;
+  if (advisors && ability_cancelled(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor)) {  // 3.01.11.02
+    consume_prevention(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor);
+    advisors = false;
+  }
+  if (a.kind == ActionKind::Ship && !a.flag && intrusion(s, me, a.to)) {
+    s.shipmove.advisor_to = a.to;
+    s.shipmove.resume = advisors ? kAdvisor : kMove;
+    s.step = kIntrusion;
+    s.waiting = bit(s.seat_of(Faction::BeneGesserit));
+    return;
+  }
+  if (advisors) {
+    s.shipmove.advisor_to = a.to;
+    s.step = kAdvisor;
+    s.waiting = bit(s.seat_of(Faction::BeneGesserit));
+    return;
+  }
+  to_move_step(c);
 }
 
 void apply(Ctx& c, Seat seat, const Action& a) {
@@ -737,27 +807,35 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     case kShip: {
       // 3.01.11.01: a Karama may cancel the Guild's half price (2.06.06 / 2.06.09) as it is used (cards.cpp).
       if (a.kind == ActionKind::Ship && uses_half_price(s, me, a) && karama_window(c, seat, Ability::GuildHalfPrice, a)) return;
+      // The other shipping abilities marked ✷ (ruling karama_windows = all_other_seats), in Ability order.
+      if (a.kind == ActionKind::Ship) {
+        const ShipKind k = ship_kind(me, a);
+        if (k == ShipKind::CrossShip && karama_window(c, seat, Ability::GuildCrossShip, a)) return;
+        if (k == ShipKind::OffPlanet && karama_window(c, seat, Ability::GuildOffPlanet, a)) return;
+        if (k == ShipKind::FremenSend && s.in_storm(a.to) && karama_window(c, seat, Ability::FremenStormMigration, a)) return;
+      }
       if (a.kind == ActionKind::Ship) apply_ship(s, me, a);
-      // 2.02.05: the Bene Gesserit may answer another faction's shipment from off-planet.
-      const bool advisors = from_off_planet(me, a) && me != Faction::BeneGesserit && s.has(Faction::BeneGesserit) &&
-                            s.of(Faction::BeneGesserit).reserves[0] > 0;
-      if (a.kind == ActionKind::Ship && !a.flag && intrusion(s, me, a.to)) {
-        s.shipmove.advisor_to = a.to;
-        s.shipmove.resume = advisors ? kAdvisor : kMove;
-        s.step = kIntrusion;
-        s.waiting = bit(s.seat_of(Faction::BeneGesserit));
+      // 3.01.11.02: this shipment step was the use opportunity of the shipping abilities.
+      for (Ability ab : {Ability::GuildHalfPrice, Ability::GuildCrossShip, Ability::GuildOffPlanet, Ability::FremenStormMigration})
+        consume_prevention(s, me, ab);
+      // 1.14.05 (ruling karama_windows = all_other_seats): the Guild is asked whether it cancels this shipment.
+      if (a.kind == ActionKind::Ship && s.shipmove.last_to != kNone8 && me != Faction::Guild && karama_windows_ask(s) &&
+          karama_power_possible(s, Faction::Guild)) {
+        s.shipmove.guild_asked = 1;
+        s.step = kGuildKarama;
+        s.waiting = bit(s.seat_of(Faction::Guild));
         return;
       }
-      if (advisors) {
-        s.shipmove.advisor_to = a.to;
-        s.step = kAdvisor;
-        s.waiting = bit(s.seat_of(Faction::BeneGesserit));
-        return;
-      }
-      to_move_step(c);
+      after_shipment(c, me, a);
       return;
     }
+    case kGuildKarama:  // the Guild let the shipment stand
+      after_shipment(c, s.faction_at(s.shipmove.current), recorded_shipment(s));
+      return;
     case kAdvisor:
+      // 3.01.11.01: a Karama may cancel the spiritual advisor as it is sent (cards.cpp).
+      if (a.kind == ActionKind::SendSpiritualAdvisor && karama_window(c, seat, Ability::BgSpiritualAdvisor, a)) return;
+      consume_prevention(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor);
       if (a.kind == ActionKind::SendSpiritualAdvisor) {
         auto& bg = s.of(Faction::BeneGesserit);
         const int kind = a.to == data::polar_sink() ? 0 : 1;  // fighter to the Polar Sink, else an advisor
@@ -767,6 +845,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       to_move_step(c);
       return;
     case kMove:
+      consume_prevention(s, me, Ability::FremenMovement);  // 3.01.11.02: this movement was its use opportunity
       if (a.kind == ActionKind::Move) {
         apply_move(s, me, a);
         if (intrusion(s, me, a.to)) {
@@ -788,9 +867,11 @@ void apply(Ctx& c, Seat seat, const Action& a) {
         flip_territory(s, data::territory_of(a.to), 1, true);
         if (!wartime_options(s).empty()) return;  // more territories may flip
       }
+      consume_prevention(s, Faction::BeneGesserit, Ability::BgWartime);  // 3.01.11.02: its use opportunity
       advance(c);
       return;
     case kIntrusion:
+      consume_prevention(s, Faction::BeneGesserit, Ability::BgIntrusion);  // 3.01.11.02: its use opportunity
       if (a.kind == ActionKind::Flip) flip_territory(s, data::territory_of(a.to), 0, false);
       if (s.shipmove.resume == kAdvisor) {
         s.step = kAdvisor;
@@ -842,6 +923,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       break;
     }
     case kAdvisor: {
+      if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor)) {  // 3.01.11.01/.02
+        out.push_back(Decision{ActionKind::Pass, "Send no spiritual advisor (a Karama stopped it)", 0, 0, {}});
+        break;
+      }
       Decision d{ActionKind::SendSpiritualAdvisor, "Send one force free from reserves to the Polar Sink (Spiritual Advisors)", 1, 1, {data::polar_sink()}};
       if (bg_may_send_advisor_to(s, s.shipmove.advisor_to)) {
         d.prompt += ", or an advisor to " + loc_name(s.shipmove.advisor_to);
@@ -875,6 +960,12 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
                              0, 0, {s.shipmove.advisor_to}});
       out.push_back(Decision{ActionKind::Pass, "Keep them as fighters", 0, 0, {}});
       break;
+    case kGuildKarama:
+      out.push_back(Decision{ActionKind::Pass,
+                             "Let " + std::string(faction_name(s.faction_at(s.shipmove.current))) +
+                                 "'s shipment stand (or cancel it with your Karama power: PlayCard, 1.14.05)",
+                             0, 0, {}});
+      break;
     case kGuildTiming:
       out.push_back(Decision{ActionKind::GuildTiming,
                              "Take your shipment and movement now, before " + std::string(faction_name(s.faction_at(s.shipmove.current))) + " (2.06.12)",
@@ -903,6 +994,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       break;
     }
     case kAdvisor: {
+      if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor)) break;  // 3.01.11.01/.02
       Action a;
       a.kind = ActionKind::SendSpiritualAdvisor;
       a.to = data::polar_sink();
@@ -924,6 +1016,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     }
     case kWartime:
       for (auto l : wartime_options(s)) {
+        if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgWartime)) break;  // 3.01.11.02
         Action a;
         a.kind = ActionKind::Flip;
         a.to = l;
@@ -931,6 +1024,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       }
       break;
     case kIntrusion: {
+      if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgIntrusion)) break;  // 3.01.11.02
       Action a;
       a.kind = ActionKind::Flip;
       a.to = s.shipmove.advisor_to;
@@ -944,6 +1038,46 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 }
 
 }  // namespace
+
+std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target) {
+  if (!s.has(target)) return reject(RejectCode::Malformed, "that faction is not in the game");
+  if (target == Faction::Guild) return reject(RejectCode::IllegalChoice, "the Guild cancels another player's shipment (1.14.05)");
+  const auto& m = s.shipmove;
+  if (m.current < 0 || s.faction_at(m.current) != target || m.last_to == kNone8)
+    return reject(RejectCode::IllegalChoice, std::string(faction_name(target)) +
+                                                 " have no off-planet shipment to cancel now: the power cancels a shipment from reserves "
+                                                 "just made, before that player moves (1.14.05)");
+  if (s.step != kGuildKarama && s.step != kMove)
+    return reject(RejectCode::WrongPhase, "wait until the Bene Gesserit have answered the shipment (1.00.05)");
+  const SpiceAccount from = payee(s, target);
+  const int held = from.holder == SpiceHolder::Bank ? static_cast<int>(std::min<int64_t>(s.bank, 65535)) : s.of(static_cast<Faction>(from.index)).spice;
+  if (held < m.last_cost)
+    return reject(RejectCode::NotEnoughSpice, "the Guild no longer holds the " + std::to_string(m.last_cost) + " spice the shipment paid, to refund it");
+  return std::nullopt;
+}
+
+void guild_cancel_shipment(Ctx& c) {
+  auto& s = c.s;
+  auto& m = s.shipmove;
+  const Faction me = s.faction_at(m.current);
+  auto& fs = s.of(me);
+  const int reg = std::min<int>(m.last_forces, s.forces_at(me, m.last_to, 0));
+  const int spec = std::min<int>(m.last_special, s.forces_at(me, m.last_to, 1));
+  s.forces_at(me, m.last_to, 0) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 0) - reg);
+  s.forces_at(me, m.last_to, 1) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 1) - spec);
+  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + reg);
+  fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + spec);
+  transfer_spice(s, payee(s, me), shield(me), m.last_cost);
+  m.last_to = kNone8;
+  m.last_cost = 0;
+  if (s.rulings.is(RulingId::GuildKaramaReship, 1)) {  // the shipper may ship again
+    fs.shipped = 0;
+    s.step = kShip;
+    s.waiting = bit(m.current);
+    return;
+  }
+  to_move_step(c);  // the cancelled shipment was this turn's shipment (1.06.02)
+}
 
 const PhaseRules& shipment_movement_rules() {
   static const PhaseRules r{enter, validate, apply, decisions, legal};

@@ -26,6 +26,14 @@
 // (ruling placed_worm_spice). 2.04.08 Beast of Burden happens upon conclusion
 // of the Nexus (nexus.cpp): the worms' territories are recorded here in
 // s.blow.rides.
+// 1.14.03 advanced Fremen Karama power: after turn 1 the Fremen place their
+// sandworm in any sand territory (PlayCard Karama, target = a location there,
+// value bit 0 = protect the ally, 2.04.10), a normal Shai-Hulud that devours
+// (ruling placed_worm_spice) and, in this phase, causes a Nexus (1.02.06).
+// Ruling karama_windows = all_other_seats: at the end of each blow after turn
+// 1 the Fremen are asked (step FremenKarama: PlayCard or Pass) whenever, by
+// public information, they could use the power; under none they may place it
+// only while a Nexus is in progress (nexus.cpp phase).
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -36,6 +44,7 @@ enum BlowStep : uint8_t {
   kPlaceWorm = 1,          // 2.04.15 the Fremen may place this worm (WormRide{to} or Pass)
   kProtectAlly = 2,        // 2.04.10 the Fremen decide whether their ally is devoured (Respond)
   kProtectAllyPlaced = 3,  // the same, for a worm the Fremen placed (2.04.15, ruling placed_worm_spice)
+  kFremenKarama = 4,       // 1.14.03 the Fremen may place their Karama sandworm (PlayCard) or Pass
 };
 
 bool protect_step(uint8_t step) { return step == kProtectAlly || step == kProtectAllyPlaced; }
@@ -182,6 +191,13 @@ void next_pile(GameState& s) {
 
 void finish(Ctx& c) {
   auto& s = c.s;
+  // 1.14.03 (ruling karama_windows = all_other_seats): asked on public information only.
+  if (!s.blow.karama_asked && s.turn > 1 && karama_windows_ask(s) && karama_power_possible(s, Faction::Fremen)) {
+    s.blow.karama_asked = 1;
+    s.step = kFremenKarama;
+    s.waiting = bit(fremen_seat(s));
+    return;
+  }
   // 1.02.02: the set-aside Shai-Hulud go back into the deck, shuffled.
   if (!s.spice_set_aside.empty()) {
     while (!s.spice_set_aside.empty()) s.spice_deck.push(s.spice_set_aside.pop());
@@ -250,9 +266,15 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     if (a.kind == ActionKind::Pass) return std::nullopt;
     if (a.kind != ActionKind::WormRide)
       return reject(RejectCode::WrongPhase, "place the sandworm (WormRide with a location in a sand territory) or Pass (2.04.15)");
+    if (auto why = ability_blocked(s, Faction::Fremen, Ability::FremenWormPlacement)) return reject(RejectCode::IllegalChoice, *why);
     if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
     if (!is_sand(data::territory_of(a.to)))
       return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(a.to)).name) + " is not a sand territory (2.04.15)");
+    return std::nullopt;
+  }
+  if (s.step == kFremenKarama) {
+    if (a.kind != ActionKind::Pass)
+      return reject(RejectCode::WrongPhase, "place your sandworm with your Karama power (PlayCard, 1.14.03) or Pass");
     return std::nullopt;
   }
   if (protect_step(s.step)) {
@@ -267,10 +289,15 @@ void apply(Ctx& c, Seat, const Action& a) {
   auto& s = c.s;
   s.waiting = 0;
   if (s.step == kPlaceWorm) {
+    consume_prevention(s, Faction::Fremen, Ability::FremenWormPlacement);  // 3.01.11.02: its use opportunity
     s.step = kBlowing;
     const bool go_on =
         a.kind == ActionKind::WormRide ? worm_appears(c, data::territory_of(a.to), true) : worm_from_pile(c);
     if (go_on) run(c);
+    return;
+  }
+  if (s.step == kFremenKarama) {  // Pass
+    run(c);
     return;
   }
   if (protect_step(s.step)) {
@@ -295,6 +322,8 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       if (is_sand(static_cast<TerritoryId>(t))) d.options.push_back(data::territory(static_cast<TerritoryId>(t)).first_location);
     out.push_back(d);
     out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + worm_place_name(s), 0, 0, {}});
+  } else if (s.step == kFremenKarama) {
+    out.push_back(Decision{ActionKind::Pass, "Do not place your sandworm with your Karama power (PlayCard, 1.14.03) this turn", 0, 0, {}});
   } else if (protect_step(s.step)) {
     out.push_back(Decision{ActionKind::Respond,
                            "A sandworm appears in " + std::string(data::territory(s.blow.territory).name) +
@@ -306,13 +335,17 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
   if (s.step == kPlaceWorm) {
-    for (int t = 0; t < data::kNumTerritories; ++t) {
+    for (int t = 0; t < data::kNumTerritories && !ability_cancelled(s, Faction::Fremen, Ability::FremenWormPlacement); ++t) {
       if (!is_sand(static_cast<TerritoryId>(t))) continue;
       Action a;
       a.kind = ActionKind::WormRide;
       a.to = data::territory(static_cast<TerritoryId>(t)).first_location;
       out.push_back(a);
     }
+    Action pass;
+    pass.kind = ActionKind::Pass;
+    out.push_back(pass);
+  } else if (s.step == kFremenKarama) {
     Action pass;
     pass.kind = ActionKind::Pass;
     out.push_back(pass);
@@ -327,6 +360,30 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 }
 
 }  // namespace
+
+std::optional<Rejection> check_fremen_worm(const GameState& s, LocationId to) {
+  const bool blow = s.phase == Phase::SpiceBlow && s.step == kFremenKarama;
+  const bool nexus = s.phase == Phase::Nexus && s.waiting != 0;
+  if (!blow && !nexus)
+    return reject(RejectCode::WrongPhase, s.phase == Phase::SpiceBlow || s.phase == Phase::Nexus
+                                              ? "the Fremen place their Karama sandworm when asked at the end of the spice blow, or during a Nexus (1.14.03)"
+                                              : "the Fremen Karama power is used during the Spice Blow and Nexus phase (1.14.03)");
+  if (to >= data::kNumLocations) return reject(RejectCode::Malformed, "name a location of the sand territory for the sandworm (target)");
+  if (!is_sand(data::territory_of(to)))
+    return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(to)).name) + " is not a sand territory (1.14.03)");
+  return std::nullopt;
+}
+
+void fremen_karama_worm(Ctx& c, LocationId to, bool protect_ally) {
+  auto& s = c.s;
+  const TerritoryId t = data::territory_of(to);
+  const bool protect = ally_protectable(s, t) && (protect_ally || s.rulings.is(RulingId::FremenAllyProtection, kAlwaysProtect));
+  devour(s, t, protect, true);
+  if (s.phase != Phase::SpiceBlow) return;  // during a Nexus: it goes on
+  s.nexus_pending = 1;                      // 1.02.06
+  s.waiting = 0;
+  run(c);                                   // the blow ends (no more questions: the power is used)
+}
 
 const PhaseRules& spice_blow_rules() {
   static const PhaseRules r{enter, validate, apply, decisions, legal};

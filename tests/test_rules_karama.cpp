@@ -1,0 +1,605 @@
+// Scenario tests of the faction Karama powers 1.14.01 (Atreides), 1.14.03
+// (Fremen) and 1.14.05 (Spacing Guild), and of 3.01.11.02 (a Karama prevents
+// the next use of a faction ability marked ✷): core/rules/cards.cpp with
+// shipment_movement.cpp, spice_blow.cpp and battle_abilities.cpp.
+#include <catch2/catch.hpp>
+
+#include "core/rules/battle_abilities.h"
+#include "core/rules/rules.h"
+#include "inspect/projection.h"
+#include "inspect/view.h"
+#include "support/scenario.h"
+
+using namespace mentat;
+using namespace scenario;
+using data::TreacheryKind;
+
+namespace {
+
+constexpr uint8_t kShipStep = 0, kMoveStep = 2, kGuildTimingStep = 3, kGuildKaramaStep = 6;
+constexpr uint8_t kFremenKaramaStep = 4;  // spice_blow.cpp
+
+Rulings ruling(const char* key, const char* value, Rulings r = Rulings::defaults()) {
+  std::string err;
+  REQUIRE(r.set(key, value, &err));
+  return r;
+}
+
+uint8_t give(GameState& s, Faction f, TreacheryKind k) {
+  for (int id = 0; id < data::kNumTreacheryCards; ++id) {
+    const auto card = static_cast<uint8_t>(id);
+    if (data::treachery_card(card).kind != k || s.of(f).hand.contains(card)) continue;
+    bool found = s.treachery_deck.remove(card) || s.treachery_discard.remove(card) || s.bidding.row.remove(card);
+    for (int o = 0; o < kNumFactions && !found; ++o) found = s.f[o].hand.remove(card);
+    REQUIRE(found);
+    s.of(f).hand.push(card);
+    return card;
+  }
+  FAIL("no card of that kind left");
+  return kNone8;
+}
+
+void empty_hand(GameState& s, Faction f) {
+  while (!s.of(f).hand.empty()) s.treachery_deck.push(s.of(f).hand.pop());
+}
+
+void set_spice(GameState& s, Faction f, int amount) {
+  const int have = s.of(f).spice;
+  if (have > amount) transfer_spice(s, shield(f), bank(), have - amount);
+  if (have < amount) transfer_spice(s, bank(), shield(f), amount - have);
+}
+
+void place(GameState& s, Faction f, LocationId l, int n) {
+  auto& fs = s.of(f);
+  REQUIRE(fs.reserves[0] >= n);
+  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - n);
+  s.forces_at(f, l, 0) = static_cast<uint8_t>(s.forces_at(f, l, 0) + n);
+}
+
+Action play(uint8_t card, int value = 0, uint8_t target = kNone8) {
+  Action a = make(ActionKind::PlayCard);
+  a.card = card;
+  a.value = static_cast<uint8_t>(value);
+  a.to = target;
+  return a;
+}
+uint8_t fa(Faction f) { return static_cast<uint8_t>(f); }
+int prevent(rules::Ability a) { return rules::kKaramaPrevent | static_cast<int>(a); }
+bool waits(const GameState& s, Faction f) { return (waiting_for(s) >> s.seat_of(f)) & 1u; }
+
+// Every legal action of every seat validates.
+void check_legal(const GameState& s) {
+  for (Seat x = 0; x < s.num_seats; ++x)
+    for (const auto& a : legal_actions(s, x)) {
+      auto r = validate(s, x, a);
+      INFO(action_kind_name(a.kind) << " by seat " << int(x) << ": " << (r ? r->reason : std::string()));
+      CHECK_FALSE(r.has_value());
+    }
+}
+
+bool legal_has(const GameState& s, Faction f, const Action& want) {
+  for (const auto& a : legal_actions(s, s.seat_of(f)))
+    if (a == want) return true;
+  return false;
+}
+
+// Passes (the Guild waits at its timing step) until `f` is asked to ship.
+void pass_until_ship(GameState& s, Faction f) {
+  for (int i = 0; i < 60; ++i) {
+    REQUIRE(s.phase == Phase::ShipmentMovement);
+    if (s.shipmove.current == s.seat_of(f) && s.step == kShipStep && waits(s, f)) return;
+    const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+    Action a = pass();
+    if (s.step == kGuildTimingStep && s.faction_at(who) == Faction::Guild && f == Faction::Guild) {
+      a = make(ActionKind::GuildTiming);
+      a.flag = true;
+    }
+    act(s, s.faction_at(who), a);
+  }
+  FAIL("never reached " << faction_name(f));
+}
+
+GameState at_shipment(std::initializer_list<Faction> factions, bool advanced, Rulings r = Rulings::defaults()) {
+  GameState s = game(factions, advanced, 7, r);
+  play_until(s, Phase::ShipmentMovement, 1);
+  return s;
+}
+
+}  // namespace
+
+// ---- 1.14.05 Spacing Guild -------------------------------------------------------------------
+
+TEST_CASE("1.14.05 Guild Karama power (karama_windows=none): cancels a shipment at the shipper's movement step, forces and spice come back",
+          "[cards][karama]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, true);
+  const LocationId arrakeen = loc("Arrakeen");
+  const uint8_t karama = give(s, Faction::Guild, TreacheryKind::Karama);
+  set_spice(s, Faction::Atreides, 10);
+  set_spice(s, Faction::Guild, 5);
+  pass_until_ship(s, Faction::Atreides);
+  const int reserves = s.of(Faction::Atreides).reserves[0];
+  const int on_board = s.forces_at(Faction::Atreides, arrakeen);
+  // Nothing to cancel before the shipment.
+  CHECK(rejected(s, Faction::Guild, play(karama, 0, fa(Faction::Atreides))).code == RejectCode::IllegalChoice);
+  act(s, Faction::Atreides, ship(arrakeen, 3));  // 3 spice, to the Guild (2.06.04)
+  REQUIRE(s.step == kMoveStep);
+  CHECK(s.of(Faction::Guild).spice == 8);
+  CHECK(s.shipmove.last_to == arrakeen);
+  CHECK(legal_has(s, Faction::Guild, play(karama, 0, fa(Faction::Atreides))));
+  check_legal(s);
+  auto r = rejected(s, Faction::Guild, play(karama, 0, fa(Faction::Guild)));
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("1.14.05"));
+
+  SECTION("cancelled: no reshipment (ruling guild_karama_reship=no)") {
+    act(s, Faction::Guild, play(karama, 0, fa(Faction::Atreides)));
+    CHECK(s.of(Faction::Guild).karama_power_used == 1);
+    CHECK(s.treachery_discard.top() == karama);
+    CHECK(s.of(Faction::Atreides).reserves[0] == reserves);
+    CHECK(s.forces_at(Faction::Atreides, arrakeen) == on_board);
+    CHECK(s.of(Faction::Atreides).spice == 10);
+    CHECK(s.of(Faction::Guild).spice == 5);
+    CHECK(s.step == kMoveStep);
+    CHECK(waits(s, Faction::Atreides));
+    CHECK(rejected(s, Faction::Atreides, ship(arrakeen, 3)).code == RejectCode::WrongPhase);
+    // Once per game.
+    const uint8_t k2 = give(s, Faction::Guild, TreacheryKind::Karama);
+    CHECK_THAT(rejected(s, Faction::Guild, play(k2, 0, fa(Faction::Atreides))).reason, Catch::Contains("1.14.00"));
+  }
+  SECTION("after the shipper moved it is too late") {
+    act(s, Faction::Atreides, pass());
+    CHECK(rejected(s, Faction::Guild, play(karama, 0, fa(Faction::Atreides))).code == RejectCode::IllegalChoice);
+  }
+}
+
+TEST_CASE("1.14.05 ruling guild_karama_reship=yes: the shipper ships again after the cancellation", "[cards][karama][rulings]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, true, ruling("guild_karama_reship", "yes"));
+  const LocationId arrakeen = loc("Arrakeen");
+  const uint8_t karama = give(s, Faction::Guild, TreacheryKind::Karama);
+  set_spice(s, Faction::Atreides, 10);
+  pass_until_ship(s, Faction::Atreides);
+  act(s, Faction::Atreides, ship(arrakeen, 3));
+  act(s, Faction::Guild, play(karama, 0, fa(Faction::Atreides)));
+  CHECK(s.step == kShipStep);
+  CHECK(waits(s, Faction::Atreides));
+  CHECK(s.of(Faction::Atreides).spice == 10);
+  act(s, Faction::Atreides, ship(arrakeen, 2));
+  CHECK(s.of(Faction::Atreides).spice == 8);
+  CHECK(s.step == kMoveStep);
+}
+
+TEST_CASE("1.14.05 karama_windows=all_other_seats: the Guild is asked after each shipment from reserves, on public information only",
+          "[cards][karama][rulings]") {
+  const Rulings r = ruling("karama_windows", "all_other_seats");
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild}, true, r);
+  const LocationId arrakeen = loc("Arrakeen");
+  set_spice(s, Faction::Atreides, 10);
+  SECTION("the Guild holds a Karama and cancels") {
+    const uint8_t karama = give(s, Faction::Guild, TreacheryKind::Karama);
+    pass_until_ship(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(arrakeen, 3));
+    REQUIRE(s.step == kGuildKaramaStep);
+    CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Guild)));
+    CHECK(s.forces_at(Faction::Atreides, arrakeen) >= 3);  // announced and made, still cancellable
+    check_legal(s);
+    CHECK(legal_has(s, Faction::Guild, play(karama, 0, fa(Faction::Atreides))));
+    CHECK(rejected(s, Faction::Atreides, make(ActionKind::Move)).code == RejectCode::NotYourDecision);
+    CHECK(rejected(s, Faction::Guild, ship(arrakeen, 1)).code == RejectCode::WrongPhase);
+    act(s, Faction::Guild, play(karama, 0, fa(Faction::Atreides)));
+    CHECK(s.step == kMoveStep);
+    CHECK(s.of(Faction::Atreides).spice == 10);
+  }
+  SECTION("the Guild holds no Karama: asked all the same (nothing leaks), it passes") {
+    empty_hand(s, Faction::Guild);
+    give(s, Faction::Guild, TreacheryKind::Lasgun);
+    pass_until_ship(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(arrakeen, 3));
+    REQUIRE(s.step == kGuildKaramaStep);
+    REQUIRE(legal_actions(s, s.seat_of(Faction::Guild)).size() == 1);
+    act(s, Faction::Guild, pass());
+    CHECK(s.step == kMoveStep);
+    CHECK(s.of(Faction::Atreides).spice == 7);
+    for (Seat x = 0; x < s.num_seats; ++x) CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(x)).has_value());
+  }
+  SECTION("the Guild holds no card at all: not asked") {
+    empty_hand(s, Faction::Guild);
+    pass_until_ship(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(arrakeen, 3));
+    CHECK(s.step == kMoveStep);
+  }
+  SECTION("basic game: no Guild Karama power, no question") {
+    GameState b = at_shipment({Faction::Atreides, Faction::Guild}, false, r);
+    const uint8_t karama = give(b, Faction::Guild, TreacheryKind::Karama);
+    pass_until_ship(b, Faction::Atreides);
+    act(b, Faction::Atreides, ship(arrakeen, 1));
+    CHECK(b.step == kMoveStep);
+    CHECK_THAT(rejected(b, Faction::Guild, play(karama, 0, fa(Faction::Atreides))).reason, Catch::Contains("1.13.06"));
+  }
+}
+
+// ---- 1.14.03 Fremen ----------------------------------------------------------------------------
+
+TEST_CASE("1.14.03 Fremen Karama sandworm (karama_windows=all_other_seats): asked at the end of the blow, devours, causes a Nexus",
+          "[cards][karama][rulings]") {
+  GameState s = game({Faction::Fremen, Faction::Atreides}, true, 7, ruling("karama_windows", "all_other_seats"));
+  const uint8_t karama = give(s, Faction::Fremen, TreacheryKind::Karama);
+  const LocationId plain = loc("Funeral Plain");
+  // Not on turn 1.
+  play_until(s, Phase::Bidding, 1);
+  CHECK(rejected(s, Faction::Fremen, play(karama, 0, plain)).code == RejectCode::WrongPhase);
+  // The advanced Fremen storm card moves the storm unasked: the turn-2 blow is the next stop.
+  for (int i = 0; i < 400 && !(s.phase == Phase::SpiceBlow && s.step == kFremenKaramaStep); ++i) {
+    REQUIRE(s.turn <= 2);
+    play_step(s);
+  }
+  REQUIRE(s.phase == Phase::SpiceBlow);
+  REQUIRE(s.step == kFremenKaramaStep);
+  CHECK(s.turn == 2);
+  CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Fremen)));
+  check_legal(s);
+  CHECK(legal_has(s, Faction::Fremen, play(karama, rules::kKaramaProtectAlly, plain)));
+  CHECK(rejected(s, Faction::Fremen, play(karama, 0, loc("Arrakeen"))).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Atreides, pass()).code == RejectCode::NotYourDecision);
+  if (s.of(Faction::Atreides).reserves[0] >= 4) place(s, Faction::Atreides, plain, 4);
+  const int atreides_there = s.forces_at(Faction::Atreides, plain);
+  REQUIRE(atreides_there > 0);
+  const int tanks = s.of(Faction::Atreides).tanks[0];
+  SECTION("placed: devours, Nexus") {
+    act(s, Faction::Fremen, play(karama, 0, plain));
+    CHECK(s.of(Faction::Fremen).karama_power_used == 1);
+    CHECK(s.treachery_discard.top() == karama);
+    CHECK(s.forces_at(Faction::Atreides, plain) == 0);
+    CHECK(s.of(Faction::Atreides).tanks[0] == tanks + atreides_there);
+    CHECK(s.phase == Phase::Nexus);
+  }
+  SECTION("passed: the phase goes on, not asked again this turn") {
+    act(s, Faction::Fremen, pass());
+    CHECK(s.phase != Phase::SpiceBlow);
+    CHECK(s.forces_at(Faction::Atreides, plain) == atreides_there);
+  }
+}
+
+TEST_CASE("1.14.03 default karama_windows=none: nobody is asked in the blow, the worm may be placed during a Nexus", "[cards][karama]") {
+  GameState s = game({Faction::Fremen, Faction::Atreides}, true, 7);
+  const uint8_t karama = give(s, Faction::Fremen, TreacheryKind::Karama);
+  play_until(s, Phase::Bidding, 1);
+  bool nexus = false;
+  for (int i = 0; i < 400 && !(s.phase == Phase::Bidding && s.turn == 2); ++i) {
+    CHECK_FALSE((s.phase == Phase::SpiceBlow && s.step == kFremenKaramaStep));
+    if (s.phase == Phase::Nexus && s.waiting) {
+      nexus = true;
+      act(s, Faction::Fremen, play(karama, 0, loc("Funeral Plain")));
+      CHECK(s.of(Faction::Fremen).karama_power_used == 1);
+      CHECK(s.phase == Phase::Nexus);
+      break;
+    }
+    play_step(s);
+  }
+  if (!nexus) {
+    REQUIRE(s.phase == Phase::Bidding);
+    auto r = rejected(s, Faction::Fremen, play(karama, 0, loc("Funeral Plain")));
+    CHECK(r.code == RejectCode::WrongPhase);
+    CHECK_THAT(r.reason, Catch::Contains("1.14.03"));
+  }
+}
+
+// ---- 1.14.01 Atreides --------------------------------------------------------------------------
+
+namespace {
+const LocationId kFlat = 70;  // The Great Flat
+
+// Turn 1 shipment, board cleared, both factions in The Great Flat, Battle phase entered.
+GameState battle_position(std::initializer_list<Faction> factions, Faction a, Faction b, Rulings r = Rulings::defaults()) {
+  GameState s = game(factions, true, 7, r);
+  play_until(s, Phase::ShipmentMovement);
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto f = static_cast<Faction>(fi);
+    if (!s.has(f)) continue;
+    auto& fs = s.of(f);
+    for (int l = 0; l < data::kNumLocations; ++l) {
+      const auto lo = static_cast<LocationId>(l);
+      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + s.forces_at(f, lo, 0));
+      fs.reserves[f == Faction::BeneGesserit ? 0 : 1] = static_cast<uint8_t>(fs.reserves[f == Faction::BeneGesserit ? 0 : 1] + s.forces_at(f, lo, 1));
+      s.forces_at(f, lo, 0) = s.forces_at(f, lo, 1) = 0;
+    }
+    empty_hand(s, f);
+    fs.ally = kNoFaction;
+  }
+  s.storm_sector = 17;
+  place(s, a, kFlat, 5);
+  place(s, b, kFlat, 5);
+  return s;
+}
+void enter_battle(GameState& s) {
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::Battle);
+}
+}  // namespace
+
+TEST_CASE("1.14.01 Atreides Karama power: sees the whole battle plan of one side, only the Atreides", "[cards][karama][battle]") {
+  GameState s = battle_position({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, Faction::Harkonnen, Faction::Emperor);
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  CHECK(rejected(s, Faction::Atreides, play(karama, 0, fa(Faction::Harkonnen))).code == RejectCode::WrongPhase);
+  enter_battle(s);
+  REQUIRE(s.phase == Phase::Battle);
+  // The aggressor picks the battle first (one option) or the plans step is reached.
+  for (int i = 0; i < 5 && s.step != 1; ++i) play_step(s);
+  REQUIRE(s.step == 1);
+  check_legal(s);
+  CHECK(rejected(s, Faction::Atreides, play(karama, 0, fa(Faction::Atreides))).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Atreides, play(karama, 0, fa(Faction::Fremen))).code == RejectCode::IllegalChoice);
+  act(s, Faction::Atreides, play(karama, 0, fa(Faction::Emperor)));
+  CHECK(s.of(Faction::Atreides).karama_power_used == 1);
+  const int side = s.seat_of(Faction::Emperor) == s.battle.aggressor ? 0 : 1;
+  CHECK(s.battle.karama_seen == side + 1);
+  // The Emperor's plan, once in, is in the Atreides view only.
+  const Seat emp = s.seat_of(Faction::Emperor);
+  std::vector<Action> plans;
+  for (const auto& a : legal_actions(s, emp))
+    if (a.kind == ActionKind::BattlePlan) plans.push_back(a);
+  REQUIRE_FALSE(plans.empty());
+  act(s, Faction::Emperor, plans.front());
+  const auto atreides_view = inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides)));
+  const auto harkonnen_view = inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen)));
+  const char* key = side == 0 ? "aggressor_plan" : "defender_plan";
+  CHECK_THAT(atreides_view, Catch::Contains(key));
+  CHECK_THAT(harkonnen_view, !Catch::Contains(key));
+  for (Seat x = 0; x < s.num_seats; ++x) CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(x)).has_value());
+  const uint8_t k2 = give(s, Faction::Atreides, TreacheryKind::Karama);
+  CHECK(rejected(s, Faction::Atreides, play(k2, 0, fa(Faction::Harkonnen))).code == RejectCode::IllegalChoice);
+}
+
+// ---- 3.01.11.02 prevention ---------------------------------------------------------------------
+
+TEST_CASE("3.01.11.02 a Karama prevents the Guild's next half-price shipment, then the ability is back", "[cards][karama]") {
+  GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false);
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  set_spice(s, Faction::Guild, 20);
+  const int64_t bank0 = s.bank;
+  (void)bank0;
+  // Rejections: own ability, a faction without it, unknown ability.
+  CHECK(rejected(s, Faction::Atreides, play(karama, prevent(rules::Ability::AtreidesPrescience), fa(Faction::Atreides))).code ==
+        RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Atreides, play(karama, prevent(rules::Ability::FremenMovement), fa(Faction::Guild))).code ==
+        RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Atreides, play(karama, rules::kKaramaPrevent | 60, fa(Faction::Guild))).code == RejectCode::Malformed);
+  CHECK(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildHalfPrice), fa(Faction::Guild))));
+  act(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildHalfPrice), fa(Faction::Guild)));
+  CHECK(s.treachery_discard.top() == karama);
+  const uint8_t k2 = give(s, Faction::Atreides, TreacheryKind::Karama);
+  CHECK(rejected(s, Faction::Atreides, play(k2, prevent(rules::Ability::GuildHalfPrice), fa(Faction::Guild))).code ==
+        RejectCode::IllegalChoice);  // already prevented
+  pass_until_ship(s, Faction::Guild);
+  // Cross-shipping is not prevented; the half price is: 4 forces to the Polar Sink cost 8.
+  act(s, Faction::Guild, ship(data::polar_sink(), 4));
+  CHECK(s.of(Faction::Guild).spice == 12);
+  CHECK(s.prevented[static_cast<int>(Faction::Guild)] == 0);  // consumed
+}
+
+TEST_CASE("3.01.11.02 a prevented cross-shipment is rejected with its reason, the plain shipment stays legal", "[cards][karama]") {
+  GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false);
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  set_spice(s, Faction::Guild, 20);
+  act(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildCrossShip), fa(Faction::Guild)));
+  pass_until_ship(s, Faction::Guild);
+  LocationId from = kNone8;
+  for (int l = 0; l < data::kNumLocations && from == kNone8; ++l)
+    if (s.forces_at(Faction::Guild, static_cast<LocationId>(l)) > 0 && !s.in_storm(static_cast<LocationId>(l))) from = static_cast<LocationId>(l);
+  REQUIRE(from != kNone8);
+  Action cross = ship(data::polar_sink(), 1);
+  cross.from = from;
+  auto r = rejected(s, Faction::Guild, cross);
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::Guild))) CHECK((a.kind != ActionKind::Ship || a.from == kNone8 || a.flag));
+  act(s, Faction::Guild, ship(data::polar_sink(), 1));
+  CHECK(s.prevented[static_cast<int>(Faction::Guild)] == 0);
+}
+
+TEST_CASE("3.01.11.02 a prevented Voice is rejected and offered only as Pass, then consumed", "[cards][karama][battle]") {
+  GameState s = battle_position({Faction::BeneGesserit, Faction::Harkonnen}, Faction::BeneGesserit, Faction::Harkonnen);
+  const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
+  act(s, Faction::Harkonnen, play(karama, prevent(rules::Ability::BgVoice), fa(Faction::BeneGesserit)));
+  enter_battle(s);
+  for (int i = 0; i < 5 && s.step != rules::ability::kVoice; ++i) play_step(s);
+  REQUIRE(s.step == rules::ability::kVoice);
+  Action v = make(ActionKind::Voice);
+  v.flag = true;
+  v.value = rules::ability::kPoisonWeapon;
+  auto r = rejected(s, Faction::BeneGesserit, v);
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));
+  const auto acts = legal_actions(s, s.seat_of(Faction::BeneGesserit));
+  REQUIRE(acts.size() == 1);
+  CHECK(acts[0].kind == ActionKind::Pass);
+  act(s, Faction::BeneGesserit, pass());
+  CHECK(s.prevented[static_cast<int>(Faction::BeneGesserit)] == 0);
+}
+
+TEST_CASE("3.01.11.02 a prevented Fremen movement goes one territory", "[cards][karama]") {
+  GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, false);
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  act(s, Faction::Atreides, play(karama, prevent(rules::Ability::FremenMovement), fa(Faction::Fremen)));
+  for (int i = 0; i < 60; ++i) {
+    if (s.shipmove.current == s.seat_of(Faction::Fremen) && s.step == kMoveStep && waits(s, Faction::Fremen)) break;
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+  }
+  REQUIRE(s.step == kMoveStep);
+  const auto ds = decisions(s, s.seat_of(Faction::Fremen));
+  REQUIRE_FALSE(ds.empty());
+  CHECK_THAT(ds[0].prompt, Catch::Contains("range 1"));
+  act(s, Faction::Fremen, pass());
+  CHECK(s.prevented[static_cast<int>(Faction::Fremen)] == 0);
+}
+
+// ---- 3.01.11.01 / 1.00.04 windows on the other ✷ abilities (karama_windows=all_other_seats) ----
+
+TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels the Voice as it is used, the Bene Gesserit retake the step without it",
+          "[cards][karama][rulings][battle]") {
+  GameState s = battle_position({Faction::BeneGesserit, Faction::Harkonnen}, Faction::BeneGesserit, Faction::Harkonnen,
+                                ruling("karama_windows", "all_other_seats"));
+  const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
+  give(s, Faction::BeneGesserit, TreacheryKind::Baliset);
+  enter_battle(s);
+  for (int i = 0; i < 5 && s.step != rules::ability::kVoice; ++i) play_step(s);
+  REQUIRE(s.step == rules::ability::kVoice);
+  Action v = make(ActionKind::Voice);
+  v.flag = true;
+  v.value = rules::ability::kPoisonWeapon;
+  act(s, Faction::BeneGesserit, v);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgVoice));
+  CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Harkonnen)));
+  CHECK(s.battle.voice == 0);  // not applied yet
+  SECTION("cancelled") {
+    Action r = make(ActionKind::Respond);
+    r.flag = true;
+    r.card = karama;
+    act(s, Faction::Harkonnen, r);
+    CHECK(s.window_depth == 0);
+    CHECK(s.step == rules::ability::kVoice);
+    CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::BeneGesserit)));
+    CHECK_THAT(rejected(s, Faction::BeneGesserit, v).reason, Catch::Contains("3.01.11.01"));
+    act(s, Faction::BeneGesserit, pass());
+    CHECK(s.battle.voice == 0);
+    CHECK(s.cancelled_ability == kNone8);
+  }
+  SECTION("let through") {
+    act(s, Faction::Harkonnen, make(ActionKind::Respond));
+    CHECK(s.window_depth == 0);
+    CHECK(s.battle.voice == 1 + rules::ability::kPoisonWeapon);
+    CHECK(s.battle.voice_must == 1);
+  }
+}
+
+TEST_CASE("3.01.11.01 default karama_windows=none: the Voice and cross-shipping open no window", "[cards][karama][rulings]") {
+  GameState s = battle_position({Faction::BeneGesserit, Faction::Harkonnen}, Faction::BeneGesserit, Faction::Harkonnen);
+  give(s, Faction::Harkonnen, TreacheryKind::Karama);
+  enter_battle(s);
+  for (int i = 0; i < 5 && s.step != rules::ability::kVoice; ++i) play_step(s);
+  REQUIRE(s.step == rules::ability::kVoice);
+  Action v = make(ActionKind::Voice);
+  v.value = rules::ability::kPoisonWeapon;
+  act(s, Faction::BeneGesserit, v);
+  CHECK(s.window_depth == 0);
+  CHECK(s.battle.voice == 1 + rules::ability::kPoisonWeapon);
+}
+
+TEST_CASE("3.01.11.01 karama_windows=all_other_seats: the Guild's cross-shipment at half price asks twice, in ability order",
+          "[cards][karama][rulings]") {
+  GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false, ruling("karama_windows", "all_other_seats"));
+  give(s, Faction::Atreides, TreacheryKind::Karama);
+  set_spice(s, Faction::Guild, 20);
+  pass_until_ship(s, Faction::Guild);
+  LocationId from = kNone8;
+  for (int l = 0; l < data::kNumLocations && from == kNone8; ++l)
+    if (s.forces_at(Faction::Guild, static_cast<LocationId>(l)) > 0 && !s.in_storm(static_cast<LocationId>(l))) from = static_cast<LocationId>(l);
+  REQUIRE(from != kNone8);
+  Action cross = ship(data::polar_sink(), 2);
+  cross.from = from;
+  act(s, Faction::Guild, cross);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::GuildHalfPrice));
+  act(s, Faction::Atreides, make(ActionKind::Respond));
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::GuildCrossShip));
+  act(s, Faction::Atreides, make(ActionKind::Respond));
+  CHECK(s.window_depth == 0);
+  CHECK(s.forces_at(Faction::Guild, data::polar_sink()) == 2);
+  CHECK(s.of(Faction::Guild).spice == 18);  // 4 at full price, 2 at half
+}
+
+TEST_CASE("3.01.11.02 the ability table: each prevented ability names its faction and rule", "[cards][karama]") {
+  for (int ab = 1; ab < rules::kNumAbilities; ++ab) {
+    const rules::AbilityInfo* info = rules::ability_info(static_cast<rules::Ability>(ab));
+    REQUIRE(info != nullptr);
+    CHECK(static_cast<int>(info->id) == ab);
+    CHECK(std::string(info->rule).rfind("2.0", 0) == 0);
+  }
+  CHECK(rules::ability_info(rules::Ability::None) == nullptr);
+  // Offered against the factions in the game only.
+  GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false);
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  CHECK(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildOffPlanet), fa(Faction::Guild))));
+  CHECK_FALSE(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgVoice), fa(Faction::BeneGesserit))));
+  CHECK(rejected(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgVoice), fa(Faction::BeneGesserit))).code == RejectCode::Malformed);
+}
+
+TEST_CASE("3.01.11.02 a prevented Kwisatz Haderach: the plan with it is rejected, the plan without it stands", "[cards][karama][battle]") {
+  GameState s = battle_position({Faction::Atreides, Faction::Harkonnen}, Faction::Atreides, Faction::Harkonnen);
+  s.kh.losses = 7;
+  const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
+  act(s, Faction::Harkonnen, play(karama, prevent(rules::Ability::KwisatzHaderach), fa(Faction::Atreides)));
+  enter_battle(s);
+  for (int i = 0; i < 8 && s.step != 1; ++i) play_step(s);
+  REQUIRE(s.step == 1);
+  Action with_kh;
+  bool found = false;
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::Atreides))) {
+    CHECK_FALSE((a.kind == ActionKind::BattlePlan && a.flag));
+    if (a.kind == ActionKind::BattlePlan && a.card != kNone8 && !found) {
+      with_kh = a;
+      found = true;
+    }
+  }
+  REQUIRE(found);
+  Action without = with_kh;
+  with_kh.flag = true;
+  auto r = rejected(s, Faction::Atreides, with_kh);
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));
+  act(s, Faction::Atreides, without);
+  CHECK(s.prevented[static_cast<int>(Faction::Atreides)] == 0);
+}
+
+TEST_CASE("3.01.11.02 3.01.11.01 spiritual advisors: prevented, no advisor step, or cancelled in a window, only Pass is left",
+          "[cards][karama][rulings]") {
+  const LocationId arrakeen = loc("Arrakeen");
+  SECTION("prevented") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, false);
+    const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+    set_spice(s, Faction::Atreides, 10);
+    act(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgSpiritualAdvisor), fa(Faction::BeneGesserit)));
+    pass_until_ship(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(arrakeen, 2));
+    CHECK(s.step == kMoveStep);
+    CHECK(waits(s, Faction::Atreides));
+    CHECK(s.prevented[static_cast<int>(Faction::BeneGesserit)] == 0);
+  }
+  SECTION("not prevented: the Bene Gesserit are asked") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, false);
+    set_spice(s, Faction::Atreides, 10);
+    pass_until_ship(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(arrakeen, 2));
+    CHECK(s.step == 1);  // kAdvisor
+    CHECK(waits(s, Faction::BeneGesserit));
+  }
+  SECTION("cancelled in a window (karama_windows=all_other_seats)") {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, false, ruling("karama_windows", "all_other_seats"));
+    const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+    set_spice(s, Faction::Atreides, 10);
+    pass_until_ship(s, Faction::Atreides);
+    act(s, Faction::Atreides, ship(arrakeen, 2));
+    REQUIRE(s.step == 1);
+    const int reserves = s.of(Faction::BeneGesserit).reserves[0];
+    Action send = make(ActionKind::SendSpiritualAdvisor);
+    send.to = data::polar_sink();
+    act(s, Faction::BeneGesserit, send);
+    REQUIRE(s.window_depth == 1);
+    CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgSpiritualAdvisor));
+    Action r = make(ActionKind::Respond);
+    r.flag = true;
+    r.card = karama;
+    act(s, Faction::Atreides, r);
+    CHECK(s.window_depth == 0);
+    CHECK(s.step == 1);
+    CHECK(s.of(Faction::BeneGesserit).reserves[0] == reserves);
+    CHECK_THAT(rejected(s, Faction::BeneGesserit, send).reason, Catch::Contains("3.01.11.01"));
+    const auto acts = legal_actions(s, s.seat_of(Faction::BeneGesserit));
+    REQUIRE(acts.size() == 1);
+    CHECK(acts[0].kind == ActionKind::Pass);
+    act(s, Faction::BeneGesserit, pass());
+    CHECK(s.step == kMoveStep);
+    CHECK(s.cancelled_ability == kNone8);
+  }
+}
