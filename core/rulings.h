@@ -26,7 +26,7 @@ enum class RulingId : uint8_t {
   StormOnMarker = 7,              // storm ending exactly on a player marker: is that player first?
   BoughtInOrder = 8,              // 1.04.09: order of the unsold row put back on the treachery deck
   BgWorthlessKarama = 9,          // Bene Gesserit worthless cards as Karama: advanced only, always, never
-  AllyBidSupport = 10,            // 1.10.02.05: an ally's spice backs a bid automatically, or not at all
+  AllyBidSupport = 10,            // 1.10.02.05: an ally's spice backs a bid automatically, not at all, or up to the ally's AllyPermission
   EmperorAllyPayment = 11,        // the ally's share of the Emperor's own purchase: bank or Emperor
   KaramaBidScope = 12,            // 3.01.11.04: which Karama bids buy the card for free
   NextOpenerBasis = 13,           // 1.04.07: the previous card's opener is the first asked or the first bidder
@@ -46,8 +46,10 @@ enum class RulingId : uint8_t {
   EllacaDrugDefense = 27,         // 3.01.06: Ellaca Drug is stopped by a poison defense, or by a projectile defense
   BattleLossesScope = 28,         // 1.07.06.05 vs 1.07.01.01: the loser loses its forces in the battle area or the whole territory
   AggressorOrder = 29,            // 1.07.02/1.07.03: the aggressor orders its battles freely, or finishes a territory first
+  WinnerWorthless = 30,           // 1.07.06.06 vs 3.01.01: the winner's worthless cards are discarded, or may be kept
+  GuildAllyShipmentShare = 31,    // 1.10.02.06 with 2.06.04: the Guild's share of its ally's shipment goes to the bank or stays
 };
-inline constexpr int kNumRulings = 30;
+inline constexpr int kNumRulings = 32;
 
 struct RulingInfo {
   RulingId id;

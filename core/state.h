@@ -131,6 +131,7 @@ struct Window {
   uint8_t act_forces = 0;
   uint8_t act_special = 0;
   uint8_t act_flags = 0;      // bit 0: Action::flag, bit 1: Action::flag2
+  uint16_t act_amount2 = 0;   // Action::amount2 (Ship.ally_pays, 1.10.02.06)
 };
 inline constexpr int kMaxWindows = 4;
 
@@ -169,6 +170,11 @@ struct FactionState {
   uint8_t special_revived_turn = 0;  // 2.03.11 / 2.04.20
   uint8_t storm_dial = 0;         // secret until both dials are in
   uint8_t pad = 0;
+  // 1.10.02.05/06 AllyPermission: spice of mine my ally may use for its
+  // shipments / (ruling ally_bid_support=permission) its bids. Known to the
+  // faction and its ally; reset when an alliance is made or broken.
+  uint16_t permit_ship = 0;
+  uint16_t permit_bids = 0;
 };
 
 struct BiddingState {
@@ -329,6 +335,10 @@ struct GameState {
   uint8_t cancelled_ability = kNone8;     // 3.01.11.01 / 1.00.04 ability cancelled by a Karama: the redo goes without it
   uint8_t cancelled_faction = kNoFaction; // whose ability that was
   TruthtranceRecord truthtrance;          // 3.01.22 the last question and its answer (public)
+
+  // ---- 2.01.07 Atreides Wormsign (core/rules/shipment_movement.cpp) ----
+  uint8_t wormsign_turn = 0;              // turn whose Shipment and Movement began with the look (0: none); public
+  uint8_t wormsign_card = kNone8;         // the spice card seen on top of the spice deck; SECRET (the Atreides only)
 
   // ---- helpers (pure) ----
   bool has(Faction fa) const { return f[static_cast<int>(fa)].in_game != 0; }
