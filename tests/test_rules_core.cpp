@@ -365,7 +365,7 @@ TEST_CASE("0.00 1.12 1.09.01 bribes: to the front of the shield, collected at th
   CHECK(rejected(s, Faction::Atreides, d).code == RejectCode::Malformed);
 }
 
-TEST_CASE("2.03.06 the Emperor gives spice to his ally at any time, behind the ally's shield", "[deals]") {
+TEST_CASE("2.03.06 1.10.02.04 the Emperor gives spice to his ally at any time, behind the ally's shield, no other ally may", "[deals]") {
   GameState s = game({Faction::Emperor, Faction::Harkonnen, Faction::Atreides});
   Action g = make(ActionKind::GiveSpice);
   g.faction = static_cast<uint8_t>(Faction::Harkonnen);

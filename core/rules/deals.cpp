@@ -16,8 +16,9 @@
 //    Each payment uses the allowance up; it ends with the alliance
 //    (core/rules/nexus.cpp).
 // decisions/legal_actions offer them (legal: a few amounts) only to a seat
-// the game waits for, so random and bot play stays short; validate accepts
-// them from any seat at any time.
+// the game waits for, and AllyPermission only in the phases that use it, so
+// random and bot play stays short; validate accepts them from any seat at
+// any time.
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -28,6 +29,11 @@ uint8_t live_ally(const GameState& s, Faction f) {
   return a < kNumFactions && s.f[a].in_game ? a : kNoFaction;
 }
 constexpr uint8_t kBidPermission = 2;  // RulingId::AllyBidSupport
+// AllyPermission is offered where it is used: Shipment and Movement, and
+// Bidding under ally_bid_support=permission (validate accepts it any time).
+bool permission_offered(const GameState& s) {
+  return s.phase == Phase::ShipmentMovement || (s.phase == Phase::Bidding && s.rulings.is(RulingId::AllyBidSupport, kBidPermission));
+}
 }  // namespace
 
 bool is_anytime(ActionKind k) {
@@ -104,6 +110,7 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
   if (me == Faction::Emperor && fs.spice > 0)
     out.push_back(Decision{ActionKind::GiveSpice, "Give spice to your ally, behind their shield, at any time (2.03.06)", 1, fs.spice, {ally}});
   const bool bids = s.rulings.is(RulingId::AllyBidSupport, kBidPermission);
+  if (!permission_offered(s)) return;
   out.push_back(Decision{ActionKind::AllyPermission,
                          "Let your ally use up to this much of your spice for its shipments (1.10.02.06)" +
                              std::string(bids ? " and bids (1.10.02.05)" : "") + "; now " + std::to_string(fs.permit_ship) +
@@ -130,6 +137,7 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   }
   // Permission: none, or all of my spice now (the bids too under the permission ruling).
   const bool bids = s.rulings.is(RulingId::AllyBidSupport, kBidPermission);
+  if (!permission_offered(s)) return;
   Action p;
   p.kind = ActionKind::AllyPermission;
   if (fs.permit_ship != 0 || fs.permit_bids != 0) out.push_back(p);
