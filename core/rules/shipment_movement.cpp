@@ -188,6 +188,11 @@ std::optional<Rejection> check_ally_payment(const GameState& s, Faction me, cons
   return std::nullopt;
 }
 
+// "N" or "N with your ally's share of M" (fs.spice already includes the share).
+std::string with_ally(int spice, int share) {
+  return share ? std::to_string(spice) + " with your ally's " + std::to_string(share) + " (1.10.02.06)" : std::to_string(spice);
+}
+
 // The rules of a shipment, whoever's turn it is.
 std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action& a) {
   if (auto r = check_ally_payment(s, me, a)) return r;
@@ -211,7 +216,7 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     if (kind == ShipKind::OffPlanet) {
       const int cost = off_planet_cost(n);
       if (cost > fs.spice)
-        return reject(RejectCode::NotEnoughSpice, "shipping " + std::to_string(n) + " forces back to reserves costs " + std::to_string(cost) + " spice and you have " + std::to_string(fs.spice));
+        return reject(RejectCode::NotEnoughSpice, "shipping " + std::to_string(n) + " forces back to reserves costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.amount2));
       return std::nullopt;
     }
     if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
@@ -220,7 +225,7 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     if (auto r = check_destination(s, me, a.to, false)) return r;
     const int cost = shipment_cost(s, me, a.to, n);
     if (cost > fs.spice)
-      return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + std::to_string(fs.spice));
+      return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.amount2));
     return std::nullopt;
   }
   // From reserves.
@@ -239,7 +244,7 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     return reject(RejectCode::IllegalChoice, "fighters may not be shipped to a territory where you have advisors (2.02.13)");
   const int cost = shipment_cost(s, me, a.to, n);
   if (cost > fs.spice)
-    return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + std::to_string(fs.spice));
+    return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.amount2));
   return std::nullopt;
 }
 
