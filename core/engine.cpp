@@ -15,7 +15,8 @@ std::string_view action_kind_name(ActionKind k) {
       "Pass", "ClaimCharity", "Bid", "Revive", "Ship", "Move", "ProposeAlliance",
       "AcceptAlliance", "BreakAlliance", "Bribe", "Deal", "PlayCard", "Respond",
       "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide", "BattlePlan", "ChooseBattle",
-      "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice"};
+      "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice", "GiveSpice", "KeepCards",
+      "AllyPermission"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }
@@ -134,6 +135,7 @@ std::vector<Decision> decisions(const GameState& s, Seat seat) {
   if (seat < 0 || seat >= s.num_seats || s.phase == Phase::GameOver) return out;
   if (!rules::window_open(s)) rules::phase_rules(s.phase).decisions(s, seat, out);
   rules::card_decisions(s, seat, out);
+  rules::anytime_decisions(s, seat, out);
   return out;
 }
 
@@ -142,6 +144,7 @@ std::vector<Action> legal_actions(const GameState& s, Seat seat) {
   if (seat < 0 || seat >= s.num_seats || s.phase == Phase::GameOver) return out;
   if (!rules::window_open(s)) rules::phase_rules(s.phase).legal(s, seat, out);
   rules::card_legal(s, seat, out);
+  rules::anytime_legal(s, seat, out);
   return out;
 }
 

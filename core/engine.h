@@ -63,8 +63,11 @@ enum class ActionKind : uint8_t {
   Prescience = 27,
   PrescienceAnswer = 28,
   Voice = 29,
+  GiveSpice = 30,
+  KeepCards = 31,
+  AllyPermission = 32,
 };
-inline constexpr int kMaxActionKind = 29;
+inline constexpr int kMaxActionKind = 32;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -74,6 +77,7 @@ struct Placement {
   friend bool operator==(const Placement&, const Placement&) = default;
 };
 inline constexpr int kMaxPlacements = 12;
+inline constexpr int kMaxKeepCards = 4;
 
 // One player action, decoded from its FlatBuffers table (events/codec.h).
 // Which fields matter depends on `kind` (see events/mentat.fbs). Mappings
@@ -86,11 +90,17 @@ inline constexpr int kMaxPlacements = 12;
 //   Prescience:   value = element (0 leader, 1 weapon, 2 defense, 3 dial)
 //   PrescienceAnswer: value = the element's value (255: not played)
 //   Voice:        flag = must, value = kind (events/mentat.fbs)
+//   Ship:         amount2 = ally_pays (1.10.02.06)
+//   Move:         flag = flip (2.02.16 Take Up Arms)
+//   GiveSpice:    faction = to, amount
+//   KeepCards:    n_cards/cards = keep
+//   AllyPermission: amount = shipment, amount2 = bids
 struct Action {
   ActionKind kind = ActionKind::None;
   uint8_t faction = kNoFaction;  // Predict, alliances, Bribe target
   uint8_t value = 0;             // dial, prediction turn, traitor leader, PlayCard value
-  uint16_t amount = 0;           // Bid, Bribe
+  uint16_t amount = 0;           // Bid, Bribe, GiveSpice, AllyPermission.shipment
+  uint16_t amount2 = 0;          // Ship.ally_pays, AllyPermission.bids
   uint8_t card = kNone8;         // PlayCard / Respond / Revive leader / Bid Karama card
   LocationId to = kNone8;        // Ship / Move / SendSpiritualAdvisor / WormRide / PlayCard target
   LocationId from = kNone8;      // cross-ship source
@@ -102,6 +112,8 @@ struct Action {
   Placement placements[kMaxPlacements];
   uint8_t n_factions = 0;        // Deal.with
   uint8_t factions[kMaxSeats] = {};
+  uint8_t n_cards = 0;           // KeepCards.keep
+  uint8_t cards[kMaxKeepCards] = {};
   std::string text;              // Deal text, Bribe note
   Rulings rulings;               // SetRulings
   friend bool operator==(const Action&, const Action&) = default;

@@ -49,9 +49,9 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "1.14.06 (advanced Karama power) and 2.02.22, which lies outside both ranges of 2.02.00 (basic 2.02.01-10, advanced 2.02.01-21)"},
       {RulingId::AllyBidSupport, "ally_bid_support",
        "Does an ally's spice back a player's bids without the ally being asked?",
-       {"automatic", "off"}, 0,
-       "1.10.02.05 'allies may help each other by paying some or all the cost'; a third reading, consent (the ally agrees to each "
-       "bid), needs an action of its own and is not offered"},
+       {"automatic", "off", "permission"}, 0,
+       "1.10.02.05 'allies may help each other by paying some or all the cost'; permission: only up to the allowance the ally "
+       "set with AllyPermission (bids), the consent reading of 'may help'"},
       {RulingId::EmperorAllyPayment, "emperor_ally_payment",
        "When the Emperor buys a card and his ally pays part of it, where does the ally's share go?",
        {"bank", "emperor"}, 0,
@@ -152,6 +152,14 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "May a player whose off-planet shipment the Guild cancelled by Karama ship again that turn?",
        {"no", "yes"}, 0,
        "1.14.05 cancels a shipment, not an ability; 1.00.04 lets a faction retake an action only after a cancelled ability"},
+      {RulingId::WinnerWorthless, "winner_worthless",
+       "May the winner of a battle keep the worthless cards it played?",
+       {"discarded", "may_keep"}, 0,
+       "3.01.01/10/12/13/21 'You can discard it by playing it in your Battle Plan' vs 1.07.06.06 'may keep any cards that do not say Discard after use'"},
+      {RulingId::GuildAllyShipmentShare, "guild_ally_shipment_share",
+       "When the Guild pays part of its ally's shipment (1.10.02.06), where does the Guild's share go?",
+       {"bank", "guild"}, 0,
+       "2.06.04 (another faction's shipment pays the Guild) vs 1.06.03.02 (shipment spice goes to the bank): the Guild's own spice paying the Guild"},
   }};
   return r;
 }

@@ -26,7 +26,7 @@ enum class RulingId : uint8_t {
   StormOnMarker = 7,              // storm ending exactly on a player marker: is that player first?
   BoughtInOrder = 8,              // 1.04.09: order of the unsold row put back on the treachery deck
   BgWorthlessKarama = 9,          // Bene Gesserit worthless cards as Karama: advanced only, always, never
-  AllyBidSupport = 10,            // 1.10.02.05: an ally's spice backs a bid automatically, or not at all
+  AllyBidSupport = 10,            // 1.10.02.05: an ally's spice backs a bid automatically, not at all, or up to the ally's AllyPermission
   EmperorAllyPayment = 11,        // the ally's share of the Emperor's own purchase: bank or Emperor
   KaramaBidScope = 12,            // 3.01.11.04: which Karama bids buy the card for free
   NextOpenerBasis = 13,           // 1.04.07: the previous card's opener is the first asked or the first bidder
@@ -52,8 +52,10 @@ enum class RulingId : uint8_t {
   FamilyAtomicsAdvisors = 33,     // 3.01.07: Bene Gesserit advisors qualify for Family Atomics, or only fighters
   CaptureAfterTraitorWin = 34,    // 2.05.10 vs 1.07.06.07.01: the Harkonnen capture after a traitor win, or not
   GuildKaramaReship = 35,         // 1.14.05: a shipment cancelled by the Guild's Karama ends the shipper's shipment, or it ships again
+  WinnerWorthless = 36,           // 1.07.06.06 vs 3.01.01: the winner's worthless cards are discarded, or may be kept
+  GuildAllyShipmentShare = 37,    // 1.10.02.06 with 2.06.04: the Guild's share of its ally's shipment goes to the bank or stays
 };
-inline constexpr int kNumRulings = 36;
+inline constexpr int kNumRulings = 38;
 
 struct RulingInfo {
   RulingId id;

@@ -132,6 +132,7 @@ struct Window {
   uint8_t act_special = 0;
   uint8_t act_flags = 0;      // bit 0: Action::flag, bit 1: Action::flag2
   uint8_t act_value = 0;      // Action::value (Voice, Prescience)
+  uint16_t act_amount2 = 0;   // Action::amount2 (Ship.ally_pays, 1.10.02.06)
 };
 inline constexpr int kMaxWindows = 4;
 
@@ -170,6 +171,11 @@ struct FactionState {
   uint8_t special_revived_turn = 0;  // 2.03.11 / 2.04.20
   uint8_t storm_dial = 0;         // secret until both dials are in
   uint8_t pad = 0;
+  // 1.10.02.05/06 AllyPermission: spice of mine my ally may use for its
+  // shipments / (ruling ally_bid_support=permission) its bids. Known to the
+  // faction and its ally; reset when an alliance is made or broken.
+  uint16_t permit_ship = 0;
+  uint16_t permit_bids = 0;
 };
 
 struct BiddingState {
@@ -202,6 +208,8 @@ struct ShipMoveState {
   uint8_t last_forces = 0;
   uint8_t last_special = 0;
   uint16_t last_cost = 0;        // what it paid (to the bank or the Guild: refunded when cancelled)
+  uint16_t last_ally_paid = 0;   // 1.10.02.06: what the shipper's ally paid of it (refunded to the ally)
+  uint8_t last_ally_bank = 0;    // 1: the ally's share went to the bank, 0: to the shipment's payee
   uint8_t guild_asked = 0;       // 1 once the Guild was asked about this shipment (ruling karama_windows=all_other_seats)
 };
 
@@ -341,6 +349,10 @@ struct GameState {
   // 3.01.11.02: per faction, abilities (bit = rules::Ability) a Karama prevents at their next use opportunity.
   uint16_t prevented[kNumFactions] = {};
   TruthtranceRecord truthtrance;          // 3.01.22 the last question and its answer (public)
+
+  // ---- 2.01.07 Atreides Wormsign (core/rules/shipment_movement.cpp) ----
+  uint8_t wormsign_turn = 0;              // turn whose Shipment and Movement began with the look (0: none); public
+  uint8_t wormsign_card = kNone8;         // the spice card seen on top of the spice deck; SECRET (the Atreides only)
 
   // ---- helpers (pure) ----
   bool has(Faction fa) const { return f[static_cast<int>(fa)].in_game != 0; }

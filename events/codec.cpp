@@ -1,5 +1,7 @@
 #include "events/codec.h"
 
+#include <algorithm>
+
 #include <flatbuffers/flatbuffers.h>
 #include <flatbuffers/idl.h>
 
@@ -44,8 +46,8 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& a, const GameSetup
     case ActionKind::ClaimCharity: return fb::CreateClaimCharity(b).Union();
     case ActionKind::Bid: return fb::CreateBid(b, static_cast<uint8_t>(a.amount), a.flag, a.card).Union();
     case ActionKind::Revive: return fb::CreateRevive(b, a.forces, a.special, a.card).Union();
-    case ActionKind::Ship: return fb::CreateShip(b, a.to, a.forces, a.special, a.from, a.flag, a.flag2).Union();
-    case ActionKind::Move: return fb::CreateMove(b, placements(a), a.to).Union();
+    case ActionKind::Ship: return fb::CreateShip(b, a.to, a.forces, a.special, a.from, a.flag, a.flag2, a.amount2).Union();
+    case ActionKind::Move: return fb::CreateMove(b, placements(a), a.to, a.flag).Union();
     case ActionKind::ProposeAlliance: return fb::CreateProposeAlliance(b, static_cast<fb::Faction>(a.faction)).Union();
     case ActionKind::AcceptAlliance: return fb::CreateAcceptAlliance(b, static_cast<fb::Faction>(a.faction)).Union();
     case ActionKind::BreakAlliance: return fb::CreateBreakAlliance(b).Union();
@@ -75,6 +77,12 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& a, const GameSetup
     case ActionKind::Prescience: return fb::CreatePrescience(b, a.value).Union();
     case ActionKind::PrescienceAnswer: return fb::CreatePrescienceAnswer(b, a.value).Union();
     case ActionKind::Voice: return fb::CreateVoice(b, a.flag, a.value).Union();
+    case ActionKind::GiveSpice: return fb::CreateGiveSpice(b, static_cast<fb::Faction>(a.faction), a.amount).Union();
+    case ActionKind::KeepCards: {
+      std::vector<uint8_t> keep(a.cards, a.cards + std::min<int>(a.n_cards, kMaxKeepCards));
+      return fb::CreateKeepCards(b, b.CreateVector(keep)).Union();
+    }
+    case ActionKind::AllyPermission: return fb::CreateAllyPermission(b, a.amount, a.amount2).Union();
     case ActionKind::None: break;
   }
   return 0;
@@ -157,12 +165,14 @@ bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, 
       a->from = t->from();
       a->flag = t->to_reserves();
       a->flag2 = t->advisors();
+      a->amount2 = t->ally_pays();
       break;
     }
     case fb::Action::Move: {
       auto* t = static_cast<const fb::Move*>(obj);
       read_placements(t->from(), a, &ok);
       a->to = t->to();
+      a->flag = t->flip();
       break;
     }
     case fb::Action::ProposeAlliance: a->faction = static_cast<uint8_t>(static_cast<const fb::ProposeAlliance*>(obj)->with()); break;
@@ -242,6 +252,27 @@ bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, 
       auto* t = static_cast<const fb::Voice*>(obj);
       a->flag = t->must();
       a->value = t->kind();
+      break;
+    }
+    case fb::Action::GiveSpice: {
+      auto* t = static_cast<const fb::GiveSpice*>(obj);
+      a->faction = static_cast<uint8_t>(t->to());
+      a->amount = t->amount();
+      break;
+    }
+    case fb::Action::KeepCards: {
+      auto* t = static_cast<const fb::KeepCards*>(obj);
+      if (t->keep()) {
+        if (t->keep()->size() > kMaxKeepCards) ok = false;
+        else
+          for (auto id : *t->keep()) a->cards[a->n_cards++] = id;
+      }
+      break;
+    }
+    case fb::Action::AllyPermission: {
+      auto* t = static_cast<const fb::AllyPermission*>(obj);
+      a->amount = t->shipment();
+      a->amount2 = t->bids();
       break;
     }
     case fb::Action::NONE: break;

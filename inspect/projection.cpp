@@ -44,7 +44,14 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
       fs.prediction_turn = static_cast<uint8_t>(fs.prediction_turn % s.max_turns + 1);
     }
     fs.storm_dial = static_cast<uint8_t>(fs.storm_dial ^ 1);
+    if (!ally) {  // 1.10.02.05/06 permissions: between the allies
+      fs.permit_ship = static_cast<uint16_t>(fs.permit_ship ^ 1);
+      fs.permit_bids = static_cast<uint16_t>(fs.permit_bids ^ 1);
+    }
   }
+  // 2.01.07 the card the Atreides saw on the spice deck.
+  if (!(seat && me == Faction::Atreides) && t.wormsign_card < data::kNumSpiceCards)
+    t.wormsign_card = static_cast<uint8_t>((t.wormsign_card + 1) % data::kNumSpiceCards);
   if (!(seat && me == Faction::Fremen) && t.storm_card) t.storm_card = static_cast<uint8_t>(t.storm_card % 6 + 1);
   // The battle plans of the other side, before they are revealed.
   if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s))

@@ -47,11 +47,13 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       what = a.flag ? fmt::format("ships {}+{} from {} to reserves", a.forces, a.special, loc_name(a.from))
                     : fmt::format("ships {}+{} to {}{}", a.forces, a.special, loc_name(a.to),
                                   a.from != kNone8 ? " from " + loc_name(a.from) : "");
+      if (a.amount2) what += fmt::format(" (the ally pays {})", a.amount2);
       break;
     case ActionKind::Move: {
       int n = 0;
       for (int i = 0; i < a.n_placements; ++i) n += a.placements[i].forces + a.placements[i].special;
       what = fmt::format("moves {} forces from {} to {}", n, a.n_placements ? loc_name(a.placements[0].location) : "?", loc_name(a.to));
+      if (a.flag) what += " and takes up arms";
       break;
     }
     case ActionKind::ProposeAlliance: what = "proposes an alliance to " + fac(a.faction); break;
@@ -59,6 +61,18 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     case ActionKind::BreakAlliance: what = "breaks the alliance"; break;
     case ActionKind::Bribe: what = fmt::format("bribes {} with {} spice", fac(a.faction), a.amount); break;
     case ActionKind::Deal: what = "records a deal: " + a.text; break;
+    case ActionKind::GiveSpice: what = fmt::format("gives {} {} spice", fac(a.faction), a.amount); break;
+    case ActionKind::AllyPermission:
+      what = show_hidden ? fmt::format("lets the ally use {} spice for shipments, {} for bids", a.amount, a.amount2)
+                         : "sets what the ally may spend";
+      break;
+    case ActionKind::KeepCards: {
+      what = "keeps";
+      for (int i = 0; i < a.n_cards; ++i)
+        what += std::string(i ? ", " : " ") + (a.cards[i] < data::kNumTreacheryCards ? std::string(data::treachery_card(a.cards[i]).name) : "?");
+      if (!a.n_cards) what = "discards all its battle cards";
+      break;
+    }
     case ActionKind::PlayCard:
       what = a.card < data::kNumTreacheryCards ? fmt::format("plays {}", data::treachery_card(a.card).name) : "plays a card";
       break;

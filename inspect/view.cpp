@@ -91,7 +91,12 @@ std::string build_view(const GameState& s, Viewer who) {
     }
     // Allies may share anything (1.10.02.03) and an ally's spice can pay for
     // bids and shipments (1.10.02.05-06): allies see each other's spice.
-    if (!mine(f) && who.kind == Viewer::SeatView && s.of(me).ally == static_cast<uint8_t>(f)) fv.add_spice(fs.spice);
+    const bool my_ally = who.kind == Viewer::SeatView && s.of(me).ally == static_cast<uint8_t>(f);
+    if (!mine(f) && my_ally) fv.add_spice(fs.spice);
+    if ((mine(f) || my_ally) && fs.ally != kNoFaction) {  // 1.10.02.03: between the allies
+      fv.add_ally_permission_shipment(fs.permit_ship);
+      fv.add_ally_permission_bids(fs.permit_bids);
+    }
     fv.add_bribes(fs.bribes);
     fv.add_hand_count(fs.hand.n);
     fv.add_reserves(fs.reserves[0]);
@@ -251,6 +256,10 @@ std::string build_view(const GameState& s, Viewer who) {
   }
   auto v_aside = cards(b, s.treachery_set_aside);
   auto v_window = rules::window_open(s) ? b.CreateString(rules::window_description(s)) : 0;
+  // 2.01.07 Wormsign: the card the Atreides looked at, theirs to know until the turn ends.
+  const bool wormsign = s.wormsign_turn == s.turn && s.wormsign_card < data::kNumSpiceCards && s.has(Faction::Atreides) &&
+                        (all || (who.kind == Viewer::SeatView && me == Faction::Atreides));
+  auto v_wormsign = wormsign ? b.CreateString(data::spice_card_name(s.wormsign_card)) : 0;
   fb::ViewBuilder vb(b);
   vb.add_viewer(v_viewer);
   vb.add_version(s.version);
@@ -287,6 +296,7 @@ std::string build_view(const GameState& s, Viewer who) {
   vb.add_treachery_set_aside(v_aside);
   if (s.storm_override != kNone8) vb.add_storm_override(s.storm_override);
   if (v_window.o) vb.add_window(v_window);
+  if (v_wormsign.o) vb.add_wormsign(v_wormsign);
   fb::FinishViewBuffer(b, vb.Finish());
   return std::string(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
 }

@@ -127,6 +127,46 @@ TEST_CASE("action JSON is parsed through the schema", "[events]") {
   CHECK_FALSE(codec::parse_action_json("not json", &a, nullptr, &err));
 }
 
+TEST_CASE("action kinds 30-32 and the appended Ship and Move fields round-trip through JSON and bytes", "[events]") {
+  CHECK(static_cast<int>(ActionKind::GiveSpice) == 30);
+  CHECK(static_cast<int>(ActionKind::KeepCards) == 31);
+  CHECK(static_cast<int>(ActionKind::AllyPermission) == 32);
+  CHECK(action_kind_name(ActionKind::AllyPermission) == "AllyPermission");
+  const char* json[] = {
+      R"({"action_type":"GiveSpice","action":{"to":"Fremen","amount":3}})",
+      R"({"action_type":"KeepCards","action":{"keep":[12,7]}})",
+      R"({"action_type":"AllyPermission","action":{"shipment":5,"bids":2}})",
+      R"({"action_type":"Ship","action":{"to":0,"forces":5,"ally_pays":2}})",
+      R"({"action_type":"Move","action":{"from":[{"location":3,"forces":0,"special":2}],"to":7,"flip":true}})",
+  };
+  std::vector<Action> parsed;
+  for (const char* j : json) {
+    Action a;
+    std::string err;
+    INFO(j << ": " << err);
+    REQUIRE(codec::parse_action_json(j, &a, nullptr, &err));
+    codec::Event e;
+    e.version = 5;
+    e.seat = 1;
+    e.action = a;
+    codec::Event d;
+    REQUIRE(codec::decode_event(codec::encode_event(e), &d, &err));
+    CHECK(d.action == a);
+    parsed.push_back(a);
+  }
+  CHECK(parsed[0].faction == static_cast<uint8_t>(Faction::Fremen));
+  CHECK(parsed[0].amount == 3);
+  CHECK(parsed[1].n_cards == 2);
+  CHECK(parsed[1].cards[1] == 7);
+  CHECK(parsed[2].amount == 5);
+  CHECK(parsed[2].amount2 == 2);
+  CHECK(parsed[3].amount2 == 2);
+  CHECK(parsed[4].flag);
+  Action a;
+  std::string err;
+  CHECK_FALSE(codec::parse_action_json(R"({"action_type":"KeepCards","action":{"keep":[1,2,3,4,5]}})", &a, nullptr, &err));
+}
+
 TEST_CASE("the PRNG, bounded draw and shuffle give fixed results", "[determinism]") {
   Rng r = Rng::from_seed(42);
   // Golden values: any change here changes every stored game.

@@ -175,12 +175,29 @@ void check_legal(const GameState& s) {
 
 const LocationId kFlat = 70;  // The Great Flat (sector 14)
 
-// Both sides decline the traitor call when asked.
+constexpr uint8_t kKeepStep = 7;
+
+// Both sides decline the traitor call when asked; the winner then keeps every
+// card it may (Pass at the KeepCards step, 1.07.06.06).
 void no_traitors(GameState& s) {
   for (Seat x = 0; x < s.num_seats; ++x)
     if (s.phase == Phase::Battle && s.step == kTraitorStep && ((waiting_for(s) >> x) & 1u))
       act(s, s.faction_at(x), traitor(false));
+  if (s.phase == Phase::Battle && s.step == kKeepStep) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
   no_abilities(s);
+}
+
+// Stops at the winner's KeepCards step: declines the traitor calls only.
+void decline_traitors(GameState& s) {
+  for (Seat x = 0; x < s.num_seats; ++x)
+    if (s.phase == Phase::Battle && s.step == kTraitorStep && ((waiting_for(s) >> x) & 1u))
+      act(s, s.faction_at(x), traitor(false));
+}
+
+Action keep(std::initializer_list<uint8_t> cards) {
+  Action a = make(ActionKind::KeepCards);
+  for (uint8_t c : cards) a.cards[a.n_cards++] = c;
+  return a;
 }
 
 }  // namespace
@@ -1119,4 +1136,151 @@ TEST_CASE("1.07.03 ruling aggressor_order=finish_territory", "[battle][rulings]"
     CHECK(s.battle.territory == ter(kFlat));
     CHECK(s.battle.defender == s.seat_of(Faction::Harkonnen));
   }
+}
+
+// ---- 1.07.06.06 the winner keeps or discards its cards (KeepCards) ---------------------------
+
+TEST_CASE("1.07.06.06 the winner chooses which of its cards to keep, the rest is discarded", "[battle]") {
+  GameState s = base({Faction::Atreides, Faction::Harkonnen});
+  place(s, Faction::Atreides, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  const uint8_t knife = give(s, Faction::Atreides, data::TreacheryKind::Crysknife);
+  const uint8_t sh = give(s, Faction::Atreides, data::TreacheryKind::Shield);
+  const uint8_t snoop = give(s, Faction::Harkonnen, data::TreacheryKind::Snooper);
+  enter_battle(s);
+  act(s, Faction::Atreides, plan(L(Faction::Atreides, 3), 5, knife, sh));       // 5 + 2 = 7
+  act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 3, kNone8, snoop));  // Rabban killed: 3
+  decline_traitors(s);
+  // The resolution ran (the loser's cards are gone) and the winner is asked.
+  REQUIRE(s.phase == Phase::Battle);
+  REQUIRE(s.step == kKeepStep);
+  CHECK(s.treachery_discard.contains(snoop));
+  CHECK(s.forces_at(Faction::Harkonnen, kFlat) == 0);
+  CHECK(waiting(s, Faction::Atreides));
+  CHECK_FALSE(waiting(s, Faction::Harkonnen));
+  CHECK(rules::battle_plans_revealed(s));
+  check_legal(s);
+  const auto ds = decisions(s, seat(s, Faction::Atreides));
+  REQUIRE_FALSE(ds.empty());
+  CHECK(ds[0].kind == ActionKind::KeepCards);
+  CHECK(ds[0].options == std::vector<uint16_t>{knife, sh});
+  CHECK(legal_actions(s, seat(s, Faction::Atreides)).size() == 4);  // keep none, either, both
+  act(s, Faction::Atreides, keep({knife}));
+  CHECK(s.of(Faction::Atreides).hand.contains(knife));
+  CHECK_FALSE(s.of(Faction::Atreides).hand.contains(sh));
+  CHECK(s.treachery_discard.contains(sh));
+  CHECK(s.battle.wheels.empty());
+  CHECK(s.phase != Phase::Battle);  // the phase went on after the only battle
+}
+
+TEST_CASE("1.07.06.06 KeepCards: keeping nothing discards all, Pass keeps all", "[battle]") {
+  GameState s = base({Faction::Atreides, Faction::Harkonnen});
+  place(s, Faction::Atreides, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  const uint8_t knife = give(s, Faction::Atreides, data::TreacheryKind::Crysknife);
+  const uint8_t sh = give(s, Faction::Atreides, data::TreacheryKind::Shield);
+  enter_battle(s);
+  act(s, Faction::Atreides, plan(L(Faction::Atreides, 3), 5, knife, sh));
+  act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 1));
+  decline_traitors(s);
+  REQUIRE(s.step == kKeepStep);
+  SECTION("keep none") {
+    act(s, Faction::Atreides, keep({}));
+    CHECK(s.treachery_discard.contains(knife));
+    CHECK(s.treachery_discard.contains(sh));
+    CHECK(s.of(Faction::Atreides).hand.n == 0);
+  }
+  SECTION("Pass") {
+    act(s, Faction::Atreides, pass());
+    CHECK(s.of(Faction::Atreides).hand.contains(knife));
+    CHECK(s.of(Faction::Atreides).hand.contains(sh));
+  }
+}
+
+TEST_CASE("1.07.06.06 KeepCards rejections: the loser, worthless cards, a Cheap Hero, other cards", "[battle]") {
+  GameState s = base({Faction::Atreides, Faction::Harkonnen});
+  place(s, Faction::Atreides, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  const uint8_t hero = give(s, Faction::Atreides, data::TreacheryKind::CheapHero);
+  const uint8_t baliset = give(s, Faction::Atreides, data::TreacheryKind::Baliset);
+  const uint8_t sh = give(s, Faction::Atreides, data::TreacheryKind::Shield);
+  const uint8_t kulon = give(s, Faction::Harkonnen, data::TreacheryKind::Kulon);
+  const uint8_t other = give(s, Faction::Harkonnen, data::TreacheryKind::Snooper);
+  enter_battle(s);
+  act(s, Faction::Atreides, plan(kNone8, 5, baliset, sh, hero));
+  act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 3, kulon));
+  decline_traitors(s);
+  REQUIRE(s.step == kKeepStep);
+  // Only the Shield may be kept.
+  CHECK(decisions(s, seat(s, Faction::Atreides))[0].options == std::vector<uint16_t>{sh});
+  CHECK(legal_actions(s, seat(s, Faction::Atreides)).size() == 2);
+  CHECK(rejected(s, Faction::Harkonnen, keep({})).code == RejectCode::NotYourDecision);
+  CHECK(rejected(s, Faction::Harkonnen, pass()).code == RejectCode::NotYourDecision);
+  const auto worthless = rejected(s, Faction::Atreides, keep({sh, baliset}));
+  CHECK(worthless.code == RejectCode::IllegalChoice);
+  CHECK_THAT(worthless.reason, Catch::Contains("3.01.01"));
+  const auto cheap = rejected(s, Faction::Atreides, keep({hero}));
+  CHECK(cheap.code == RejectCode::IllegalChoice);
+  CHECK_THAT(cheap.reason, Catch::Contains("3.01.04"));
+  CHECK(rejected(s, Faction::Atreides, keep({kulon})).code == RejectCode::IllegalChoice);  // the loser's, discarded
+  CHECK(rejected(s, Faction::Atreides, keep({other})).code == RejectCode::IllegalChoice);  // never played
+  CHECK(rejected(s, Faction::Atreides, keep({sh, sh})).code == RejectCode::Malformed);
+  CHECK(rejected(s, Faction::Atreides, plan(kNone8, 1)).code == RejectCode::WrongPhase);
+  act(s, Faction::Atreides, keep({sh}));
+  CHECK(s.of(Faction::Atreides).hand.contains(sh));
+  CHECK(s.treachery_discard.contains(baliset));
+  CHECK(s.treachery_discard.contains(hero));
+}
+
+TEST_CASE("1.07.06.06 nothing the winner may keep: no KeepCards step", "[battle]") {
+  GameState s = base({Faction::Atreides, Faction::Harkonnen});
+  place(s, Faction::Atreides, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  const uint8_t hero = give(s, Faction::Atreides, data::TreacheryKind::CheapHero);
+  const uint8_t baliset = give(s, Faction::Atreides, data::TreacheryKind::Baliset);
+  enter_battle(s);
+  act(s, Faction::Atreides, plan(kNone8, 5, baliset, kNone8, hero));
+  act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 1));
+  decline_traitors(s);
+  CHECK(s.phase != Phase::Battle);
+  CHECK(s.treachery_discard.contains(baliset));
+  CHECK(s.treachery_discard.contains(hero));
+}
+
+TEST_CASE("1.07.06.07.01 a traitor win: the winner may keep its Cheap Hero", "[battle]") {
+  GameState s = base({Faction::Atreides, Faction::Harkonnen});
+  place(s, Faction::Atreides, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  const uint8_t feyd = L(Faction::Harkonnen, 0), jessica = L(Faction::Atreides, 0);
+  give_traitor(s, Faction::Atreides, feyd);
+  take_traitor(s, jessica);
+  const uint8_t hero = give(s, Faction::Atreides, data::TreacheryKind::CheapHero);
+  enter_battle(s);
+  act(s, Faction::Atreides, plan(kNone8, 1, kNone8, kNone8, hero));
+  act(s, Faction::Harkonnen, plan(feyd, 5));
+  act(s, Faction::Atreides, traitor(true));
+  REQUIRE(s.step == kKeepStep);
+  CHECK(decisions(s, seat(s, Faction::Atreides))[0].options == std::vector<uint16_t>{hero});
+  act(s, Faction::Atreides, keep({hero}));
+  CHECK(s.of(Faction::Atreides).hand.contains(hero));
+}
+
+TEST_CASE("1.07.06.06 ruling winner_worthless=may_keep", "[battle][rulings]") {
+  Rulings r = Rulings::defaults();
+  REQUIRE(r.set("winner_worthless", "may_keep", nullptr));
+  GameState s = base({Faction::Atreides, Faction::Harkonnen}, false, r);
+  place(s, Faction::Atreides, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  const uint8_t baliset = give(s, Faction::Atreides, data::TreacheryKind::Baliset);
+  const uint8_t hero = give(s, Faction::Atreides, data::TreacheryKind::CheapHero);
+  enter_battle(s);
+  act(s, Faction::Atreides, plan(kNone8, 5, baliset, kNone8, hero));
+  act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 1));
+  decline_traitors(s);
+  REQUIRE(s.step == kKeepStep);
+  CHECK(decisions(s, seat(s, Faction::Atreides))[0].options == std::vector<uint16_t>{baliset});
+  CHECK(rejected(s, Faction::Atreides, keep({hero})).code == RejectCode::IllegalChoice);  // still discarded after use
+  act(s, Faction::Atreides, keep({baliset}));
+  CHECK(s.of(Faction::Atreides).hand.contains(baliset));
+  CHECK(s.treachery_discard.contains(hero));
 }

@@ -204,6 +204,8 @@ void no_traitors(GameState& s) {
   for (Seat x = 0; x < s.num_seats; ++x)
     if (s.phase == Phase::Battle && s.step == kTraitorStep && ((waiting_for(s) >> x) & 1u))
       act(s, s.faction_at(x), traitor(false));
+  // 1.07.06.06: the winner keeps every card it may (Pass at the KeepCards step).
+  if (s.phase == Phase::Battle && s.step == 7) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
 }
 
 }  // namespace
@@ -609,7 +611,8 @@ TEST_CASE("2.05.09 the Harkonnen call traitor in their ally's battle, it counts 
   CHECK(waiting(s, Faction::Emperor));
   CHECK(waiting(s, Faction::Fremen));
   check_legal(s);
-  CHECK(plans_of(s, Faction::Harkonnen).size() == 2);
+  const auto harkonnen = plans_of(s, Faction::Harkonnen);  // + AllyPermission (1.10.02.06)
+  CHECK(std::count_if(harkonnen.begin(), harkonnen.end(), [](const Action& a) { return a.kind == ActionKind::CallTraitor; }) == 2);
   CHECK(rejected(s, Faction::Emperor, traitor(true)).code == RejectCode::IllegalChoice);
   act(s, Faction::Emperor, traitor(false));
   act(s, Faction::Fremen, traitor(false));

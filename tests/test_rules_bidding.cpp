@@ -870,6 +870,38 @@ TEST_CASE("1.10.02.05 ruling ally_bid_support=off", "[bidding][rulings]") {
   CHECK(s.of(Faction::Emperor).spice == 13);
 }
 
+TEST_CASE("1.10.02.05 ruling ally_bid_support=permission: the ally's spice backs bids up to its AllyPermission", "[bidding][rulings]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Fremen, Faction::Emperor}, false,
+                           ruling("ally_bid_support", "permission"));
+  s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Fremen);
+  s.of(Faction::Fremen).ally = static_cast<uint8_t>(Faction::Atreides);
+  set_spice(s, Faction::Atreides, 3);
+  set_spice(s, Faction::Fremen, 5);
+  set_spice(s, Faction::Emperor, 10);
+  start(s);
+  REQUIRE(s.bidding.row.n == 3);
+  const uint8_t card = s.bidding.row.ids[0];
+  pass_until(s, Faction::Atreides);
+  // No permission yet: the limit is the Atreides' own 3.
+  CHECK(rejected(s, Faction::Atreides, bid(4)).code == RejectCode::NotEnoughSpice);
+  // The Fremen allow 2 for bids, out of turn.
+  Action p = make(ActionKind::AllyPermission);
+  p.amount2 = 2;
+  act(s, Faction::Fremen, p);
+  CHECK(s.of(Faction::Fremen).permit_bids == 2);
+  CHECK(rejected(s, Faction::Atreides, bid(6)).code == RejectCode::NotEnoughSpice);
+  auto ds = decisions(s, seat(s, Faction::Atreides));
+  REQUIRE_FALSE(ds.empty());
+  CHECK(ds[0].max == 5);
+  act(s, Faction::Atreides, bid(5));
+  sell_current(s);
+  CHECK(s.of(Faction::Atreides).hand.contains(card));
+  CHECK(s.of(Faction::Atreides).spice == 0);
+  CHECK(s.of(Faction::Fremen).spice == 3);
+  CHECK(s.of(Faction::Fremen).permit_bids == 0);  // used up
+  CHECK(s.of(Faction::Emperor).spice == 15);
+}
+
 TEST_CASE("2.03.04 ruling emperor_ally_payment=emperor", "[bidding][rulings]") {
   GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild}, false,
                            ruling("emperor_ally_payment", "emperor"));

@@ -452,6 +452,36 @@ TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels t
   }
 }
 
+TEST_CASE("3.01.11.01 1.10.02.06 the Guild ally's half-price shipment paid partly by its ally survives the Karama window",
+          "[cards][rulings]") {
+  GameState s = at_shipment({Faction::Guild, Faction::Atreides, Faction::Harkonnen}, false, ruling("karama_windows", "all_other_seats"));
+  set_spice(s, Faction::Guild, 2);
+  set_spice(s, Faction::Harkonnen, 10);
+  // The Guild ships at half price (the window's subject) and its ally, the Harkonnen, pays part.
+  s.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::Guild);
+  s.of(Faction::Guild).ally = static_cast<uint8_t>(Faction::Harkonnen);
+  Action p = make(ActionKind::AllyPermission);
+  p.amount = 3;
+  act(s, Faction::Harkonnen, p);
+  pass_until(s, Faction::Guild);
+  REQUIRE(s.step == kShipStep);
+  Action a = ship(data::polar_sink(), 8);  // 8 at half price: 2 own + 3 allowed are not enough
+  a.amount2 = 3;
+  CHECK(rejected(s, Faction::Guild, a).code == RejectCode::NotEnoughSpice);
+  a = ship(data::polar_sink(), 2);  // 2 at half price: the ally pays 1, the Guild 1
+  a.amount2 = 1;
+  act(s, Faction::Guild, a);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].act_amount2 == 1);
+  act(s, Faction::Atreides, respond(false));
+  act(s, Faction::Harkonnen, respond(false));
+  CHECK(s.window_depth == 0);
+  CHECK(s.forces_at(Faction::Guild, data::polar_sink()) == 2);
+  CHECK(s.of(Faction::Harkonnen).spice == 9);  // the replayed shipment kept the ally's share
+  CHECK(s.of(Faction::Guild).spice == 1);
+  CHECK(s.of(Faction::Harkonnen).permit_ship == 2);
+}
+
 TEST_CASE("3.01.11.01 default karama_windows=none: the half price applies without a window", "[cards][rulings]") {
   GameState s = at_shipment({Faction::Guild, Faction::Atreides});
   give(s, Faction::Atreides, TreacheryKind::Karama);

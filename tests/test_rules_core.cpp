@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/rules/rules.h"
+#include "inspect/view.h"
 #include "support/scenario.h"
 
 using namespace scenario;
@@ -362,6 +363,73 @@ TEST_CASE("0.00 1.12 1.09.01 bribes: to the front of the shield, collected at th
   Action d = make(ActionKind::Deal);
   d.text = "";
   CHECK(rejected(s, Faction::Atreides, d).code == RejectCode::Malformed);
+}
+
+TEST_CASE("2.03.06 1.10.02.04 the Emperor gives spice to his ally at any time, behind the ally's shield, no other ally may", "[deals]") {
+  GameState s = game({Faction::Emperor, Faction::Harkonnen, Faction::Atreides});
+  Action g = make(ActionKind::GiveSpice);
+  g.faction = static_cast<uint8_t>(Faction::Harkonnen);
+  g.amount = 4;
+  CHECK(rejected(s, Faction::Emperor, g).code == RejectCode::WrongPhase);  // not during setup
+  play_until(s, Phase::Storm, 1);
+  // No ally yet.
+  CHECK(rejected(s, Faction::Emperor, g).code == RejectCode::IllegalChoice);
+  s.of(Faction::Emperor).ally = static_cast<uint8_t>(Faction::Harkonnen);
+  s.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::Emperor);
+  const int e0 = s.of(Faction::Emperor).spice, h0 = s.of(Faction::Harkonnen).spice;
+  // Out of turn: the Emperor is not the seat the game waits for (or is; either way accepted).
+  act(s, Faction::Emperor, g);
+  CHECK(s.of(Faction::Emperor).spice == e0 - 4);
+  CHECK(s.of(Faction::Harkonnen).spice == h0 + 4);  // behind the shield at once, not a bribe
+  CHECK(s.of(Faction::Harkonnen).bribes == 0);
+  // The ally may not give back (1.10.02.04), nor bribe the Emperor.
+  Action back = g;
+  back.faction = static_cast<uint8_t>(Faction::Emperor);
+  const auto r = rejected(s, Faction::Harkonnen, back);
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("1.10.02.04"));
+  // Only to the ally; at least 1; no more than he holds.
+  Action other = g;
+  other.faction = static_cast<uint8_t>(Faction::Atreides);
+  CHECK(rejected(s, Faction::Emperor, other).code == RejectCode::IllegalChoice);
+  g.amount = 0;
+  CHECK(rejected(s, Faction::Emperor, g).code == RejectCode::Malformed);
+  g.amount = static_cast<uint16_t>(s.of(Faction::Emperor).spice + 1);
+  CHECK(rejected(s, Faction::Emperor, g).code == RejectCode::NotEnoughSpice);
+  // A seat not waited for may give, but only waited-for seats are offered it.
+  const Seat emp = s.seat_of(Faction::Emperor);
+  const bool emp_waited = (waiting_for(s) >> emp) & 1u;
+  bool offered = false;
+  for (const auto& a : legal_actions(s, emp)) {
+    if (a.kind != ActionKind::GiveSpice) continue;
+    offered = true;
+    CHECK_FALSE(validate(s, emp, a).has_value());
+  }
+  CHECK(offered == emp_waited);
+  // A response window pauses everything, gifts too (1.00.05).
+  s.windows[0].kind = WindowKind::Truthtrance;
+  s.window_depth = 1;
+  g.amount = 1;
+  CHECK(rejected(s, Faction::Emperor, g).code == RejectCode::WrongPhase);
+}
+
+TEST_CASE("1.10.02.05 1.10.02.06 AllyPermission: only with an ally, bids only under ruling ally_bid_support=permission", "[deals]") {
+  GameState s = game({Faction::Emperor, Faction::Harkonnen});
+  play_until(s, Phase::Storm, 1);
+  Action p = make(ActionKind::AllyPermission);
+  p.amount = 5;
+  CHECK(rejected(s, Faction::Harkonnen, p).code == RejectCode::IllegalChoice);  // no ally
+  s.of(Faction::Emperor).ally = static_cast<uint8_t>(Faction::Harkonnen);
+  s.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::Emperor);
+  act(s, Faction::Harkonnen, p);
+  CHECK(s.of(Faction::Harkonnen).permit_ship == 5);
+  p.amount2 = 3;
+  const auto r = rejected(s, Faction::Harkonnen, p);
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("ally_bid_support"));
+  // The permission is known to the allies only.
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Emperor))), Catch::Contains("\"ally_permission_shipment\": 5"));
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), Catch::Contains("\"ally_permission_shipment\": null"));
 }
 
 TEST_CASE("2.04.09 2.04.09.01 2.04.09.02 2.04.09.03 2.04.12 Fremen special victory with the Guild in the game", "[mentat pause]") {

@@ -209,6 +209,25 @@ TEST_CASE("1.10.01.06 breaking an alliance clears both sides", "[nexus]") {
   CHECK(t.of(Faction::Harkonnen).ally == static_cast<uint8_t>(Faction::Emperor));
 }
 
+TEST_CASE("1.10.02.06 an ally's AllyPermission ends with the alliance, and a new alliance starts without", "[nexus]") {
+  GameState t = to_nexus(kFour, [](GameState& x) { make_allies(x, Faction::Atreides, Faction::Harkonnen); });
+  REQUIRE(t.phase == Phase::Nexus);
+  Action p = make(ActionKind::AllyPermission);
+  p.amount = 4;
+  act(t, Faction::Harkonnen, p);
+  act(t, Faction::Atreides, p);
+  CHECK(t.of(Faction::Harkonnen).permit_ship == 4);
+  act(t, Faction::Harkonnen, pass());
+  act(t, Faction::Atreides, break_alliance());
+  CHECK(t.of(Faction::Harkonnen).permit_ship == 0);
+  CHECK(t.of(Faction::Atreides).permit_ship == 0);
+  CHECK(rejected(t, Faction::Harkonnen, p).code == RejectCode::IllegalChoice);  // no ally now
+  act(t, Faction::Harkonnen, propose(Faction::Emperor));
+  act(t, Faction::Emperor, accept(Faction::Harkonnen));
+  CHECK(t.of(Faction::Harkonnen).permit_ship == 0);
+  CHECK(t.of(Faction::Emperor).permit_ship == 0);
+}
+
 TEST_CASE("1.10.01.02 a player may ally once per Nexus", "[nexus]") {
   GameState s = to_nexus(kFour);
   act(s, Faction::Atreides, propose(Faction::Harkonnen));

@@ -5,6 +5,8 @@
 
 #include <functional>
 
+#include "inspect/projection.h"
+#include "inspect/view.h"
 #include "support/scenario.h"
 
 using namespace mentat;
@@ -766,6 +768,8 @@ TEST_CASE("1.06 decisions and legal actions: every legal action is accepted, Pas
     const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
     const Faction f = s.faction_at(who);
     auto ds = decisions(s, who);
+    // The allies' standing choice (1.10.02.06 AllyPermission) comes after the phase's own.
+    std::erase_if(ds, [](const Decision& d) { return d.kind == ActionKind::AllyPermission; });
     REQUIRE(ds.size() == 2);
     CHECK(ds[1].kind == ActionKind::Pass);
     check_legal(s, f);
@@ -774,7 +778,7 @@ TEST_CASE("1.06 decisions and legal actions: every legal action is accepted, Pas
     auto acts = legal_actions(s, who);
     Action chosen = pass();
     for (const auto& a : acts)
-      if (a.kind != ActionKind::Pass) chosen = a;
+      if (a.kind != ActionKind::Pass && a.kind != ActionKind::AllyPermission) chosen = a;
     act(s, f, chosen);
   }
   CHECK(checked >= 8);
@@ -948,4 +952,241 @@ TEST_CASE("2.02.17 ruling wartime_occupancy=ignore", "[shipment][rulings]") {
     CHECK(s.forces_at(Faction::BeneGesserit, data::carthag(), 0) == 1);
     CHECK(s.forces_at(Faction::BeneGesserit, data::carthag(), 1) == 0);
   }
+}
+
+// ---- 1.10.02.06 allies pay for each other's shipments ----------------------------------
+
+namespace {
+Action permit(int shipment, int bids = 0) {
+  Action a = make(ActionKind::AllyPermission);
+  a.amount = static_cast<uint16_t>(shipment);
+  a.amount2 = static_cast<uint16_t>(bids);
+  return a;
+}
+Action ship_paid(LocationId to, int forces, int ally_pays) {
+  Action a = ship(to, forces);
+  a.amount2 = static_cast<uint16_t>(ally_pays);
+  return a;
+}
+}  // namespace
+
+TEST_CASE("1.10.02.06 allies pay for each other's shipments, within the paying ally's permission", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 1);
+    set_spice(g, Faction::Harkonnen, 10);
+    ally(g, Faction::Atreides, Faction::Harkonnen);
+  });
+  pass_until(s, Faction::Atreides);
+  REQUIRE(s.step == kShipStep);
+  // Without the Harkonnen's consent their spice pays nothing.
+  CHECK(rejected(s, Faction::Atreides, ship_paid(data::arrakeen(), 5, 4)).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Atreides, ship(data::arrakeen(), 5)).code == RejectCode::NotEnoughSpice);
+  // The Harkonnen consent out of turn (a standing permission).
+  CHECK_FALSE((waiting_for(s) >> s.seat_of(Faction::Harkonnen)) & 1u);
+  act(s, Faction::Harkonnen, permit(6));
+  // The legal actions now include the shipment with the ally paying the shortfall.
+  bool offered = false;
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::Atreides)))
+    offered |= a.kind == ActionKind::Ship && a.to == data::arrakeen() && a.amount2 == a.forces + a.special - 1;
+  CHECK(offered);
+  check_legal(s, Faction::Atreides);
+  const int64_t bank0 = s.bank;
+  act(s, Faction::Atreides, ship_paid(data::arrakeen(), 5, 4));  // 5 spice: 1 own, 4 the ally's
+  CHECK(s.of(Faction::Atreides).spice == 0);
+  CHECK(s.of(Faction::Harkonnen).spice == 6);
+  CHECK(s.bank == bank0 + 5);
+  CHECK(s.of(Faction::Harkonnen).permit_ship == 2);  // used up by the payment
+  CHECK(s.forces_at(Faction::Atreides, data::arrakeen()) >= 5);
+}
+
+TEST_CASE("1.10.02.06 ally payment rejections: no ally, beyond the cost, the permission or the ally's spice", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Fremen}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 0);
+    set_spice(g, Faction::Harkonnen, 3);
+    set_spice(g, Faction::Fremen, 10);
+    ally(g, Faction::Atreides, Faction::Harkonnen);
+  });
+  act(s, Faction::Harkonnen, permit(20));
+  Action f = permit(5);
+  CHECK(rejected(s, Faction::Fremen, f).code == RejectCode::IllegalChoice);  // no ally to permit
+  pass_until(s, Faction::Atreides);
+  REQUIRE(s.step == kShipStep);
+  CHECK(rejected(s, Faction::Atreides, ship_paid(data::arrakeen(), 2, 3)).code == RejectCode::IllegalChoice);   // cost 2
+  CHECK(rejected(s, Faction::Atreides, ship_paid(data::arrakeen(), 4, 4)).code == RejectCode::NotEnoughSpice);  // ally holds 3
+  CHECK(rejected(s, Faction::Atreides, ship_paid(data::arrakeen(), 4, 3)).code == RejectCode::NotEnoughSpice);  // 1 left to pay
+  act(s, Faction::Harkonnen, permit(2));
+  CHECK(rejected(s, Faction::Atreides, ship_paid(data::arrakeen(), 3, 3)).code == RejectCode::IllegalChoice);   // allowed 2
+  act(s, Faction::Atreides, ship_paid(data::arrakeen(), 2, 2));
+  CHECK(s.of(Faction::Harkonnen).spice == 1);
+  CHECK(s.of(Faction::Harkonnen).permit_ship == 0);
+}
+
+TEST_CASE("1.10.02.06 the ally's share of a shipment onto Dune pays the Guild (2.06.04)", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Guild}, [](GameState& g) {
+    set_spice(g, Faction::Atreides, 2);
+    set_spice(g, Faction::Harkonnen, 10);
+    set_spice(g, Faction::Guild, 0);
+    ally(g, Faction::Atreides, Faction::Harkonnen);
+  });
+  act(s, Faction::Harkonnen, permit(10));
+  pass_until(s, Faction::Atreides);
+  REQUIRE(s.step == kShipStep);
+  act(s, Faction::Atreides, ship_paid(data::arrakeen(), 5, 3));
+  CHECK(s.of(Faction::Guild).spice == 5);
+  CHECK(s.of(Faction::Atreides).spice == 0);
+  CHECK(s.of(Faction::Harkonnen).spice == 7);
+}
+
+TEST_CASE("1.10.02.06 ruling guild_ally_shipment_share: the Guild paying its ally's shipment", "[shipment][rulings]") {
+  for (const char* value : {"bank", "guild"}) {
+    Rulings r = Rulings::defaults();
+    REQUIRE(r.set("guild_ally_shipment_share", value, nullptr));
+    GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
+      set_spice(g, Faction::Atreides, 2);
+      set_spice(g, Faction::Guild, 10);
+      ally(g, Faction::Atreides, Faction::Guild);
+    }, false, r);
+    act(s, Faction::Guild, permit(10));
+    pass_until(s, Faction::Atreides);
+    REQUIRE(s.step == kShipStep);
+    const int64_t bank0 = s.bank;
+    const int guild0 = s.of(Faction::Guild).spice;
+    act(s, Faction::Atreides, ship_paid(kGreatFlat, 5, 3));  // 10 at half price: 5, the Guild pays 3
+    CHECK(s.of(Faction::Atreides).spice == 0);
+    if (std::string(value) == "bank") {
+      CHECK(s.of(Faction::Guild).spice == guild0 - 3 + 2);
+      CHECK(s.bank == bank0 + 3);
+    } else {
+      CHECK(s.of(Faction::Guild).spice == guild0 + 2);
+      CHECK(s.bank == bank0);
+    }
+    CHECK(s.of(Faction::Guild).permit_ship == 7);
+  }
+}
+
+// ---- 2.02.16 Take Up Arms ----------------------------------------------------------------
+
+namespace {
+Action flip_move(LocationId from, int advisors, LocationId to) {
+  Action a = move(from, 0, to, advisors);
+  a.flag = true;
+  return a;
+}
+}  // namespace
+
+TEST_CASE("2.02.16 take up arms: advisors moved into an occupied territory may flip to fighters (advanced)", "[shipment]") {
+  for (bool flip : {true, false}) {
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+      g.storm_sector = 3;
+      place(g, Faction::BeneGesserit, kGreatFlat, 2, 1);          // advisors
+      place(g, Faction::Atreides, loc("Funeral Plain"), 1);       // the territory is occupied
+    }, true);
+    pass_until(s, Faction::BeneGesserit);
+    if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
+    REQUIRE(s.step == kMoveStep);
+    bool offered = false;
+    for (const auto& a : legal_actions(s, s.seat_of(Faction::BeneGesserit))) offered |= a.kind == ActionKind::Move && a.flag;
+    CHECK(offered);
+    check_legal(s, Faction::BeneGesserit);
+    act(s, Faction::BeneGesserit, flip ? flip_move(kGreatFlat, 2, loc("Funeral Plain")) : move(kGreatFlat, 0, loc("Funeral Plain"), 2));
+    CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 0) == (flip ? 2 : 0));
+    CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 1) == (flip ? 0 : 2));
+  }
+}
+
+TEST_CASE("2.02.16 take up arms rejections: advisors present, unoccupied, no advisors, ally present", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen}, [](GameState& g) {
+    g.storm_sector = 3;
+    place(g, Faction::BeneGesserit, kGreatFlat, 4, 1);             // advisors
+    place(g, Faction::BeneGesserit, loc("Wind Pass (North Sector)"), 1, 0);  // a fighter
+    place(g, Faction::Atreides, kGreatFlat, 1);
+    place(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);   // advisors already there
+    place(g, Faction::Atreides, loc("Funeral Plain"), 1);
+    place(g, Faction::Harkonnen, loc("The Greater Flat"), 1);      // occupied by the ally
+    ally(g, Faction::BeneGesserit, Faction::Harkonnen);
+  }, true);
+  pass_until(s, Faction::BeneGesserit);
+  if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
+  REQUIRE(s.step == kMoveStep);
+  const auto r1 = rejected(s, Faction::BeneGesserit, flip_move(kGreatFlat, 1, loc("Funeral Plain")));
+  CHECK(r1.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r1.reason, Catch::Contains("2.02.16"));
+  const auto r2 = rejected(s, Faction::BeneGesserit, flip_move(kGreatFlat, 1, loc("Plastic Basin (South Sector)")));
+  CHECK(r2.code == RejectCode::IllegalChoice);  // unoccupied: they become fighters anyway (2.02.14)
+  CHECK_THAT(r2.reason, Catch::Contains("2.02.14"));
+  const auto r3 = rejected(s, Faction::BeneGesserit, flip_move(kGreatFlat, 1, loc("The Greater Flat")));
+  CHECK(r3.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r3.reason, Catch::Contains("2.02.18"));
+  Action fighters = move(loc("Wind Pass (North Sector)"), 1, kGreatFlat);
+  fighters.flag = true;
+  const auto r4 = rejected(s, Faction::BeneGesserit, fighters);
+  CHECK(r4.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r4.reason, Catch::Contains("no advisors"));
+}
+
+TEST_CASE("2.02.16 take up arms follows the occupancy limit, advisors alone need not (ruling advisor_occupancy default)", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen}, [](GameState& g) {
+    g.storm_sector = 3;
+    place(g, Faction::BeneGesserit, loc("Imperial Basin (Center Sector)"), 2, 1);  // advisors
+    place(g, Faction::Atreides, loc("Imperial Basin (Center Sector)"), 1);
+    auto& bg = g.of(Faction::BeneGesserit);  // none of the Bene Gesserit's own in Arrakeen
+    for (int k = 0; k < 2; ++k) {
+      bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] + g.forces_at(Faction::BeneGesserit, data::arrakeen(), k));
+      g.forces_at(Faction::BeneGesserit, data::arrakeen(), k) = 0;
+    }
+    place(g, Faction::Atreides, data::arrakeen(), 1);  // Arrakeen holds two other factions
+    place(g, Faction::Harkonnen, data::arrakeen(), 1);
+  }, true);
+  pass_until(s, Faction::BeneGesserit);
+  if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
+  REQUIRE(s.step == kMoveStep);
+  const LocationId from = loc("Imperial Basin (Center Sector)");
+  const auto r = rejected(s, Faction::BeneGesserit, flip_move(from, 1, data::arrakeen()));
+  INFO(r.reason);
+  CHECK(r.code == RejectCode::Occupancy);
+  const int before = s.forces_at(Faction::BeneGesserit, data::arrakeen(), 1);
+  act(s, Faction::BeneGesserit, move(from, 0, data::arrakeen(), 1));
+  CHECK(s.forces_at(Faction::BeneGesserit, data::arrakeen(), 1) == before + 1);
+}
+
+TEST_CASE("2.02.16 take up arms is advanced only", "[shipment]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+    g.storm_sector = 3;
+    place(g, Faction::BeneGesserit, kGreatFlat, 2);
+    place(g, Faction::Atreides, loc("Funeral Plain"), 1);
+  });
+  pass_until(s, Faction::BeneGesserit);
+  if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
+  Action a = move(kGreatFlat, 2, loc("Funeral Plain"));
+  a.flag = true;
+  const auto r = rejected(s, Faction::BeneGesserit, a);
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("advanced"));
+}
+
+// ---- 2.01.07 Wormsign ----------------------------------------------------------------------
+
+TEST_CASE("2.01.07 wormsign: from the start of Shipment and Movement the Atreides see the top spice card, nobody else", "[shipment][views]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Fremen}, [](GameState&) {}, true);
+  REQUIRE(s.phase == Phase::ShipmentMovement);
+  REQUIRE_FALSE(s.spice_deck.empty());
+  CHECK(s.wormsign_turn == s.turn);
+  CHECK(s.wormsign_card == s.spice_deck.top());
+  const std::string name = data::spice_card_name(s.spice_deck.top());
+  const auto atreides = inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides)));
+  CHECK_THAT(atreides, Catch::Contains("\"wormsign\": \"" + name + "\""));
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))), !Catch::Contains("wormsign"));
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), !Catch::Contains("wormsign"));
+  for (Seat x = 0; x < s.num_seats; ++x) CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(x)).has_value());
+  CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::observer()).has_value());
+  // Still known later in the phase; gone with the turn (the next Spice Blow changes the deck).
+  const Seat first = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+  act(s, s.faction_at(first), pass());
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), Catch::Contains("\"wormsign\""));
+  play_until(s, Phase::Bidding, 2);
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
+  // Basic game: no Wormsign.
+  GameState b = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState&) {});
+  CHECK(b.wormsign_turn == 0);
+  CHECK_THAT(inspect::view_json(b, inspect::Viewer::of(b.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
 }

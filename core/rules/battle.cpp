@@ -69,11 +69,15 @@
 //      the traitor cases) and discards its
 //      cards. 1.07.06.06 the winner loses forces equal to its dial, regular
 //      forces first, then elite forces at their battle worth (2.03.08,
-//      2.04.18); it keeps its weapon and defense ("you may keep this card if
-//      you win") and discards a Cheap Hero ("discard after use") and worthless
-//      cards (playing them is how they are discarded). No KeepCards choice
-//      is asked (simplification). When winning by traitor it also keeps a
-//      Cheap Hero (1.07.06.07.01 "one time use cards may be kept").
+//      2.04.18). Its cards: step kKeep, the winner answers KeepCards{keep}
+//      (Pass keeps every card it may keep): 1.07.06.06 it may keep any card
+//      that does not say "Discard after use" and discards the others. Always
+//      discarded: a Cheap Hero ("Discard after use", 3.01.04) and, by ruling
+//      winner_worthless=discarded, worthless cards (3.01.01 etc.: "you can
+//      discard it by playing it"; may_keep reads 1.07.06.06 literally). When
+//      winning by traitor (1.07.06.07.01 "one time use cards may be kept or
+//      discarded") a Cheap Hero may be kept too. No choice (nothing the
+//      winner may keep): no step. The cards wait on the wheels meanwhile.
 //    Dialed spice (advanced) is paid to the bank (1.13.04.05) at resolution.
 //  * 1.07.07 after the last battle: leaders on the battlefield return to
 //    their pools, used_in_territory is cleared, then Spice Collection.
@@ -86,7 +90,7 @@
 // Prescience and 2.02.06/07 Voice before the plans, 2.01.10-15 Kwisatz
 // Haderach, 2.05.09 Harkonnen traitors in an ally's battle, 2.05.10-13
 // captured leaders after the resolution. Not implemented: Karama in battle
-// (1.14.01, 3.01.11), a KeepCards choice for the winner.
+// (1.14.01, 3.01.11).
 #include <algorithm>
 
 #include "core/rules/rules.h"
@@ -103,6 +107,7 @@ enum BattleStep : uint8_t {
   kPlans = 1,     // both sides submit a BattlePlan
   kTraitors = 2,  // after the reveal: CallTraitor
   // 3..6: the abilities' steps (core/rules/battle_abilities.h ability::Step)
+  kKeep = 7,      // 1.07.06.06 the winner keeps or discards its cards (KeepCards)
 };
 
 constexpr int kCheapHeroOption = 100;  // Decision option offset for Cheap Hero cards
@@ -432,15 +437,48 @@ bool worthless(uint8_t card) {
   return card != kNone8 && data::treachery_card(card).category == TreacheryCategory::Worthless;
 }
 
-// The winner's cards: weapons and defenses kept, worthless cards discarded, a
-// Cheap Hero discarded unless `keep_hero` (traitor win).
-void winner_cards(GameState& s, Faction f, const BattlePlanState& p, bool keep_hero) {
-  for (uint8_t card : {p.weapon, p.defense}) {
-    if (worthless(card)) discard_from_wheels(s, card);
-    else keep_from_wheels(s, f, card);
+void end_battle(Ctx& c);
+constexpr uint8_t kWorthlessMayKeep = 1;  // RulingId::WinnerWorthless
+
+// 1.07.06.06 / 1.07.06.07.01: why the winner may not keep `card` of its plan
+// (nullopt: it may keep it).
+std::optional<std::string> must_discard(const GameState& s, uint8_t card) {
+  const auto& b = s.battle;
+  if (!b.winner || card == kNone8 || !b.wheels.contains(card)) return std::string("it is not one of your cards on the battle wheels");
+  const int w = b.winner - 1;
+  const auto& p = b.plan[w];
+  if (card != p.weapon && card != p.defense && card != p.cheap_hero) return std::string("it is not one of your cards on the battle wheels");
+  if (card == p.cheap_hero) {
+    const bool traitor_win = has_bit(b.traitor_calls, seat_of_side(s, w)) && !has_bit(b.traitor_calls, seat_of_side(s, 1 - w));
+    if (!traitor_win) return std::string("a Cheap Hero is discarded after use (3.01.04); only a traitor win lets you keep it (1.07.06.07.01)");
+    return std::nullopt;
   }
-  if (keep_hero) keep_from_wheels(s, f, p.cheap_hero);
-  else discard_from_wheels(s, p.cheap_hero);
+  if (worthless(card) && !s.rulings.is(RulingId::WinnerWorthless, kWorthlessMayKeep))
+    return std::string("a worthless card is discarded by playing it (3.01.01; ruling winner_worthless)");
+  return std::nullopt;
+}
+
+// The cards of the winner's plan it may keep, in plan order.
+std::vector<uint8_t> keepable(const GameState& s) {
+  std::vector<uint8_t> out;
+  if (!s.battle.winner) return out;
+  const auto& p = s.battle.plan[s.battle.winner - 1];
+  for (uint8_t card : {p.cheap_hero, p.weapon, p.defense})
+    if (card != kNone8 && !must_discard(s, card)) out.push_back(card);
+  return out;
+}
+
+// After the resolution: the winner decides on its cards (kKeep), unless it
+// has none it may keep; end_battle discards whatever stays on the wheels.
+void winner_cards(Ctx& c, int w) {
+  auto& s = c.s;
+  s.battle.winner = static_cast<uint8_t>(w + 1);
+  if (keepable(s).empty()) {
+    end_battle(c);
+    return;
+  }
+  s.step = kKeep;
+  s.waiting = bit(seat_of_side(s, w));
 }
 
 // 1.13.04.05: dialed spice to the bank; returns what was paid.
@@ -475,6 +513,7 @@ bool weapon_kills(const GameState& s, const BattlePlanState& att, const BattlePl
 }
 
 void next_battle(Ctx& c);
+void end_battle(Ctx& c);
 
 void end_battle(Ctx& c) {
   if (ability::hold_after_battle(c)) return;  // 2.01.10 count, 2.05.10 capture decision pending
@@ -524,9 +563,7 @@ void resolve(Ctx& c) {
       ld.aux = kNone8;
       ld.used_in_territory = kNone8;
     }
-    winner_cards(s, fa[w], p[w], true);
-    b.winner = static_cast<uint8_t>(w + 1);
-    end_battle(c);
+    winner_cards(c, w);
     return;
   }
   const bool lasgun = has_kind(p[0], TreacheryKind::Lasgun) || has_kind(p[1], TreacheryKind::Lasgun);
@@ -585,9 +622,7 @@ void resolve(Ctx& c) {
   lose_all_in_area(s, fa[l], t, b.area);
   discard_plan(s, p[l]);
   lose_dialed(s, fa[w], fa[l], t, b.area, p[w].dial);
-  winner_cards(s, fa[w], p[w], false);
-  b.winner = static_cast<uint8_t>(w + 1);
-  end_battle(c);
+  winner_cards(c, w);
 }
 
 // 1.07.05: both plans are in.
@@ -709,6 +744,22 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "your battle plan is already in");
       return check_plan(s, seat, a);
     }
+    case kKeep: {
+      if (a.kind != ActionKind::KeepCards && a.kind != ActionKind::Pass)
+        return reject(RejectCode::WrongPhase, "the battle's winner decides which cards to keep: the phase takes KeepCards (or Pass, keeping all it may) now");
+      if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "only the battle's winner keeps or discards its cards (1.07.06.06)");
+      if (a.kind == ActionKind::Pass) return std::nullopt;
+      if (a.n_cards > kMaxKeepCards) return reject(RejectCode::Malformed, "too many cards named");
+      for (int i = 0; i < a.n_cards; ++i) {
+        for (int j = 0; j < i; ++j)
+          if (a.cards[j] == a.cards[i]) return reject(RejectCode::Malformed, "a card is named twice");
+        if (auto why = must_discard(s, a.cards[i]))
+          return reject(RejectCode::IllegalChoice,
+                        (a.cards[i] < data::kNumTreacheryCards ? std::string(data::treachery_card(a.cards[i]).name) : std::string("that card")) +
+                            " cannot be kept: " + *why);
+      }
+      return std::nullopt;
+    }
     case kTraitors: {
       if (a.kind != ActionKind::CallTraitor && a.kind != ActionKind::Pass)
         return reject(RejectCode::WrongPhase, "the battle plans are revealed: the phase takes CallTraitor (or Pass) now");
@@ -749,6 +800,16 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       if (!s.waiting) reveal(c);
       return;
     }
+    case kKeep: {
+      const Faction me = s.faction_at(seat);
+      if (a.kind == ActionKind::Pass) {
+        for (uint8_t card : keepable(s)) keep_from_wheels(s, me, card);
+      } else {
+        for (int i = 0; i < a.n_cards; ++i) keep_from_wheels(s, me, a.cards[i]);
+      }
+      end_battle(c);  // the rest is discarded
+      return;
+    }
     case kTraitors:
       // 2.05.09: the Harkonnen's call in their ally's battle counts as the ally's.
       if (a.kind == ActionKind::CallTraitor && a.flag) b.traitor_calls |= bit(seat_of_side(s, side_of(s, seat)));
@@ -785,6 +846,14 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       for (uint8_t card : cheap_heroes_in_hand(s, me)) d.options.push_back(static_cast<uint16_t>(kCheapHeroOption + card));
       ability::narrow_plan_decision(s, seat, d);
       out.push_back(std::move(d));
+      return;
+    }
+    case kKeep: {
+      Decision d{ActionKind::KeepCards, "You won: keep any of these cards (options: card ids), the others are discarded (1.07.06.06)", 0, 0, {}};
+      for (uint8_t card : keepable(s)) d.options.push_back(card);
+      d.max = static_cast<int>(d.options.size());
+      out.push_back(std::move(d));
+      out.push_back(Decision{ActionKind::Pass, "Keep every card you may keep", 0, 0, {}});
       return;
     }
     case kTraitors: {
@@ -872,6 +941,17 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       out.insert(out.end(), kept.begin(), kept.end());
       return;
     }
+    case kKeep: {
+      const auto cards = keepable(s);  // at most 3: every subset
+      for (unsigned mask = 0; mask < (1u << cards.size()); ++mask) {
+        Action a;
+        a.kind = ActionKind::KeepCards;
+        for (size_t i = 0; i < cards.size(); ++i)
+          if ((mask >> i) & 1u) a.cards[a.n_cards++] = cards[i];
+        out.push_back(a);
+      }
+      return;
+    }
     case kTraitors: {
       Action a;
       a.kind = ActionKind::CallTraitor;
@@ -889,7 +969,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 }  // namespace
 
 bool battle_plans_revealed(const GameState& s) {
-  return s.phase == Phase::Battle && (s.step == kTraitors || s.step == ability::kCapture);
+  return s.phase == Phase::Battle && (s.step == kTraitors || s.step == ability::kCapture || s.step == kKeep);
 }
 
 // ---- for core/rules/battle_abilities.cpp ----

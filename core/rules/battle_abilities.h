@@ -40,6 +40,7 @@ enum Step : uint8_t {
   kPrescienceAnswer = 4,  // the opponent commits that element
   kVoice = 5,             // the Bene Gesserit command or Pass (2.02.06)
   kCapture = 6,           // the Harkonnen kill or capture the drawn leader, or Pass (2.05.10)
+  // 7: battle.cpp's kKeep (1.07.06.06 KeepCards)
 };
 inline bool owns_step(uint8_t step) { return step >= kPrescience && step <= kCapture; }
 

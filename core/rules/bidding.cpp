@@ -31,7 +31,9 @@
 //    advanced game only, always, or never.
 //  * 1.10.02.05 (partial, ruling ally_bid_support): an ally's spice counts
 //    towards the bid limit and covers whatever the buyer cannot pay; the ally
-//    is not asked (automatic), or allies do not help at all (off).
+//    is not asked (automatic), allies do not help at all (off), or the ally
+//    helps up to the allowance it set with AllyPermission{bids} (permission;
+//    each payment uses the allowance up, core/rules/deals.cpp).
 //  * 2.01.05 can_see_card_up_for_bid: the Atreides (not their ally: 2.01.09
 //    only extends Prescience in battle).
 // 1.14.04 (Harkonnen Karama power: take a hand) is played in this phase
@@ -54,6 +56,7 @@ constexpr uint8_t kLastDealtOnTop = 1;     // BoughtInOrder
 constexpr uint8_t kBgKaramaAlways = 1;     // BgWorthlessKarama
 constexpr uint8_t kBgKaramaNever = 2;      // BgWorthlessKarama
 constexpr uint8_t kAllyBidOff = 1;         // AllyBidSupport
+constexpr uint8_t kAllyBidPermission = 2;  // AllyBidSupport
 constexpr uint8_t kPayEmperor = 1;         // EmperorAllyPayment
 constexpr uint8_t kOnlyAboveSpice = 1;     // KaramaBidScope
 constexpr uint8_t kFirstBidder = 1;        // NextOpenerBasis
@@ -81,11 +84,17 @@ uint8_t supporting_ally(const GameState& s, Faction f) {
   return s.rulings.is(RulingId::AllyBidSupport, kAllyBidOff) ? kNoFaction : ally_of(s, f);
 }
 
+// 1.10.02.05: how much of the supporting ally's spice may back a bid.
+int ally_share(const GameState& s, Faction ally) {
+  const int spice = s.of(ally).spice;
+  return s.rulings.is(RulingId::AllyBidSupport, kAllyBidPermission) ? std::min<int>(spice, s.of(ally).permit_bids) : spice;
+}
+
 // 1.04.06.04 + 1.10.02.05: own spice plus the ally's, capped at the encodable bid.
 int bid_limit(const GameState& s, Faction f) {
   int limit = s.of(f).spice;
   const uint8_t a = supporting_ally(s, f);
-  if (a != kNoFaction) limit += s.f[a].spice;
+  if (a != kNoFaction) limit += ally_share(s, static_cast<Faction>(a));
   return std::min(limit, kMaxBid);
 }
 
@@ -192,7 +201,9 @@ void pay_for_card(GameState& s, Faction buyer, int amount) {
   const uint8_t a = supporting_ally(s, buyer);
   if (rest > 0 && a != kNoFaction) {
     const auto ally = static_cast<Faction>(a);
-    const int part = std::min<int>(rest, s.of(ally).spice);
+    const int part = std::min<int>(rest, ally_share(s, ally));
+    if (s.rulings.is(RulingId::AllyBidSupport, kAllyBidPermission))
+      s.of(ally).permit_bids = static_cast<uint16_t>(s.of(ally).permit_bids - part);
     // The Emperor's own spice never pays the Emperor (2.03.05 fair market).
     // Ruling emperor_ally_payment: the ally's share of the Emperor's own
     // purchase goes to the bank (1.04.06.03) or to the Emperor (2.03.04).

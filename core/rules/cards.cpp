@@ -337,6 +337,7 @@ void close_window(Ctx& c) {
   p.flag = (w.act_flags & 1) != 0;
   p.flag2 = (w.act_flags & 2) != 0;
   p.value = w.act_value;
+  p.amount2 = w.act_amount2;
   s.ability_cleared = w.subject;
   phase_rules(s.phase).apply(c, w.owner, p);
   s.ability_cleared = kNone8;
@@ -915,6 +916,7 @@ bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
   w.act_special = pending.special;
   w.act_flags = static_cast<uint8_t>((pending.flag ? 1 : 0) | (pending.flag2 ? 2 : 0));
   w.act_value = pending.value;
+  w.act_amount2 = pending.amount2;
   return push_window(s, w);
 }
 

@@ -4,16 +4,66 @@
 // behind it under the `bribe_timing=immediate` ruling. Allies may not bribe
 // each other (1.12, 1.10.02.04). A deal is recorded text the engine does not
 // enforce.
+//
+// Alliance spice (same "any time" path: out of turn, in any phase after
+// setup; like a bribe it waits while a response window is open, 1.00.05):
+//  * 2.03.06 GiveSpice: the Emperor gives spice to his ally, straight behind
+//    the ally's shield. Only the Emperor (1.10.02.04 forbids the others).
+//  * 1.10.02.05/06 AllyPermission: a faction's standing consent, how much of
+//    its spice its ally may still use for its shipments (Ship.ally_pays,
+//    core/rules/shipment_movement.cpp) and, under ruling
+//    ally_bid_support=permission, for its bids (core/rules/bidding.cpp).
+//    Each payment uses the allowance up; it ends with the alliance
+//    (core/rules/nexus.cpp).
+// decisions/legal_actions offer them (legal: a few amounts) only to a seat
+// the game waits for, and AllyPermission only in the phases that use it, so
+// random and bot play stays short; validate accepts them from any seat at
+// any time.
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
 
-bool is_anytime(ActionKind k) { return k == ActionKind::Bribe || k == ActionKind::Deal; }
+namespace {
+uint8_t live_ally(const GameState& s, Faction f) {
+  const uint8_t a = s.of(f).ally;
+  return a < kNumFactions && s.f[a].in_game ? a : kNoFaction;
+}
+constexpr uint8_t kBidPermission = 2;  // RulingId::AllyBidSupport
+// AllyPermission is offered where it is used: Shipment and Movement, and
+// Bidding under ally_bid_support=permission (validate accepts it any time).
+bool permission_offered(const GameState& s) {
+  return s.phase == Phase::ShipmentMovement || (s.phase == Phase::Bidding && s.rulings.is(RulingId::AllyBidSupport, kBidPermission));
+}
+}  // namespace
+
+bool is_anytime(ActionKind k) {
+  return k == ActionKind::Bribe || k == ActionKind::Deal || k == ActionKind::GiveSpice || k == ActionKind::AllyPermission;
+}
 
 std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const Action& a) {
-  if (s.phase == Phase::Setup) return reject(RejectCode::WrongPhase, "no deals or bribes before the first storm (0.00)");
-  if (s.phase == Phase::MentatPause) return reject(RejectCode::WrongPhase, "no bribes during the Mentat Pause (1.12)");
+  if (s.phase == Phase::Setup) return reject(RejectCode::WrongPhase, "no deals, bribes or gifts before the first storm (0.00)");
   const Faction me = s.faction_at(seat);
+  if (a.kind == ActionKind::GiveSpice) {
+    if (me != Faction::Emperor)
+      return reject(RejectCode::IllegalChoice, "only the Emperor may give spice to an ally (2.03.06); allies may not give each other spice (1.10.02.04)");
+    const uint8_t ally = live_ally(s, me);
+    if (ally == kNoFaction) return reject(RejectCode::IllegalChoice, "the Emperor gives spice only to his ally (2.03.06), and he has none");
+    if (a.faction != ally)
+      return reject(RejectCode::IllegalChoice, "the Emperor gives spice only to his ally, " + std::string(faction_name(static_cast<Faction>(ally))) +
+                                                   " (2.03.06); others may be bribed (1.12)");
+    if (a.amount == 0) return reject(RejectCode::Malformed, "a gift needs an amount of at least 1");
+    if (a.amount > s.of(me).spice) return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice");
+    return std::nullopt;
+  }
+  if (a.kind == ActionKind::AllyPermission) {
+    if (live_ally(s, me) == kNoFaction) return reject(RejectCode::IllegalChoice, "you have no ally to pay for (1.10.02.05/06)");
+    if (a.amount2 > 0 && !s.rulings.is(RulingId::AllyBidSupport, kBidPermission))
+      return reject(RejectCode::IllegalChoice, "in this game an ally's spice backs bids " +
+                                                   std::string(s.rulings.is(RulingId::AllyBidSupport, 0) ? "automatically" : "not at all") +
+                                                   " (ruling ally_bid_support): leave bids at 0");
+    return std::nullopt;
+  }
+  if (s.phase == Phase::MentatPause) return reject(RejectCode::WrongPhase, "no bribes during the Mentat Pause (1.12)");
   if (a.kind == ActionKind::Bribe) {
     if (a.faction >= kNumFactions || !s.has(static_cast<Faction>(a.faction)))
       return reject(RejectCode::Malformed, "the bribe's recipient is not in this game");
@@ -33,13 +83,67 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
 
 void apply_anytime(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
-  if (a.kind != ActionKind::Bribe) return;  // a deal changes nothing but the record
   const Faction me = s.faction_at(seat);
+  if (a.kind == ActionKind::GiveSpice) {  // 2.03.06: behind the ally's shield at once
+    transfer_spice(s, shield(me), shield(static_cast<Faction>(a.faction)), a.amount);
+    return;
+  }
+  if (a.kind == ActionKind::AllyPermission) {
+    s.of(me).permit_ship = a.amount;
+    s.of(me).permit_bids = a.amount2;
+    return;
+  }
+  if (a.kind != ActionKind::Bribe) return;  // a deal changes nothing but the record
   const auto to = static_cast<Faction>(a.faction);
   if (s.rulings.is(RulingId::BribeTiming, 1))
     transfer_spice(s, shield(me), shield(to), a.amount);
   else
     transfer_spice(s, shield(me), bribe_pool(to), a.amount);
+}
+
+void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (s.phase == Phase::Setup || s.phase == Phase::MentatPause || window_open(s) || !has_bit(s.waiting, seat)) return;
+  const Faction me = s.faction_at(seat);
+  const uint8_t ally = live_ally(s, me);
+  if (ally == kNoFaction) return;
+  const auto& fs = s.of(me);
+  if (me == Faction::Emperor && fs.spice > 0)
+    out.push_back(Decision{ActionKind::GiveSpice, "Give spice to your ally, behind their shield, at any time (2.03.06)", 1, fs.spice, {ally}});
+  const bool bids = s.rulings.is(RulingId::AllyBidSupport, kBidPermission);
+  if (!permission_offered(s)) return;
+  out.push_back(Decision{ActionKind::AllyPermission,
+                         "Let your ally use up to this much of your spice for its shipments (1.10.02.06)" +
+                             std::string(bids ? " and bids (1.10.02.05)" : "") + "; now " + std::to_string(fs.permit_ship) +
+                             (bids ? " / " + std::to_string(fs.permit_bids) : std::string()),
+                         0, 65535, {}});
+}
+
+void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (s.phase == Phase::Setup || s.phase == Phase::MentatPause || window_open(s) || !has_bit(s.waiting, seat)) return;
+  const Faction me = s.faction_at(seat);
+  const uint8_t ally = live_ally(s, me);
+  if (ally == kNoFaction) return;
+  const auto& fs = s.of(me);
+  if (me == Faction::Emperor && fs.spice > 0) {
+    Action g;
+    g.kind = ActionKind::GiveSpice;
+    g.faction = ally;
+    g.amount = 1;
+    out.push_back(g);
+    if (fs.spice > 1) {
+      g.amount = fs.spice;
+      out.push_back(g);
+    }
+  }
+  // Permission: none, or all of my spice now (the bids too under the permission ruling).
+  const bool bids = s.rulings.is(RulingId::AllyBidSupport, kBidPermission);
+  if (!permission_offered(s)) return;
+  Action p;
+  p.kind = ActionKind::AllyPermission;
+  if (fs.permit_ship != 0 || fs.permit_bids != 0) out.push_back(p);
+  p.amount = fs.spice;
+  p.amount2 = bids ? fs.spice : 0;
+  if (fs.spice > 0 && (fs.permit_ship != p.amount || fs.permit_bids != p.amount2)) out.push_back(p);
 }
 
 }  // namespace mentat::rules

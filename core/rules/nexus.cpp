@@ -238,6 +238,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       mine.ally = a.faction;
       theirs.ally = static_cast<uint8_t>(me);
       mine.proposal = theirs.proposal = kNoFaction;
+      mine.permit_ship = mine.permit_bids = theirs.permit_ship = theirs.permit_bids = 0;  // 1.10.02.05/06 consent is per alliance
       s.nexus.allied |= static_cast<uint8_t>(fbit(me) | fbit(a.faction));
       break;
     }
@@ -245,6 +246,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       auto& theirs = s.f[mine.ally];
       theirs.ally = kNoFaction;
       mine.ally = kNoFaction;
+      mine.permit_ship = mine.permit_bids = theirs.permit_ship = theirs.permit_bids = 0;
       if (reopens(s)) s.waiting |= bit(theirs.seat);  // the former ally may look for another
       break;
     }

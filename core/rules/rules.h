@@ -56,6 +56,9 @@ void enter_phase(Ctx& c, Phase next);
 std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const Action& a);
 void apply_anytime(Ctx& c, Seat seat, const Action& a);
 bool is_anytime(ActionKind k);
+// GiveSpice / AllyPermission choices (any seat; legal actions only for a seat waited for).
+void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out);
+void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out);
 
 // ---- treachery cards outside battle, Karama, response windows (core/rules/cards.cpp) ----
 

@@ -41,7 +41,7 @@
 // Guild's half price is used (karama_window; the redo goes at full price).
 // 1.14.05 the Guild's Karama power cancels a shipment from reserves just
 // made (ShipMoveState::last_*): the forces go back to reserves and the spice
-// paid comes back (from the bank or the Guild). Under ruling karama_windows =
+// paid comes back (from the bank or the Guild; an ally's share to the ally). Under ruling karama_windows =
 // all_other_seats the Guild is asked right after each other faction's
 // shipment from reserves whenever, by public information, it could use the
 // power (step GuildKarama: PlayCard or Pass); under none it plays it on its
@@ -49,9 +49,23 @@
 // Ruling guild_karama_reship: the shipper ships again, or not.
 // 3.01.11.02 prevented abilities (GameState::prevented, cards.cpp) are
 // rejected with their reason and consumed at their next use opportunity.
-// Not implemented: 1.10.02.06 allies paying for each other's shipments, 2.02.16
-// take up arms (needs a flag on Move), cross-shipping from several sectors of
-// one territory at once (Ship has a single `from`).
+// 1.10.02.06 allies pay for each other's shipments: Ship.ally_pays (Action::
+// amount2) of the cost comes from the ally's shield, within the allowance
+// the ally set with AllyPermission (core/rules/deals.cpp; each payment uses
+// it up), and goes where the shipper's own payment goes (bank, the Guild
+// 2.06.04, ruling guild_cross_ship_payment). The Guild paying for its ally's
+// shipment that pays the Guild: ruling guild_ally_shipment_share, its share
+// goes to the bank (as for the Guild's own shipments) or stays with the Guild.
+// 2.02.16 Take Up Arms (advanced): Move.flip (Action::flag) turns advisors
+// moving into a territory occupied by another faction, where the Bene
+// Gesserit have no forces, into fighters; the occupancy limit then applies as
+// to fighters (whatever ruling advisor_occupancy says), and so does 2.02.18
+// (no flip with the ally present). 2.01.07 Wormsign (advanced): when the
+// phase begins, before anyone ships, the Atreides look at the top card of the
+// spice deck (GameState::wormsign_*, shown in the Atreides' view only,
+// inspect/view.cpp).
+// Not implemented: cross-shipping from several sectors of one territory at
+// once (Ship has a single `from`).
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -151,9 +165,51 @@ std::optional<Rejection> check_destination(const GameState& s, Faction me, Locat
   return std::nullopt;
 }
 
+// The spice a shipment costs in all (0 for the Fremen's free sending).
+int total_cost(const GameState& s, Faction me, const Action& a) {
+  const int n = a.forces + a.special;
+  switch (ship_kind(me, a)) {
+    case ShipKind::OffPlanet: return off_planet_cost(n);
+    case ShipKind::FremenSend: return 0;
+    case ShipKind::CrossShip:
+    case ShipKind::Normal: return a.to < kNumLocations ? shipment_cost(s, me, a.to, n) : 0;
+  }
+  return 0;
+}
+
+// 1.10.02.06: how much of its spice the ally lets `me` use now.
+int ally_allowance(const GameState& s, Faction me) {
+  if (!has_ally(s, me)) return 0;
+  const auto& ally = s.f[s.of(me).ally];
+  return std::min<int>(ally.spice, ally.permit_ship);
+}
+
+// Checks Ship.ally_pays (the shipper pays the rest of the cost).
+std::optional<Rejection> check_ally_payment(const GameState& s, Faction me, const Action& a) {
+  if (a.amount2 == 0) return std::nullopt;
+  if (!has_ally(s, me)) return reject(RejectCode::IllegalChoice, "you have no ally to pay for your shipment (1.10.02.06)");
+  const int cost = total_cost(s, me, a);
+  if (a.amount2 > cost)
+    return reject(RejectCode::IllegalChoice, "your ally may pay at most the shipment's cost, " + std::to_string(cost) + " spice (1.10.02.06)");
+  const auto& ally = s.f[s.of(me).ally];
+  if (a.amount2 > ally.permit_ship)
+    return reject(RejectCode::IllegalChoice, "your ally allows only " + std::to_string(ally.permit_ship) +
+                                                 " spice for your shipments (AllyPermission, 1.10.02.06)");
+  if (a.amount2 > ally.spice) return reject(RejectCode::NotEnoughSpice, "your ally holds only " + std::to_string(ally.spice) + " spice");
+  return std::nullopt;
+}
+
+// "N" or "N with your ally's share of M" (fs.spice already includes the share).
+std::string with_ally(int spice, int share) {
+  return share ? std::to_string(spice) + " with your ally's " + std::to_string(share) + " (1.10.02.06)" : std::to_string(spice);
+}
+
 // The rules of a shipment, whoever's turn it is.
 std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action& a) {
-  const auto& fs = s.of(me);
+  if (auto r = check_ally_payment(s, me, a)) return r;
+  // The shipper's spice plus the ally's (checked) share must cover the cost.
+  FactionState fs = s.of(me);
+  fs.spice = static_cast<uint16_t>(fs.spice + a.amount2);
   const int n = a.forces + a.special;
   if (n == 0) return reject(RejectCode::Malformed, "a shipment must carry at least one force");
   if (a.flag2) return reject(RejectCode::IllegalChoice, "forces are always shipped as fighters (2.02.13); advisors only come with Spiritual Advisors");
@@ -173,7 +229,7 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     if (kind == ShipKind::OffPlanet) {
       const int cost = off_planet_cost(n);
       if (cost > fs.spice)
-        return reject(RejectCode::NotEnoughSpice, "shipping " + std::to_string(n) + " forces back to reserves costs " + std::to_string(cost) + " spice and you have " + std::to_string(fs.spice));
+        return reject(RejectCode::NotEnoughSpice, "shipping " + std::to_string(n) + " forces back to reserves costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.amount2));
       return std::nullopt;
     }
     if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
@@ -182,7 +238,7 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     if (auto r = check_destination(s, me, a.to, false)) return r;
     const int cost = shipment_cost(s, me, a.to, n);
     if (cost > fs.spice)
-      return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + std::to_string(fs.spice));
+      return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.amount2));
     return std::nullopt;
   }
   // From reserves.
@@ -203,7 +259,7 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     return reject(RejectCode::IllegalChoice, "fighters may not be shipped to a territory where you have advisors (2.02.13)");
   const int cost = shipment_cost(s, me, a.to, n);
   if (cost > fs.spice)
-    return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + std::to_string(fs.spice));
+    return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.amount2));
   return std::nullopt;
 }
 
@@ -260,11 +316,21 @@ void ship_candidates(const GameState& s, Faction me, bool full, std::vector<Acti
   }
 }
 
+// A candidate as it is legal: paid alone, or (1.10.02.06) with the ally
+// paying the shortfall within its allowance. False when neither is legal.
+bool legal_ship(const GameState& s, Faction me, Action& a) {
+  if (!check_ship(s, me, a)) return true;
+  const int need = total_cost(s, me, a) - s.of(me).spice;
+  if (need <= 0 || need > ally_allowance(s, me)) return false;
+  a.amount2 = static_cast<uint16_t>(need);
+  return !check_ship(s, me, a);
+}
+
 bool any_ship(const GameState& s, Faction me) {
   std::vector<Action> c;
   ship_candidates(s, me, false, c);
-  for (const auto& a : c)
-    if (!check_ship(s, me, a)) return true;
+  for (auto& a : c)
+    if (legal_ship(s, me, a)) return true;
   return false;
 }
 
@@ -373,9 +439,22 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
         return reject(RejectCode::Storm, "forces in " + ter_name(from_t) + " separated by the storm cannot move as one group (1.06.05)");
   }
   const GroupType type = bg_group_type(s, me, a);
-  const bool ends_as_advisors = bg_advanced(s, me) && (type == GroupType::Advisors || (type == GroupType::Keep && advisors == total));
-  const bool limited = !ends_as_advisors || advisors_limited(s);  // ruling advisor_occupancy
   const TerritoryId to_t = data::territory_of(a.to);
+  if (a.flag) {  // 2.02.16 Take Up Arms
+    if (!bg_advanced(s, me))
+      return reject(RejectCode::IllegalChoice, "only the Bene Gesserit (advanced) flip advisors to fighters as they move (2.02.16)");
+    if (advisors == 0) return reject(RejectCode::IllegalChoice, "the moving group has no advisors to flip (2.02.16)");
+    if (to_t == from_t) return reject(RejectCode::IllegalChoice, "Take Up Arms needs a move into another territory (2.02.16)");
+    if (type == GroupType::Advisors)
+      return reject(RejectCode::IllegalChoice, "you already have advisors in " + ter_name(to_t) + ": the group joins them as advisors (2.02.16, 2.02.20)");
+    if (type == GroupType::Fighters)
+      return reject(RejectCode::IllegalChoice, "the group becomes fighters in " + ter_name(to_t) + " anyway (2.02.14 / 2.02.20): no flip to ask for");
+    if (has_ally(s, me) && s.forces_in_territory(static_cast<Faction>(s.of(me).ally), to_t) > 0)
+      return reject(RejectCode::IllegalChoice, "advisors cannot flip to fighters with your ally present (2.02.18)");
+  }
+  const bool ends_as_advisors =
+      bg_advanced(s, me) && !a.flag && (type == GroupType::Advisors || (type == GroupType::Keep && advisors == total));
+  const bool limited = !ends_as_advisors || advisors_limited(s);  // ruling advisor_occupancy; 2.02.16 fighters: the limit
   if (limited && to_t != from_t && at_occupancy_limit(s, me, to_t))
     return reject(RejectCode::Occupancy, ter_name(to_t) + " already holds two other factions' forces (occupancy limit, 1.06.05.09)");
   const int range = move_range(s, me, advisors > 0);
@@ -429,6 +508,17 @@ void move_candidates(const GameState& s, Faction me, bool full, std::vector<Acti
       one.placements[0] = Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)};
       if (!full || p.forces + p.special > 1 || a.n_placements > 1) out.push_back(one);
     }
+  }
+}
+
+// 2.02.16: each candidate that moves advisors may also take up arms.
+void add_flip_candidates(const GameState& s, Faction me, std::vector<Action>& c) {
+  if (!bg_advanced(s, me)) return;
+  const size_t n = c.size();
+  for (size_t i = 0; i < n; ++i) {
+    Action a = c[i];
+    a.flag = true;
+    if (!check_move(s, me, a)) c.push_back(a);
   }
 }
 
@@ -622,6 +712,10 @@ void enter(Ctx& c) {
   auto& s = c.s;
   s.shipmove = ShipMoveState{};
   for (auto& fs : s.f) fs.shipped = fs.moved = 0;
+  if (s.advanced && s.has(Faction::Atreides) && !s.spice_deck.empty()) {  // 2.01.07 Wormsign, before anyone ships
+    s.wormsign_turn = s.turn;
+    s.wormsign_card = s.spice_deck.top();
+  }
   if (!wartime_options(s).empty()) {  // 2.02.17: before shipment and movement
     s.step = kWartime;
     s.waiting = bit(s.seat_of(Faction::BeneGesserit));
@@ -688,12 +782,41 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   return reject(RejectCode::WrongPhase, "no shipment or movement decision is pending");
 }
 
+// 1.10.02.06: the ally's share of the shipment goes where the shipper's
+// payment goes (`to`), except that the Guild's own spice goes to the bank.
+// What the ally's share of a shipment moved: `part` spice from the ally's
+// shield, to the bank or to the shipment's payee (0 when nothing moved,
+// e.g. the Guild keeping its own share under guild_ally_shipment_share).
+struct AllyShare {
+  int part = 0;
+  bool to_bank = false;
+};
+AllyShare pay_ally_share(GameState& s, Faction me, const Action& a, SpiceAccount to) {
+  if (a.amount2 == 0 || !has_ally(s, me)) return {};
+  const auto ally = static_cast<Faction>(s.of(me).ally);
+  auto& af = s.of(ally);
+  const int part = std::min<int>({a.amount2, af.spice, af.permit_ship});
+  if (part <= 0) return {};
+  // The Guild paying its ally's shipment that pays the Guild: ruling guild_ally_shipment_share.
+  const bool to_payer = to.holder == SpiceHolder::Faction && to.index == static_cast<uint8_t>(ally);
+  if (to_payer && s.rulings.is(RulingId::GuildAllyShipmentShare, 0)) to = bank();
+  af.permit_ship = static_cast<uint16_t>(af.permit_ship - part);
+  if (to_payer && !s.rulings.is(RulingId::GuildAllyShipmentShare, 0)) return {};
+  transfer_spice(s, shield(ally), to, part);
+  return {part, to.holder == SpiceHolder::Bank};
+}
+// The shipper's own share (total apply: never more than it holds).
+int own_share(const GameState& s, Faction me, const Action& a, int cost) {
+  return std::clamp<int>(cost - a.amount2, 0, s.of(me).spice);
+}
+
 void apply_ship(GameState& s, Faction me, const Action& a) {
   auto& fs = s.of(me);
   const int n = a.forces + a.special;
   switch (ship_kind(me, a)) {
     case ShipKind::OffPlanet:
-      transfer_spice(s, shield(me), bank(), off_planet_cost(n));  // 2.06.07
+      pay_ally_share(s, me, a, bank());
+      transfer_spice(s, shield(me), bank(), own_share(s, me, a, off_planet_cost(n)));  // 2.06.07
       s.forces_at(me, a.from, 0) = static_cast<uint8_t>(s.forces_at(me, a.from, 0) - a.forces);
       s.forces_at(me, a.from, 1) = static_cast<uint8_t>(s.forces_at(me, a.from, 1) - a.special);
       fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + a.forces);
@@ -701,8 +824,11 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
       break;
     case ShipKind::CrossShip:
       // Ruling guild_cross_ship_payment: the ally's cross-shipment pays the Guild (2.06.04) or the bank.
-      transfer_spice(s, shield(me), s.rulings.is(RulingId::GuildCrossShipPayment, 1) ? bank() : payee(s, me),
-                     shipment_cost(s, me, a.to, n));
+    {
+      const SpiceAccount to = s.rulings.is(RulingId::GuildCrossShipPayment, 1) ? bank() : payee(s, me);
+      pay_ally_share(s, me, a, to);
+      transfer_spice(s, shield(me), to, own_share(s, me, a, shipment_cost(s, me, a.to, n)));
+    }
       s.forces_at(me, a.from, 0) = static_cast<uint8_t>(s.forces_at(me, a.from, 0) - a.forces);
       s.forces_at(me, a.from, 1) = static_cast<uint8_t>(s.forces_at(me, a.from, 1) - a.special);
       s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
@@ -711,13 +837,16 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
     case ShipKind::Normal:
     case ShipKind::FremenSend: {
       if (me != Faction::Fremen) {
-        const int cost = shipment_cost(s, me, a.to, n);
+        const AllyShare ally_part = pay_ally_share(s, me, a, payee(s, me));
+        const int cost = own_share(s, me, a, shipment_cost(s, me, a.to, n));
         transfer_spice(s, shield(me), payee(s, me), cost);
         // 1.14.05: an off-planet shipment the Guild may still cancel.
         s.shipmove.last_to = a.to;
         s.shipmove.last_forces = a.forces;
         s.shipmove.last_special = a.special;
         s.shipmove.last_cost = static_cast<uint16_t>(cost);
+        s.shipmove.last_ally_paid = static_cast<uint16_t>(ally_part.part);
+        s.shipmove.last_ally_bank = ally_part.to_bank ? 1 : 0;
       }
       fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - a.forces);
       fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - a.special);
@@ -738,7 +867,7 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
 }
 
 void apply_move(GameState& s, Faction me, const Action& a) {
-  const GroupType type = bg_group_type(s, me, a);
+  const GroupType type = a.flag ? GroupType::Fighters : bg_group_type(s, me, a);  // 2.02.16
   int reg = 0, spec = 0;
   for (int i = 0; i < a.n_placements; ++i) {
     const auto& p = a.placements[i];
@@ -913,8 +1042,9 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       if (guild_rates(s, me)) d.prompt += " (half price)";
       if (may_cross_ship(s, me)) d.prompt += "; or cross-ship from one territory to another";
       if (me == Faction::Guild) d.prompt += "; or ship from the board back to reserves (1 spice per 2 forces)";
-      for (const auto& a : c)
-        if (a.to != kNone8 && !check_ship(s, me, a) &&
+      if (ally_allowance(s, me) > 0) d.prompt += "; your ally may pay up to " + std::to_string(ally_allowance(s, me)) + " (ally_pays, 1.10.02.06)";
+      for (auto& a : c)
+        if (a.to != kNone8 && legal_ship(s, me, a) &&
             std::find(d.options.begin(), d.options.end(), a.to) == d.options.end())
           d.options.push_back(a.to);
       std::sort(d.options.begin(), d.options.end());
@@ -940,6 +1070,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       std::vector<Action> c;
       move_candidates(s, me, false, c);
       Decision d{ActionKind::Move, "Move one group from one territory (range " + std::to_string(move_range(s, me, false)) + ")", 1, 0, {}};
+      if (bg_advanced(s, me)) d.prompt += "; advisors moving into a territory another faction occupies may take up arms (flip, 2.02.16)";
       for (const auto& a : c)
         if (!check_move(s, me, a) && std::find(d.options.begin(), d.options.end(), a.to) == d.options.end()) d.options.push_back(a.to);
       std::sort(d.options.begin(), d.options.end());
@@ -982,15 +1113,18 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     case kShip: {
       std::vector<Action> c;
       ship_candidates(s, me, true, c);
-      for (const auto& a : c)
-        if (!check_ship(s, me, a)) out.push_back(a);
+      for (auto& a : c)
+        if (legal_ship(s, me, a)) out.push_back(a);
       break;
     }
     case kMove: {
       std::vector<Action> c;
       move_candidates(s, me, true, c);
+      std::vector<Action> ok;
       for (const auto& a : c)
-        if (!check_move(s, me, a)) out.push_back(a);
+        if (!check_move(s, me, a)) ok.push_back(a);
+      add_flip_candidates(s, me, ok);
+      out.insert(out.end(), ok.begin(), ok.end());
       break;
     }
     case kAdvisor: {
@@ -1051,8 +1185,9 @@ std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target) 
     return reject(RejectCode::WrongPhase, "wait until the Bene Gesserit have answered the shipment (1.00.05)");
   const SpiceAccount from = payee(s, target);
   const int held = from.holder == SpiceHolder::Bank ? static_cast<int>(std::min<int64_t>(s.bank, 65535)) : s.of(static_cast<Faction>(from.index)).spice;
-  if (held < m.last_cost)
-    return reject(RejectCode::NotEnoughSpice, "the Guild no longer holds the " + std::to_string(m.last_cost) + " spice the shipment paid, to refund it");
+  const int owed = m.last_cost + (m.last_ally_bank ? 0 : m.last_ally_paid);
+  if (held < owed)
+    return reject(RejectCode::NotEnoughSpice, "the Guild no longer holds the " + std::to_string(owed) + " spice the shipment paid, to refund it");
   return std::nullopt;
 }
 
@@ -1068,8 +1203,12 @@ void guild_cancel_shipment(Ctx& c) {
   fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + reg);
   fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + spec);
   transfer_spice(s, payee(s, me), shield(me), m.last_cost);
+  if (m.last_ally_paid && has_ally(s, me))  // 1.10.02.06: the ally's share goes back to the ally
+    transfer_spice(s, m.last_ally_bank ? bank() : payee(s, me), shield(static_cast<Faction>(fs.ally)), m.last_ally_paid);
   m.last_to = kNone8;
   m.last_cost = 0;
+  m.last_ally_paid = 0;
+  m.last_ally_bank = 0;
   if (s.rulings.is(RulingId::GuildKaramaReship, 1)) {  // the shipper may ship again
     fs.shipped = 0;
     s.step = kShip;
