@@ -46,6 +46,7 @@ using data::TreacheryCategory;
 using data::TreacheryKind;
 
 constexpr double kNeg = -1e18;
+static int EXP() { static int v = getenv("MENTAT_BOT_EXP") ? atoi(getenv("MENTAT_BOT_EXP")) : 0; return v; }
 
 uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
@@ -254,7 +255,7 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::SelectTraitor)) return select_traitor();
   if (has_kind(ActionKind::Predict)) return predict();
   if (has_kind(ActionKind::PlaceForces)) return place_forces();
-  if (k_.phase == Phase::Storm && has_kind(ActionKind::PlayCard))
+  if (k_.phase == Phase::Storm && has_kind(ActionKind::PlayCard) && !(EXP() & 4))
     if (size_t i = storm_card(); i != npos) return i;
   if (has_kind(ActionKind::DialStorm)) return dial_storm();
   if (has_kind(ActionKind::Respond)) return respond();
@@ -594,10 +595,17 @@ double Brain::alliance_value(Faction f) const {
     default: v += 0.1; break;
   }
   if (brutal()) {
+    // Brutal stays free while it is the strongest faction on the board and
+    // nobody else is close to winning: a win alone is not shared.
+    bool threat = false;
+    double strongest = 0;
     for (int o = 0; o < kNumFactions; ++o) {
-      if (!k_.fac[o].present || o == static_cast<int>(me()) || o == static_cast<int>(f)) continue;
-      if (held_alone(static_cast<Faction>(o)) >= 2) v += 0.3;
+      if (!k_.fac[o].present || o == static_cast<int>(me())) continue;
+      strongest = std::max(strongest, power(static_cast<Faction>(o)));
+      if (o != static_cast<int>(f) && held_alone(static_cast<Faction>(o)) >= 2) threat = true;
     }
+    if (threat) v += 0.3;
+    else if (power(me()) >= strongest) return kNeg;
   }
   return v;
 }
@@ -611,6 +619,7 @@ double Brain::alliance_value(Faction f) const {
 // does not hold four (unallied, three win: 1.10.02.01).
 size_t Brain::nexus() {
   const size_t pass_i = pass();
+  if (EXP() & 1) return or_fallback(pass_i);
   auto stay = [&]() { return or_fallback(pass_i); };
   if (k_.ally() != kNoFaction) {
     if (!hard() || !has_kind(ActionKind::BreakAlliance)) return stay();
@@ -624,23 +633,12 @@ size_t Brain::nexus() {
   if (!hard()) {
     if (held_alone(me()) >= 2) return stay();
     if (size_t i = find([](const Action& a) { return a.kind == ActionKind::AcceptAlliance; }); i != npos) return i;
-    // Propose to the strongest unallied faction, once.
-    Faction top = me();
-    double tp = -1;
-    for (int f = 0; f < kNumFactions; ++f) {
-      const auto fa = static_cast<Faction>(f);
-      if (!k_.has(fa) || fa == me() || k_.fac[f].ally != kNoFaction) continue;
-      if (power(fa) > tp) {
-        tp = power(fa);
-        top = fa;
-      }
-    }
-    if (top == me()) return stay();
-    return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::ProposeAlliance && a.faction == static_cast<uint8_t>(top); }));
+    return stay();
   }
   if (size_t i = best(ActionKind::AcceptAlliance, [&](const Action& a) { return alliance_value(static_cast<Faction>(a.faction)); }, 0.8);
       i != npos)
     return i;
+  if (!brutal()) return stay();
   Faction top = me();
   double tv = 1.0;
   for (int f = 0; f < kNumFactions; ++f) {
@@ -908,7 +906,7 @@ size_t Brain::bid() {
   // discarded): when the card is worth more than the Karama kept and more
   // than the best spice bid gives. The highest Karama bid offered (beyond
   // one's spice where possible), so that it is hard to outbid.
-  const uint8_t kc = cheapest_karama();
+  const uint8_t kc = (EXP() & 2) ? kNone8 : cheapest_karama();
   if (kc != kNone8) {
     const double spice_net = i == npos ? 0.0 : value - legal_[i].amount;
     const double karama_net = value - karama_keep(kc);

@@ -349,19 +349,26 @@ TEST_CASE("1.10.01 bots in a Nexus: hard and brutal accept a strong partner's pr
   }
 }
 
-TEST_CASE("1.10.01 bots in a Nexus: a weak faction proposes once to a strong partner, then passes", "[bots]") {
-  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
-    GameState s = in_nexus();
-    INFO(profile_name(p));
-    // The Emperor holds nothing on the planet; the Atreides and the Harkonnen hold a stronghold each.
-    const Action a = bot_choice(s, Faction::Emperor, p);
-    REQUIRE(a.kind == ActionKind::ProposeAlliance);
-    CHECK((a.faction == static_cast<uint8_t>(Faction::Atreides) || a.faction == static_cast<uint8_t>(Faction::Harkonnen)));
-    scenario::act(s, Faction::Emperor, a);
-    CHECK(s.of(Faction::Emperor).proposal == a.faction);
-    // One proposal: then it is done with this Nexus.
-    CHECK(bot_choice(s, Faction::Emperor, p).kind == ActionKind::Pass);
-  }
+TEST_CASE("1.10.01 bots in a Nexus: brutal, weak, proposes once to a strong partner, then passes; medium and hard only answer", "[bots]") {
+  GameState s = in_nexus();
+  // The Emperor holds nothing on the planet; the Atreides and the Harkonnen hold a stronghold each.
+  const Action a = bot_choice(s, Faction::Emperor, Profile::Brutal);
+  REQUIRE(a.kind == ActionKind::ProposeAlliance);
+  CHECK((a.faction == static_cast<uint8_t>(Faction::Atreides) || a.faction == static_cast<uint8_t>(Faction::Harkonnen)));
+  CHECK(bot_choice(s, Faction::Emperor, Profile::Medium).kind == ActionKind::Pass);
+  CHECK(bot_choice(s, Faction::Emperor, Profile::Hard).kind == ActionKind::Pass);
+  scenario::act(s, Faction::Emperor, a);
+  CHECK(s.of(Faction::Emperor).proposal == a.faction);
+  // One proposal: then it is done with this Nexus.
+  CHECK(bot_choice(s, Faction::Emperor, Profile::Brutal).kind == ActionKind::Pass);
+  // The strongest faction on the board stays free while nobody is close to winning.
+  GameState t = in_nexus();
+  put(t, Faction::Atreides, scenario::loc("Habbanya Sietch"), 1);  // now it holds two: no alliance at all
+  put(t, Faction::Harkonnen, scenario::loc("The Great Flat"), 8);   // the strongest, one stronghold
+  CHECK(bot_choice(t, Faction::Harkonnen, Profile::Brutal).kind == ActionKind::ProposeAlliance);  // the Atreides threaten
+  GameState u = in_nexus();
+  put(u, Faction::Harkonnen, scenario::loc("The Great Flat"), 8);
+  CHECK(bot_choice(u, Faction::Harkonnen, Profile::Brutal).kind == ActionKind::Pass);
 }
 
 TEST_CASE("1.10.01 1.10.02 bots in a Nexus: two strongholds held alone, no alliance, three, the alliance is broken", "[bots]") {
