@@ -46,7 +46,6 @@ using data::TreacheryCategory;
 using data::TreacheryKind;
 
 constexpr double kNeg = -1e18;
-static int EXP() { static int v = getenv("MENTAT_BOT_EXP") ? atoi(getenv("MENTAT_BOT_EXP")) : 0; return v; }
 
 uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
@@ -255,7 +254,7 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::SelectTraitor)) return select_traitor();
   if (has_kind(ActionKind::Predict)) return predict();
   if (has_kind(ActionKind::PlaceForces)) return place_forces();
-  if (k_.phase == Phase::Storm && has_kind(ActionKind::PlayCard) && !(EXP() & 4))
+  if (k_.phase == Phase::Storm && has_kind(ActionKind::PlayCard))
     if (size_t i = storm_card(); i != npos) return i;
   if (has_kind(ActionKind::DialStorm)) return dial_storm();
   if (has_kind(ActionKind::Respond)) return respond();
@@ -619,7 +618,6 @@ double Brain::alliance_value(Faction f) const {
 // does not hold four (unallied, three win: 1.10.02.01).
 size_t Brain::nexus() {
   const size_t pass_i = pass();
-  if (EXP() & 1) return or_fallback(pass_i);
   auto stay = [&]() { return or_fallback(pass_i); };
   if (k_.ally() != kNoFaction) {
     if (!hard() || !has_kind(ActionKind::BreakAlliance)) return stay();
@@ -905,13 +903,18 @@ size_t Brain::bid() {
   // 3.01.11.04 a Karama bid (the card is bought without paying, the Karama
   // discarded): when the card is worth more than the Karama kept and more
   // than the best spice bid gives. The highest Karama bid offered (beyond
-  // one's spice where possible), so that it is hard to outbid.
-  const uint8_t kc = (EXP() & 2) ? kNone8 : cheapest_karama();
+  // one's spice where possible), so that it is hard to outbid, but never
+  // above kKaramaBidCap: two Karama holders would otherwise outbid each
+  // other for free up to the largest bid.
+  constexpr int kKaramaBidCap = 12;
+  const uint8_t kc = cheapest_karama();
   if (kc != kNone8) {
     const double spice_net = i == npos ? 0.0 : value - legal_[i].amount;
     const double karama_net = value - karama_keep(kc);
     if (karama_net > 0 && karama_net > spice_net + 0.5) {
-      const size_t kb = best(ActionKind::Bid, [&](const Action& a) { return a.flag ? static_cast<double>(a.amount) : kNeg; });
+      const size_t kb = best(ActionKind::Bid, [&](const Action& a) {
+        return a.flag && a.amount <= kKaramaBidCap ? static_cast<double>(a.amount) : kNeg;
+      });
       if (kb != npos) return kb;
     }
   }
