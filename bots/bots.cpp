@@ -8,7 +8,11 @@
 // its own traitors, and dials the storm onto others' forces. Brutal adds
 // lookahead: the threat to each stronghold it holds next turn, and battle
 // plans scored by their expected outcome over the opponent's possible plans.
-// docs/BOTS.md describes the profiles and their measured strength.
+// Beyond those: alliances in a Nexus, Karama (bids, Guild rates, cancel
+// windows, the Emperor's and Harkonnen's powers), the storm cards, Hajr,
+// Truthtrance and every response window have a policy per profile.
+// docs/BOTS.md describes the profiles, the decision/policy table and their
+// measured strength.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -573,7 +577,7 @@ double Brain::power(Faction f) const {
 }
 
 // How much this seat wants `f` as its ally (kNeg: not at all). An alliance
-// needs four strongholds to win instead of three (1.10.02.01), so a faction
+// needs four strongholds to win instead of three (1.10.02.02), so a faction
 // holding two strongholds alone stays free. Otherwise: the partner's strength
 // relative to ours, the strongholds both hold, and what the partner's
 // faction gives its ally (the Guild's half-price shipping and cross-shipping,
@@ -615,7 +619,7 @@ double Brain::alliance_value(Faction f) const {
 // the best proposal worth 0.8, propose to the best partner worth 1.0 (once:
 // the engine allows one proposal per partner per Nexus), and break the
 // alliance when this seat holds three strongholds alone and the alliance
-// does not hold four (unallied, three win: 1.10.02.01).
+// does not hold four (unallied, three win: 1.09.02.02).
 size_t Brain::nexus() {
   const size_t pass_i = pass();
   auto stay = [&]() { return or_fallback(pass_i); };
