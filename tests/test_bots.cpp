@@ -349,7 +349,7 @@ TEST_CASE("1.10.01 bots in a Nexus: hard and brutal accept a strong partner's pr
   }
 }
 
-TEST_CASE("1.10.01 bots in a Nexus: brutal, weak, proposes once to a strong partner, then passes; medium and hard only answer", "[bots]") {
+TEST_CASE("1.10.01 bots in a Nexus: brutal, weak, proposes once to a strong partner, then passes, while medium and hard only answer", "[bots]") {
   GameState s = in_nexus();
   // The Emperor holds nothing on the planet; the Atreides and the Harkonnen hold a stronghold each.
   const Action a = bot_choice(s, Faction::Emperor, Profile::Brutal);
