@@ -545,3 +545,56 @@ TEST_CASE("bots answer a decision kind they do not know with Pass, else a legal 
     }
   }
 }
+
+TEST_CASE("3.01.09 bots play Hajr when two groups each have a good move, and then make both moves", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = scenario::game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+    scenario::play_until(s, Phase::ShipmentMovement, 1);
+    const uint8_t hajr = give_card(s, Faction::Atreides, TreacheryKind::Hajr);
+    // A group of three next to each of two empty strongholds.
+    const TerritoryId s1 = data::territory_of(scenario::loc("Tuek's Sietch"));
+    const TerritoryId s2 = data::territory_of(scenario::loc("Habbanya Sietch"));
+    auto next_to = [&](TerritoryId t, TerritoryId avoid) {
+      for (int o = 0; o < data::kNumTerritories; ++o) {
+        const auto u = static_cast<TerritoryId>(o);
+        const auto& ter = data::territory(u);
+        if (ter.stronghold || u == data::polar_sink_territory() || !data::territories_adjacent(t, u)) continue;
+        if (u == avoid || data::territories_adjacent(u, avoid)) continue;
+        return u;
+      }
+      FAIL("no territory next to " << data::territory(t).name);
+      return TerritoryId{};
+    };
+    const TerritoryId g1 = next_to(s1, s2), g2 = next_to(s2, g1);
+    const LocationId l1 = data::territory(g1).first_location, l2 = data::territory(g2).first_location;
+    put(s, Faction::Atreides, l1, 3);
+    put(s, Faction::Atreides, l2, 3);
+    // The storm somewhere else.
+    for (int sector = 0; sector < data::kNumSectors; ++sector) {
+      bool used = false;
+      for (LocationId l : {l1, l2, data::territory(s1).first_location, data::territory(s2).first_location})
+        used |= data::location(l).sector == sector;
+      if (!used) {
+        s.storm_sector = static_cast<int8_t>(sector);
+        break;
+      }
+    }
+    const Seat me = s.seat_of(Faction::Atreides);
+    for (int i = 0; i < 50 && !(s.shipmove.current == me && s.step == 2 && ((waiting_for(s) >> me) & 1u)); ++i)
+      scenario::act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), scenario::pass());
+    REQUIRE(s.shipmove.current == me);
+    REQUIRE(s.step == 2);
+    const Action a = bot_choice(s, Faction::Atreides, p);
+    CHECK(a.kind == ActionKind::PlayCard);
+    CHECK(a.card == hajr);
+    scenario::act(s, Faction::Atreides, a);
+    for (int moves = 0; moves < 2; ++moves) {
+      const Action m = bot_choice(s, Faction::Atreides, p);
+      REQUIRE(m.kind == ActionKind::Move);
+      scenario::act(s, Faction::Atreides, m);
+    }
+    CHECK(s.forces_in_territory(Faction::Atreides, s1) > 0);
+    CHECK(s.forces_in_territory(Faction::Atreides, s2) > 0);
+  }
+}
