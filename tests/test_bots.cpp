@@ -598,3 +598,41 @@ TEST_CASE("3.01.09 bots play Hajr when two groups each have a good move, and the
     CHECK(s.forces_in_territory(Faction::Atreides, s2) > 0);
   }
 }
+
+TEST_CASE("1.14.02 hard and brutal Emperor bots revive their strongest dead leader free with the Karama power", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = scenario::game({Faction::Emperor, Faction::Atreides, Faction::Harkonnen}, true);
+    scenario::play_until(s, Phase::Bidding, 1);
+    // Four of the Emperor's five leaders in the tanks, the strongest among them.
+    std::vector<uint8_t> mine;
+    for (int l = 0; l < data::kNumLeaders; ++l)
+      if (data::leader(static_cast<LeaderId>(l)).faction == Faction::Emperor) mine.push_back(static_cast<uint8_t>(l));
+    std::sort(mine.begin(), mine.end(), [](uint8_t a, uint8_t b) { return data::leader(a).strength > data::leader(b).strength; });
+    REQUIRE(mine.size() == 5);
+    for (size_t i = 0; i < 4; ++i) {
+      auto& L = s.leaders[mine[i]];
+      L.zone = LeaderZone::Tanks;
+      L.holder = static_cast<uint8_t>(Faction::Emperor);
+      L.died_once = 1;
+    }
+    const uint8_t karama = give_card(s, Faction::Emperor, TreacheryKind::Karama);
+    set_spice_to(s, Faction::Emperor, 0);  // too poor to pay for a leader
+    auto& fs = s.of(Faction::Emperor);     // and forces in the tanks: the Emperor is asked to revive
+    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - 3);
+    fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] + 3);
+    scenario::play_until(s, Phase::Revival, 1);
+    REQUIRE(((waiting_for(s) >> s.seat_of(Faction::Emperor)) & 1u));
+    const Action a = bot_choice(s, Faction::Emperor, p);
+    if (p == Profile::Medium) {
+      CHECK(a.kind != ActionKind::PlayCard);  // medium keeps its Karama
+      continue;
+    }
+    REQUIRE(a.kind == ActionKind::PlayCard);
+    CHECK(a.card == karama);
+    CHECK(a.to == mine[0]);
+    scenario::act(s, Faction::Emperor, a);
+    CHECK(s.leaders[mine[0]].zone == LeaderZone::Pool);
+    CHECK(s.of(Faction::Emperor).karama_power_used == 1);
+  }
+}
