@@ -19,8 +19,10 @@
 //  * Thread-safe: distinct Bot objects may be used from distinct threads; a
 //    Bot object holds no mutable state, so sharing one is safe too.
 //  * Every profile answers every decision kind a base faction can be asked
-//    (basic and advanced rules); kinds it has no heuristic for fall back to a
-//    safe legal action (Pass where legal, else the first legal action).
+//    (basic and advanced rules) with its own policy (docs/BOTS.md, the
+//    decision/policy table). A kind this build does not know (an action
+//    added later) falls back to a safe legal action: Pass where legal, else
+//    the first legal action that is not a card play.
 #pragma once
 
 #include <memory>

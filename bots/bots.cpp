@@ -8,7 +8,11 @@
 // its own traitors, and dials the storm onto others' forces. Brutal adds
 // lookahead: the threat to each stronghold it holds next turn, and battle
 // plans scored by their expected outcome over the opponent's possible plans.
-// docs/BOTS.md describes the profiles and their measured strength.
+// Beyond those: alliances in a Nexus, Karama (bids, Guild rates, cancel
+// windows, the Emperor's and Harkonnen's powers), the storm cards, Hajr,
+// Truthtrance and every response window have a policy per profile.
+// docs/BOTS.md describes the profiles, the decision/policy table and their
+// measured strength.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -197,13 +201,34 @@ class Brain {
   size_t prescience();
   size_t prescience_answer();
   size_t voice();
+  size_t nexus();
+  size_t place_worm();
+  size_t guild_timing();
+  size_t storm_card();  // npos: no card worth playing now
+  size_t karama_cancel();
+  size_t truthtrance();  // npos: none worth playing now
+
+  // ---- cards ----
+  bool karama_like(uint8_t card) const;
+  // What keeping this Karama (or Bene Gesserit worthless card) is worth, in spice.
+  double karama_keep(uint8_t card) const;
+  // The cheapest Karama-like card this seat holds (kNone8: none).
+  uint8_t cheapest_karama() const;
+  size_t karama_guild_rates(double best_ship_gain_full, double best_ship_gain_half);
+  bool half_price_now() const;
+  // ---- alliances ----
+  int held_alone(Faction f) const;  // strongholds where f is the only faction with fighters
+  double power(Faction f) const;
+  double alliance_value(Faction f) const;
+  Faction window_owner() const;
 
   // ---- helpers ----
   int reserve() const;
   double card_value(uint8_t card) const;
   double unknown_card_value() const;
   std::array<int, data::kNumTreacheryCards> unknown_pool() const;
-  int ship_cost(const Action& a) const;
+  int ship_cost(const Action& a, bool half) const;
+  bool ship_half() const;
   double dest_value(LocationId to, int n) const;
   double origin_loss(const Action& a) const;
   Board board() const;
@@ -223,28 +248,39 @@ class Brain {
 
 // ---- dispatch ----------------------------------------------------------------------
 
+// Each decision kind has its own policy (docs/BOTS.md, "Decisions and
+// policies"). Cards playable at any time (Tleilaxu Ghola, Truthtrance) ride
+// along with whatever the seat is asked; the policies that may play them look
+// for them. A decision kind this build does not know (actions added later)
+// falls back to a safe legal action: Pass where legal, else the first legal
+// action that is not a card play.
 size_t Brain::decide() {
   if (has_kind(ActionKind::SelectTraitor)) return select_traitor();
   if (has_kind(ActionKind::Predict)) return predict();
   if (has_kind(ActionKind::PlaceForces)) return place_forces();
+  if (k_.phase == Phase::Storm && has_kind(ActionKind::PlayCard))
+    if (size_t i = storm_card(); i != npos) return i;
   if (has_kind(ActionKind::DialStorm)) return dial_storm();
   if (has_kind(ActionKind::Respond)) return respond();
-  if (has_kind(ActionKind::WormRide)) return worm_ride();
+  if (has_kind(ActionKind::WormRide)) return k_.phase == Phase::SpiceBlow ? place_worm() : worm_ride();
+  if (has_kind(ActionKind::ProposeAlliance) || has_kind(ActionKind::AcceptAlliance) || has_kind(ActionKind::BreakAlliance))
+    return nexus();
   if (has_kind(ActionKind::ClaimCharity)) return claim_charity();
-  if (has_kind(ActionKind::Bid)) return bid();
+  if (has_kind(ActionKind::Bid) || (k_.phase == Phase::Bidding && has_kind(ActionKind::PlayCard))) return bid();
   if (has_kind(ActionKind::Revive) || (k_.phase == Phase::Revival && has_kind(ActionKind::PlayCard))) return revive();
   if (has_kind(ActionKind::Ship)) return ship();
   if (has_kind(ActionKind::SendSpiritualAdvisor)) return advisor();
   if (has_kind(ActionKind::Move)) return move();
   if (has_kind(ActionKind::Flip)) return flip();
+  if (has_kind(ActionKind::GuildTiming)) return guild_timing();
   if (has_kind(ActionKind::ChooseBattle)) return choose_battle();
   if (has_kind(ActionKind::BattlePlan)) return battle_plan();
   if (has_kind(ActionKind::CallTraitor)) return call_traitor();
   if (has_kind(ActionKind::Prescience)) return prescience();
   if (has_kind(ActionKind::PrescienceAnswer)) return prescience_answer();
   if (has_kind(ActionKind::Voice)) return voice();
-  // Alliances (ProposeAlliance, AcceptAlliance, BreakAlliance), GuildTiming
-  // and anything else: the safe choice (Pass: no alliance, the Guild waits).
+  // Anything else (a kind added after this build, e.g. a Nexus with nothing
+  // but Pass): Pass where legal, else the first legal non-card action.
   return fallback();
 }
 
@@ -333,17 +369,66 @@ size_t Brain::dial_storm() {
 size_t Brain::respond() {
   const DecisionInfo* d = decision(ActionKind::Respond);
   const std::string prompt = d ? d->prompt : "";
+  auto respond_flag = [&](bool flag) {
+    return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::Respond && a.flag == flag && a.card == kNone8; }));
+  };
   // 2.04.11 the Fremen grant their ally a free revival: yes.
-  if (prompt.rfind("Grant", 0) == 0)
-    return or_fallback(find([](const Action& a) { return a.kind == ActionKind::Respond && a.flag; }));
+  if (prompt.rfind("Grant", 0) == 0) return respond_flag(true);
+  // 2.04.10 the Fremen protect their ally's forces from the sandworm: yes.
+  if (prompt.rfind("A sandworm appears", 0) == 0) return respond_flag(true);
   // 2.05.10 captured leader: hard captures (a leader for the pool), medium kills (2 spice).
   if (prompt.rfind("Captured", 0) == 0)
     return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::Respond && a.flag == hard(); }));
-  // Karama cancel (decline), Truthtrance (answer no): the plain Respond.
-  if (size_t i = find([](const Action& a) { return a.kind == ActionKind::Respond && !a.flag && a.card == kNone8; }); i != npos)
-    return i;
+  // 3.01.11.01 a Karama cancel window.
+  if (prompt.find("cancel it with a Karama") != std::string::npos) return karama_cancel();
+  // 3.01.22 a free-form Truthtrance question: its text is not in the view, so
+  // the bot cannot know the truthful answer; it answers "no".
+  if (prompt.find("Truthtrance") != std::string::npos) return respond_flag(false);
   // 1.14.04 give cards back: the least useful card first.
-  return or_fallback(best(ActionKind::Respond, [&](const Action& a) { return -card_value(a.card); }));
+  if (size_t i = best(ActionKind::Respond, [&](const Action& a) { return a.card == kNone8 ? kNeg : -card_value(a.card); }); i != npos)
+    return i;
+  // Any other window: decline.
+  return respond_flag(false);
+}
+
+// 3.01.11.01: cancel an ability as it is used. The only ability with a
+// window is the Guild's half-price shipping (its own and its ally's). Medium
+// never cancels. Hard and brutal cancel when the card spent is nearly
+// worthless (a Bene Gesserit worthless card), or when the shipper is an
+// enemy close to winning (two strongholds alone, three with an ally).
+size_t Brain::karama_cancel() {
+  auto decline = [&]() {
+    return or_fallback(find([](const Action& a) { return a.kind == ActionKind::Respond && !a.flag; }));
+  };
+  if (!hard()) return decline();
+  const size_t card = best(
+      ActionKind::Respond, [&](const Action& a) { return a.flag && a.card != kNone8 ? -karama_keep(a.card) : kNeg; });
+  if (card == npos) return decline();
+  const double keep = karama_keep(legal_[card].card);
+  const Faction owner = window_owner();
+  if (owner == me() || k_.is_ally(owner)) return decline();
+  const bool allied = k_.fac[static_cast<int>(owner)].ally != kNoFaction;
+  int sh = held_alone(owner);
+  if (allied) sh += held_alone(static_cast<Faction>(k_.fac[static_cast<int>(owner)].ally));
+  const bool threat = sh >= (allied ? 3 : 2);
+  if (keep <= 1.0 || threat) return card;
+  return decline();
+}
+
+Faction Brain::window_owner() const {
+  const std::string& w = k_.window;
+  Faction out = me();
+  size_t at = std::string::npos;
+  for (int f = 0; f < kNumFactions; ++f) {
+    if (!k_.fac[f].present) continue;
+    const auto name = faction_name(static_cast<Faction>(f));
+    const size_t p = w.find(name);
+    if (p != std::string::npos && p < at) {
+      at = p;
+      out = static_cast<Faction>(f);
+    }
+  }
+  return out;
 }
 
 size_t Brain::claim_charity() { return or_fallback(find([](const Action& a) { return a.kind == ActionKind::ClaimCharity; })); }
@@ -369,13 +454,28 @@ size_t Brain::call_traitor() {
   return or_fallback(find([](const Action& a) { return a.kind == ActionKind::CallTraitor; }));
 }
 
+// 2.01.08 Prescience: medium and hard ask for the weapon (what kills a
+// leader). Brutal asks for the weapon unless its defenses already cover every
+// weapon class still unseen (then the dial, the element that decides most
+// battles), and for the leader when one of the opponent's possible leaders is
+// its traitor (a committed traitor leader wins the battle outright).
 size_t Brain::prescience() {
-  if (!hard()) return fallback();
-  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::Prescience && a.value == 1; }));
+  auto ask = [&](int e) { return or_fallback(find([e](const Action& a) { return a.kind == ActionKind::Prescience && a.value == e; })); };
+  if (!brutal()) return ask(1);
+  const Faction opp = opponent();
+  for (auto l : opponent_leaders(opp))
+    if (std::find(k_.traitors.begin(), k_.traitors.end(), l) != k_.traitors.end()) return ask(0);
+  bool shield = false, snooper = false;
+  for (auto c : k_.hand) {
+    shield |= defense_class(category(c)) == 1;
+    snooper |= defense_class(category(c)) == 2;
+  }
+  return ask(shield && snooper ? 3 : 1);
 }
 
+// Answering Prescience binds the plan: every profile above easy reveals its
+// strongest choice (the largest dial, its best leader, a real card if held).
 size_t Brain::prescience_answer() {
-  if (!hard()) return random_of(ActionKind::PrescienceAnswer);
   const DecisionInfo* d = decision(ActionKind::PrescienceAnswer);
   const std::string prompt = d ? d->prompt : "";
   const bool leader = prompt.find("reveal the leader") != std::string::npos;
@@ -387,15 +487,31 @@ size_t Brain::prescience_answer() {
   }));
 }
 
+// 2.02.06 the Voice. Medium forbids a projectile weapon (the commonest
+// kind). Hard forbids the weapon class its defenses do not cover. Brutal
+// weighs each class by the cards of it this seat has not seen, discounted
+// where one of its defenses covers it, and forbids the most dangerous.
 size_t Brain::voice() {
-  if (!hard()) return fallback();
-  // Forbid the weapon class our defenses do not cover.
   bool shield = false, snooper = false;
   for (auto c : k_.hand) {
     shield |= defense_class(category(c)) == 1;
     snooper |= defense_class(category(c)) == 2;
   }
-  const uint8_t forbid = shield && !snooper ? 0 /* poison weapon */ : 1 /* projectile weapon */;
+  uint8_t forbid = 1;  // 0 poison weapon, 1 projectile weapon (events/mentat.fbs)
+  if (hard()) forbid = shield && !snooper ? 0 : 1;
+  if (brutal()) {
+    const auto pool = unknown_pool();
+    double proj = 0, poison = 0;
+    for (size_t c = 0; c < pool.size(); ++c) {
+      if (!pool[c]) continue;
+      const int w = weapon_class(category(static_cast<uint8_t>(c)));
+      if (w == 1) proj += 1;
+      if (w == 2) poison += 1;
+    }
+    if (shield) proj *= 0.2;
+    if (snooper) poison *= 0.2;
+    forbid = poison > proj ? 0 : 1;
+  }
   return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::Voice && !a.flag && a.value == forbid; }));
 }
 
@@ -437,6 +553,253 @@ size_t Brain::choose_battle() {
     const auto opp = static_cast<Faction>(a.faction);
     return static_cast<double>(k_.strength_in(me(), a.to, opp) - k_.strength_in(opp, a.to, me()));
   }));
+}
+
+// ---- alliances (1.10.01) ------------------------------------------------------------
+
+int Brain::held_alone(Faction f) const {
+  int n = 0;
+  for (auto t : data::strongholds()) {
+    if (!k_.occupies(f, t)) continue;
+    bool alone = true;
+    for (int o = 0; o < kNumFactions && alone; ++o)
+      if (k_.fac[o].present && o != static_cast<int>(f) && k_.occupies(static_cast<Faction>(o), t)) alone = false;
+    n += alone ? 1 : 0;
+  }
+  return n;
+}
+
+// A rough public measure of a faction's strength: forces on the planet and in
+// reserve, strongholds held alone, cards in hand.
+double Brain::power(Faction f) const {
+  const auto& fi = k_.fac[static_cast<int>(f)];
+  return k_.forces_on_board(f) + 0.5 * (fi.reserves[0] + fi.reserves[1]) + 5.0 * held_alone(f) + 1.0 * fi.hand_count + 1.0;
+}
+
+// How much this seat wants `f` as its ally (kNeg: not at all). An alliance
+// needs four strongholds to win instead of three (1.10.02.02), so a faction
+// holding two strongholds alone stays free. Otherwise: the partner's strength
+// relative to ours, the strongholds both hold, and what the partner's
+// faction gives its ally (the Guild's half-price shipping and cross-shipping,
+// the Fremen's free revival and sandworm protection, the Atreides'
+// Prescience, ...). Brutal also wants an ally when a third faction is close
+// to winning.
+double Brain::alliance_value(Faction f) const {
+  if (f == me() || !k_.has(f) || k_.fac[static_cast<int>(f)].ally != kNoFaction) return kNeg;
+  const int mine = held_alone(me()), theirs = held_alone(f);
+  if (mine >= 2) return kNeg;
+  double v = std::min(2.0, power(f) / power(me()));
+  v += 0.4 * (mine + theirs);
+  switch (f) {
+    case Faction::Guild: v += 0.5; break;
+    case Faction::Fremen: v += 0.4; break;
+    case Faction::Atreides:
+    case Faction::Emperor: v += 0.2; break;
+    default: v += 0.1; break;
+  }
+  if (brutal()) {
+    // Brutal stays free while it is the strongest faction on the board and
+    // nobody else is close to winning: a win alone is not shared.
+    bool threat = false;
+    double strongest = 0;
+    for (int o = 0; o < kNumFactions; ++o) {
+      if (!k_.fac[o].present || o == static_cast<int>(me())) continue;
+      strongest = std::max(strongest, power(static_cast<Faction>(o)));
+      if (o != static_cast<int>(f) && held_alone(static_cast<Faction>(o)) >= 2) threat = true;
+    }
+    if (threat) v += 0.3;
+    else if (power(me()) >= strongest) return kNeg;
+  }
+  return v;
+}
+
+// 1.02.06 / 1.10.01 the Nexus. Medium allies with the strongest faction while
+// it holds fewer than two strongholds alone, accepts any proposal then, and
+// never breaks. Hard and brutal weigh each partner (alliance_value): accept
+// the best proposal worth 0.8, propose to the best partner worth 1.0 (once:
+// the engine allows one proposal per partner per Nexus), and break the
+// alliance when this seat holds three strongholds alone and the alliance
+// does not hold four (unallied, three win: 1.09.02.02).
+size_t Brain::nexus() {
+  const size_t pass_i = pass();
+  auto stay = [&]() { return or_fallback(pass_i); };
+  if (k_.ally() != kNoFaction) {
+    if (!hard() || !has_kind(ActionKind::BreakAlliance)) return stay();
+    const auto ally = static_cast<Faction>(k_.ally());
+    int joint = 0;
+    for (auto t : data::strongholds()) joint += k_.controls(me(), t) || k_.controls(ally, t) ? 1 : 0;
+    if (held_alone(me()) >= 3 && joint < 4)
+      return or_fallback(find([](const Action& a) { return a.kind == ActionKind::BreakAlliance; }));
+    return stay();
+  }
+  if (!hard()) {
+    if (held_alone(me()) >= 2) return stay();
+    if (size_t i = find([](const Action& a) { return a.kind == ActionKind::AcceptAlliance; }); i != npos) return i;
+    return stay();
+  }
+  if (size_t i = best(ActionKind::AcceptAlliance, [&](const Action& a) { return alliance_value(static_cast<Faction>(a.faction)); }, 0.8);
+      i != npos)
+    return i;
+  if (!brutal()) return stay();
+  Faction top = me();
+  double tv = 1.0;
+  for (int f = 0; f < kNumFactions; ++f) {
+    const double v = alliance_value(static_cast<Faction>(f));
+    if (v > tv) {
+      tv = v;
+      top = static_cast<Faction>(f);
+    }
+  }
+  if (top == me()) return stay();
+  return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::ProposeAlliance && a.faction == static_cast<uint8_t>(top); }));
+}
+
+// ---- sandworms and the Guild -----------------------------------------------------------
+
+// 2.04.15 the Fremen place an additional sandworm: where it devours the most
+// enemy forces (none of theirs or their ally's); Pass (the worm appears where
+// the spice deck puts it) when nowhere beats that.
+size_t Brain::place_worm() {
+  auto score_t = [&](TerritoryId t) {
+    double v = 0;
+    for (int f = 0; f < kNumFactions; ++f) {
+      const auto fa = static_cast<Faction>(f);
+      if (!k_.fac[f].present) continue;
+      const int n = k_.forces_in_territory(fa, t);
+      if (fa == me()) v -= 0.3 * n;  // Fremen forces ride it or survive; a little cost
+      else if (k_.is_ally(fa)) v -= 1.5 * n;
+      else v += n;
+    }
+    const auto& ter = data::territory(t);
+    for (int i = 0; i < ter.num_locations; ++i) v += 0.1 * k_.spice_on_board[ter.first_location + i];
+    return v;
+  };
+  // The default place, named in the Pass decision's prompt.
+  double base = 0;
+  for (const auto& d : k_.decisions) {
+    if (d.kind != ActionKind::Pass) continue;
+    for (int t = 0; t < data::kNumTerritories; ++t) {
+      const std::string name(data::territory(static_cast<TerritoryId>(t)).name);
+      if (d.prompt.size() >= name.size() && d.prompt.compare(d.prompt.size() - name.size(), name.size(), name) == 0)
+        base = score_t(static_cast<TerritoryId>(t));
+    }
+  }
+  if (!hard() && p_ != Profile::Medium) return fallback();
+  return or_fallback(best(ActionKind::WormRide, [&](const Action& a) { return score_t(data::territory_of(a.to)); }, base + 0.5));
+}
+
+// 2.06.12: the Guild waits and moves last (it sees every other shipment first).
+size_t Brain::guild_timing() {
+  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::GuildTiming && !a.flag; }));
+}
+
+// ---- storm cards (3.01.23 Weather Control, 3.01.07 Family Atomics) -----------------
+
+size_t Brain::storm_card() {
+  const DecisionInfo* d = decision(ActionKind::DialStorm);
+  const int lo = d ? d->min : 1, hi = d ? d->max : 3;
+  // What the dials will do: this seat's best dial against the average other dial.
+  double base = 0;
+  {
+    double top = kNeg;
+    for (int mine = lo; mine <= hi; ++mine) {
+      double v = 0;
+      int n = 0;
+      for (int o = lo; o <= hi; ++o, ++n) v += storm_score(mine + o);
+      top = std::max(top, n ? v / n : 0.0);
+    }
+    base = d ? top : 0.0;
+  }
+  const double wc_keep = hard() ? 3.0 : 5.0;
+  const size_t wc = best(
+      ActionKind::PlayCard,
+      [&](const Action& a) {
+        if (a.card >= data::kNumTreacheryCards || kind(a.card) != TreacheryKind::WeatherControl) return kNeg;
+        return storm_score(a.value) - base;
+      },
+      wc_keep);
+  if (wc != npos) return wc;
+  // Family Atomics: enemy forces on the Shield Wall against one's own.
+  const double fa_keep = hard() ? 4.0 : 6.0;
+  const size_t fa = best(
+      ActionKind::PlayCard,
+      [&](const Action& a) {
+        if (a.card >= data::kNumTreacheryCards || kind(a.card) != TreacheryKind::FamilyAtomics) return kNeg;
+        const auto& wall = data::territory(data::shield_wall());
+        double v = 0;
+        for (int i = 0; i < wall.num_locations; ++i) {
+          const int l = wall.first_location + i;
+          for (int f = 0; f < kNumFactions; ++f) {
+            if (!k_.fac[f].present) continue;
+            const int n = k_.forces[f][l][0] + k_.forces[f][l][1];
+            const auto fa = static_cast<Faction>(f);
+            v += (fa == me() || k_.is_ally(fa)) ? -1.5 * n : n;
+          }
+        }
+        return v;
+      },
+      fa_keep);
+  return fa;
+}
+
+// ---- Truthtrance (3.01.22) ------------------------------------------------------------
+
+// The engine offers two questions to each other faction: "do you hold a
+// Karama?" and a free-form one (which bots never ask: they could not read the
+// answer's meaning). Medium and up ask the Karama question in the Bidding
+// phase when the hand is nearly full (the card frees a slot for a purchase),
+// of the enemy with the most cards; hard and brutal also when the card up for
+// bid is one they know they want. The answer is public (the view's
+// truthtrance); no policy reads it yet (a bot keeps no memory between
+// decisions, and the engine offers no question about traitors or weapons).
+size_t Brain::truthtrance() {
+  const int limit = hand_limit_of(me());
+  const bool nearly_full = static_cast<int>(k_.hand.size()) >= limit - 1;
+  const bool wanted = hard() && k_.bid_card != kNone8 && card_value(k_.bid_card) >= 6;
+  if (!nearly_full && !wanted) return npos;
+  return best(
+      ActionKind::PlayCard,
+      [&](const Action& a) {
+        if (a.card >= data::kNumTreacheryCards || kind(a.card) != TreacheryKind::Truthtrance) return kNeg;
+        if ((a.value >> 4) != 1) return kNeg;  // the Karama question only
+        const auto f = static_cast<Faction>(a.value & 15);
+        if (k_.is_ally(f)) return kNeg;
+        return static_cast<double>(k_.fac[static_cast<int>(f)].hand_count);
+      },
+      0.5);
+}
+
+// ---- Karama (3.01.11) -------------------------------------------------------------------
+
+bool Brain::karama_like(uint8_t card) const {
+  if (card >= data::kNumTreacheryCards) return false;
+  if (kind(card) == TreacheryKind::Karama) return true;
+  return is_worthless(card) && k_.worthless_is_karama();
+}
+
+double Brain::karama_keep(uint8_t card) const {
+  if (card >= data::kNumTreacheryCards) return 0;
+  if (kind(card) != TreacheryKind::Karama) return 0.5;  // a Bene Gesserit worthless card
+  return hard() ? 4.0 : 4.5;
+}
+
+uint8_t Brain::cheapest_karama() const {
+  uint8_t out = kNone8;
+  for (auto c : k_.hand)
+    if (karama_like(c) && (out == kNone8 || karama_keep(c) < karama_keep(out))) out = c;
+  return out;
+}
+
+// 3.01.11.03: is this seat's shipment already at Guild rates by Karama? The
+// view does not say; a Karama (or Bene Gesserit worthless card) on top of the
+// discard pile at this seat's shipment step, while it may not buy Guild rates
+// with a card it still holds, means it just did.
+bool Brain::half_price_now() const {
+  if (k_.phase != Phase::ShipmentMovement || k_.discard.empty() || !karama_like(k_.discard.back())) return false;
+  if (cheapest_karama() != kNone8 &&
+      find([&](const Action& a) { return a.kind == ActionKind::PlayCard && karama_like(a.card) && (a.value & 128); }) != npos)
+    return false;
+  return true;
 }
 
 // ---- cards and spice ---------------------------------------------------------------
@@ -508,13 +871,31 @@ double Brain::unknown_card_value() const {
 }
 
 size_t Brain::bid() {
+  // 1.14.04 the Harkonnen Karama power (hard, brutal): take the hand of the
+  // enemy holding the most cards (at least four) and give back as many of
+  // the worst cards.
+  if (hard() && me() == Faction::Harkonnen) {
+    const size_t h = best(
+        ActionKind::PlayCard,
+        [&](const Action& a) {
+          if (!karama_like(a.card) || (a.value & 128) || a.to >= kNumFactions) return kNeg;
+          const auto f = static_cast<Faction>(a.to);
+          if (f == me() || k_.is_ally(f)) return kNeg;
+          const int n = k_.fac[a.to].hand_count;
+          return 1.5 * n - karama_keep(a.card);
+        },
+        1.5);
+    if (h != npos) return h;
+  }
+  if (size_t t = truthtrance(); t != npos) return t;
+  if (!has_kind(ActionKind::Bid)) return fallback();
   double value = k_.bid_card != kNone8 ? card_value(k_.bid_card) : unknown_card_value();
   if (!hard()) value = k_.hand.empty() ? 5 : 3;
   if (me() == Faction::Harkonnen) value += 1.5;  // 2.05.06 a bonus card with each one bought
   if (static_cast<int>(k_.hand.size()) >= hand_limit_of(me()) - 1) value -= 1.5;
   if (hard() && k_.turn >= k_.max_turns - 1) value -= 1;
   const int budget = spice() - reserve();
-  // The cheapest winning bid if the card is worth it; never a Karama bid.
+  // The cheapest winning bid in spice if the card is worth it.
   const size_t i = best(
       ActionKind::Bid,
       [&](const Action& a) {
@@ -523,6 +904,24 @@ size_t Brain::bid() {
         return value - a.amount;
       },
       0.0);
+  // 3.01.11.04 a Karama bid (the card is bought without paying, the Karama
+  // discarded): when the card is worth more than the Karama kept and more
+  // than the best spice bid gives. The highest Karama bid offered (beyond
+  // one's spice where possible), so that it is hard to outbid, but never
+  // above kKaramaBidCap: two Karama holders would otherwise outbid each
+  // other for free up to the largest bid.
+  constexpr int kKaramaBidCap = 12;
+  const uint8_t kc = cheapest_karama();
+  if (kc != kNone8) {
+    const double spice_net = i == npos ? 0.0 : value - legal_[i].amount;
+    const double karama_net = value - karama_keep(kc);
+    if (karama_net > 0 && karama_net > spice_net + 0.5) {
+      const size_t kb = best(ActionKind::Bid, [&](const Action& a) {
+        return a.flag && a.amount <= kKaramaBidCap ? static_cast<double>(a.amount) : kNeg;
+      });
+      if (kb != npos) return kb;
+    }
+  }
   return or_fallback(i);
 }
 
@@ -556,13 +955,33 @@ size_t Brain::revive() {
     return kNeg;
   };
   size_t i = best(ActionKind::Revive, score, 0.0);
-  // A Tleilaxu Ghola (3.01.20) when many forces or a needed leader are in the tanks.
   const int tanks = k_.mine().tanks[0] + k_.mine().tanks[1];
-  if (!brutal() && p_ != Profile::Hard) return or_fallback(i);
+  // 1.14.02 the Emperor's Karama power (hard, brutal; once per game): a
+  // leader or up to three forces free, when worth more than the card kept.
+  if (hard() && me() == Faction::Emperor) {
+    const size_t e = best(
+        ActionKind::PlayCard,
+        [&](const Action& a) {
+          if (!karama_like(a.card) || (a.value & 128)) return kNeg;
+          double v;
+          if (a.to < data::kNumLeaders) {
+            v = data::leader(a.to).strength * (pool_leaders <= 1 ? 1.8 : 0.8) + (pool_leaders <= 1 ? 3.0 : 0.0);
+          } else {
+            const int n = (a.value & 15) + (a.value >> 4);
+            v = 2.0 * n + (a.value >> 4) * 1.5;  // 2 spice a force saved; Sardaukar are worth more
+          }
+          return v - karama_keep(a.card);
+        },
+        2.0);
+    if (e != npos) return e;
+  }
+  // A Tleilaxu Ghola (3.01.20) when many forces or a needed leader are in the
+  // tanks (medium: only a leader when none is left in its pool).
   const size_t g = best(
       ActionKind::PlayCard,
       [&](const Action& a) {
         if (a.card >= data::kNumTreacheryCards || kind(a.card) != TreacheryKind::TleilaxuGhola) return kNeg;
+        if (!hard()) return a.to < data::kNumLeaders && pool_leaders == 0 ? 5.0 + data::leader(a.to).strength : kNeg;
         if (a.to < data::kNumLeaders) return pool_leaders <= 1 ? 6.0 + data::leader(a.to).strength : kNeg;
         const int n = (a.value & 15) + (a.value >> 4);
         return tanks >= 6 ? n * 1.5 : kNeg;
@@ -574,13 +993,22 @@ size_t Brain::revive() {
 
 // ---- shipment and movement ----------------------------------------------------------
 
-int Brain::ship_cost(const Action& a) const {
+int Brain::ship_cost(const Action& a, bool half) const {
   if (me() == Faction::Fremen && a.from == kNone8 && !a.flag) return 0;
   const int n = a.forces + a.special;
   if (a.flag) return (n + 1) / 2;
   int cost = n * (a.to < data::kNumLocations && is_stronghold_loc(a.to) ? 1 : 2);
-  if (me() == Faction::Guild || k_.is_ally(Faction::Guild)) cost = (cost + 1) / 2;
+  if (half) cost = (cost + 1) / 2;
   return cost;
+}
+
+// Does this seat ship at half price now (2.06.06 the Guild, 2.06.09 its ally,
+// 3.01.11.03 a Karama)? The shipment decision's prompt says so for the Guild
+// and its ally (not when a Karama cancelled it).
+bool Brain::ship_half() const {
+  bool half = me() == Faction::Guild || k_.is_ally(Faction::Guild);
+  if (const DecisionInfo* d = decision(ActionKind::Ship)) half = d->prompt.find("(half price)") != std::string::npos;
+  return half || half_price_now();
 }
 
 // Medium's rules: the value of having n more forces at `to`.
@@ -725,83 +1153,133 @@ double Brain::evaluate(const Board& b) const {
 size_t Brain::ship() {
   const int sp = spice();
   const int keep = reserve();
+  const bool half_now = ship_half();
+  const int mi = static_cast<int>(me());
+  Board before{};
+  double base = 0;
   if (hard()) {
-    const Board before = board();
-    const double base = evaluate(before);
-    return or_fallback(best(
-        ActionKind::Ship,
-        [&](const Action& a) {
-          const int cost = ship_cost(a);
-          if (cost > 0 && sp - cost < keep) return kNeg;
-          if (a.flag || a.to >= data::kNumLocations) return kNeg;  // the Guild's shipment back: never
-          Board b = before;
-          const int mi = static_cast<int>(me());
-          if (a.from != kNone8) {
-            b.forces[mi][a.from][0] = static_cast<uint8_t>(b.forces[mi][a.from][0] - std::min<int>(a.forces, b.forces[mi][a.from][0]));
-            b.forces[mi][a.from][1] = static_cast<uint8_t>(b.forces[mi][a.from][1] - std::min<int>(a.special, b.forces[mi][a.from][1]));
-          } else {
-            b.my_reserves -= a.forces + a.special;
-          }
-          b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + a.forces);
-          b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + a.special);
-          b.my_spice -= cost;
-          return evaluate(b) - base;
-        },
-        0.5));
+    before = board();
+    base = evaluate(before);
   }
-  const double spice_w = 0.8;
-  return or_fallback(best(
-      ActionKind::Ship,
-      [&](const Action& a) {
-        const int cost = ship_cost(a);
-        if (cost > 0 && sp - cost < keep) return kNeg;
-        if (a.flag || a.to >= data::kNumLocations) return kNeg;
-        const int n = a.forces + a.special;
-        double v = dest_value(a.to, n) - spice_w * cost;
-        if (a.from != kNone8) {
-          Action m;
-          m.n_placements = 1;
-          m.placements[0] = Placement{a.from, a.forces, a.special};
-          v -= origin_loss(m);
+  auto score = [&](const Action& a, bool half) -> double {
+    const int cost = ship_cost(a, half);
+    if (cost > 0 && sp - cost < keep) return kNeg;
+    if (a.flag || a.to >= data::kNumLocations) return kNeg;  // the Guild's shipment back: never
+    if (hard()) {
+      Board b = before;
+      if (a.from != kNone8) {
+        b.forces[mi][a.from][0] = static_cast<uint8_t>(b.forces[mi][a.from][0] - std::min<int>(a.forces, b.forces[mi][a.from][0]));
+        b.forces[mi][a.from][1] = static_cast<uint8_t>(b.forces[mi][a.from][1] - std::min<int>(a.special, b.forces[mi][a.from][1]));
+      } else {
+        b.my_reserves -= a.forces + a.special;
+      }
+      b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + a.forces);
+      b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + a.special);
+      b.my_spice -= cost;
+      return evaluate(b) - base;
+    }
+    const int n = a.forces + a.special;
+    double v = dest_value(a.to, n) - 0.8 * cost;
+    if (a.from != kNone8) {
+      Action m;
+      m.n_placements = 1;
+      m.placements[0] = Placement{a.from, a.forces, a.special};
+      v -= origin_loss(m);
+    }
+    return v;
+  };
+  // 3.01.11.03 a Karama buys this turn's shipment at Guild rates when the
+  // best shipment at half price beats the best at full price by more than the
+  // card is worth kept. Medium too (with its simpler scores).
+  if (!half_now) {
+    const size_t kp = best(ActionKind::PlayCard, [&](const Action& a) {
+      return karama_like(a.card) && (a.value & 128) ? -karama_keep(a.card) : kNeg;
+    });
+    if (kp != npos) {
+      // The legal shipments are those affordable at full price; at half price
+      // twice as many forces may go: score that larger shipment too.
+      const int budget = std::max(0, sp - keep);
+      const int res0 = k_.mine().reserves[0], res1 = k_.mine().reserves[1];
+      double full = 0.5, half = 0.5;
+      for (const auto& a : legal_)
+        if (a.kind == ActionKind::Ship) {
+          full = std::max(full, score(a, false));
+          half = std::max(half, score(a, true));
+          if (a.from != kNone8 || a.flag || a.to >= data::kNumLocations) continue;
+          const int per = is_stronghold_loc(a.to) ? 1 : 2;
+          const int n = std::min(res0 + res1, (2 * budget) / per);
+          if (n <= a.forces + a.special) continue;
+          Action more = a;
+          more.forces = static_cast<uint8_t>(std::min(res0, n));
+          more.special = static_cast<uint8_t>(std::min(res1, n - more.forces));
+          half = std::max(half, score(more, true));
         }
-        return v;
-      },
-      0.5));
+      if (half - full > karama_keep(legal_[kp].card)) return kp;
+    }
+  }
+  return or_fallback(best(ActionKind::Ship, [&](const Action& a) { return score(a, half_now); }, 0.5));
 }
 
 size_t Brain::move() {
+  const int mi = static_cast<int>(me());
+  Board before{};
+  double base = 0;
   if (hard()) {
-    const Board before = board();
-    const double base = evaluate(before);
-    return or_fallback(best(
-        ActionKind::Move,
-        [&](const Action& a) {
-          Board b = before;
-          const int mi = static_cast<int>(me());
-          for (int i = 0; i < a.n_placements; ++i) {
-            const auto& p = a.placements[i];
-            b.forces[mi][p.location][0] = static_cast<uint8_t>(b.forces[mi][p.location][0] - std::min<int>(p.forces, b.forces[mi][p.location][0]));
-            b.forces[mi][p.location][1] = static_cast<uint8_t>(b.forces[mi][p.location][1] - std::min<int>(p.special, b.forces[mi][p.location][1]));
-            b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + p.forces);
-            b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + p.special);
-          }
-          return evaluate(b) - base;
-        },
-        0.5));
+    before = board();
+    base = evaluate(before);
   }
-  return or_fallback(best(
-      ActionKind::Move,
-      [&](const Action& a) {
-        int n = 0;
-        bool same = false;
-        for (int i = 0; i < a.n_placements; ++i) {
-          n += a.placements[i].forces + a.placements[i].special;
-          same |= data::territory_of(a.placements[i].location) == data::territory_of(a.to);
+  auto score = [&](const Action& a) -> double {
+    if (hard()) {
+      Board b = before;
+      for (int i = 0; i < a.n_placements; ++i) {
+        const auto& p = a.placements[i];
+        b.forces[mi][p.location][0] = static_cast<uint8_t>(b.forces[mi][p.location][0] - std::min<int>(p.forces, b.forces[mi][p.location][0]));
+        b.forces[mi][p.location][1] = static_cast<uint8_t>(b.forces[mi][p.location][1] - std::min<int>(p.special, b.forces[mi][p.location][1]));
+        b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + p.forces);
+        b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + p.special);
+      }
+      return evaluate(b) - base;
+    }
+    int n = 0;
+    bool same = false;
+    for (int i = 0; i < a.n_placements; ++i) {
+      n += a.placements[i].forces + a.placements[i].special;
+      same |= data::territory_of(a.placements[i].location) == data::territory_of(a.to);
+    }
+    if (same) return kNeg;
+    return dest_value(a.to, n) - origin_loss(a);
+  };
+  // 3.01.09 Hajr: play it before moving when two groups in different
+  // territories each have a good move (the second move is then taken too).
+  const size_t hajr = find([](const Action& a) {
+    return a.kind == ActionKind::PlayCard && a.card < data::kNumTreacheryCards && kind(a.card) == TreacheryKind::Hajr;
+  });
+  if (hajr != npos) {
+    const double need = hard() ? 1.5 : 3.0;
+    size_t first = npos;
+    double top = need;
+    for (size_t i = 0; i < legal_.size(); ++i)
+      if (legal_[i].kind == ActionKind::Move) {
+        const double v = score(legal_[i]);
+        if (v > top) {
+          top = v;
+          first = i;
         }
-        if (same) return kNeg;
-        return dest_value(a.to, n) - origin_loss(a);
-      },
-      0.5));
+      }
+    if (first != npos) {
+      auto origins = [](const Action& a) {
+        uint64_t m = 0;
+        for (int i = 0; i < a.n_placements; ++i)
+          if (a.placements[i].location < data::kNumLocations) m |= 1ULL << (data::territory_of(a.placements[i].location) % 64);
+        return m;
+      };
+      const uint64_t o1 = origins(legal_[first]);
+      const TerritoryId d1 = data::territory_of(legal_[first].to);
+      for (const auto& a : legal_)
+        if (a.kind == ActionKind::Move && !(origins(a) & o1) && data::territory_of(a.to) != d1 && score(a) > need) return hajr;
+    }
+  }
+  return or_fallback(best(ActionKind::Move, score, 0.5));
 }
 
 // ---- battle ----------------------------------------------------------------------------

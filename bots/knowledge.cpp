@@ -192,6 +192,23 @@ Knowledge read_knowledge(const ViewInput& in) {
         if (b->prescience_element()->str() == kElements[e]) k.prescience_element = e;
     }
     if (b->prescience_value().has_value()) k.prescience_value = *b->prescience_value();
+    if (b->voice_kind().has_value()) k.voice_kind = *b->voice_kind();
+  }
+  k.shield_wall_destroyed = v->shield_wall_destroyed();
+  if (v->storm_override().has_value()) k.storm_override = *v->storm_override();
+  if (v->window()) k.window = v->window()->str();
+  if (v->rulings())
+    for (const auto* r : *v->rulings())
+      if (r->id() && r->value()) k.rulings.emplace_back(r->id()->str(), r->value()->str());
+  if (const auto* t = v->truthtrance()) {
+    auto& T = k.truthtrance;
+    T.known = true;
+    T.asker = t->asker() ? faction_of(t->asker()) : kNoFaction;
+    T.asked = t->asked() ? faction_of(t->asked()) : kNoFaction;
+    T.question = t->question();
+    T.subject = t->subject();
+    if (t->answer().has_value()) T.answer = *t->answer() ? 1 : 0;
+    T.turn = t->turn();
   }
   if (v->decisions())
     for (const auto* d : *v->decisions()) {
@@ -208,6 +225,20 @@ Knowledge read_knowledge(const ViewInput& in) {
 }
 
 // ---- board helpers ---------------------------------------------------------------
+
+std::string Knowledge::ruling(std::string_view key) const {
+  for (const auto& [k, v] : rulings)
+    if (k == key) return v;
+  return {};
+}
+
+bool Knowledge::worthless_is_karama() const {
+  if (me != Faction::BeneGesserit) return false;
+  const std::string r = ruling("bg_worthless_karama");
+  if (r == "always") return true;
+  if (r == "never") return false;
+  return advanced;  // advanced_only (the default)
+}
 
 int Knowledge::fighters(Faction f, LocationId l) const {
   const int fi = static_cast<int>(f);

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bots/bot.h"
@@ -85,7 +87,23 @@ struct Knowledge {
   PlanInfo plan[2];  // [0] aggressor, [1] defender
   int prescience_element = -1;  // 2.01.08: 0 leader, 1 weapon, 2 defense, 3 dial (-1: none)
   int prescience_value = -1;    // the committed answer, when this seat may see it (-1: unknown)
+  int voice_kind = -1;          // 2.02.06 the command of this battle (-1: none)
   std::vector<DecisionInfo> decisions;
+  // Public extras.
+  bool shield_wall_destroyed = false;
+  int storm_override = -1;      // 3.01.23 Weather Control this phase (-1: none)
+  std::string window;           // the open response window, described (empty: none)
+  std::vector<std::pair<std::string, std::string>> rulings;  // key, value
+  struct Truthtrance {
+    bool known = false;
+    uint8_t asker = kNoFaction, asked = kNoFaction;
+    int question = -1, subject = -1, answer = -1, turn = 0;
+  } truthtrance;  // 3.01.22 the last question and its answer (public)
+
+  // The value of ruling `key` ("" when the view does not list it).
+  std::string ruling(std::string_view key) const;
+  // 1.14.06 / 2.02.22: may this faction's worthless cards serve as a Karama here?
+  bool worthless_is_karama() const;
 
   const FactionInfo& mine() const { return fac[static_cast<int>(me)]; }
   bool has(Faction f) const { return fac[static_cast<int>(f)].present; }

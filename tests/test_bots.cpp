@@ -18,10 +18,12 @@
 
 #include "bots/bot.h"
 #include "bots/selfplay.h"
+#include "core/rules/rules.h"
 #include "events/codec.h"
 #include "inspect/custody.h"
 #include "inspect/projection.h"
 #include "store/room.h"
+#include "support/scenario.h"
 
 using namespace mentat;
 using namespace mentat::bots;
@@ -264,3 +266,373 @@ TEST_CASE("1,000 bot games, part 2: seeds 20200-20399", "[bots-long][long]") { r
 TEST_CASE("1,000 bot games, part 3: seeds 20400-20599", "[bots-long][long]") { run_many(200, 20400); }
 TEST_CASE("1,000 bot games, part 4: seeds 20600-20799", "[bots-long][long]") { run_many(200, 20600); }
 TEST_CASE("1,000 bot games, part 5: seeds 20800-20999", "[bots-long][long]") { run_many(200, 20800); }
+
+// ---- policies in constructed positions ----------------------------------------------
+//
+// Each test builds a position, asks the profiles above easy for their
+// choice (through make_input, exactly as self-play does) and checks the
+// choice, and where it matters that the engine accepts it and what it does.
+
+namespace {
+
+using data::TreacheryKind;
+
+Action bot_choice(const GameState& s, Faction f, Profile p, uint64_t seed = 1) {
+  const ViewInput in = make_input(s, s.seat_of(f));
+  REQUIRE_FALSE(in.legal.empty());
+  const Action a = make_bot(p, seed)->choose(in);
+  REQUIRE(std::find(in.legal.begin(), in.legal.end(), a) != in.legal.end());
+  return a;
+}
+
+uint8_t give_card(GameState& s, Faction f, TreacheryKind k) {
+  for (int id = 0; id < data::kNumTreacheryCards; ++id) {
+    const auto card = static_cast<uint8_t>(id);
+    if (data::treachery_card(card).kind != k || s.of(f).hand.contains(card)) continue;
+    bool found = s.treachery_deck.remove(card) || s.treachery_discard.remove(card) || s.bidding.row.remove(card);
+    for (int o = 0; o < kNumFactions && !found; ++o) found = s.f[o].hand.remove(card);
+    if (!found) continue;
+    s.of(f).hand.push(card);
+    return card;
+  }
+  FAIL("no card of that kind left");
+  return kNone8;
+}
+
+void empty_hand(GameState& s, Faction f) {
+  while (!s.of(f).hand.empty()) s.treachery_discard.push(s.of(f).hand.pop());
+}
+
+void set_spice_to(GameState& s, Faction f, int amount) {
+  const int have = s.of(f).spice;
+  if (have > amount) transfer_spice(s, shield(f), bank(), have - amount);
+  if (have < amount) transfer_spice(s, bank(), shield(f), amount - have);
+}
+
+void put(GameState& s, Faction f, LocationId l, int n) {
+  auto& fs = s.of(f);
+  REQUIRE(fs.reserves[0] >= n);
+  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - n);
+  s.forces_at(f, l, 0) = static_cast<uint8_t>(s.forces_at(f, l, 0) + n);
+}
+
+// Turn 2, in a Nexus where every seat is asked (as core/rules/nexus.cpp enters it).
+GameState in_nexus() {
+  GameState s = scenario::game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor, Faction::BeneGesserit});
+  scenario::play_until(s, Phase::Storm, 2);
+  s.phase = Phase::Nexus;
+  s.step = 0;
+  s.nexus = NexusState{};
+  for (auto& fs : s.f) fs.proposal = kNoFaction;
+  s.waiting = static_cast<uint8_t>((1u << s.num_seats) - 1);
+  return s;
+}
+
+Action alliance(ActionKind k, Faction with) {
+  Action a = scenario::make(k);
+  a.faction = static_cast<uint8_t>(with);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("1.10.01 bots in a Nexus: hard and brutal accept a strong partner's proposal, medium accepts any", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    GameState s = in_nexus();
+    scenario::act(s, Faction::Harkonnen, alliance(ActionKind::ProposeAlliance, Faction::Atreides));
+    const Action a = bot_choice(s, Faction::Atreides, p);
+    INFO(profile_name(p));
+    CHECK(a.kind == ActionKind::AcceptAlliance);
+    CHECK(a.faction == static_cast<uint8_t>(Faction::Harkonnen));
+    scenario::act(s, Faction::Atreides, a);
+    CHECK(s.of(Faction::Atreides).ally == static_cast<uint8_t>(Faction::Harkonnen));
+  }
+}
+
+TEST_CASE("1.10.01 bots in a Nexus: brutal, weak, proposes once to a strong partner, then passes, while medium and hard only answer", "[bots]") {
+  GameState s = in_nexus();
+  // The Emperor holds nothing on the planet; the Atreides and the Harkonnen hold a stronghold each.
+  const Action a = bot_choice(s, Faction::Emperor, Profile::Brutal);
+  REQUIRE(a.kind == ActionKind::ProposeAlliance);
+  CHECK((a.faction == static_cast<uint8_t>(Faction::Atreides) || a.faction == static_cast<uint8_t>(Faction::Harkonnen)));
+  CHECK(bot_choice(s, Faction::Emperor, Profile::Medium).kind == ActionKind::Pass);
+  CHECK(bot_choice(s, Faction::Emperor, Profile::Hard).kind == ActionKind::Pass);
+  scenario::act(s, Faction::Emperor, a);
+  CHECK(s.of(Faction::Emperor).proposal == a.faction);
+  // One proposal: then it is done with this Nexus.
+  CHECK(bot_choice(s, Faction::Emperor, Profile::Brutal).kind == ActionKind::Pass);
+  // The strongest faction on the board stays free while nobody is close to winning.
+  GameState t = in_nexus();
+  put(t, Faction::Atreides, scenario::loc("Habbanya Sietch"), 1);  // now it holds two: no alliance at all
+  put(t, Faction::Harkonnen, scenario::loc("The Great Flat"), 8);   // the strongest, one stronghold
+  CHECK(bot_choice(t, Faction::Harkonnen, Profile::Brutal).kind == ActionKind::ProposeAlliance);  // the Atreides threaten
+  GameState u = in_nexus();
+  put(u, Faction::Harkonnen, scenario::loc("The Great Flat"), 8);
+  CHECK(bot_choice(u, Faction::Harkonnen, Profile::Brutal).kind == ActionKind::Pass);
+}
+
+TEST_CASE("1.10.01 1.10.02 bots in a Nexus: two strongholds held alone, no alliance, three, the alliance is broken", "[bots]") {
+  GameState s = in_nexus();
+  put(s, Faction::Atreides, scenario::loc("Tuek's Sietch"), 3);
+  scenario::act(s, Faction::Harkonnen, alliance(ActionKind::ProposeAlliance, Faction::Atreides));
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    CHECK(bot_choice(s, Faction::Atreides, p).kind == ActionKind::Pass);  // an alliance would need four
+  }
+  // Allied with the Emperor and holding three strongholds alone: hard and brutal break free.
+  GameState t = in_nexus();
+  put(t, Faction::Atreides, scenario::loc("Tuek's Sietch"), 3);
+  put(t, Faction::Atreides, scenario::loc("Sietch Tabr"), 3);
+  t.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Emperor);
+  t.of(Faction::Emperor).ally = static_cast<uint8_t>(Faction::Atreides);
+  for (auto p : {Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    const Action a = bot_choice(t, Faction::Atreides, p);
+    CHECK(a.kind == ActionKind::BreakAlliance);
+  }
+  CHECK(bot_choice(t, Faction::Atreides, Profile::Medium).kind == ActionKind::Pass);  // medium never breaks
+  scenario::act(t, Faction::Atreides, scenario::make(ActionKind::BreakAlliance));
+  CHECK(t.of(Faction::Atreides).ally == kNoFaction);
+  // With one stronghold the alliance stays.
+  GameState u = in_nexus();
+  u.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Emperor);
+  u.of(Faction::Emperor).ally = static_cast<uint8_t>(Faction::Atreides);
+  CHECK(bot_choice(u, Faction::Atreides, Profile::Brutal).kind == ActionKind::Pass);
+}
+
+namespace {
+// The Bidding phase of turn 1 with the Harkonnen to bid on the first card.
+GameState harkonnen_to_bid() {
+  GameState s = scenario::game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  scenario::play_until(s, Phase::Bidding, 1);
+  for (int i = 0; i < 20 && s.bidding.current != s.seat_of(Faction::Harkonnen); ++i)
+    scenario::act(s, s.faction_at(s.bidding.current), scenario::pass());
+  REQUIRE(s.phase == Phase::Bidding);
+  REQUIRE(s.bidding.current == s.seat_of(Faction::Harkonnen));
+  empty_hand(s, Faction::Harkonnen);
+  return s;
+}
+}  // namespace
+
+TEST_CASE("3.01.11.04 bots bid with a Karama when spice cannot buy a card worth it, and keep it when spice can", "[bots]") {
+  for (auto p : {Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = harkonnen_to_bid();
+    const uint8_t karama = give_card(s, Faction::Harkonnen, TreacheryKind::Karama);
+    set_spice_to(s, Faction::Harkonnen, 0);
+    const Action a = bot_choice(s, Faction::Harkonnen, p);
+    CHECK(a.kind == ActionKind::Bid);
+    CHECK(a.flag);  // a Karama bid
+    scenario::act(s, Faction::Harkonnen, a);
+    CHECK(s.bidding.karama_bid == 1);
+    CHECK(s.of(Faction::Harkonnen).hand.contains(karama));  // spent only if the card is won
+    // With spice enough for a cheap bid, the Karama stays in hand.
+    GameState t = harkonnen_to_bid();
+    give_card(t, Faction::Harkonnen, TreacheryKind::Karama);
+    set_spice_to(t, Faction::Harkonnen, 10);
+    const Action b = bot_choice(t, Faction::Harkonnen, p);
+    CHECK(b.kind == ActionKind::Bid);
+    CHECK_FALSE(b.flag);
+    CHECK(b.amount <= 3);
+  }
+}
+
+TEST_CASE("3.01.11.01 bots cancel the Guild's half price with a Karama when the Guild is close to winning", "[bots]") {
+  Rulings r = Rulings::defaults();
+  std::string err;
+  REQUIRE(r.set("karama_windows", "all_other_seats", &err));
+  for (bool threat : {false, true}) {
+    INFO("the Guild holds two strongholds alone: " << threat);
+    GameState s = scenario::game({Faction::Guild, Faction::Atreides, Faction::Harkonnen}, false, 7, r);
+    scenario::play_until(s, Phase::ShipmentMovement, 1);
+    const uint8_t karama = give_card(s, Faction::Atreides, TreacheryKind::Karama);
+    set_spice_to(s, Faction::Guild, 10);
+    if (threat) {
+      put(s, Faction::Guild, scenario::loc("Sietch Tabr"), 2);
+      put(s, Faction::Guild, scenario::loc("Habbanya Sietch"), 2);
+    }
+    for (int i = 0; i < 50 && !(s.shipmove.current == s.seat_of(Faction::Guild) && s.step == 0 &&
+                                 ((waiting_for(s) >> s.seat_of(Faction::Guild)) & 1u));
+         ++i)
+      scenario::act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), scenario::pass());
+    scenario::act(s, Faction::Guild, scenario::ship(data::polar_sink(), 4));
+    REQUIRE(s.window_depth == 1);
+    for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+      INFO(profile_name(p));
+      const Action a = bot_choice(s, Faction::Atreides, p);
+      REQUIRE(a.kind == ActionKind::Respond);
+      const bool cancels = threat && p != Profile::Medium;
+      CHECK(a.flag == cancels);
+      if (cancels) CHECK(a.card == karama);
+    }
+  }
+}
+
+TEST_CASE("3.01.23 bots play Weather Control to drive the storm over enemy forces the dials cannot reach", "[bots]") {
+  GameState s = scenario::game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  scenario::play_until(s, Phase::Storm, 2);
+  REQUIRE(s.waiting != 0);
+  const Faction dialer = s.faction_at(static_cast<Seat>(s.storm_dialers[0]));
+  const Faction enemy = dialer == Faction::Emperor ? Faction::Harkonnen : Faction::Emperor;
+  const uint8_t wc = give_card(s, dialer, TreacheryKind::WeatherControl);
+  // Enemy forces eight sectors ahead of the storm, in the open sand.
+  const int target = (s.storm_sector + 8) % data::kNumSectors;
+  LocationId where = kNone8;
+  for (int l = 0; l < data::kNumLocations && where == kNone8; ++l) {
+    const auto& loc = data::location(static_cast<LocationId>(l));
+    const auto& ter = data::territory(loc.territory);
+    if (loc.sector == target && !ter.storm_protected && !ter.stronghold && loc.territory != data::polar_sink_territory()) where = static_cast<LocationId>(l);
+  }
+  REQUIRE(where != kNone8);
+  put(s, enemy, where, 8);
+  for (auto p : {Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    const Action a = bot_choice(s, dialer, p);
+    CHECK(a.kind == ActionKind::PlayCard);
+    CHECK(a.card == wc);
+    CHECK(a.value >= 8);
+  }
+  // Without the target the card stays in hand: the bot dials.
+  GameState t = scenario::game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  scenario::play_until(t, Phase::Storm, 2);
+  const Faction d2 = t.faction_at(static_cast<Seat>(t.storm_dialers[0]));
+  give_card(t, d2, TreacheryKind::WeatherControl);
+  CHECK(bot_choice(t, d2, Profile::Brutal).kind == ActionKind::DialStorm);
+}
+
+TEST_CASE("1.07.06.07 bots call a traitor whenever they can, at every profile above easy", "[bots]") {
+  int calls = 0;
+  for (uint64_t seed = 300; seed < 340 && calls < 3; ++seed) {
+    const auto spec = spec_for(seed, 6, seed % 2 == 1, {Profile::Hard});
+    std::vector<std::unique_ptr<Bot>> bots;
+    for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) bots.push_back(make_bot(p, seed));
+    const auto r = play_in_memory(spec, [&](const GameState& s, const Step&) {
+      const uint8_t w = waiting_for(s);
+      for (Seat seat = 0; seat < s.num_seats; ++seat) {
+        if (!((w >> seat) & 1u)) continue;
+        const ViewInput in = make_input(s, seat);
+        const bool can = std::any_of(in.legal.begin(), in.legal.end(),
+                                     [](const Action& a) { return a.kind == ActionKind::CallTraitor && a.flag; });
+        if (!can) continue;
+        ++calls;
+        for (const auto& b : bots) {
+          const Action a = b->choose(in);
+          CHECK(a.kind == ActionKind::CallTraitor);
+          CHECK(a.flag);
+        }
+      }
+    });
+    CHECK(r.ok);
+  }
+  CHECK(calls >= 3);
+}
+
+TEST_CASE("bots answer a decision kind they do not know with Pass, else a legal non-card action", "[bots]") {
+  // Actions added after this build (e.g. new kinds in a merge) reach a bot as
+  // unknown kinds among its legal actions: it must still return a legal one.
+  GameState s = in_nexus();
+  ViewInput in = make_input(s, s.seat_of(Faction::Emperor));
+  Action unknown;
+  unknown.kind = static_cast<ActionKind>(kMaxActionKind + 1);
+  for (int with_pass = 0; with_pass < 2; ++with_pass) {
+    ViewInput x = in;
+    x.legal.clear();
+    x.legal.push_back(unknown);
+    if (with_pass) x.legal.push_back(scenario::pass());
+    for (int p = 1; p < kNumProfiles; ++p) {
+      const Action a = make_bot(static_cast<Profile>(p), 3)->choose(x);
+      CHECK(a == x.legal[with_pass ? 1 : 0]);
+    }
+  }
+}
+
+TEST_CASE("3.01.09 bots play Hajr when two groups each have a good move, and then make both moves", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = scenario::game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+    scenario::play_until(s, Phase::ShipmentMovement, 1);
+    const uint8_t hajr = give_card(s, Faction::Atreides, TreacheryKind::Hajr);
+    // A group of three next to each of two empty strongholds.
+    const TerritoryId s1 = data::territory_of(scenario::loc("Tuek's Sietch"));
+    const TerritoryId s2 = data::territory_of(scenario::loc("Habbanya Sietch"));
+    auto next_to = [&](TerritoryId t, TerritoryId avoid) {
+      for (int o = 0; o < data::kNumTerritories; ++o) {
+        const auto u = static_cast<TerritoryId>(o);
+        const auto& ter = data::territory(u);
+        if (ter.stronghold || u == data::polar_sink_territory() || !data::territories_adjacent(t, u)) continue;
+        if (u == avoid || data::territories_adjacent(u, avoid)) continue;
+        return u;
+      }
+      FAIL("no territory next to " << data::territory(t).name);
+      return TerritoryId{};
+    };
+    const TerritoryId g1 = next_to(s1, s2), g2 = next_to(s2, g1);
+    const LocationId l1 = data::territory(g1).first_location, l2 = data::territory(g2).first_location;
+    put(s, Faction::Atreides, l1, 3);
+    put(s, Faction::Atreides, l2, 3);
+    // The storm somewhere else.
+    for (int sector = 0; sector < data::kNumSectors; ++sector) {
+      bool used = false;
+      for (LocationId l : {l1, l2, data::territory(s1).first_location, data::territory(s2).first_location})
+        used |= data::location(l).sector == sector;
+      if (!used) {
+        s.storm_sector = static_cast<int8_t>(sector);
+        break;
+      }
+    }
+    const Seat me = s.seat_of(Faction::Atreides);
+    for (int i = 0; i < 50 && !(s.shipmove.current == me && s.step == 2 && ((waiting_for(s) >> me) & 1u)); ++i)
+      scenario::act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), scenario::pass());
+    REQUIRE(s.shipmove.current == me);
+    REQUIRE(s.step == 2);
+    const Action a = bot_choice(s, Faction::Atreides, p);
+    CHECK(a.kind == ActionKind::PlayCard);
+    CHECK(a.card == hajr);
+    scenario::act(s, Faction::Atreides, a);
+    for (int moves = 0; moves < 2; ++moves) {
+      const Action m = bot_choice(s, Faction::Atreides, p);
+      REQUIRE(m.kind == ActionKind::Move);
+      scenario::act(s, Faction::Atreides, m);
+    }
+    CHECK(s.forces_in_territory(Faction::Atreides, s1) > 0);
+    CHECK(s.forces_in_territory(Faction::Atreides, s2) > 0);
+  }
+}
+
+TEST_CASE("1.14.02 hard and brutal Emperor bots revive their strongest dead leader free with the Karama power", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = scenario::game({Faction::Emperor, Faction::Atreides, Faction::Harkonnen}, true);
+    scenario::play_until(s, Phase::Bidding, 1);
+    // Four of the Emperor's five leaders in the tanks, the strongest among them.
+    std::vector<uint8_t> mine;
+    for (int l = 0; l < data::kNumLeaders; ++l)
+      if (data::leader(static_cast<LeaderId>(l)).faction == Faction::Emperor) mine.push_back(static_cast<uint8_t>(l));
+    std::sort(mine.begin(), mine.end(), [](uint8_t a, uint8_t b) { return data::leader(a).strength > data::leader(b).strength; });
+    REQUIRE(mine.size() == 5);
+    for (size_t i = 0; i < 4; ++i) {
+      auto& L = s.leaders[mine[i]];
+      L.zone = LeaderZone::Tanks;
+      L.holder = static_cast<uint8_t>(Faction::Emperor);
+      L.died_once = 1;
+    }
+    const uint8_t karama = give_card(s, Faction::Emperor, TreacheryKind::Karama);
+    set_spice_to(s, Faction::Emperor, 0);  // too poor to pay for a leader
+    auto& fs = s.of(Faction::Emperor);     // and forces in the tanks: the Emperor is asked to revive
+    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - 3);
+    fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] + 3);
+    scenario::play_until(s, Phase::Revival, 1);
+    REQUIRE(((waiting_for(s) >> s.seat_of(Faction::Emperor)) & 1u));
+    const Action a = bot_choice(s, Faction::Emperor, p);
+    if (p == Profile::Medium) {
+      CHECK(a.kind != ActionKind::PlayCard);  // medium keeps its Karama
+      continue;
+    }
+    REQUIRE(a.kind == ActionKind::PlayCard);
+    CHECK(a.card == karama);
+    CHECK(a.to == mine[0]);
+    scenario::act(s, Faction::Emperor, a);
+    CHECK(s.leaders[mine[0]].zone == LeaderZone::Pool);
+    CHECK(s.of(Faction::Emperor).karama_power_used == 1);
+  }
+}
