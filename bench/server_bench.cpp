@@ -2,7 +2,7 @@
 // (docs/PERFORMANCE.md, "Room server"). A plain reproducible harness that
 // prints one table per measurement; nothing here is a test.
 //
-//   mentat_bench_server [--dir DIR] [--seconds S] [--rooms N] [--quick]
+//   mentat_bench_server [--dir DIR] [--seconds S] [--rooms N] [--quick] [--http-only]
 //
 //  1. raw fsync: write(300 bytes) + fdatasync in a loop on a file in DIR:
 //     the disk's synced-write rate, the floor every durable append pays.
@@ -73,13 +73,21 @@ double loadavg() {
   return l;
 }
 
-// (1) write + fdatasync on a file in `dir`.
-Stats raw_fsync(const fs::path& dir, double seconds, double* per_s) {
+// (1) write + fdatasync on a file in `dir`: appending to the file (every
+// sync also commits the new size), or overwriting a preallocated file
+// (data only, as RocksDB's preallocated write-ahead log mostly does).
+Stats raw_fsync(const fs::path& dir, double seconds, bool preallocated, double* per_s) {
   const fs::path p = dir / "fsync-probe";
   const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {
     std::perror("open");
     std::exit(3);
+  }
+  if (preallocated) {
+    if (::posix_fallocate(fd, 0, 64 << 20) != 0 || ::fsync(fd) != 0) {
+      std::perror("posix_fallocate");
+      std::exit(3);
+    }
   }
   char buf[300];
   std::memset(buf, 'x', sizeof buf);
@@ -183,7 +191,7 @@ HttpRes http(httplib::Client& c, const std::string& method, const std::string& p
   httplib::Headers h;
   if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
   auto r = method == "GET" ? c.Get(path.c_str(), h) : c.Post(path.c_str(), h, body, "application/json");
-  if (!r) return {};
+  if (!r) return {0, "(no answer: " + httplib::to_string(r.error()) + ")"};
   return {r->status, r->body};
 }
 
@@ -241,6 +249,7 @@ void recovery(const fs::path& dir, const Recorded& rec, int rooms) {
     ts.emplace_back([&, t] {
       httplib::Client c("127.0.0.1", port);
       c.set_keep_alive(true);
+      c.set_tcp_nodelay(true);
       for (int i; (i = next++) < rooms;) {
         const auto a = Clock::now();
         if (http(c, "GET", "/rooms/room" + std::to_string(i) + "/view").status != 200) ++bad;
@@ -279,12 +288,20 @@ void round_trips(const fs::path& dir, int clients, double seconds) {
   }
   std::vector<std::vector<double>> posts(static_cast<size_t>(clients)), gets(static_cast<size_t>(clients));
   std::atomic<int> errors{0};
+  std::mutex first_mu;
+  std::string first_error;
+  auto failed = [&](const std::string& what, const HttpRes& r) {
+    ++errors;
+    std::scoped_lock lock(first_mu);
+    if (first_error.empty()) first_error = what + ": status " + std::to_string(r.status) + " " + r.body;
+  };
   std::vector<std::thread> ts;
   const auto t0 = Clock::now();
   for (int t = 0; t < clients; ++t)
     ts.emplace_back([&, t] {
       httplib::Client c("127.0.0.1", port);
       c.set_keep_alive(true);
+      c.set_tcp_nodelay(true);
       int game = 0;
       while (ms_since(t0) < seconds * 1000) {
         const std::string room = "h" + std::to_string(t) + "-" + std::to_string(game++);
@@ -294,14 +311,14 @@ void round_trips(const fs::path& dir, int clients, double seconds) {
         std::string buffer, err;
         const auto* resp = server::api::parse<fb::CreateRoomResponse>(cr.body, &buffer, &err);
         if (cr.status != 201 || !resp) {
-          ++errors;
+          failed("POST /rooms " + room, cr);
           return;
         }
         std::vector<std::string> tokens;
         for (const auto* seat : *resp->seats()) tokens.push_back(seat->token()->str());
         GameState s;
         if (!store::load_state(*st, room, -1, &s, &err)) {
-          ++errors;
+          failed("load_state " + err, {});
           return;
         }
         while (ms_since(t0) < seconds * 1000) {
@@ -316,12 +333,13 @@ void round_trips(const fs::path& dir, int clients, double seconds) {
                         tokens[static_cast<size_t>(seat)]);
           posts[static_cast<size_t>(t)].push_back(ms_since(a0));
           if (r.status != 200) {
-            ++errors;
+            failed("POST action", r);
             return;
           }
           apply(s, seat, acts[0], nullptr);
           const auto g0 = Clock::now();
-          if (http(c, "GET", "/rooms/" + room + "/view", "", tokens[static_cast<size_t>(seat)]).status != 200) ++errors;
+          if (auto v = http(c, "GET", "/rooms/" + room + "/view", "", tokens[static_cast<size_t>(seat)]); v.status != 200)
+            failed("GET view", v);
           gets[static_cast<size_t>(t)].push_back(ms_since(g0));
         }
       }
@@ -332,8 +350,11 @@ void round_trips(const fs::path& dir, int clients, double seconds) {
   for (auto& v : posts) p.insert(p.end(), v.begin(), v.end());
   for (auto& v : gets) g.insert(g.end(), v.begin(), v.end());
   const Stats sp = stats(p), sg = stats(g);
-  std::printf("| %d | %zu | %.0f | %.2f | %.2f | %.2f | %.2f | %d |\n", clients, sp.n, static_cast<double>(sp.n) / wall_s,
-              sp.p50, sp.p99, sg.p50, sg.p99, errors.load());
+  const auto m = srv.metrics();
+  std::printf("| %d | %zu | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n", clients, sp.n,
+              static_cast<double>(sp.n) / wall_s, sp.p50, sp.p99, m.append_p50_ms, m.append_p99_ms, sg.p50, sg.p99,
+              errors.load());
+  if (!first_error.empty()) std::printf("  first error: %s\n", first_error.c_str());
   srv.stop();
   st.reset();
   fs::remove_all(d);
@@ -345,16 +366,18 @@ int main(int argc, char** argv) {
   fs::path dir = fs::temp_directory_path() / ("mentat-bench-server-" + std::to_string(::getpid()));
   double seconds = 5;
   int rooms = 10000;
+  bool http_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (a == "--seconds" && i + 1 < argc) seconds = std::stod(argv[++i]);
     else if (a == "--rooms" && i + 1 < argc) rooms = std::stoi(argv[++i]);
+    else if (a == "--http-only") http_only = true;
     else if (a == "--quick") {
       seconds = 1;
       rooms = 200;
     } else {
-      std::fprintf(stderr, "usage: mentat_bench_server [--dir DIR] [--seconds S] [--rooms N] [--quick]\n");
+      std::fprintf(stderr, "usage: mentat_bench_server [--dir DIR] [--seconds S] [--rooms N] [--quick] [--http-only]\n");
       return 2;
     }
   }
@@ -362,10 +385,16 @@ int main(int argc, char** argv) {
   std::printf("mentat_bench_server: dir %s, %.1f s per measurement, %u hardware threads, load average %.2f at start\n\n",
               dir.c_str(), seconds, std::thread::hardware_concurrency(), loadavg());
 
-  double fsync_per_s = 0;
-  const Stats f = raw_fsync(dir, seconds, &fsync_per_s);
-  std::printf("raw write+fdatasync: %.0f /s, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n\n", fsync_per_s, f.p50,
-              f.p99, f.max, f.n);
+  if (http_only) goto http_part;
+  {
+  double fsync_per_s = 0, extend_per_s = 0;
+  const Stats fe = raw_fsync(dir, seconds, false, &extend_per_s);
+  std::printf("raw write+fdatasync, appending to a file: %.0f /s, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n",
+              extend_per_s, fe.p50, fe.p99, fe.max, fe.n);
+  const Stats f = raw_fsync(dir, seconds, true, &fsync_per_s);
+  std::printf("raw write+fdatasync, preallocated file:   %.0f /s, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n",
+              fsync_per_s, f.p50, f.p99, f.max, f.n);
+  std::printf("(\"appends per raw fsync\" below divides by the preallocated rate)\n\n");
 
   const Recorded rec = record_game(70);
   std::printf("durable appends (EventStore::append, synced; one room per thread)\n\n");
@@ -378,10 +407,13 @@ int main(int argc, char** argv) {
   std::printf("| rooms | store open ms | to /health ms | all rooms served ms | view p50 ms | view p99 ms | errors |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- |\n");
   recovery(dir, rec, rooms);
+  }
+http_part:
 
   std::printf("\nHTTP round trips on loopback (each client plays its own 4-seat room: POST action, then GET view)\n\n");
-  std::printf("| clients | actions | actions/s | POST p50 ms | POST p99 ms | GET view p50 ms | GET view p99 ms | errors |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| clients | actions | actions/s | POST p50 ms | POST p99 ms | server submit p50 ms | server submit p99 ms | "
+              "GET view p50 ms | GET view p99 ms | errors |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (int clients : {1, 8, 32}) round_trips(dir, clients, seconds);
   std::printf("\nload average at end %.2f\n", loadavg());
   fs::remove_all(dir);

@@ -833,6 +833,13 @@ struct Server::Impl {
     http.new_task_queue = [n = static_cast<size_t>(std::max(2, opts.threads))] { return new httplib::ThreadPool(n); };
     http.set_payload_max_length(opts.max_body_bytes);
     http.set_keep_alive_timeout(opts.keep_alive_seconds);
+    // Replies are written in pieces (headers, then body): without
+    // TCP_NODELAY, Nagle's algorithm and the client's delayed ACK add ~40 ms
+    // to every keep-alive round trip (docs/PERFORMANCE.md, "Room server").
+    http.set_tcp_nodelay(true);
+    // cpp-httplib closes a keep-alive connection after 5 requests by
+    // default; clients that poll and act would reconnect all the time.
+    http.set_keep_alive_max_count(1000);
     auto wrap = [this](auto fn) {
       return [this, fn](const httplib::Request& req, httplib::Response& res) {
         ++requests;
