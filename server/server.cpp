@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
@@ -200,6 +201,7 @@ struct Server::Impl {
   std::thread thread;
   std::atomic<bool> stopping{false};
   std::atomic<bool> started{false};
+  std::atomic<int> listen_fd{-1};
   Clock::time_point born = Clock::now();
 
   mutable std::mutex rooms_mu;
@@ -840,6 +842,12 @@ struct Server::Impl {
     // cpp-httplib closes a keep-alive connection after 5 requests by
     // default; clients that poll and act would reconnect all the time.
     http.set_keep_alive_max_count(1000);
+    // Remember the listening socket: cpp-httplib listens with a backlog of
+    // 5, too short for many clients connecting at once (start() raises it).
+    http.set_socket_options([this](socket_t sock) {
+      httplib::default_socket_options(sock);
+      listen_fd = sock;
+    });
     auto wrap = [this](auto fn) {
       return [this, fn](const httplib::Request& req, httplib::Response& res) {
         ++requests;
@@ -904,6 +912,10 @@ int Server::start(const std::string& host, int port, std::string* error) {
     impl_->started = false;
     return -1;
   }
+  // Linux lets listen() be called again on a listening socket to change
+  // its backlog (cpp-httplib 0.11 uses 5: simultaneous connects beyond it
+  // were dropped and their first request went unanswered).
+  if (impl_->listen_fd >= 0) ::listen(impl_->listen_fd, SOMAXCONN);
   auto returned = std::make_shared<std::atomic<bool>>(false);
   impl_->thread = std::thread([this, returned] {
     impl_->http.listen_after_bind();

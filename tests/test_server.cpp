@@ -736,3 +736,27 @@ TEST_CASE("server bots: a room of bots plays to the end by itself, verifies, and
   }
   CHECK(replay::verify_room(h.store(), "allbots").ok);
 }
+
+TEST_CASE("server bots: a stored room with bot seats is resumed at start-up, old secrets meaning medium", "[server][bots]") {
+  Harness h;
+  h.close();
+  // A room written without the server (as by an older server): bot seats
+  // "0,1" without profiles, no bot seed.
+  {
+    h.reopen_store_only();
+    GameSetup g;
+    g.seed = 9;
+    g.max_turns = 1;
+    g.factions = {Faction::Atreides, Faction::Harkonnen};
+    std::string room = "old", error;
+    REQUIRE(store::create_room(h.store(), g, &room, &error));
+    REQUIRE(h.store().put_room_secrets("old", {{"token.0", "t0"}, {"token.1", "t1"}, {"bots", "0,1"}}, &error));
+    CHECK(head_of(h, "old") == 0);
+    h.close();
+  }
+  h.open();  // nothing is submitted: the server finds the room by itself
+  GameState s = wait_until(h, "old", 30, game_over);
+  CHECK(s.version > 10);
+  for (const auto& e : stored_events(h, "old")) CHECK(e.id.find(":bot-") != std::string::npos);
+  CHECK(replay::verify_room(h.store(), "old").ok);
+}
