@@ -434,7 +434,9 @@ struct Server::Impl {
         ++moves;
         continue;
       }
-      if (r.status == 409) continue;  // a human acted first: look again
+      // A human acted first (the head moved): look again. (An id_reused
+      // 409 would be a bot bug: reported below, not retried.)
+      if (r.status == 409 && r.body.find("\"stale_version\"") != std::string::npos) continue;
       std::fprintf(stderr, "mentat serve: room %s version %lld: the bot of seat %d was refused: %s\n", room.c_str(),
                    static_cast<long long>(expect), seat, r.body.c_str());
       return;
