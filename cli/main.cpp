@@ -371,6 +371,7 @@ int main(int argc, char** argv) {
   cmd_serve->add_option("--listen", listen_addr, "HOST:PORT (port 0: any free port)")->capture_default_str();
   cmd_serve->add_option("--port-file", port_file, "write the bound port to this file");
   cmd_serve->add_option("--threads", serve_opts.threads, "worker threads (each connection or long-poll holds one)")->capture_default_str();
+  cmd_serve->add_option("--bot-threads", serve_opts.bot_threads, "threads that play the rooms' bot seats (0: bots never act)")->capture_default_str();
   auto* cmd_recover = app.add_subcommand("recover", "open a store after a crash and verify every room");
   std::string recover_dir;
   bool recover_fast = false;

@@ -5,7 +5,9 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       librocksdb-dev libflatbuffers-dev flatbuffers-compiler
       libspdlog-dev libfmt-dev catch2 libcli11-dev libxxhash-dev librapidcheck-dev
-      chromium libcpp-httplib-dev)
+      chromium libcpp-httplib-dev
+      clang libclang-rt-14-dev   # the libFuzzer targets (tests/fuzz)
+      libbenchmark-dev)          # bench/ (MENTAT_BUILD_BENCH)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

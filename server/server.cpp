@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -19,8 +21,10 @@
 #include <random>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "bots/bot.h"
 #include "core/engine.h"
 #include "events/codec.h"
 #include "inspect/report.h"
@@ -108,6 +112,46 @@ bool same_secret(std::string_view a, std::string_view b) {
 }
 
 std::string token_name(Seat seat) { return "token." + std::to_string(seat); }
+
+// splitmix64-style mixing of two words (the bots' seeds).
+uint64_t mix(uint64_t a, uint64_t b) {
+  uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// A room's bot seats as stored in its secrets: "bots" is a comma-separated
+// list of "SEAT:PROFILE" (or just "SEAT", meaning medium: rooms created
+// before profiles), "bot_seed" a decimal unsigned 64-bit number.
+struct BotSeat {
+  Seat seat = kNoSeat;
+  bots::Profile profile = bots::Profile::Medium;
+};
+
+std::string bots_secret(const std::vector<BotSeat>& seats) {
+  std::string out;
+  for (const auto& b : seats)
+    out += fmt::format("{}{}:{}", out.empty() ? "" : ",", b.seat, bots::profile_name(b.profile));
+  return out;
+}
+
+bool parse_bots_secret(std::string_view text, std::vector<BotSeat>* out) {
+  out->clear();
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    BotSeat b;
+    const auto colon = item.find(':');
+    int64_t seat;
+    if (!parse_int(item.substr(0, colon), &seat) || seat < 0 || seat >= kMaxSeats) return false;
+    b.seat = static_cast<Seat>(seat);
+    if (colon != std::string_view::npos && !bots::parse_profile(item.substr(colon + 1), &b.profile)) return false;
+    out->push_back(b);
+  }
+  return true;
+}
 std::string stored_action_id(Seat seat, const std::string& id) { return "s" + std::to_string(seat) + ":" + id; }
 std::string client_id_of(const std::string& stored) {
   auto colon = stored.find(':');
@@ -141,6 +185,9 @@ struct RoomSlot {
   std::shared_ptr<const GameState> cached;  // state at cached->version (immutable)
   bool tokens_loaded = false;
   std::vector<std::string> tokens;  // index = seat
+  bool bots_loaded = false;
+  std::vector<BotSeat> bot_seats;   // ascending seats
+  std::vector<std::shared_ptr<const bots::Bot>> bots;  // index = seat (null: a human seat)
 };
 
 enum class Auth { Observer, SeatToken, Bad };
@@ -154,12 +201,20 @@ struct Server::Impl {
   std::thread thread;
   std::atomic<bool> stopping{false};
   std::atomic<bool> started{false};
+  std::atomic<int> listen_fd{-1};
   Clock::time_point born = Clock::now();
 
   mutable std::mutex rooms_mu;
   std::unordered_map<std::string, std::shared_ptr<RoomSlot>> rooms;
 
-  std::atomic<int64_t> appends{0}, duplicates{0}, rejected{0}, conflicts{0}, requests{0};
+  std::atomic<int64_t> appends{0}, duplicates{0}, rejected{0}, conflicts{0}, requests{0}, bot_actions{0};
+
+  // Bot workers: rooms that may wait for a bot seat, each queued at most once.
+  std::mutex bot_mu;
+  std::condition_variable bot_cv;
+  std::deque<std::string> bot_queue;
+  std::unordered_set<std::string> bot_queued;
+  std::vector<std::thread> bot_threads;
   mutable std::mutex lat_mu;
   std::vector<double> latencies;  // ring of the last kLatencies append times (ms)
   size_t lat_next = 0;
@@ -265,6 +320,161 @@ struct Server::Impl {
     return true;
   }
 
+  // ---- bots ----------------------------------------------------------------
+
+  // Reads the room's bot seats and seed (once per slot). False on a store
+  // error or a damaged secret.
+  bool load_bots(RoomSlot& sl, const std::string& room, std::string* error) {
+    {
+      std::scoped_lock lock(sl.mu);
+      if (sl.bots_loaded) return true;
+    }
+    auto text = store.get_room_secret(room, "bots", error);
+    if (!error->empty()) return false;
+    std::vector<BotSeat> seats;
+    std::vector<std::shared_ptr<const bots::Bot>> made;
+    if (text && !text->empty()) {
+      if (!parse_bots_secret(*text, &seats)) {
+        *error = "room " + room + ": damaged bots secret '" + *text + "'";
+        return false;
+      }
+      auto seed_text = store.get_room_secret(room, "bot_seed", error);
+      if (!error->empty()) return false;
+      uint64_t seed = 0;
+      if (seed_text) {
+        const auto [end, ec] = std::from_chars(seed_text->data(), seed_text->data() + seed_text->size(), seed);
+        if (ec != std::errc() || end != seed_text->data() + seed_text->size()) {
+          *error = "room " + room + ": damaged bot_seed secret";
+          return false;
+        }
+      }
+      for (const auto& b : seats) {
+        if (made.size() <= static_cast<size_t>(b.seat)) made.resize(static_cast<size_t>(b.seat) + 1);
+        made[static_cast<size_t>(b.seat)] = bots::make_bot(b.profile, mix(seed, 0xb07'0000ULL + b.seat));
+      }
+    }
+    std::scoped_lock lock(sl.mu);
+    if (!sl.bots_loaded) {
+      sl.bot_seats = std::move(seats);
+      sl.bots = std::move(made);
+      sl.bots_loaded = true;
+    }
+    return true;
+  }
+
+  void queue_bots(const std::string& room) {
+    if (opts.bot_threads <= 0) return;
+    {
+      std::scoped_lock lock(bot_mu);
+      if (!bot_queued.insert(room).second) return;
+      bot_queue.push_back(room);
+    }
+    bot_cv.notify_one();
+  }
+
+  // After an acknowledged event: queue the room if it has bot seats.
+  void after_event(RoomSlot& sl, const std::string& room) {
+    std::string error;
+    if (!load_bots(sl, room, &error)) {
+      std::fprintf(stderr, "mentat serve: %s\n", error.c_str());
+      return;
+    }
+    bool any;
+    {
+      std::scoped_lock lock(sl.mu);
+      any = !sl.bot_seats.empty();
+    }
+    if (any) queue_bots(room);
+  }
+
+  // Plays the room's bot seats while one is waited for, at most
+  // bot_moves_per_turn moves (then the room goes to the back of the queue).
+  void play_bots(const std::string& room) {
+    Reply err;
+    auto sl = slot(room, &err);
+    if (!sl) return;
+    std::string error;
+    if (!load_bots(*sl, room, &error)) {
+      std::fprintf(stderr, "mentat serve: %s\n", error.c_str());
+      return;
+    }
+    for (int moves = 0; !stopping; ) {
+      std::shared_ptr<const GameState> s;
+      if (!head_state(*sl, room, &s, &error)) {
+        std::fprintf(stderr, "mentat serve: bots of room %s: %s\n", room.c_str(), error.c_str());
+        return;
+      }
+      const uint8_t waiting = waiting_for(*s);
+      std::shared_ptr<const bots::Bot> bot;
+      Seat seat = kNoSeat;
+      {
+        std::scoped_lock lock(sl->mu);
+        for (const auto& b : sl->bot_seats)
+          if (b.seat < s->num_seats && ((waiting >> b.seat) & 1u)) {
+            seat = b.seat;
+            bot = sl->bots[static_cast<size_t>(b.seat)];
+            break;
+          }
+      }
+      if (!bot) return;  // game over, or only humans are asked
+      if (moves == opts.bot_moves_per_turn) {
+        queue_bots(room);
+        return;
+      }
+      const bots::ViewInput in = bots::make_input(*s, seat);
+      if (in.legal.empty()) {
+        std::fprintf(stderr, "mentat serve: room %s version %llu: bot seat %d is waited for but has no legal action\n",
+                     room.c_str(), static_cast<unsigned long long>(s->version), seat);
+        return;
+      }
+      const Action a = bot->choose(in);
+      const int64_t expect = static_cast<int64_t>(s->version);
+      const Reply r = submit_as(sl, room, seat, expect, a, stored_action_id(seat, "bot-" + std::to_string(expect)), true);
+      if (r.status == 200) {
+        ++moves;
+        continue;
+      }
+      // A human acted first (the head moved): look again. (An id_reused
+      // 409 would be a bot bug: reported below, not retried.)
+      if (r.status == 409 && r.body.find("\"stale_version\"") != std::string::npos) continue;
+      std::fprintf(stderr, "mentat serve: room %s version %lld: the bot of seat %d was refused: %s\n", room.c_str(),
+                   static_cast<long long>(expect), seat, r.body.c_str());
+      return;
+    }
+  }
+
+  void bot_worker() {
+    for (;;) {
+      std::string room;
+      {
+        std::unique_lock lock(bot_mu);
+        bot_cv.wait(lock, [&] { return stopping.load() || !bot_queue.empty(); });
+        if (stopping) return;
+        room = std::move(bot_queue.front());
+        bot_queue.pop_front();
+        bot_queued.erase(room);
+      }
+      try {
+        play_bots(room);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "mentat serve: bots of room %s: %s\n", room.c_str(), e.what());
+      }
+    }
+  }
+
+  // At start-up: queue every stored room that has bot seats (a restart
+  // continues their games).
+  void scan_bot_rooms() {
+    std::string error;
+    const auto all = store.rooms(&error);
+    for (const auto& m : all) {
+      if (stopping) return;
+      auto text = store.get_room_secret(m.room, "bots", &error);
+      if (text && !text->empty()) queue_bots(m.room);
+    }
+    if (!error.empty()) std::fprintf(stderr, "mentat serve: listing rooms for the bots: %s\n", error.c_str());
+  }
+
   // ---- handlers ----------------------------------------------------------
 
   Reply health() {
@@ -284,6 +494,7 @@ struct Server::Impl {
     m.rejected = rejected;
     m.conflicts = conflicts;
     m.requests = requests;
+    m.bot_actions = bot_actions;
     m.uptime_s = std::chrono::duration<double>(Clock::now() - born).count();
     std::vector<double> lat;
     {
@@ -312,7 +523,8 @@ struct Server::Impl {
                                                 rounded(m.append_max_ms, 0.001),
                                                 std::min<int64_t>(m.appends, static_cast<int64_t>(kLatencies)));
     return reply(b, fb::CreateMetrics(b, m.rooms_loaded, static_cast<int64_t>(all.size()), m.appends, m.duplicates,
-                                      m.rejected, m.conflicts, m.requests, latency, rounded(m.uptime_s, 0.1)));
+                                      m.rejected, m.conflicts, m.requests, latency, rounded(m.uptime_s, 0.1),
+                                      m.bot_actions));
   }
 
   Reply list_rooms() {
@@ -361,15 +573,27 @@ struct Server::Impl {
         if (!g.rulings.set(r->id()->string_view(), r->value()->string_view(), &error))
           return error_reply(400, "malformed", error);
       }
-    std::vector<int> bots;
+    std::vector<BotSeat> bot_seats;
+    if (req->bot_profiles() && (!req->bots() || req->bot_profiles()->size() != req->bots()->size()))
+      return error_reply(400, "malformed", "bot_profiles must give one profile per entry of bots");
     if (req->bots())
-      for (const int8_t seat : *req->bots()) {
+      for (flatbuffers::uoffset_t i = 0; i < req->bots()->size(); ++i) {
+        const int8_t seat = req->bots()->Get(i);
         if (seat < 0 || seat >= static_cast<int>(g.factions.size()) ||
-            std::find(bots.begin(), bots.end(), static_cast<int>(seat)) != bots.end())
+            std::any_of(bot_seats.begin(), bot_seats.end(), [&](const BotSeat& b) { return b.seat == seat; }))
           return error_reply(400, "malformed", "bots must list distinct seat numbers of this game, got " + std::to_string(seat));
-        bots.push_back(seat);
+        BotSeat b;
+        b.seat = seat;
+        if (req->bot_profiles() && !bots::parse_profile(req->bot_profiles()->Get(i)->string_view(), &b.profile))
+          return error_reply(400, "malformed", "unknown bot profile \"" + req->bot_profiles()->Get(i)->str() +
+                                                   "\" (easy, medium, hard or brutal)");
+        bot_seats.push_back(b);
       }
-    std::sort(bots.begin(), bots.end());
+    std::sort(bot_seats.begin(), bot_seats.end(), [](const BotSeat& a, const BotSeat& b) { return a.seat < b.seat; });
+    std::vector<int> bots;
+    for (const auto& b : bot_seats) bots.push_back(b.seat);
+    // The bots' seed: reproducible when the game's seed is given (test games).
+    const uint64_t bot_seed = req->bot_seed() ? *req->bot_seed() : req->seed() ? mix(*req->seed(), 0xb075eedULL) : random_u64();
     if (req->name()) g.name = req->name()->str();
     std::string room;
     if (req->room()) {
@@ -394,22 +618,24 @@ struct Server::Impl {
       tokens.push_back(random_hex(32));
       secrets.emplace_back(token_name(static_cast<Seat>(s)), tokens.back());
     }
-    std::string bots_text;
-    for (int b : bots) bots_text += (bots_text.empty() ? "" : ",") + std::to_string(b);
-    secrets.emplace_back("bots", bots_text);
+    secrets.emplace_back("bots", bots_secret(bot_seats));
+    secrets.emplace_back("bot_seed", std::to_string(bot_seed));
     if (!store.put_room_secrets(room, secrets, &error)) return error_reply(500, "store", error);
+    if (!bot_seats.empty()) queue_bots(room);
 
     Builder b;
     std::vector<Offset<fb::SeatInfo>> seats;
     for (size_t s = 0; s < g.factions.size(); ++s) {
-      const bool bot = std::find(bots.begin(), bots.end(), static_cast<int>(s)) != bots.end();
+      const auto it = std::find_if(bot_seats.begin(), bot_seats.end(), [&](const BotSeat& x) { return x.seat == static_cast<Seat>(s); });
+      const bool bot = it != bot_seats.end();
       seats.push_back(fb::CreateSeatInfoDirect(b, static_cast<int8_t>(s), std::string(faction_key(g.factions[s])).c_str(),
-                                               tokens[s].c_str(), bot));
+                                               tokens[s].c_str(), bot,
+                                               bot ? std::string(bots::profile_name(it->profile)).c_str() : nullptr));
     }
-    const std::vector<int8_t> bot_seats(bots.begin(), bots.end());
+    const std::vector<int8_t> bot_seat_numbers(bots.begin(), bots.end());
     return reply(b,
                  fb::CreateCreateRoomResponseDirect(b, room.c_str(), 0, g.advanced ? "advanced" : "basic", g.max_turns,
-                                                    &seats, &bot_seats),
+                                                    &seats, &bot_seat_numbers),
                  201);
   }
 
@@ -552,9 +778,16 @@ struct Server::Impl {
     GameSetup ignored;
     if (!codec::action_from_table(static_cast<uint8_t>(req->action_type()), req->action(), &action, &ignored, &error))
       return error_reply(400, "malformed", error);
-    const std::string id = stored_action_id(seat, req->id()->str());
+    return submit_as(sl, room, seat, expect, action, stored_action_id(seat, req->id()->str()), false);
+  }
 
-    std::scoped_lock write(sl->write);
+  // The durable path of every action, a human's (act) or a bot's: checks
+  // the client id and the expected version, then store::submit (synced).
+  // `id` is the stored id ("s<seat>:<client id>").
+  Reply submit_as(const std::shared_ptr<RoomSlot>& sl, const std::string& room, Seat seat, int64_t expect,
+                  const Action& action, const std::string& id, bool by_bot) {
+    std::string error;
+    std::unique_lock write(sl->write);
     auto prev = store.find_action(room, id, &error);
     if (!error.empty()) return error_reply(500, "store", error);
     if (prev) return duplicate_reply(room, seat, *prev, action);
@@ -581,6 +814,7 @@ struct Server::Impl {
     if (!o.ok) return error_reply(500, "store", o.error);
     if (o.duplicate) return duplicate_reply(room, seat, o.version, action);
     ++appends;
+    if (by_bot) ++bot_actions;
     record_latency(ms);
     auto after = std::make_shared<GameState>(*before);
     apply(*after, seat, action, nullptr);
@@ -593,6 +827,9 @@ struct Server::Impl {
       if (!sl->cached || sl->cached->version < after->version) sl->cached = after;
     }
     sl->changed.notify_all();
+    write.unlock();
+    // A bot's worker goes on playing the room by itself.
+    if (!by_bot) after_event(*sl, room);
     return submitted(room, o.version, summary_for(o.event, before.get(), *after, seat), false);
   }
 
@@ -600,6 +837,19 @@ struct Server::Impl {
     http.new_task_queue = [n = static_cast<size_t>(std::max(2, opts.threads))] { return new httplib::ThreadPool(n); };
     http.set_payload_max_length(opts.max_body_bytes);
     http.set_keep_alive_timeout(opts.keep_alive_seconds);
+    // Replies are written in pieces (headers, then body): without
+    // TCP_NODELAY, Nagle's algorithm and the client's delayed ACK add ~40 ms
+    // to every keep-alive round trip (docs/PERFORMANCE.md, "Room server").
+    http.set_tcp_nodelay(true);
+    // cpp-httplib closes a keep-alive connection after 5 requests by
+    // default; clients that poll and act would reconnect all the time.
+    http.set_keep_alive_max_count(1000);
+    // Remember the listening socket: cpp-httplib listens with a backlog of
+    // 5, too short for many clients connecting at once (start() raises it).
+    http.set_socket_options([this](socket_t sock) {
+      httplib::default_socket_options(sock);
+      listen_fd = sock;
+    });
     auto wrap = [this](auto fn) {
       return [this, fn](const httplib::Request& req, httplib::Response& res) {
         ++requests;
@@ -664,6 +914,10 @@ int Server::start(const std::string& host, int port, std::string* error) {
     impl_->started = false;
     return -1;
   }
+  // Linux lets listen() be called again on a listening socket to change
+  // its backlog (cpp-httplib 0.11 uses 5: simultaneous connects beyond it
+  // were dropped and their first request went unanswered).
+  if (impl_->listen_fd >= 0) ::listen(impl_->listen_fd, SOMAXCONN);
   auto returned = std::make_shared<std::atomic<bool>>(false);
   impl_->thread = std::thread([this, returned] {
     impl_->http.listen_after_bind();
@@ -677,12 +931,24 @@ int Server::start(const std::string& host, int port, std::string* error) {
     *error = fmt::format("the server on {}:{} stopped at once", host, bound);
     return -1;
   }
+  impl_->stopping = false;
+  for (int i = 0; i < impl_->opts.bot_threads; ++i)
+    impl_->bot_threads.emplace_back([this, i] {
+      if (i == 0) impl_->scan_bot_rooms();
+      impl_->bot_worker();
+    });
   return bound;
 }
 
 void Server::stop() {
   if (!impl_->started.exchange(false)) return;
   impl_->stopping = true;
+  {
+    std::scoped_lock lock(impl_->bot_mu);
+    impl_->bot_cv.notify_all();
+  }
+  for (auto& t : impl_->bot_threads) t.join();
+  impl_->bot_threads.clear();
   {
     std::scoped_lock lock(impl_->rooms_mu);
     for (auto& [name, s] : impl_->rooms) {

@@ -25,7 +25,21 @@
 //    are serialised in-process (the store's compare-and-set stays the
 //    authority). The head state of each room is cached by version (states
 //    at a version never change). One server per store directory.
-//  * Bot seats are accepted and stored at creation but not played yet.
+//  * Bot seats (POST /rooms "bots", with a profile each) are played by the
+//    server: after every acknowledged event, and for every room with bots
+//    when the server starts, a room waiting for a bot seat is queued for
+//    the bot workers (ServerOptions::bot_threads, never the HTTP threads).
+//    A worker builds the seat's own view (bots::make_input), asks the
+//    seat's bot and submits its choice through the same path as a human's
+//    action (store::submit, synced) with the client action id "bot-<V>"
+//    (V: the version the action is based on, stored as "s<seat>:bot-<V>"),
+//    so a restart never stores a bot move twice. When several bot seats are
+//    waited for, the lowest seat acts first. Bot choices are deterministic:
+//    bot of seat S is bots::make_bot(profile, f(bot_seed, S)) and chooses
+//    from its view and legal actions alone; bot_seed is stored with the
+//    room's secrets. A worker plays at most a few moves of one room before
+//    yielding to the next queued room; bots stop when nobody is waited for
+//    (game over, or only humans are asked) and when the server stops.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +56,8 @@ struct ServerOptions {
   int keep_alive_seconds = 5;    // idle keep-alive connections are closed after this
   size_t max_body_bytes = 1 << 20;
   int max_events_per_poll = 500; // GET /rooms/{id}/events returns at most this many (more:true)
+  int bot_threads = 1;           // workers that play bot seats (0: bots never act)
+  int bot_moves_per_turn = 16;   // a worker yields to the next room after this many moves
 };
 
 struct MetricsSnapshot {
@@ -51,6 +67,7 @@ struct MetricsSnapshot {
   int64_t rejected = 0;          // 422
   int64_t conflicts = 0;         // 409 stale version
   int64_t requests = 0;
+  int64_t bot_actions = 0;       // actions stored by the server's bots (also counted in appends)
   double append_p50_ms = 0;      // over the last 4096 appends (store::submit, fsync included)
   double append_p99_ms = 0;
   double append_max_ms = 0;

@@ -225,6 +225,17 @@ TEST_CASE("crash: kill -9 the server at random moments, nothing acknowledged is 
     for (const auto* seat : *j->seats()) r.tokens.push_back(seat->token()->str());
   }
 
+  // A room of bots only: the server plays it by itself across the crashes.
+  {
+    httplib::Client c("127.0.0.1", port.load());
+    auto res = c.Post("/rooms",
+                      R"({"room":"crashbots","seed":5,"factions":["atreides","harkonnen","fremen","emperor","spacing_guild",)"
+                      R"("bene_gesserit"],"bots":[0,1,2,3,4,5],"bot_profiles":["easy","medium","hard","easy","medium","hard"]})",
+                      "application/json");
+    REQUIRE(res);
+    REQUIRE(res->status == 201);
+  }
+
   std::atomic<bool> stop{false};
   std::vector<std::thread> clients;
   for (int i = 0; i < kRooms; ++i)
@@ -302,6 +313,25 @@ TEST_CASE("crash: kill -9 the server at random moments, nothing acknowledged is 
     CHECK(rep.ok);
     CHECK(rep.events == m->head + 1);
   }
+  // The bots' room: one move per version, each under its deterministic id
+  // (a bot move is never stored twice), and it verifies.
+  int64_t bot_head = -1, bot_bad_ids = 0;
+  {
+    auto m = st->meta("crashbots", &error);
+    REQUIRE(m);
+    bot_head = m->head;
+    CHECK(st->scan_events("crashbots", 1, m->head, [&](int64_t v, const std::string& bytes) {
+      codec::Event e;
+      if (!codec::decode_event(bytes, &e, &error)) return false;
+      if (e.client_action_id != "s" + std::to_string(e.seat) + ":bot-" + std::to_string(v - 1)) ++bot_bad_ids;
+      return true;
+    }, &error));
+    CHECK(bot_head > 100);
+    CHECK(bot_bad_ids == 0);
+    auto rep = replay::verify_room(*st, "crashbots");
+    INFO(rep.check << ": " << rep.detail);
+    CHECK(rep.ok);
+  }
   double restart_max = 0, restart_sum = 0;
   for (double ms : restart_ms) {
     restart_max = std::max(restart_max, ms);
@@ -309,12 +339,12 @@ TEST_CASE("crash: kill -9 the server at random moments, nothing acknowledged is 
   }
   std::printf("crash test: %d rooms, %d crashes (kill -9), %lld acknowledged (%lld answered as duplicates after a lost reply, "
               "%lld resent requests), lost=%lld, duplicated=%lld, holes=%lld, stored-unacknowledged=%lld; restart to "
-              "/health: mean %.0f ms, max %.0f ms; mentat recover: %.0f ms; total %.1f s\n",
+              "/health: mean %.0f ms, max %.0f ms; mentat recover: %.0f ms; bots' room: %lld moves; total %.1f s\n",
               kRooms, kCrashes, static_cast<long long>(acknowledged), static_cast<long long>(duplicates_answered),
               static_cast<long long>(retries), static_cast<long long>(lost), static_cast<long long>(duplicated),
               static_cast<long long>(holes), static_cast<long long>(unacknowledged),
               restart_ms.empty() ? 0.0 : restart_sum / static_cast<double>(restart_ms.size()), restart_max, recover_ms,
-              seconds_since(t_start));
+              static_cast<long long>(bot_head), seconds_since(t_start));
   std::printf("%s", recover_out.c_str());
   CHECK(restart_ms.size() == static_cast<size_t>(kCrashes));
   CHECK(acknowledged >= 40);

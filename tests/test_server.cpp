@@ -16,6 +16,7 @@
 #include "core/engine.h"
 #include "events/codec.h"
 #include "inspect/view.h"
+#include "replay/fold.h"
 #include "server/api.h"
 #include "server/server.h"
 #include "store/room.h"
@@ -73,6 +74,12 @@ class Harness {
     server_ = std::make_unique<server::Server>(*store_, o);
     port_ = server_->start("127.0.0.1", 0, &error);
     REQUIRE(port_ > 0);
+  }
+  // The store without a server (nothing acts).
+  void reopen_store_only() {
+    std::string error;
+    store_ = store::EventStore::open(dir_.string(), store::Options{}, &error);
+    REQUIRE(store_);
   }
   void close() {
     if (server_) server_->stop();
@@ -574,4 +581,182 @@ TEST_CASE("server api: submit_request_json reads back to the same action", "[ser
     CHECK(ok);
     CHECK(checked > 100);
   }
+}
+
+// ---- bots in server seats ---------------------------------------------------
+
+namespace {
+
+struct Stored {
+  Seat seat;
+  Action action;
+  std::string id;
+};
+
+std::vector<Stored> stored_events(Harness& h, const std::string& room) {
+  std::vector<Stored> out;
+  std::string error;
+  const int64_t head = head_of(h, room);
+  REQUIRE(h.store().scan_events(room, 1, head, [&](int64_t, const std::string& bytes) {
+    codec::Event e;
+    REQUIRE(codec::decode_event(bytes, &e, &error));
+    out.push_back({e.seat, e.action, e.client_action_id});
+    return true;
+  }, &error));
+  return out;
+}
+
+GameState head_state_of(Harness& h, const std::string& room) {
+  GameState s;
+  std::string error;
+  REQUIRE(store::load_state(h.store(), room, -1, &s, &error));
+  return s;
+}
+
+// Waits (up to `seconds`) until pred(head state) holds; returns that state.
+template <class Pred>
+GameState wait_until(Harness& h, const std::string& room, double seconds, Pred pred) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    GameState s = head_state_of(h, room);
+    if (pred(s)) return s;
+    INFO("room " << room << " at version " << s.version << ", phase " << phase_name(s.phase) << ", waiting for "
+                 << int(waiting_for(s)));
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+const std::string kAllBots =
+    R"({"factions":["atreides","harkonnen","bene_gesserit"],"seed":11,"bot_seed":5,"turns":2,"bots":[0,1,2],
+        "bot_profiles":["medium","hard","easy"],"room":"allbots"})";
+
+bool game_over(const GameState& s) { return s.phase == Phase::GameOver && waiting_for(s) == 0; }
+
+}  // namespace
+
+TEST_CASE("server bots: the bots play every seat but the human's, through the durable path", "[server][bots]") {
+  Harness h;
+  auto r = h.post("/rooms", R"({"factions":["atreides","harkonnen","bene_gesserit"],"seed":4,"room":"b1",)"
+                            R"("bots":[2,1],"bot_profiles":["easy","medium"]})");
+  INFO(r.body);
+  REQUIRE(r.status == 201);
+  auto j = r.as<fb::CreateRoomResponse>();
+  REQUIRE(j->seats()->size() == 3);
+  CHECK_FALSE(j->seats()->Get(0)->bot());
+  CHECK(j->seats()->Get(1)->bot());
+  CHECK(str(j->seats()->Get(1)->bot_profile()) == "medium");
+  CHECK(str(j->seats()->Get(2)->bot_profile()) == "easy");
+  CHECK(j->seats()->Get(0)->bot_profile() == nullptr);
+  const std::string human = j->seats()->Get(0)->token()->str();
+
+  // The human plays seat 0 with its first legal action whenever only it is
+  // asked; the bots answer everything else by themselves.
+  int human_moves = 0;
+  for (; human_moves < 12; ++human_moves) {
+    GameState s = wait_until(h, "b1", 20, [](const GameState& g) { return waiting_for(g) == 1u || game_over(g); });
+    if (game_over(s)) break;
+    auto acts = legal_actions(s, 0);
+    REQUIRE(!acts.empty());
+    auto a = h.post("/rooms/b1/actions", server::api::submit_request_json(static_cast<int64_t>(s.version),
+                                                                           "h" + std::to_string(human_moves), acts[0]),
+                    human);
+    INFO(a.body);
+    REQUIRE(a.status == 200);
+  }
+  CHECK(human_moves == 12);
+  const auto events = stored_events(h, "b1");
+  int by_bots = 0, by_human = 0;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const auto& e = events[i];
+    if (e.seat == 0) {
+      ++by_human;
+      CHECK(e.id.rfind("s0:h", 0) == 0);
+    } else {
+      ++by_bots;
+      REQUIRE(e.seat != kNoSeat);
+      // The deterministic id: the seat and the version the move is based on.
+      CHECK(e.id == "s" + std::to_string(e.seat) + ":bot-" + std::to_string(i));
+    }
+  }
+  CHECK(by_human == 12);
+  CHECK(by_bots > 12);
+  CHECK(h.server().metrics().bot_actions == by_bots);
+  // The bot seats' moves are ordinary events: the room verifies.
+  CHECK(replay::verify_room(h.store(), "b1").ok);
+  // Bad bot requests.
+  CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"bots":[1],"bot_profiles":["genius"]})").code() == "malformed");
+  CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"bots":[1],"bot_profiles":["easy","hard"]})").code() ==
+        "malformed");
+  CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"bot_profiles":["easy"]})").code() == "malformed");
+}
+
+TEST_CASE("server bots: a room of bots plays to the end by itself, verifies, and restarts without doubling a move",
+          "[server][bots]") {
+  // Uninterrupted run.
+  std::vector<Stored> reference;
+  {
+    Harness h;
+    REQUIRE(h.post("/rooms", kAllBots).status == 201);
+    GameState s = wait_until(h, "allbots", 60, game_over);
+    CHECK(s.turn >= 1);
+    reference = stored_events(h, "allbots");
+    REQUIRE(reference.size() > 20);
+    for (size_t i = 0; i < reference.size(); ++i)
+      CHECK(reference[i].id == "s" + std::to_string(reference[i].seat) + ":bot-" + std::to_string(i));
+    const auto rep = replay::verify_room(h.store(), "allbots");
+    INFO(rep.check << ": " << rep.detail);
+    CHECK(rep.ok);
+    CHECK(h.server().metrics().bot_actions == static_cast<int64_t>(reference.size()));
+  }
+  // The same room stopped twice mid-game: the restarted server resumes the
+  // bots from the stored head and the stream is move for move the same
+  // (no move lost, none stored twice: the bots are deterministic).
+  Harness h;
+  REQUIRE(h.post("/rooms", kAllBots).status == 201);
+  int stopped_mid_game = 0;
+  for (size_t stop_at : {reference.size() / 4, reference.size() / 2}) {
+    wait_until(h, "allbots", 30, [&](const GameState& g) { return g.version >= stop_at; });
+    h.close();
+    h.reopen_store_only();
+    const int64_t head = head_of(h, "allbots");
+    if (head < static_cast<int64_t>(reference.size())) ++stopped_mid_game;
+    h.close();
+    h.open();
+  }
+  CHECK(stopped_mid_game > 0);  // the restarts really happened mid-game
+  wait_until(h, "allbots", 60, game_over);
+  const auto again = stored_events(h, "allbots");
+  REQUIRE(again.size() == reference.size());
+  for (size_t i = 0; i < again.size(); ++i) {
+    INFO("version " << i + 1);
+    CHECK(again[i].seat == reference[i].seat);
+    CHECK(again[i].action == reference[i].action);
+    CHECK(again[i].id == reference[i].id);
+  }
+  CHECK(replay::verify_room(h.store(), "allbots").ok);
+}
+
+TEST_CASE("server bots: a stored room with bot seats is resumed at start-up, old secrets meaning medium", "[server][bots]") {
+  Harness h;
+  h.close();
+  // A room written without the server (as by an older server): bot seats
+  // "0,1" without profiles, no bot seed.
+  {
+    h.reopen_store_only();
+    GameSetup g;
+    g.seed = 9;
+    g.max_turns = 1;
+    g.factions = {Faction::Atreides, Faction::Harkonnen};
+    std::string room = "old", error;
+    REQUIRE(store::create_room(h.store(), g, &room, &error));
+    REQUIRE(h.store().put_room_secrets("old", {{"token.0", "t0"}, {"token.1", "t1"}, {"bots", "0,1"}}, &error));
+    CHECK(head_of(h, "old") == 0);
+    h.close();
+  }
+  h.open();  // nothing is submitted: the server finds the room by itself
+  GameState s = wait_until(h, "old", 30, game_over);
+  CHECK(s.version > 10);
+  for (const auto& e : stored_events(h, "old")) CHECK(e.id.find(":bot-") != std::string::npos);
+  CHECK(replay::verify_room(h.store(), "old").ok);
 }
