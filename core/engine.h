@@ -29,7 +29,7 @@
 namespace mentat {
 
 inline constexpr uint32_t kEngineVersion = 1;
-inline constexpr uint32_t kRulesVersion = 1;
+inline constexpr uint32_t kRulesVersion = 2;  // 2: Karama powers, ally payments, KeepCards, ... (session 2)
 
 // Action kinds; the numbers equal the FlatBuffers union tags (events/mentat.fbs).
 enum class ActionKind : uint8_t {

@@ -25,6 +25,7 @@ VerifyReport verify_room(store::EventStore& store, const std::string& room,
     r.ok = false;
     r.first_bad = v;
     r.check = std::move(check);
+    if (r.detail.rfind("note: ", 0) == 0) detail += " (" + r.detail.substr(6) + ": a game stored by another rules version may not refold)";
     r.detail = std::move(detail);
     return false;
   };
@@ -34,6 +35,13 @@ VerifyReport verify_room(store::EventStore& store, const std::string& room,
     if (!codec::decode_event(bytes, &e, &err)) return fail(v, "decode", err);
     if (static_cast<int64_t>(e.version) != v)
       return fail(v, "version", "the event stored at version " + std::to_string(v) + " says version " + std::to_string(e.version));
+    // A game stored by another rules version may legitimately not refold: say so.
+    if (e.rules_version != kRulesVersion) {
+      const bool ok_so_far = r.ok;
+      if (ok_so_far && r.detail.empty())
+        r.detail = "note: version " + std::to_string(v) + " was stored by rules version " + std::to_string(e.rules_version) +
+                   ", this engine is rules version " + std::to_string(kRulesVersion);
+    }
     DrawLog draws;
     if (v == 0) {
       if (e.action.kind != ActionKind::CreateGame) return fail(v, "validate", "version 0 is not a CreateGame event");
