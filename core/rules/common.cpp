@@ -20,11 +20,6 @@ int GameState::forces_total(Faction fa) const {
   return n;
 }
 
-bool GameState::in_storm(LocationId loc) const {
-  const int sector = data::location(loc).sector;
-  return sector != data::kNoSector && sector == storm_sector;
-}
-
 void transfer_spice(GameState& s, SpiceAccount from, SpiceAccount to, int amount) {
   auto adjust = [&](SpiceAccount a, int delta) {
     switch (a.holder) {
