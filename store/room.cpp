@@ -200,6 +200,19 @@ Outcome submit_loaded(EventStore& store, const std::string& room, GameState& hea
                       const std::string& client_action_id) {
   Outcome o;
   if (find_duplicate(store, room, client_action_id, &o)) return o;
+  // The stored head must be the caller's: a store that moved on is a conflict
+  // before any validation, as in submit().
+  auto m = store.meta(room, &o.error);
+  if (!m) {
+    if (o.error.empty()) o.error = "no room " + room;
+    return o;
+  }
+  if (m->head != static_cast<int64_t>(head.version)) {
+    o.conflict = true;
+    o.version = m->head;
+    o.error = "room " + room + " is at version " + std::to_string(m->head) + ", not " + std::to_string(head.version);
+    return o;
+  }
   return submit_on(store, room, head, seat, static_cast<int64_t>(head.version), action, client_action_id);
 }
 
