@@ -12,6 +12,7 @@
 
 #include "core/engine.h"
 #include "events/codec.h"
+#include "inspect/custody.h"
 #include "store/room.h"
 #include "support/random_play.h"
 
@@ -252,4 +253,25 @@ TEST_CASE("store: a read-only open reads every event, writes nothing and refuses
   auto none = store::EventStore::open((dir.path / "missing").string(), ro, &err);
   CHECK_FALSE(none);
   CHECK_FALSE(fs::exists(dir.path / "missing"));
+}
+
+TEST_CASE("custody: the check names the place a duplicated component is found again", "[custody]") {
+  GameState s = create_game(testplay::setup_for(5, 6, true), nullptr);
+  const auto entries = inspect::enumerate_custody(s);
+  const Faction f = s.faction_at(0);
+  const std::string hand = "hand:" + std::string(faction_key(f));
+  CHECK(std::count_if(entries.begin(), entries.end(), [&](const auto& e) { return e.zone == hand; }) == s.of(f).hand.n);
+  CHECK(std::count_if(entries.begin(), entries.end(), [](const auto& e) { return e.zone == "treachery_deck"; }) ==
+        s.treachery_deck.n);
+  GameState dup = s;
+  dup.treachery_discard.push(dup.treachery_deck.ids[0]);
+  auto v = inspect::check_invariants(dup);
+  REQUIRE(v.has_value());
+  CHECK(v->invariant == "custody");
+  CHECK_THAT(v->detail, Catch::Contains("again in treachery_discard"));
+  GameState dup_hand = s;
+  dup_hand.of(f).hand.push(s.treachery_deck.ids[0]);
+  v = inspect::check_invariants(dup_hand);
+  REQUIRE(v.has_value());
+  CHECK_THAT(v->detail, Catch::Contains("again in " + hand));
 }
