@@ -106,6 +106,10 @@ std::unique_ptr<EventStore> EventStore::open(const std::string& dir, const Optio
   dbo.paranoid_checks = true;
   dbo.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   dbo.keep_log_file_num = 2;
+  // Open the table files in the calling thread. RocksDB's default (16) starts
+  // a pool of threads per column family on every open, which cost a cold
+  // replay about 2 ms of its 3; the stores here have few table files.
+  dbo.max_file_opening_threads = 1;
   rocksdb::ColumnFamilyOptions cfo;
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
       {rocksdb::kDefaultColumnFamilyName, cfo}, {"events", cfo}, {"rooms", cfo}, {"snapshots", cfo}, {"actions", cfo}};
