@@ -55,8 +55,9 @@ std::vector<Seat> order_from_first(const GameState& s) {
   // in every step-skipping test, so it allocates only the result.
   int dist[kMaxSeats];
   std::vector<Seat> out;
-  out.reserve(s.num_seats);
-  for (Seat i = 0; i < s.num_seats; ++i) {
+  const Seat n = static_cast<Seat>(std::min<int>(s.num_seats, kMaxSeats));
+  out.reserve(static_cast<size_t>(n));
+  for (Seat i = 0; i < n; ++i) {
     int d = (marker_sector(s, i) - s.storm_sector + 18) % 18;
     if (d == 0 && s.rulings.is(RulingId::StormOnMarker, 0)) d = 18;  // passed already
     size_t k = out.size();

@@ -44,7 +44,6 @@
 // one territory at once (Ship has a single `from`).
 #include <algorithm>
 #include <array>
-#include <deque>
 
 #include "core/rules/rules.h"
 
