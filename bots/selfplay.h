@@ -3,11 +3,13 @@
 // Contract:
 //  * play_game() creates a room and plays it to the end. Every action is a
 //    bot's choice from its seat's legal actions, submitted through
-//    store::submit exactly as a human's would be (so each decision is an
-//    ordinary event). After every event the custody invariants are checked
-//    (inspect::check_invariants) on the driver's mirror of the state, whose
-//    hash must equal the stored event's; at the end replay::verify_room must
-//    pass. The first failure ends the game with ok = false, the room id and
+//    store::submit_loaded (the submit path of a room kept loaded: validate,
+//    apply, hash, encode, append; the driver's state is the room's head, not
+//    reloaded from a snapshot before each action), so each decision is an
+//    ordinary event, the same bytes store::submit would store. After every
+//    event the custody invariants are checked (inspect::check_invariants) on
+//    the driver's state; at the end replay::verify_room (refold from the
+//    stored events, every hash compared) must pass unless spec.verify is off. The first failure ends the game with ok = false, the room id and
 //    the version where it happened.
 //  * Deterministic: the same GameSpec gives the same events (the driver picks
 //    among simultaneously waited-for seats with an Rng seeded from the spec).

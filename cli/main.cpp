@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -33,8 +34,16 @@ int fail(int code, const std::string& msg) {
   return code;
 }
 
-std::unique_ptr<store::EventStore> open_store(const std::string& dir, std::string* error) {
-  return store::EventStore::open(dir, store::Options{}, error);
+// Commands that only read open the store read-only (docs/PERFORMANCE.md):
+// nothing is written into it and they work beside a running server. A store
+// that does not exist yet is still created by the writable open, as before.
+std::unique_ptr<store::EventStore> open_store(const std::string& dir, bool reader, std::string* error) {
+  store::Options o;
+  if (reader && std::filesystem::exists(std::filesystem::path(dir) / "CURRENT")) {
+    o.read_only = true;
+    o.create_if_missing = false;
+  }
+  return store::EventStore::open(dir, o, error);
 }
 
 bool parse_seat(const GameState& s, const std::string& text, Seat* out, std::string* error) {
@@ -425,7 +434,10 @@ int main(int argc, char** argv) {
   }
 
   std::string error;
-  auto st = open_store(data_dir, &error);
+  const bool reader = cmd_log->parsed() || cmd_show->parsed() || cmd_actions->parsed() || cmd_verify->parsed() ||
+                      cmd_rooms->parsed() || cmd_render->parsed() || cmd_replay->parsed() || cmd_step->parsed() ||
+                      cmd_diff->parsed() || cmd_bisect->parsed();
+  auto st = open_store(data_dir, reader, &error);
   if (!st) return fail(3, error);
 
   auto make_setup = [&](GameSetup* g) -> bool {

@@ -372,7 +372,10 @@ struct GameState {
   int forces_in_territory(Faction fa, TerritoryId t) const;
   // Total of a faction's forces everywhere (board + reserves + tanks).
   int forces_total(Faction fa) const;
-  bool in_storm(LocationId loc) const;  // Polar Sink never
+  bool in_storm(LocationId loc) const {  // Polar Sink never
+    const int sector = data::location(loc).sector;
+    return sector != data::kNoSector && sector == storm_sector;
+  }
   bool sector_in_storm(int sector) const { return sector == storm_sector; }
 };
 

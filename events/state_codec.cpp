@@ -69,12 +69,25 @@ struct Reader {
 
 }  // namespace
 
-std::string encode_state(const GameState& s) {
+namespace {
+
+// The canonical encoding of `s`, finished in `b` (paid once per stored event:
+// the streams are reserved up front, the hash reads the builder's buffer).
+void build_state(const GameState& s, flatbuffers::FlatBufferBuilder& b) {
   Writer w;
+  w.u8.reserve(4096);
+  w.u16.reserve(256);
+  w.u64.reserve(32);
   visit_fields(s, w);
-  flatbuffers::FlatBufferBuilder b(4096);
   auto enc = fb::CreateStateEncoding(b, kStateFormat, b.CreateVector(w.u8), b.CreateVector(w.u16), b.CreateVector(w.u64));
   fb::FinishStateEncodingBuffer(b, enc);
+}
+
+}  // namespace
+
+std::string encode_state(const GameState& s) {
+  flatbuffers::FlatBufferBuilder b(4096);
+  build_state(s, b);
   return std::string(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
 }
 
@@ -110,6 +123,10 @@ bool decode_state(std::string_view bytes, GameState* out, std::string* error) {
 
 uint64_t hash_bytes(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
 
-uint64_t state_hash(const GameState& s) { return hash_bytes(encode_state(s)); }
+uint64_t state_hash(const GameState& s) {
+  flatbuffers::FlatBufferBuilder b(4096);
+  build_state(s, b);
+  return XXH3_64bits(b.GetBufferPointer(), b.GetSize());  // == hash_bytes(encode_state(s))
+}
 
 }  // namespace mentat::codec

@@ -28,57 +28,74 @@ std::string component_label(Component c, uint8_t id) {
   return "?";
 }
 
-std::vector<CustodyEntry> enumerate_custody(const GameState& s) {
-  std::vector<CustodyEntry> out;
-  auto pile = [&](Component k, const auto& p, const std::string& zone) {
-    for (int i = 0; i < p.n; ++i) out.push_back({k, p.ids[i], zone});
+namespace {
+
+// Every component with its place: fn(kind, id, zone) where zone() names the
+// place (built only when called: check_invariants needs it only to report).
+template <class Fn>
+void visit_custody(const GameState& s, Fn&& fn) {
+  auto pile = [&](Component k, const auto& p, auto zone) {
+    for (int i = 0; i < p.n; ++i) fn(k, p.ids[i], zone);
   };
-  pile(Component::Treachery, s.treachery_deck, "treachery_deck");
-  pile(Component::Treachery, s.treachery_discard, "treachery_discard");
-  pile(Component::Treachery, s.bidding.row, "up_for_bid");
-  pile(Component::Treachery, s.battle.wheels, "battle_wheels");
-  pile(Component::Treachery, s.treachery_set_aside, "treachery_set_aside");  // 3.01.07 Family Atomics
-  pile(Component::Treachery, s.karama_taken, "karama_taken");                // 1.14.04 Harkonnen give-back
-  pile(Component::Spice, s.spice_deck, "spice_deck");
-  pile(Component::Spice, s.spice_discard[0], "spice_discard_a");
-  pile(Component::Spice, s.spice_discard[1], "spice_discard_b");
-  pile(Component::Spice, s.spice_set_aside, "spice_set_aside");
-  pile(Component::Traitor, s.traitor_deck, "traitor_deck");
-  pile(Component::StormCard, s.storm_deck, "storm_deck");
-  if (s.storm_card) out.push_back({Component::StormCard, s.storm_card, "storm_card"});
+  auto named = [](const char* z) { return [z] { return std::string(z); }; };
+  pile(Component::Treachery, s.treachery_deck, named("treachery_deck"));
+  pile(Component::Treachery, s.treachery_discard, named("treachery_discard"));
+  pile(Component::Treachery, s.bidding.row, named("up_for_bid"));
+  pile(Component::Treachery, s.battle.wheels, named("battle_wheels"));
+  pile(Component::Treachery, s.treachery_set_aside, named("treachery_set_aside"));  // 3.01.07 Family Atomics
+  pile(Component::Treachery, s.karama_taken, named("karama_taken"));                // 1.14.04 Harkonnen give-back
+  pile(Component::Spice, s.spice_deck, named("spice_deck"));
+  pile(Component::Spice, s.spice_discard[0], named("spice_discard_a"));
+  pile(Component::Spice, s.spice_discard[1], named("spice_discard_b"));
+  pile(Component::Spice, s.spice_set_aside, named("spice_set_aside"));
+  pile(Component::Traitor, s.traitor_deck, named("traitor_deck"));
+  pile(Component::StormCard, s.storm_deck, named("storm_deck"));
+  if (s.storm_card) fn(Component::StormCard, s.storm_card, named("storm_card"));
   for (int fi = 0; fi < kNumFactions; ++fi) {
     const auto& fs = s.f[fi];
     if (!fs.in_game) continue;
-    const std::string key(faction_key(static_cast<Faction>(fi)));
-    pile(Component::Treachery, fs.hand, "hand:" + key);
-    pile(Component::Traitor, fs.traitors, "traitors:" + key);
-    pile(Component::Traitor, fs.traitor_offer, "traitor_offer:" + key);
-    pile(Component::Traitor, fs.traitors_discarded, "traitors_discarded:" + key);
+    const std::string_view key = faction_key(static_cast<Faction>(fi));
+    auto of = [key](const char* z) { return [z, key] { return std::string(z) + ":" + std::string(key); }; };
+    pile(Component::Treachery, fs.hand, of("hand"));
+    pile(Component::Traitor, fs.traitors, of("traitors"));
+    pile(Component::Traitor, fs.traitor_offer, of("traitor_offer"));
+    pile(Component::Traitor, fs.traitors_discarded, of("traitors_discarded"));
   }
   for (int l = 0; l < data::kNumLeaders; ++l) {
     if (!s.has(data::leader(static_cast<LeaderId>(l)).faction)) continue;
     const auto& ls = s.leaders[l];
-    std::string zone;
-    switch (ls.zone) {
-      case LeaderZone::Pool: zone = "pool"; break;
-      case LeaderZone::Tanks: zone = "tanks"; break;
-      case LeaderZone::TanksFaceDown: zone = "tanks_face_down"; break;
-      case LeaderZone::Battlefield: zone = "battlefield"; break;
-    }
-    if (ls.holder < kNumFactions) zone += ":" + std::string(faction_key(static_cast<Faction>(ls.holder)));
-    out.push_back({Component::Leader, static_cast<uint8_t>(l), zone});
+    fn(Component::Leader, static_cast<uint8_t>(l), [&ls] {
+      std::string zone;
+      switch (ls.zone) {
+        case LeaderZone::Pool: zone = "pool"; break;
+        case LeaderZone::Tanks: zone = "tanks"; break;
+        case LeaderZone::TanksFaceDown: zone = "tanks_face_down"; break;
+        case LeaderZone::Battlefield: zone = "battlefield"; break;
+      }
+      if (ls.holder < kNumFactions) zone += ":" + std::string(faction_key(static_cast<Faction>(ls.holder)));
+      return zone;
+    });
   }
+}
+
+}  // namespace
+
+std::vector<CustodyEntry> enumerate_custody(const GameState& s) {
+  std::vector<CustodyEntry> out;
+  visit_custody(s, [&](Component k, uint8_t id, const auto& zone) { out.push_back({k, id, zone()}); });
   return out;
 }
 
 std::optional<Violation> check_invariants(const GameState& s) {
   // Custody: each component exactly once.
   std::array<std::array<uint8_t, 64>, 5> seen{};
-  for (const auto& e : enumerate_custody(s)) {
-    auto& n = seen[static_cast<int>(e.kind)][e.id];
-    if (++n > 1)
-      return Violation{"custody", fmt::format("{} is in more than one place (again in {})", component_label(e.kind, e.id), e.zone)};
-  }
+  std::optional<Violation> twice;
+  visit_custody(s, [&](Component k, uint8_t id, const auto& zone) {
+    auto& n = seen[static_cast<int>(k)][id];
+    if (++n > 1 && !twice)
+      twice = Violation{"custody", fmt::format("{} is in more than one place (again in {})", component_label(k, id), zone())};
+  });
+  if (twice) return twice;
   for (int i = 0; i < data::kNumTreacheryCards; ++i)
     if (seen[0][i] != 1) return Violation{"custody", fmt::format("{} is nowhere", component_label(Component::Treachery, static_cast<uint8_t>(i)))};
   for (int i = 0; i < data::kNumSpiceCards; ++i)

@@ -58,6 +58,11 @@ struct AppendResult {
 struct Options {
   bool sync = true;            // fsync every append (only benchmarks turn this off)
   bool create_if_missing = true;
+  // Read-only: no write, lock, log or options file, no background work
+  // (rocksdb::DB::OpenForReadOnly). For readers (replay, verify, benchmarks):
+  // appends and other writes then fail with an error. Sees the store as of
+  // the open, and may open a store another process is writing.
+  bool read_only = false;
 };
 
 class EventStore {

@@ -119,23 +119,27 @@ bool fork_room(EventStore& store, const std::string& parent, int64_t at, const s
   return true;
 }
 
-Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t expected_version, const Action& action,
-               const std::string& client_action_id) {
+namespace {
+
+// Idempotency: a client action id already stored returns the original event.
+bool find_duplicate(EventStore& store, const std::string& room, const std::string& client_action_id, Outcome* o) {
+  if (client_action_id.empty()) return false;
+  auto prev = store.find_action(room, client_action_id, &o->error);
+  if (!o->error.empty()) return true;
+  if (!prev) return false;
+  o->ok = true;
+  o->duplicate = true;
+  o->version = *prev;
+  std::string bytes;
+  if (!store.read_event(room, *prev, &bytes, &o->error) || !codec::decode_event(bytes, &o->event, &o->error)) o->ok = false;
+  return true;
+}
+
+// validate -> apply -> hash -> encode -> append, on the room's head state `s`
+// (left as the new head state when the append succeeds).
+Outcome submit_on(EventStore& store, const std::string& room, GameState& s, Seat seat, int64_t expected_version,
+                  const Action& action, const std::string& client_action_id) {
   Outcome o;
-  if (!client_action_id.empty()) {
-    auto prev = store.find_action(room, client_action_id, &o.error);
-    if (!o.error.empty()) return o;
-    if (prev) {
-      o.ok = true;
-      o.duplicate = true;
-      o.version = *prev;
-      std::string bytes;
-      if (!store.read_event(room, *prev, &bytes, &o.error) || !codec::decode_event(bytes, &o.event, &o.error)) o.ok = false;
-      return o;
-    }
-  }
-  GameState s;
-  if (!load_state(store, room, -1, &s, &o.error)) return o;
   if (static_cast<int64_t>(s.version) != expected_version) {
     o.conflict = true;
     o.version = static_cast<int64_t>(s.version);
@@ -151,10 +155,11 @@ Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t ex
   e.seat = seat;
   e.action = action;
   e.client_action_id = client_action_id;
-  apply(s, seat, action, &e.draws);
-  e.state_hash = codec::state_hash(s);
+  GameState next = s;
+  apply(next, seat, action, &e.draws);
+  e.state_hash = codec::state_hash(next);
   std::string snap;
-  if (e.version % kSnapshotEvery == 0) snap = codec::encode_state(s);
+  if (e.version % kSnapshotEvery == 0) snap = codec::encode_state(next);
   auto r = store.append(room, expected_version, codec::encode_event(e), client_action_id,
                         snap.empty() ? nullptr : &snap);
   switch (r.status) {
@@ -162,6 +167,7 @@ Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t ex
       o.ok = true;
       o.version = r.version;
       o.event = std::move(e);
+      s = next;
       break;
     case AppendStatus::Duplicate:
       o.ok = true;
@@ -177,6 +183,37 @@ Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t ex
     case AppendStatus::Error: o.error = r.error; break;
   }
   return o;
+}
+
+}  // namespace
+
+Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t expected_version, const Action& action,
+               const std::string& client_action_id) {
+  Outcome o;
+  if (find_duplicate(store, room, client_action_id, &o)) return o;
+  GameState s;
+  if (!load_state(store, room, -1, &s, &o.error)) return o;
+  return submit_on(store, room, s, seat, expected_version, action, client_action_id);
+}
+
+Outcome submit_loaded(EventStore& store, const std::string& room, GameState& head, Seat seat, const Action& action,
+                      const std::string& client_action_id) {
+  Outcome o;
+  if (find_duplicate(store, room, client_action_id, &o)) return o;
+  // The stored head must be the caller's: a store that moved on is a conflict
+  // before any validation, as in submit().
+  auto m = store.meta(room, &o.error);
+  if (!m) {
+    if (o.error.empty()) o.error = "no room " + room;
+    return o;
+  }
+  if (m->head != static_cast<int64_t>(head.version)) {
+    o.conflict = true;
+    o.version = m->head;
+    o.error = "room " + room + " is at version " + std::to_string(m->head) + ", not " + std::to_string(head.version);
+    return o;
+  }
+  return submit_on(store, room, head, seat, static_cast<int64_t>(head.version), action, client_action_id);
 }
 
 }  // namespace mentat::store

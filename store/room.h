@@ -50,4 +50,14 @@ bool fork_room(EventStore& store, const std::string& parent, int64_t at, const s
 Outcome submit(EventStore& store, const std::string& room, Seat seat, int64_t expected_version,
                const Action& action, const std::string& client_action_id);
 
+// submit() for a process that keeps the room loaded (self-play, bots): the
+// caller passes the room's head state instead of having it reloaded from the
+// latest snapshot. `head` must be the state folded from the room's stored
+// events (as load_state() would return it); its version is the expected
+// version, so a store that has moved on answers a conflict. The stored event
+// is the one submit() would store. On success `head` becomes the new head
+// state; otherwise it is unchanged.
+Outcome submit_loaded(EventStore& store, const std::string& room, GameState& head, Seat seat, const Action& action,
+                      const std::string& client_action_id);
+
 }  // namespace mentat::store

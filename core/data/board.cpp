@@ -499,20 +499,70 @@ static_assert(polar_sink_shape());
 
 // ---- Public API -------------------------------------------------------------
 
-const Territory& territory(TerritoryId id) { return kTerritories[id]; }
+namespace detail {
+namespace {
 
-const Location& location(LocationId id) { return kLocations[id]; }
+constexpr BoardTables build_tables() {
+  BoardTables b{};
+  for (int t = 0; t < kNumTerritories; ++t) {
+    b.territories[t] = kTerritories[t];
+    for (int i = 0; i < kTerritories[t].num_locations; ++i)
+      b.territory_pieces[t].set(static_cast<LocationId>(kTerritories[t].first_location + i));
+  }
+  for (int l = 0; l < kNumLocations; ++l) {
+    b.locations[l] = kLocations[l];
+    if (kLocations[l].sector != kNoSector) b.sector_pieces[kLocations[l].sector].set(static_cast<LocationId>(l));
+  }
+  for (const LocPair& p : kNeighbourPairs) {
+    b.neighbours[p.a].set(p.b);
+    b.neighbours[p.b].set(p.a);
+    const bool same = kLocations[p.a].territory == kLocations[p.b].territory;
+    (same ? b.same_territory : b.other_territory)[p.a].set(p.b);
+    (same ? b.same_territory : b.other_territory)[p.b].set(p.a);
+  }
+  // 0-1 breadth-first search from every location: a step into another
+  // territory costs 1, a step within the territory 0.
+  for (int src = 0; src < kNumLocations; ++src) {
+    std::array<int, kNumLocations> dist{};
+    dist.fill(1000);
+    std::array<int, 8192> dq{};  // a 0-1 deque: front pushes grow down from the middle
+    int head = 4096, tail = head;
+    dist[src] = 0;
+    dq[tail++] = src;
+    while (head < tail) {
+      const int u = dq[head++];
+      for (std::size_t k = kNeighbourIndex.offsets[u]; k < kNeighbourIndex.offsets[u + 1]; ++k) {
+        const int v = kNeighbourIndex.ids[k];
+        const int w = kLocations[v].territory != kLocations[u].territory ? 1 : 0;
+        if (dist[u] + w >= dist[v]) continue;
+        dist[v] = dist[u] + w;
+        if (w == 0) dq[--head] = v;
+        else dq[tail++] = v;
+      }
+    }
+    for (int l = 0; l < kNumLocations; ++l) b.crossings[src][l] = static_cast<uint8_t>(dist[l]);
+  }
+  return b;
+}
+
+}  // namespace
+
+constexpr BoardTables kBoard = build_tables();  // declared extern in board.h
+
+constexpr bool board_connected() {
+  for (const auto& row : kBoard.crossings)
+    for (uint8_t d : row)
+      if (d > kNumTerritories) return false;
+  return true;
+}
+static_assert(board_connected());
+
+}  // namespace detail
 
 std::span<const LocationId> neighbours(LocationId id) {
   const std::size_t begin = kNeighbourIndex.offsets[id];
   const std::size_t end = kNeighbourIndex.offsets[id + 1];
   return std::span<const LocationId>(kNeighbourIndex.ids.data() + begin, end - begin);
-}
-
-bool are_neighbours(LocationId a, LocationId b) {
-  if (a >= kNumLocations || b >= kNumLocations) return false;
-  const auto n = neighbours(a);
-  return std::binary_search(n.begin(), n.end(), b);
 }
 
 bool territories_adjacent(TerritoryId a, TerritoryId b) {

@@ -49,13 +49,71 @@ struct Location {
   uint8_t spice_blow_amount;   // >0 only on the piece carrying a spice-blow icon
 };
 
-const Territory& territory(TerritoryId id);
-const Location& location(LocationId id);
+// A set of locations as a 128-bit mask over location ids (bit i = location
+// i). Used by the hot searches (movement paths, battle areas): cheap unions
+// and intersections instead of table walks.
+struct LocationSet {
+  uint64_t w[2] = {0, 0};
+
+  constexpr bool test(LocationId l) const { return ((w[l >> 6] >> (l & 63)) & 1u) != 0; }
+  constexpr void set(LocationId l) { w[l >> 6] |= uint64_t{1} << (l & 63); }
+  constexpr bool any() const { return (w[0] | w[1]) != 0; }
+  constexpr bool intersects(const LocationSet& o) const { return ((w[0] & o.w[0]) | (w[1] & o.w[1])) != 0; }
+  constexpr LocationSet& operator|=(const LocationSet& o) {
+    w[0] |= o.w[0];
+    w[1] |= o.w[1];
+    return *this;
+  }
+  constexpr LocationSet operator|(const LocationSet& o) const { return {{w[0] | o.w[0], w[1] | o.w[1]}}; }
+  constexpr LocationSet operator&(const LocationSet& o) const { return {{w[0] & o.w[0], w[1] & o.w[1]}}; }
+  // Set difference: the locations of *this not in o.
+  constexpr LocationSet minus(const LocationSet& o) const { return {{w[0] & ~o.w[0], w[1] & ~o.w[1]}}; }
+  constexpr bool operator==(const LocationSet&) const = default;
+  // Calls fn(LocationId) for every member, in increasing id order.
+  template <class F>
+  constexpr void for_each(F&& fn) const {
+    for (int k = 0; k < 2; ++k)
+      for (uint64_t m = w[k]; m != 0; m &= m - 1) fn(static_cast<LocationId>(k * 64 + __builtin_ctzll(m)));
+  }
+};
+
+// The tables behind the inline accessors below (defined in board.cpp,
+// constant-initialised: usable from any static initialiser).
+namespace detail {
+struct BoardTables {
+  Territory territories[kNumTerritories];
+  Location locations[kNumLocations];
+  LocationSet neighbours[kNumLocations];        // location-level neighbours
+  LocationSet same_territory[kNumLocations];    // neighbours in the same territory
+  LocationSet other_territory[kNumLocations];   // neighbours in another territory
+  LocationSet territory_pieces[kNumTerritories];
+  LocationSet sector_pieces[kNumSectors];
+  uint8_t crossings[kNumLocations][kNumLocations];  // see crossing_distance()
+};
+extern const BoardTables kBoard;
+}  // namespace detail
+
+inline const Territory& territory(TerritoryId id) { return detail::kBoard.territories[id]; }
+inline const Location& location(LocationId id) { return detail::kBoard.locations[id]; }
 inline TerritoryId territory_of(LocationId id) { return location(id).territory; }
 
 // Location-level neighbours (symmetric, irreflexive), sorted by id.
 std::span<const LocationId> neighbours(LocationId id);
-bool are_neighbours(LocationId a, LocationId b);
+inline bool are_neighbours(LocationId a, LocationId b) {
+  return a < kNumLocations && b < kNumLocations && detail::kBoard.neighbours[a].test(b);
+}
+
+// The same relations as sets.
+inline const LocationSet& neighbour_set(LocationId id) { return detail::kBoard.neighbours[id]; }
+inline const LocationSet& same_territory_neighbours(LocationId id) { return detail::kBoard.same_territory[id]; }
+inline const LocationSet& other_territory_neighbours(LocationId id) { return detail::kBoard.other_territory[id]; }
+inline const LocationSet& territory_pieces(TerritoryId t) { return detail::kBoard.territory_pieces[t]; }
+// The pieces in storm sector `sector` (0..17); the Polar Sink is in none.
+inline const LocationSet& sector_pieces(int sector) { return detail::kBoard.sector_pieces[sector]; }
+
+// The fewest territory boundaries crossed from a to b on the empty board
+// (no storm, no occupancy): a lower bound of every movement path length.
+inline int crossing_distance(LocationId a, LocationId b) { return detail::kBoard.crossings[a][b]; }
 
 // Territory adjacency derived from the location relation.
 bool territories_adjacent(TerritoryId a, TerritoryId b);

@@ -120,6 +120,13 @@ int fighters_at(const GameState& s, Faction f, LocationId loc) {
   return n;
 }
 
+bool has_fighters_in(const GameState& s, Faction f, TerritoryId t) {
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i)
+    if (fighters_at(s, f, static_cast<LocationId>(ter.first_location + i)) > 0) return true;
+  return false;
+}
+
 bool allied(const GameState& s, Faction a, Faction b) { return s.of(a).ally == static_cast<uint8_t>(b); }
 
 // Pieces of territory t grouped by the storm: comp[i] is the component of
@@ -152,6 +159,7 @@ uint8_t battle_area(const GameState& s, Faction a, Faction b, TerritoryId t) {
   if (t >= data::kNumTerritories || t == data::polar_sink_territory()) return 0;  // 1.07.01.03
   if (allied(s, a, b)) return 0;
   const auto& ter = data::territory(t);
+  if (!has_fighters_in(s, a, t) || !has_fighters_in(s, b, t)) return 0;  // nobody to battle
   int8_t comp[8];
   components(s, t, comp);
   uint8_t area = 0;
@@ -187,11 +195,13 @@ std::vector<Option> battles_of(const GameState& s, Seat seat) {
   std::vector<Option> out;
   const Faction me = s.faction_at(seat);
   const auto order = order_from_first(s);
-  for (int t = 0; t < data::kNumTerritories; ++t)
+  for (int t = 0; t < data::kNumTerritories; ++t) {
+    if (!has_fighters_in(s, me, static_cast<TerritoryId>(t))) continue;  // no battle of mine there
     for (Seat o : order) {
       const Faction opp = s.faction_at(o);
       if (battle_area(s, me, opp, static_cast<TerritoryId>(t))) out.push_back({static_cast<TerritoryId>(t), opp});
     }
+  }
   // Ruling aggressor_order=finish_territory (1.07.03): the battles left in the
   // territory of the aggressor's last battle come first.
   if (s.rulings.is(RulingId::AggressorOrder, 1) && s.battle.finish_in != kNone8) {

@@ -20,11 +20,6 @@ int GameState::forces_total(Faction fa) const {
   return n;
 }
 
-bool GameState::in_storm(LocationId loc) const {
-  const int sector = data::location(loc).sector;
-  return sector != data::kNoSector && sector == storm_sector;
-}
-
 void transfer_spice(GameState& s, SpiceAccount from, SpiceAccount to, int amount) {
   auto adjust = [&](SpiceAccount a, int delta) {
     switch (a.holder) {
@@ -56,15 +51,25 @@ int marker_sector(const GameState& s, Seat seat) {
 std::vector<Seat> order_from_first(const GameState& s) {
   // 1.01.01: the first player is the one whose marker the storm next
   // approaches, moving counterclockwise (increasing sector numbers).
-  std::vector<std::pair<int, Seat>> dist;
-  for (Seat i = 0; i < s.num_seats; ++i) {
+  // Sorted by (distance, seat) with an insertion sort on the stack: this runs
+  // in every step-skipping test, so it allocates only the result.
+  int dist[kMaxSeats];
+  std::vector<Seat> out;
+  const Seat n = static_cast<Seat>(std::min<int>(s.num_seats, kMaxSeats));
+  out.reserve(static_cast<size_t>(n));
+  for (Seat i = 0; i < n; ++i) {
     int d = (marker_sector(s, i) - s.storm_sector + 18) % 18;
     if (d == 0 && s.rulings.is(RulingId::StormOnMarker, 0)) d = 18;  // passed already
-    dist.push_back({d, i});
+    size_t k = out.size();
+    out.push_back(i);
+    while (k > 0 && dist[k - 1] > d) {  // equal distances keep seat order
+      dist[k] = dist[k - 1];
+      out[k] = out[k - 1];
+      --k;
+    }
+    dist[k] = d;
+    out[k] = i;
   }
-  std::sort(dist.begin(), dist.end());
-  std::vector<Seat> out;
-  for (auto& [d, seat] : dist) out.push_back(seat);
   return out;
 }
 

@@ -68,7 +68,6 @@
 // once (Ship has a single `from`).
 #include <algorithm>
 #include <array>
-#include <deque>
 
 #include "core/rules/rules.h"
 
@@ -264,12 +263,15 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
 }
 
 // Candidate shipments (a superset of the legal ones, filtered by the caller).
-// `full` adds the large variants (all forces, the most affordable).
-void ship_candidates(const GameState& s, Faction me, bool full, std::vector<Action>& out) {
+// `full` adds the large variants (all forces, the most affordable). Calls
+// emit(const Action&) for each, in a fixed order, until it returns true;
+// returns whether it stopped early.
+template <class Emit>
+bool visit_ship_candidates(const GameState& s, Faction me, bool full, Emit&& emit) {
   const auto& fs = s.of(me);
-  auto make = [](LocationId to, int reg, int spec) {
-    Action a;
-    a.kind = ActionKind::Ship;
+  Action a;
+  a.kind = ActionKind::Ship;
+  auto make = [&a](LocationId to, int reg, int spec) -> const Action& {
     a.to = to;
     a.forces = static_cast<uint8_t>(reg);
     a.special = static_cast<uint8_t>(spec);
@@ -278,42 +280,68 @@ void ship_candidates(const GameState& s, Faction me, bool full, std::vector<Acti
   if (fs.reserves[0] + fs.reserves[1] > 0) {
     for (int l = 0; l < kNumLocations; ++l) {
       const auto to = static_cast<LocationId>(l);
-      out.push_back(fs.reserves[0] ? make(to, 1, 0) : make(to, 0, 1));
+      if (emit(fs.reserves[0] ? make(to, 1, 0) : make(to, 0, 1))) return true;
       if (!full) continue;
-      if (fs.reserves[0] + fs.reserves[1] > 1) out.push_back(make(to, fs.reserves[0], fs.reserves[1]));
+      if (fs.reserves[0] + fs.reserves[1] > 1 && emit(make(to, fs.reserves[0], fs.reserves[1]))) return true;
       // The largest affordable shipment of regular forces, if the full one is not.
       if (me != Faction::Fremen && fs.reserves[0] > 1) {
         int n = fs.reserves[0];
         while (n > 1 && shipment_cost(s, me, to, n) > fs.spice) --n;
-        if (n > 1 && n < fs.reserves[0]) out.push_back(make(to, n, 0));
+        if (n > 1 && n < fs.reserves[0] && emit(make(to, n, 0))) return true;
       }
     }
   }
   const bool cross = may_cross_ship(s, me), off = me == Faction::Guild;
-  if (!cross && !off) return;
+  if (!cross && !off) return false;
   for (int l = 0; l < kNumLocations; ++l) {
     const auto from = static_cast<LocationId>(l);
     const int reg = s.forces_at(me, from, 0), spec = s.forces_at(me, from, 1);
     if (reg + spec == 0) continue;
-    auto variants = [&](Action a) {
+    auto variants = [&](LocationId to, bool off_planet) {
+      a.to = to;
+      a.flag = off_planet;
       a.from = from;
       a.forces = static_cast<uint8_t>(reg ? 1 : 0);
       a.special = static_cast<uint8_t>(reg ? 0 : 1);
-      out.push_back(a);
+      if (emit(static_cast<const Action&>(a))) return true;
       if (full && reg + spec > 1) {
         a.forces = static_cast<uint8_t>(reg);
         a.special = static_cast<uint8_t>(spec);
-        out.push_back(a);
+        if (emit(static_cast<const Action&>(a))) return true;
       }
+      return false;
     };
-    if (off) {
-      Action a = make(kNone8, 0, 0);
-      a.flag = true;
-      variants(a);
-    }
+    if (off && variants(kNone8, true)) return true;
     if (cross)
-      for (int t = 0; t < kNumLocations; ++t) variants(make(static_cast<LocationId>(t), 0, 0));
+      for (int t = 0; t < kNumLocations; ++t)
+        if (variants(static_cast<LocationId>(t), false)) return true;
   }
+  return false;
+}
+
+void ship_candidates(const GameState& s, Faction me, bool full, std::vector<Action>& out) {
+  visit_ship_candidates(s, me, full, [&](const Action& a) {
+    out.push_back(a);
+    return false;
+  });
+}
+
+// Cheap tests for candidates check_ship surely rejects (each one of its
+// rejections, without building the sentence): into the storm (1.06.03.04),
+// beyond the spice behind the shield and the ally's allowance (1.06.03.01,
+// 2.06.07, 1.10.02.06), outside the
+// Fremen range (2.04.05). Keep in step with check_ship.
+bool surely_rejected_ship(const GameState& s, Faction me, const Action& a) {
+  const int n = a.forces + a.special;
+  const int can_pay = s.of(me).spice + ally_allowance(s, me);  // 1.10.02.06: the ally may pay a share
+  switch (ship_kind(me, a)) {
+    case ShipKind::OffPlanet: return off_planet_cost(n) > can_pay;
+    case ShipKind::FremenSend: return !data::in_fremen_shipping_range(data::territory_of(a.to));
+    case ShipKind::CrossShip:
+    case ShipKind::Normal:
+      return s.in_storm(a.to) || shipment_cost(s, me, a.to, n) > can_pay;
+  }
+  return false;
 }
 
 // A candidate as it is legal: paid alone, or (1.10.02.06) with the ally
@@ -327,11 +355,10 @@ bool legal_ship(const GameState& s, Faction me, Action& a) {
 }
 
 bool any_ship(const GameState& s, Faction me) {
-  std::vector<Action> c;
-  ship_candidates(s, me, false, c);
-  for (auto& a : c)
-    if (legal_ship(s, me, a)) return true;
-  return false;
+  return visit_ship_candidates(s, me, false, [&](const Action& a) {
+    Action b = a;
+    return !surely_rejected_ship(s, me, b) && legal_ship(s, me, b);
+  });
 }
 
 // ---- movement ----------------------------------------------------------------
@@ -366,36 +393,36 @@ int move_range(const GameState& s, Faction me, bool group_has_advisors) {
   return r;
 }
 
-// 0-1 breadth-first search over territory pieces: the number of territory
-// boundaries crossed to reach `to` from the sources, or -1.
+// Breadth-first search over territory pieces, one territory boundary per
+// level: the number of territory boundaries crossed to reach `to` from the
+// sources, or -1. Blocked pieces (storm 1.06.05.06, strongholds at the
+// occupancy limit 1.06.05.09 other than the home territory) are never entered.
 int path_length(const GameState& s, Faction me, const Action& a, bool storm, bool occupancy) {
-  constexpr int kInf = 1000;
-  std::array<int, kNumLocations> dist;
-  dist.fill(kInf);
   const TerritoryId home = data::territory_of(a.placements[0].location);
-  auto blocked = [&](LocationId l) {
-    if (storm && s.in_storm(l)) return true;  // 1.06.05.06
-    const TerritoryId t = data::territory_of(l);
-    return occupancy && t != home && at_occupancy_limit(s, me, t);  // 1.06.05.09
-  };
-  std::deque<LocationId> q;
-  for (int i = 0; i < a.n_placements; ++i) {
-    dist[a.placements[i].location] = 0;
-    q.push_back(a.placements[i].location);
-  }
-  while (!q.empty()) {
-    const LocationId u = q.front();
-    q.pop_front();
-    for (LocationId v : data::neighbours(u)) {
-      if (blocked(v)) continue;
-      const int w = data::territory_of(v) != data::territory_of(u) ? 1 : 0;
-      if (dist[u] + w >= dist[v]) continue;
-      dist[v] = dist[u] + w;
-      if (w == 0) q.push_front(v);
-      else q.push_back(v);
+  data::LocationSet blocked;
+  if (storm && s.storm_sector >= 0 && s.storm_sector < data::kNumSectors) blocked = data::sector_pieces(s.storm_sector);
+  if (occupancy)
+    for (TerritoryId t : data::strongholds())
+      if (t != home && at_occupancy_limit(s, me, t)) blocked |= data::territory_pieces(t);
+  data::LocationSet seen, frontier;
+  for (int i = 0; i < a.n_placements; ++i) frontier.set(a.placements[i].location);
+  for (int d = 0; frontier.any(); ++d) {
+    // Close the level over moves within a territory (no boundary crossed).
+    seen |= frontier;
+    data::LocationSet grow = frontier;
+    while (grow.any()) {
+      data::LocationSet next;
+      grow.for_each([&](LocationId u) { next |= data::same_territory_neighbours(u); });
+      grow = next.minus(blocked).minus(seen);
+      seen |= grow;
+      frontier |= grow;
     }
+    if (frontier.test(a.to)) return d;
+    data::LocationSet next;
+    frontier.for_each([&](LocationId u) { next |= data::other_territory_neighbours(u); });
+    frontier = next.minus(blocked).minus(seen);
   }
-  return dist[a.to] == kInf ? -1 : dist[a.to];
+  return -1;
 }
 
 std::optional<Rejection> check_move(const GameState& s, Faction me, const Action& a) {
@@ -471,44 +498,67 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
 }
 
 // Groups a faction may move: each piece alone, and every piece of a
-// territory together.
-std::vector<Action> move_groups(const GameState& s, Faction me) {
-  std::vector<Action> groups;
+// territory together. Calls emit(const Action&) for each until it returns
+// true; returns whether it stopped early.
+template <class Emit>
+bool visit_move_groups(const GameState& s, Faction me, Emit&& emit) {
+  Action one, all;
+  one.kind = ActionKind::Move;
+  one.n_placements = 1;
   for (int t = 0; t < data::kNumTerritories; ++t) {
     const auto& ter = data::territory(static_cast<TerritoryId>(t));
-    Action all;
+    if (all.n_placements != 0) {
+      all = Action{};  // unused placement slots stay zero, as in a fresh action
+    }
     all.kind = ActionKind::Move;
     for (int i = 0; i < ter.num_locations; ++i) {
       const auto l = static_cast<LocationId>(ter.first_location + i);
       const int reg = s.forces_at(me, l, 0), spec = s.forces_at(me, l, 1);
       if (reg + spec == 0 || s.in_storm(l)) continue;
-      Action one;
-      one.kind = ActionKind::Move;
       one.placements[0] = Placement{l, static_cast<uint8_t>(reg), static_cast<uint8_t>(spec)};
-      one.n_placements = 1;
-      groups.push_back(one);
+      if (emit(static_cast<const Action&>(one))) return true;
       all.placements[all.n_placements++] = one.placements[0];
     }
-    if (all.n_placements > 1) groups.push_back(all);
+    if (all.n_placements > 1 && emit(static_cast<const Action&>(all))) return true;
   }
-  return groups;
+  return false;
+}
+
+// Candidate movements (a superset of the legal ones, filtered by the caller),
+// in a fixed order; `full` adds whole groups. Same protocol as above.
+template <class Emit>
+bool visit_move_candidates(const GameState& s, Faction me, bool full, Emit&& emit) {
+  // Destinations check_move rejects whatever the group are left out: in storm
+  // (1.06.05.06) or farther than the widest range even on an empty board.
+  const int widest = move_range(s, me, false);
+  Action a, one;
+  return visit_move_groups(s, me, [&](const Action& g) {
+    if (!full && g.n_placements > 1) return false;
+    a = g;
+    one = g;
+    one.n_placements = 1;
+    const auto& p = g.placements[0];
+    one.placements[0] = Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)};
+    for (int l = 0; l < kNumLocations; ++l) {
+      if (s.in_storm(static_cast<LocationId>(l))) continue;
+      int nearest = 1000;
+      for (int i = 0; i < g.n_placements; ++i)
+        nearest = std::min(nearest, data::crossing_distance(g.placements[i].location, static_cast<LocationId>(l)));
+      if (nearest > widest) continue;
+      a.to = one.to = static_cast<LocationId>(l);
+      if (full && emit(static_cast<const Action&>(a))) return true;
+      // A single force from the first piece.
+      if ((!full || p.forces + p.special > 1 || g.n_placements > 1) && emit(static_cast<const Action&>(one))) return true;
+    }
+    return false;
+  });
 }
 
 void move_candidates(const GameState& s, Faction me, bool full, std::vector<Action>& out) {
-  for (const auto& g : move_groups(s, me)) {
-    if (!full && g.n_placements > 1) continue;
-    for (int l = 0; l < kNumLocations; ++l) {
-      Action a = g;
-      a.to = static_cast<LocationId>(l);
-      if (full) out.push_back(a);
-      // A single force from the first piece.
-      Action one = a;
-      one.n_placements = 1;
-      const auto& p = a.placements[0];
-      one.placements[0] = Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)};
-      if (!full || p.forces + p.special > 1 || a.n_placements > 1) out.push_back(one);
-    }
-  }
+  visit_move_candidates(s, me, full, [&](const Action& a) {
+    out.push_back(a);
+    return false;
+  });
 }
 
 // 2.02.16: each candidate that moves advisors may also take up arms.
@@ -523,11 +573,7 @@ void add_flip_candidates(const GameState& s, Faction me, std::vector<Action>& c)
 }
 
 bool any_move(const GameState& s, Faction me) {
-  std::vector<Action> c;
-  move_candidates(s, me, false, c);
-  for (const auto& a : c)
-    if (!check_move(s, me, a)) return true;
-  return false;
+  return visit_move_candidates(s, me, false, [&](const Action& a) { return !check_move(s, me, a); });
 }
 
 // ---- Bene Gesserit spiritual advisors ------------------------------------------
@@ -564,6 +610,7 @@ std::vector<LocationId> wartime_options(const GameState& s) {
   if (!s.advanced || !s.has(Faction::BeneGesserit)) return out;
   for (int t = 0; t < data::kNumTerritories; ++t) {
     const auto tid = static_cast<TerritoryId>(t);
+    if (kind_in_territory(s, Faction::BeneGesserit, tid, 1) == 0) continue;  // no advisors: wartime_blocked's first case
     if (wartime_blocked(s, tid)) continue;
     const auto& ter = data::territory(tid);
     for (int i = 0; i < ter.num_locations; ++i) {
@@ -1044,7 +1091,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       if (me == Faction::Guild) d.prompt += "; or ship from the board back to reserves (1 spice per 2 forces)";
       if (ally_allowance(s, me) > 0) d.prompt += "; your ally may pay up to " + std::to_string(ally_allowance(s, me)) + " (ally_pays, 1.10.02.06)";
       for (auto& a : c)
-        if (a.to != kNone8 && legal_ship(s, me, a) &&
+        if (a.to != kNone8 && !surely_rejected_ship(s, me, a) && legal_ship(s, me, a) &&
             std::find(d.options.begin(), d.options.end(), a.to) == d.options.end())
           d.options.push_back(a.to);
       std::sort(d.options.begin(), d.options.end());
@@ -1114,7 +1161,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       std::vector<Action> c;
       ship_candidates(s, me, true, c);
       for (auto& a : c)
-        if (legal_ship(s, me, a)) out.push_back(a);
+        if (!surely_rejected_ship(s, me, a) && legal_ship(s, me, a)) out.push_back(a);
       break;
     }
     case kMove: {

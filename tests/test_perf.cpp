@@ -1,0 +1,277 @@
+// The fast paths of docs/PERFORMANCE.md against what they replace: board
+// sets and distances against the neighbour lists, the filtered shipment and
+// movement enumerations against brute force through validate(), the
+// in-memory submit path against store::submit, and the read-only store.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <deque>
+#include <filesystem>
+
+#include "core/engine.h"
+#include "events/codec.h"
+#include "inspect/custody.h"
+#include "store/room.h"
+#include "support/random_play.h"
+
+using namespace mentat;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct PerfTempDir {
+  fs::path path;
+  PerfTempDir() {
+    static std::atomic<int> n{0};
+    path = fs::temp_directory_path() / ("mentat-perf-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~PerfTempDir() { fs::remove_all(path); }
+};
+
+// Reference: 0-1 breadth-first search over data::neighbours().
+std::array<int, data::kNumLocations> reference_crossings(LocationId src) {
+  std::array<int, data::kNumLocations> dist;
+  dist.fill(1000);
+  std::deque<LocationId> q{src};
+  dist[src] = 0;
+  while (!q.empty()) {
+    const LocationId u = q.front();
+    q.pop_front();
+    for (LocationId v : data::neighbours(u)) {
+      const int w = data::territory_of(v) != data::territory_of(u) ? 1 : 0;
+      if (dist[u] + w >= dist[v]) continue;
+      dist[v] = dist[u] + w;
+      if (w == 0) q.push_front(v);
+      else q.push_back(v);
+    }
+  }
+  return dist;
+}
+
+bool contains(const std::vector<Action>& v, const Action& a) { return std::find(v.begin(), v.end(), a) != v.end(); }
+
+}  // namespace
+
+TEST_CASE("board location sets and crossing distances agree with the neighbour lists", "[data][board]") {
+  int sectors_total = 0;
+  for (int i = 0; i < data::kNumLocations; ++i) {
+    const auto a = static_cast<LocationId>(i);
+    const auto ref = reference_crossings(a);
+    data::LocationSet nb, same, other;
+    for (LocationId b : data::neighbours(a)) {
+      nb.set(b);
+      (data::territory_of(b) == data::territory_of(a) ? same : other).set(b);
+    }
+    CHECK(data::neighbour_set(a) == nb);
+    CHECK(data::same_territory_neighbours(a) == same);
+    CHECK(data::other_territory_neighbours(a) == other);
+    CHECK(data::territory_pieces(data::territory_of(a)).test(a));
+    for (int j = 0; j < data::kNumLocations; ++j) {
+      const auto b = static_cast<LocationId>(j);
+      CHECK(data::crossing_distance(a, b) == ref[j]);
+      CHECK(data::are_neighbours(a, b) == nb.test(b));
+    }
+    const int sector = data::location(a).sector;
+    for (int s = 0; s < data::kNumSectors; ++s) CHECK(data::sector_pieces(s).test(a) == (s == sector));
+  }
+  for (int s = 0; s < data::kNumSectors; ++s) data::sector_pieces(s).for_each([&](LocationId) { ++sectors_total; });
+  CHECK(sectors_total == data::kNumLocations - 1);  // every piece but the Polar Sink
+  CHECK_FALSE(data::are_neighbours(data::arrakeen(), static_cast<LocationId>(data::kNumLocations)));
+  // Known distances: a stronghold to itself, across one boundary, and farther.
+  CHECK(data::crossing_distance(data::arrakeen(), data::arrakeen()) == 0);
+  CHECK(data::crossing_distance(data::polar_sink(), data::sietch_tabr()) >= 2);
+}
+
+TEST_CASE("1.06 legal actions list every single-force shipment and movement that validates", "[shipment]") {
+  int move_states = 0, ship_states = 0, moves_seen = 0, ships_seen = 0;
+  for (uint64_t seed : {11u, 12u, 13u}) {
+    GameState s = create_game(testplay::setup_for(seed, 6, seed != 12), nullptr);
+    std::vector<GameState> positions;
+    std::string why;
+    REQUIRE(testplay::play(s, seed, 100000, [&](const GameState& st, const testplay::Step&) {
+      // Outside response windows (there the cards' rules answer, core/rules/cards.cpp).
+      if (st.phase == Phase::ShipmentMovement && waiting_for(st) != 0 && st.window_depth == 0) positions.push_back(st);
+    }, &why));
+    for (const GameState& p : positions) {
+      for (Seat seat = 0; seat < p.num_seats; ++seat) {
+        if (!((waiting_for(p) >> seat) & 1u)) continue;
+        const Faction me = p.faction_at(seat);
+        const auto legal = legal_actions(p, seat);
+        bool any_move_legal = false, any_ship_legal = false;
+        for (const auto& a : legal) {
+          any_move_legal = any_move_legal || a.kind == ActionKind::Move;
+          any_ship_legal = any_ship_legal || a.kind == ActionKind::Ship;
+        }
+        // Movement: one force (regular first) from any piece to any location.
+        int ok_moves = 0;
+        for (int from = 0; from < data::kNumLocations; ++from) {
+          const auto l = static_cast<LocationId>(from);
+          const int reg = p.forces_at(me, l, 0), spec = p.forces_at(me, l, 1);
+          if (reg + spec == 0) continue;
+          for (int to = 0; to < data::kNumLocations; ++to) {
+            Action a;
+            a.kind = ActionKind::Move;
+            a.to = static_cast<LocationId>(to);
+            a.n_placements = 1;
+            a.placements[0] = Placement{l, static_cast<uint8_t>(reg ? 1 : 0), static_cast<uint8_t>(reg ? 0 : 1)};
+            if (validate(p, seat, a)) continue;
+            ++ok_moves;
+            CHECK(contains(legal, a));
+          }
+        }
+        if (ok_moves) ++move_states;
+        moves_seen += ok_moves;
+        CHECK(any_move_legal == (ok_moves > 0));
+        // Shipment from reserves: one force (regular first) to any location.
+        const auto& fs = p.of(me);
+        int ok_ships = 0;
+        if (fs.reserves[0] + fs.reserves[1] > 0) {
+          for (int to = 0; to < data::kNumLocations; ++to) {
+            Action a;
+            a.kind = ActionKind::Ship;
+            a.to = static_cast<LocationId>(to);
+            a.forces = static_cast<uint8_t>(fs.reserves[0] ? 1 : 0);
+            a.special = static_cast<uint8_t>(fs.reserves[0] ? 0 : 1);
+            if (validate(p, seat, a)) continue;
+            ++ok_ships;
+            CHECK(contains(legal, a));
+          }
+        }
+        if (ok_ships) ++ship_states;
+        ships_seen += ok_ships;
+        if (ok_ships) CHECK(any_ship_legal);
+      }
+    }
+  }
+  // The games did reach both kinds of decision.
+  CHECK(move_states > 10);
+  CHECK(ship_states > 10);
+  CHECK(moves_seen > 0);
+  CHECK(ships_seen > 0);
+}
+
+TEST_CASE("store: submit_loaded stores the same events as submit", "[store]") {
+  PerfTempDir dir;
+  std::string err;
+  store::Options o;
+  o.sync = false;
+  auto st = store::EventStore::open(dir.path.string(), o, &err);
+  REQUIRE(st);
+  const GameSetup setup = testplay::setup_for(21, 6, true);
+  std::string ra = "reload", rb = "loaded";
+  REQUIRE(store::create_room(*st, setup, &ra, &err));
+  REQUIRE(store::create_room(*st, setup, &rb, &err));
+  GameState head;
+  REQUIRE(store::load_state(*st, rb, -1, &head, &err));
+  Rng rng = Rng::from_seed(21);
+  int events = 0;
+  while (waiting_for(head) != 0 && events < 400) {
+    Seat seat = 0;
+    while (!((waiting_for(head) >> seat) & 1u)) ++seat;
+    const auto legal = legal_actions(head, seat);
+    REQUIRE_FALSE(legal.empty());
+    const Action a = legal[rng.below(static_cast<uint32_t>(legal.size()))];
+    const std::string id = "a" + std::to_string(head.version + 1);
+    const int64_t expected = static_cast<int64_t>(head.version);
+    auto x = store::submit(*st, ra, seat, expected, a, id);
+    auto y = store::submit_loaded(*st, rb, head, seat, a, id);
+    REQUIRE(x.ok);
+    REQUIRE(y.ok);
+    REQUIRE(x.version == y.version);
+    REQUIRE(static_cast<int64_t>(head.version) == y.version);
+    CHECK(x.event.state_hash == y.event.state_hash);
+    CHECK(y.event.state_hash == codec::state_hash(head));
+    std::string bx, by;
+    REQUIRE(st->read_event(ra, x.version, &bx, &err));
+    REQUIRE(st->read_event(rb, y.version, &by, &err));
+    CHECK(bx == by);
+    ++events;
+  }
+  CHECK(events > 64);  // past the first snapshot
+  GameState reloaded;
+  REQUIRE(store::load_state(*st, rb, -1, &reloaded, &err));
+  CHECK(codec::state_hash(reloaded) == codec::state_hash(head));
+  // A stale head answers a conflict and stores nothing; a rejection leaves the head as it was.
+  GameState stale;
+  REQUIRE(store::load_state(*st, rb, 0, &stale, &err));
+  Action pass;
+  pass.kind = ActionKind::Pass;
+  auto c = store::submit_loaded(*st, rb, stale, 0, pass, "stale");
+  CHECK_FALSE(c.ok);
+  CHECK(c.conflict);
+  CHECK(c.version == static_cast<int64_t>(head.version));
+  CHECK(stale.version == 0);
+  CHECK(st->meta(rb, &err)->head == static_cast<int64_t>(head.version));
+  if (waiting_for(head) != 0) {
+    const uint64_t before = codec::state_hash(head);
+    Action bad;
+    bad.kind = ActionKind::None;
+    auto r = store::submit_loaded(*st, rb, head, 0, bad, "bad");
+    CHECK(r.rejection.has_value());
+    CHECK(codec::state_hash(head) == before);
+  }
+}
+
+TEST_CASE("store: a read-only open reads every event, writes nothing and refuses appends", "[store]") {
+  PerfTempDir dir;
+  std::string err;
+  const auto path = dir.path / "db";
+  {
+    auto st = store::EventStore::open(path.string(), {}, &err);
+    REQUIRE(st);
+    for (int i = 0; i < 5; ++i) REQUIRE(st->append("r", i - 1, "event" + std::to_string(i), "").status == store::AppendStatus::Ok);
+  }
+  std::vector<std::string> before;
+  for (const auto& e : fs::directory_iterator(path)) before.push_back(e.path().filename().string());
+  std::sort(before.begin(), before.end());
+  store::Options ro;
+  ro.read_only = true;
+  ro.create_if_missing = false;
+  {
+    auto st = store::EventStore::open(path.string(), ro, &err);
+    REQUIRE(st);
+    std::vector<std::string> seen;
+    REQUIRE(st->scan_events("r", 0, INT64_MAX, [&](int64_t, const std::string& b) {
+      seen.push_back(b);
+      return true;
+    }, &err));
+    REQUIRE(seen.size() == 5);
+    CHECK(seen[4] == "event4");
+    auto r = st->append("r", 4, "event5", "");
+    CHECK(r.status == store::AppendStatus::Error);
+    CHECK(st->meta("r", &err)->head == 4);
+  }
+  std::vector<std::string> after;
+  for (const auto& e : fs::directory_iterator(path)) after.push_back(e.path().filename().string());
+  std::sort(after.begin(), after.end());
+  CHECK(after == before);
+  // A missing store is not created.
+  auto none = store::EventStore::open((dir.path / "missing").string(), ro, &err);
+  CHECK_FALSE(none);
+  CHECK_FALSE(fs::exists(dir.path / "missing"));
+}
+
+TEST_CASE("custody: the check names the place a duplicated component is found again", "[custody]") {
+  GameState s = create_game(testplay::setup_for(5, 6, true), nullptr);
+  const auto entries = inspect::enumerate_custody(s);
+  const Faction f = s.faction_at(0);
+  const std::string hand = "hand:" + std::string(faction_key(f));
+  CHECK(std::count_if(entries.begin(), entries.end(), [&](const auto& e) { return e.zone == hand; }) == s.of(f).hand.n);
+  CHECK(std::count_if(entries.begin(), entries.end(), [](const auto& e) { return e.zone == "treachery_deck"; }) ==
+        s.treachery_deck.n);
+  GameState dup = s;
+  dup.treachery_discard.push(dup.treachery_deck.ids[0]);
+  auto v = inspect::check_invariants(dup);
+  REQUIRE(v.has_value());
+  CHECK(v->invariant == "custody");
+  CHECK_THAT(v->detail, Catch::Contains("again in treachery_discard"));
+  GameState dup_hand = s;
+  dup_hand.of(f).hand.push(s.treachery_deck.ids[0]);
+  v = inspect::check_invariants(dup_hand);
+  REQUIRE(v.has_value());
+  CHECK_THAT(v->detail, Catch::Contains("again in " + hand));
+}
