@@ -1291,6 +1291,16 @@ size_t Brain::move() {
         b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + p.forces + (a.flag ? p.special : 0));
         b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + (a.flag ? 0 : p.special));
       }
+      if (a.flag) {
+        // Take Up Arms only for a fight it expects to win (the advisors were
+        // on the planet already: their worth as forces is not a gain).
+        int flipped = 0;
+        for (int i = 0; i < a.n_placements; ++i) flipped += a.placements[i].special;
+        const TerritoryId t = data::territory_of(a.to);
+        const double mine = k_.fighters_in_territory(me(), t) + flipped + 3.0, enemy = k_.enemy_fighters_in(t) + 3.0;
+        if (mine * mine / (mine * mine + enemy * enemy) < 0.5) return kNeg;
+        return evaluate(b) - base - 0.45 * flipped;
+      }
       return evaluate(b) - base;
     }
     if (a.flag) {

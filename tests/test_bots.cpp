@@ -653,7 +653,7 @@ void make_allies(GameState& s, Faction a, Faction b) {
 }
 
 // Answers every other waiting seat with Pass (or the Guild's "not now") until
-// `f` is asked at Shipment and Movement step `step` (0 ship, 1 move) of its turn.
+// `f` is asked at Shipment and Movement step `step` (0 ship, 2 move) of its turn.
 void until_turn_step(GameState& s, Faction f, int step) {
   for (int i = 0; i < 80; ++i) {
     const uint8_t w = waiting_for(s);
@@ -767,6 +767,7 @@ GameState won_battle(TreacheryKind weapon, TreacheryKind defense, uint8_t* w, ui
   rules::enter_phase(c, Phase::Battle);
   auto plan = [](uint8_t leader, int dial, uint8_t wp, uint8_t df) {
     Action a = scenario::make(ActionKind::BattlePlan);
+    a.forces = kNone8;  // no Cheap Hero
     a.card = leader;
     a.to = wp;
     a.from = df;
@@ -851,6 +852,7 @@ TEST_CASE("1.14.01 hard and brutal Atreides bots look at the opponent's plan wit
       const bool plan = std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind == ActionKind::BattlePlan; });
       if (plan && f == Faction::Harkonnen) {
         Action a = scenario::make(ActionKind::BattlePlan);
+        a.forces = kNone8;  // no Cheap Hero
         a.card = data::leader_id(Faction::Harkonnen, 0);
         a.to = chaumas;
         a.value = 3;
@@ -890,7 +892,8 @@ TEST_CASE("1.14.03 Fremen bots place the Karama sandworm where it devours the mo
   for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
     INFO(profile_name(p));
     GameState s = scenario::game({Faction::Fremen, Faction::Harkonnen, Faction::Atreides}, true);
-    scenario::play_until(s, Phase::Storm, 2);
+    scenario::play_until(s, Phase::Bidding, 1);
+    s.turn = 2;  // 1.14.03: after turn 1
     s.phase = Phase::Nexus;
     s.step = 0;
     s.nexus = NexusState{};
@@ -899,11 +902,9 @@ TEST_CASE("1.14.03 Fremen bots place the Karama sandworm where it devours the mo
     empty_hand(s, Faction::Fremen);
     const uint8_t karama = give_card(s, Faction::Fremen, TreacheryKind::Karama);
     const LocationId flat = scenario::loc("The Great Flat");
-    const LocationId basin = scenario::loc("Imperial Basin");  // not sand: no worm there
     const int before = s.of(Faction::Harkonnen).tanks[0];
     const int here = s.forces_at(Faction::Harkonnen, flat, 0);
     put(s, Faction::Harkonnen, flat, 8);
-    put(s, Faction::Atreides, basin, 2);
     const Action a = bot_choice(s, Faction::Fremen, p);
     if (p == Profile::Medium) {  // 8 forces do not beat the card kept by 5
       CHECK(a.kind != ActionKind::PlayCard);
@@ -932,7 +933,7 @@ TEST_CASE("1.14.05 Guild bots cancel a shipment that gives the shipper three str
       empty_hand(s, Faction::Guild);
       const uint8_t karama = give_card(s, Faction::Guild, TreacheryKind::Karama);
       set_spice_to(s, Faction::Atreides, 10);
-      if (threat) put(s, Faction::Atreides, scenario::loc("Tuek's Sietch"), 2);
+      if (threat) put(s, Faction::Atreides, scenario::loc("Habbanya Sietch"), 2);  // Tuek's is the Guild's
       until_turn_step(s, Faction::Atreides, 0);
       const LocationId tabr = scenario::loc("Sietch Tabr");
       scenario::act(s, Faction::Atreides, scenario::ship(tabr, 3));
@@ -960,7 +961,7 @@ TEST_CASE("2.01.07 Wormsign: Atreides bots keep out of the territory the next wo
       INFO(profile_name(p) << ", the top spice card is a worm: " << worm);
       GameState s = scenario::game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
       scenario::play_until(s, Phase::ShipmentMovement, 1);
-      until_turn_step(s, Faction::Atreides, 1);
+      until_turn_step(s, Faction::Atreides, 2);
       clear_board(s);
       s.storm_sector = 0;
       // A spice card L and a sand territory X next to it, with no stronghold
@@ -996,6 +997,7 @@ TEST_CASE("2.01.07 Wormsign: Atreides bots keep out of the territory the next wo
       const LocationId start = data::territory(from).first_location;
       put(s, Faction::Atreides, start, 4);
       transfer_spice(s, bank(), board(spice_at), 4);
+      REQUIRE((s.spice_deck.remove(card) || s.spice_discard[0].remove(card) || s.spice_discard[1].remove(card)));
       s.spice_discard[0].push(card);
       s.wormsign_turn = s.turn;
       s.wormsign_card = worm ? static_cast<uint8_t>(data::kNumSpiceCards - 1) : kNone8;  // a Shai-Hulud
@@ -1014,7 +1016,7 @@ TEST_CASE("2.02.16 Bene Gesserit bots take up arms when their advisors move into
       INFO(profile_name(p) << ", enemy forces in the stronghold: " << enemy);
       GameState s = scenario::game({Faction::BeneGesserit, Faction::Harkonnen, Faction::Emperor}, true);
       scenario::play_until(s, Phase::ShipmentMovement, 1);
-      until_turn_step(s, Faction::BeneGesserit, 1);
+      until_turn_step(s, Faction::BeneGesserit, 2);
       clear_board(s);
       s.storm_sector = 0;
       auto clear_of_storm = [&](TerritoryId t) {
