@@ -1566,8 +1566,8 @@ size_t Brain::battle_plan() {
 //    (half; brutal two thirds) when the ally is behind (weaker by the public
 //    measure, or poorer), else nothing. Bids too where the ruling
 //    ally_bid_support=permission asks for it (the legal "all" action says so).
-//    Changed only when the wanted amount differs from the standing one by 2
-//    or more (or to withdraw it).
+//    Changed only when the standing amount is 3 short of the wanted one or
+//    4 above it (or to withdraw it).
 size_t Brain::alliance_spice() {
   if (k_.ally() >= kNumFactions) return npos;
   const auto& ally = k_.fac[k_.ally()];
@@ -1613,7 +1613,9 @@ size_t Brain::alliance_spice() {
   }
   const int cur = std::max(0, k_.mine().permit_ship);
   const bool withdraw = want == 0 && cur > 0;
-  if (!withdraw && std::abs(want - cur) < 2) return npos;
+  // Hysteresis: raised when 3 short, lowered when 4 too high (spice moves
+  // all the time; an allowance reset at each change would only add events).
+  if (!withdraw && want < cur + 3 && want > cur - 4) return npos;
   const DecisionInfo* d = decision(ActionKind::AllyPermission);
   const int hi = d ? d->max : 65535;
   want = std::clamp(want, 0, hi);
@@ -1674,7 +1676,7 @@ size_t Brain::atreides_karama() {
 
 // The Fremen sandworm (1.14.03), when offered (the end of a spice blow, a
 // Nexus): the sand territory where it devours the most, enemy forces counted
-// (an ally's against, 1.5 each; their own a little against), and the spice
+// 1.5 each (an ally's protected, a little against; their own against), the spice
 // there a little (denied to the others, or lost to them). Medium places it
 // when that beats the Karama kept by 5, hard and brutal by 2.
 size_t Brain::fremen_karama_worm() {
@@ -1695,7 +1697,7 @@ size_t Brain::fremen_karama_worm() {
           } else if (k_.is_ally(fa)) {
             v -= 0.2 * n;  // protected (value 1, 2.04.10)
           } else {
-            v += n;
+            v += 1.5 * n;  // about what reviving them would cost (2 spice a force, less the free ones)
           }
         }
         const auto& ter = data::territory(t);
