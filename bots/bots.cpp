@@ -1711,9 +1711,9 @@ size_t Brain::fremen_karama_worm() {
 
 // 1.14.05 the Guild, asked right after another faction's shipment from its
 // reserves: hard and brutal cancel it when the shipper (with its ally) now
-// holds enough strongholds to win (three, four allied) and holds one with
-// forces it just could have shipped; medium lets every shipment stand. The
-// view does not say what was shipped: the board after it is what counts.
+// controls enough strongholds to win (three, four allied); medium lets every
+// shipment stand. The view does not say what was shipped: the board after it
+// is what counts.
 size_t Brain::guild_karama() {
   const size_t stand = pass();
   if (!hard()) return or_fallback(stand);
