@@ -8,9 +8,11 @@
 // its own traitors, and dials the storm onto others' forces. Brutal adds
 // lookahead: the threat to each stronghold it holds next turn, and battle
 // plans scored by their expected outcome over the opponent's possible plans.
-// Beyond those: alliances in a Nexus, Karama (bids, Guild rates, cancel
-// windows, the Emperor's and Harkonnen's powers), the storm cards, Hajr,
-// Truthtrance and every response window have a policy per profile.
+// Beyond those: alliances in a Nexus and the allies' spice (the Emperor's
+// gift, the shipment allowance), Karama (bids, Guild rates, cancel windows,
+// the Emperor's, Harkonnen's, Atreides', Fremen's and Guild's powers), the
+// winner's cards, the storm cards, Hajr, Truthtrance, Take Up Arms, Wormsign
+// and every response window have a policy per profile.
 // docs/BOTS.md describes the profiles, the decision/policy table and their
 // measured strength.
 #include <algorithm>
