@@ -9,8 +9,11 @@
 //    full state, but they are the seat's own options only (its cards, its
 //    forces, its spice): nothing a seat could not work out from its own view
 //    and the rules. A Bot never receives the GameState.
-//  * choose() returns one of in.legal (never anything else), so a bot's
-//    action is never rejected. in.legal must not be empty.
+//  * choose() returns one of in.legal, or, for the two decisions whose legal
+//    actions carry only a few sample amounts (GiveSpice 2.03.06,
+//    AllyPermission 1.10.02.05/06), one of them with its amounts changed
+//    within the range the seat's decision states (is_valid_choice). So a
+//    bot's action is never rejected. in.legal must not be empty.
 //  * Deterministic: the choice is a pure function of the view bytes, the
 //    legal actions and the bot's seed (the project's Rng, seeded from the
 //    seed, the view's version and the seat; no std:: distributions, no
@@ -69,5 +72,10 @@ class Bot {
 };
 
 std::unique_ptr<Bot> make_bot(Profile p, uint64_t seed);
+
+// What choose() may return for `in` (see the contract): a legal action, or a
+// GiveSpice / AllyPermission legal action with amounts within its decision's
+// range (bids only where a legal AllyPermission offers them). Pure.
+bool is_valid_choice(const ViewInput& in, const Action& a);
 
 }  // namespace mentat::bots

@@ -8,9 +8,11 @@
 // its own traitors, and dials the storm onto others' forces. Brutal adds
 // lookahead: the threat to each stronghold it holds next turn, and battle
 // plans scored by their expected outcome over the opponent's possible plans.
-// Beyond those: alliances in a Nexus, Karama (bids, Guild rates, cancel
-// windows, the Emperor's and Harkonnen's powers), the storm cards, Hajr,
-// Truthtrance and every response window have a policy per profile.
+// Beyond those: alliances in a Nexus and the allies' spice (the Emperor's
+// gift, the shipment allowance), Karama (bids, Guild rates, cancel windows,
+// the Emperor's, Harkonnen's, Atreides', Fremen's and Guild's powers), the
+// winner's cards, the storm cards, Hajr, Truthtrance, Take Up Arms, Wormsign
+// and every response window have a policy per profile.
 // docs/BOTS.md describes the profiles, the decision/policy table and their
 // measured strength.
 #include <algorithm>
@@ -50,6 +52,11 @@ using data::TreacheryCategory;
 using data::TreacheryKind;
 
 constexpr double kNeg = -1e18;
+// PlayCard values of a Karama (core/rules/rules.h: kKaramaGuildRates,
+// kKaramaPrevent, kKaramaProtectAlly; repeated here: rules.h is internal).
+constexpr uint8_t kKaramaGuildRatesBit = 0x80;
+constexpr uint8_t kKaramaPreventBit = 0x40;
+constexpr uint8_t kKaramaProtectAllyValue = 0x01;
 
 uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
@@ -114,8 +121,15 @@ class Brain {
   Brain(const ViewInput& in, Profile p, Rng rng) : in_(in), legal_(in.legal), k_(read_knowledge(in)), p_(p), rng_(rng) {}
 
   size_t decide();
+  // GiveSpice / AllyPermission: the chosen legal action with its amounts
+  // changed, within the decision's range (bot.h, is_valid_choice).
+  bool amended() const { return amend_; }
+  uint16_t amend_amount() const { return amend_amount_; }
+  uint16_t amend_amount2() const { return amend_amount2_; }
 
  private:
+  bool amend_ = false;
+  uint16_t amend_amount_ = 0, amend_amount2_ = 0;
   const ViewInput& in_;
   const std::vector<Action>& legal_;
   Knowledge k_;
@@ -207,6 +221,15 @@ class Brain {
   size_t storm_card();  // npos: no card worth playing now
   size_t karama_cancel();
   size_t truthtrance();  // npos: none worth playing now
+  size_t alliance_spice();  // npos: no gift or allowance change now
+  size_t keep_cards();
+  size_t atreides_karama();  // npos: not now
+  size_t fremen_karama_worm();  // npos: not now
+  size_t guild_karama();
+  // 2.01.07 Wormsign: the territory the next spice blow's first worm will
+  // devour, and where its first spice will appear (kNone8: not known).
+  TerritoryId wormsign_doomed() const;
+  LocationId wormsign_spice(int* amount) const;
 
   // ---- cards ----
   bool karama_like(uint8_t card) const;
@@ -244,6 +267,7 @@ class Brain {
   double territory_value(TerritoryId t) const;
   double plan_value_simple(const Action& a) const;
   double plan_value_expected(const Action& a) const;
+  double plan_value_known(const Action& a, const PlanInfo& o) const;
 };
 
 // ---- dispatch ----------------------------------------------------------------------
@@ -258,6 +282,11 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::SelectTraitor)) return select_traitor();
   if (has_kind(ActionKind::Predict)) return predict();
   if (has_kind(ActionKind::PlaceForces)) return place_forces();
+  // Alliance spice (any time the seat is asked): the Emperor's gift, the allowance.
+  if (has_kind(ActionKind::GiveSpice) || has_kind(ActionKind::AllyPermission))
+    if (size_t i = alliance_spice(); i != npos) return i;
+  if (me() == Faction::Fremen && (k_.phase == Phase::SpiceBlow || k_.phase == Phase::Nexus) && has_kind(ActionKind::PlayCard))
+    if (size_t i = fremen_karama_worm(); i != npos) return i;
   if (k_.phase == Phase::Storm && has_kind(ActionKind::PlayCard))
     if (size_t i = storm_card(); i != npos) return i;
   if (has_kind(ActionKind::DialStorm)) return dial_storm();
@@ -276,6 +305,10 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::ChooseBattle)) return choose_battle();
   if (has_kind(ActionKind::BattlePlan)) return battle_plan();
   if (has_kind(ActionKind::CallTraitor)) return call_traitor();
+  if (has_kind(ActionKind::KeepCards)) return keep_cards();
+  if (me() == Faction::Guild && k_.phase == Phase::ShipmentMovement && decision(ActionKind::Pass) &&
+      decision(ActionKind::Pass)->prompt.find("1.14.05") != std::string::npos)
+    return guild_karama();
   if (has_kind(ActionKind::Prescience)) return prescience();
   if (has_kind(ActionKind::PrescienceAnswer)) return prescience_answer();
   if (has_kind(ActionKind::Voice)) return voice();
@@ -878,7 +911,8 @@ size_t Brain::bid() {
     const size_t h = best(
         ActionKind::PlayCard,
         [&](const Action& a) {
-          if (!karama_like(a.card) || (a.value & 128) || a.to >= kNumFactions) return kNeg;
+          // value 0: the power (128 buys Guild rates, 64 + ability prevents one).
+          if (!karama_like(a.card) || a.value != 0 || a.to >= kNumFactions) return kNeg;
           const auto f = static_cast<Faction>(a.to);
           if (f == me() || k_.is_ally(f)) return kNeg;
           const int n = k_.fac[a.to].hand_count;
@@ -962,7 +996,8 @@ size_t Brain::revive() {
     const size_t e = best(
         ActionKind::PlayCard,
         [&](const Action& a) {
-          if (!karama_like(a.card) || (a.value & 128)) return kNeg;
+          // Not Guild rates (128) nor a prevention (64 + ability, 3.01.11.02).
+          if (!karama_like(a.card) || (a.value & (kKaramaGuildRatesBit | kKaramaPreventBit))) return kNeg;
           double v;
           if (a.to < data::kNumLeaders) {
             v = data::leader(a.to).strength * (pool_leaders <= 1 ? 1.8 : 0.8) + (pool_leaders <= 1 ? 3.0 : 0.0);
@@ -1014,6 +1049,12 @@ bool Brain::ship_half() const {
 // Medium's rules: the value of having n more forces at `to`.
 double Brain::dest_value(LocationId to, int n) const {
   const TerritoryId t = data::territory_of(to);
+  // 2.01.07 Wormsign (the Atreides): stay out of the territory the next worm
+  // devours; go where the next spice appears.
+  if (t == wormsign_doomed()) return -3;
+  int shown = 0;
+  if (const LocationId sl = wormsign_spice(&shown); sl < data::kNumLocations && data::territory_of(sl) == t && k_.enemies_in(t) == 0)
+    return 2.0 + 0.2 * std::min(shown, 2 * n);
   const int enemies = k_.enemies_in(t);
   const int mine = k_.fighters_in_territory(me(), t);
   if (is_stronghold(t)) {
@@ -1130,9 +1171,20 @@ double Brain::evaluate(const Board& b) const {
     const double need = k_.fac[f].ally != kNoFaction ? 4.0 : 3.0;
     if (enemy_held[f] > need - 1.5) v -= 20 * (enemy_held[f] - (need - 1.5));
   }
+  // 2.01.07 Wormsign (the Atreides): forces left in the territory the next
+  // worm devours are lost at the next spice blow; forces where the next spice
+  // appears are placed to collect it.
+  const TerritoryId doomed = wormsign_doomed();
+  int shown = 0;
+  const LocationId shown_at = wormsign_spice(&shown);
+  const TerritoryId shown_t = shown_at < data::kNumLocations ? data::territory_of(shown_at) : kNone8;
   for (int l = 0; l < data::kNumLocations; ++l) {
     const int mine = fighters(me_i, l);
     if (mine > 0) v += 0.45 * mine;
+    if (mine > 0 && doomed != kNone8 && data::territory_of(static_cast<LocationId>(l)) == doomed) v -= 1.2 * mine;
+    if (mine > 0 && shown_t != kNone8 && data::territory_of(static_cast<LocationId>(l)) == shown_t) {
+      v += 0.35 * std::min(shown, 2 * mine);
+    }
     if (!b.spice[l] || !mine) continue;
     const TerritoryId t = data::territory_of(static_cast<LocationId>(l));
     int enemy = 0;
@@ -1162,7 +1214,9 @@ size_t Brain::ship() {
     base = evaluate(before);
   }
   auto score = [&](const Action& a, bool half) -> double {
-    const int cost = ship_cost(a, half);
+    // 1.10.02.06: the ally pays a.amount2 of it (the engine's legal shipment
+    // sets the shortfall); that spice is the alliance's, worth a little less.
+    const int cost = std::max(0, ship_cost(a, half) - a.amount2);
     if (cost > 0 && sp - cost < keep) return kNeg;
     if (a.flag || a.to >= data::kNumLocations) return kNeg;  // the Guild's shipment back: never
     if (hard()) {
@@ -1176,10 +1230,10 @@ size_t Brain::ship() {
       b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + a.forces);
       b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + a.special);
       b.my_spice -= cost;
-      return evaluate(b) - base;
+      return evaluate(b) - base - 0.5 * a.amount2;
     }
     const int n = a.forces + a.special;
-    double v = dest_value(a.to, n) - 0.8 * cost;
+    double v = dest_value(a.to, n) - 0.8 * cost - 0.4 * a.amount2;
     if (a.from != kNone8) {
       Action m;
       m.n_placements = 1;
@@ -1235,10 +1289,30 @@ size_t Brain::move() {
         const auto& p = a.placements[i];
         b.forces[mi][p.location][0] = static_cast<uint8_t>(b.forces[mi][p.location][0] - std::min<int>(p.forces, b.forces[mi][p.location][0]));
         b.forces[mi][p.location][1] = static_cast<uint8_t>(b.forces[mi][p.location][1] - std::min<int>(p.special, b.forces[mi][p.location][1]));
-        b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + p.forces);
-        b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + p.special);
+        // 2.02.16 Take Up Arms (flag): the moving advisors arrive as fighters.
+        b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + p.forces + (a.flag ? p.special : 0));
+        b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + (a.flag ? 0 : p.special));
+      }
+      if (a.flag) {
+        // Take Up Arms only for a fight it expects to win (the advisors were
+        // on the planet already: their worth as forces is not a gain).
+        int flipped = 0;
+        for (int i = 0; i < a.n_placements; ++i) flipped += a.placements[i].special;
+        const TerritoryId t = data::territory_of(a.to);
+        const double mine = k_.fighters_in_territory(me(), t) + flipped + 3.0, enemy = k_.enemy_fighters_in(t) + 3.0;
+        if (mine * mine / (mine * mine + enemy * enemy) < 0.5) return kNeg;
+        return evaluate(b) - base - 0.45 * flipped;
       }
       return evaluate(b) - base;
+    }
+    if (a.flag) {
+      // Medium takes up arms only into a stronghold one enemy holds, with
+      // more than its fighters there plus one.
+      const TerritoryId t = data::territory_of(a.to);
+      int n = 0;
+      for (int i = 0; i < a.n_placements; ++i) n += a.placements[i].forces + a.placements[i].special;
+      if (!is_stronghold(t) || k_.enemies_in(t) != 1 || n <= k_.enemy_fighters_in(t) + 1) return kNeg;
+      return dest_value(a.to, n) + 1.0 - origin_loss(a);
     }
     int n = 0;
     bool same = false;
@@ -1470,8 +1544,259 @@ size_t Brain::battle_plan() {
       return -a.value * 10.0 - leader * 3 - cards * 2 - a.amount;
     }));
   }
+  // 1.14.01: look at the opponent's plan first when it is worth a Karama.
+  if (size_t i = atreides_karama(); i != npos) return i;
+  // A plan seen before committing one's own (only by 1.14.01): answer it.
+  if (const PlanInfo& o = k_.plan[1 - my_side()]; o.known)
+    return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_known(a, o); }));
   if (brutal()) return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_expected(a); }));
   return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_simple(a); }));
+}
+
+// ---- alliance spice (2.03.06 GiveSpice, 1.10.02.05/06 AllyPermission) ------------
+
+// Offered (any time) to an allied seat the game waits for. The legal actions
+// carry a few amounts (1 or all; none or all); the bot amends the amount of
+// one of them within the decision's range (bot.h). Both policies reach a
+// fixed point (nothing more to do once applied), so a seat never loops.
+//  * GiveSpice, the Emperor: medium gives one spice at a time while the ally
+//    holds fewer than 2 and he holds 8 or more; hard and brutal top a poor
+//    ally (under half the target: 6, brutal 8) up to the target, keeping
+//    their reserve plus 4 for bids, and never more than half the difference.
+//  * AllyPermission: medium lets the ally use up to 3 of its spice above its
+//    reserve; hard and brutal grant part of the spice above their reserve
+//    (half; brutal two thirds) when the ally is behind (weaker by the public
+//    measure, or poorer), else nothing. Bids too where the ruling
+//    ally_bid_support=permission asks for it (the legal "all" action says so).
+//    Changed only when the standing amount is 3 short of the wanted one or
+//    4 above it (or to withdraw it).
+size_t Brain::alliance_spice() {
+  if (k_.ally() >= kNumFactions) return npos;
+  const auto& ally = k_.fac[k_.ally()];
+  const auto ally_f = static_cast<Faction>(k_.ally());
+  const int mine = spice();
+  const int theirs = std::max(0, ally.spice);
+  if (me() == Faction::Emperor) {
+    const size_t gi = find([](const Action& a) { return a.kind == ActionKind::GiveSpice; });
+    const DecisionInfo* d = decision(ActionKind::GiveSpice);
+    if (gi != npos && d) {
+      int give = 0;
+      if (!hard()) {
+        if (theirs < 2 && mine >= 8) give = 1;
+      } else {
+        const int target = brutal() ? 8 : 6;
+        const int keep = reserve() + 4;
+        if (2 * theirs < target && mine > keep) give = std::min({target - theirs, (mine - theirs) / 2, mine - keep});
+      }
+      give = std::min(give, d->max);
+      if (give >= std::max(1, d->min)) {
+        amend_ = true;
+        amend_amount_ = static_cast<uint16_t>(give);
+        amend_amount2_ = 0;
+        return gi;
+      }
+    }
+  }
+  size_t pi = npos;
+  bool bids = false;
+  for (size_t i = 0; i < legal_.size(); ++i)
+    if (legal_[i].kind == ActionKind::AllyPermission) {
+      if (pi == npos) pi = i;
+      bids |= legal_[i].amount2 > 0;
+    }
+  if (pi == npos) return npos;
+  const int free = std::max(0, mine - reserve());
+  int want = 0;
+  if (!hard()) {
+    want = std::min(3, free);
+  } else {
+    const bool behind = power(ally_f) < power(me()) || theirs < mine;
+    if (behind) want = brutal() ? (2 * free) / 3 : free / 2;
+  }
+  const int cur = std::max(0, k_.mine().permit_ship);
+  const bool withdraw = want == 0 && cur > 0;
+  // Hysteresis: raised when 3 short, lowered when 4 too high (spice moves
+  // all the time; an allowance reset at each change would only add events).
+  if (!withdraw && want < cur + 3 && want > cur - 4) return npos;
+  const DecisionInfo* d = decision(ActionKind::AllyPermission);
+  const int hi = d ? d->max : 65535;
+  want = std::clamp(want, 0, hi);
+  amend_ = true;
+  amend_amount_ = static_cast<uint16_t>(want);
+  amend_amount2_ = static_cast<uint16_t>(bids ? want : 0);
+  return pi;
+}
+
+// ---- battle: the winner's cards (1.07.06.06) ---------------------------------------
+
+// Medium keeps every card but worthless ones (a Bene Gesserit worthless card
+// that serves as a Karama is kept). Hard and brutal weigh each card against
+// the hand (card_value) and discard a card worth less than 3 when keeping it
+// would fill the hand (a free slot buys a card in the next bidding).
+size_t Brain::keep_cards() {
+  const int limit = hand_limit_of(me());
+  auto keep_value = [&](uint8_t c) -> double {
+    if (c >= data::kNumTreacheryCards) return 0;
+    if (karama_like(c)) return karama_keep(c);
+    if (is_worthless(c)) return -0.5;
+    return hard() ? card_value(c) : 1.0;
+  };
+  return or_fallback(best(ActionKind::KeepCards, [&](const Action& a) {
+    double v = 0;
+    double lowest = 1e9;
+    for (int i = 0; i < a.n_cards; ++i) {
+      const double kv = keep_value(a.cards[i]);
+      v += kv;
+      lowest = std::min(lowest, kv);
+    }
+    if (hard() && a.n_cards > 0 && static_cast<int>(k_.hand.size()) + a.n_cards >= limit && lowest < 3) v -= 3;
+    return v;
+  }));
+}
+
+// ---- Karama powers: Atreides (1.14.01), Fremen (1.14.03), Guild (1.14.05) ---------
+
+// Hard and brutal Atreides, in a battle they fight, once the opponent's plan
+// is committed and theirs is not: look at that plan when the stakes are high
+// (a stronghold, or many forces: territory value plus the forces at stake of
+// 14, brutal 12). battle_plan() then answers the plan it saw.
+size_t Brain::atreides_karama() {
+  if (!hard() || me() != Faction::Atreides || k_.battle_territory >= data::kNumTerritories) return npos;
+  const int opp_side = 1 - my_side();
+  if (!k_.plan_in[opp_side] || k_.plan[opp_side].known) return npos;
+  const Faction opp = opponent();
+  if (opp == me()) return npos;
+  const size_t kp = best(ActionKind::PlayCard, [&](const Action& a) {
+    return karama_like(a.card) && a.value == 0 && a.to == static_cast<uint8_t>(opp) ? -karama_keep(a.card) : kNeg;
+  });
+  if (kp == npos) return npos;
+  const TerritoryId t = k_.battle_territory;
+  const double stakes =
+      territory_value(t) + 0.6 * k_.forces_in_territory(me(), t) + 0.5 * k_.forces_in_territory(opp, t);
+  return stakes >= (brutal() ? 12.0 : 14.0) ? kp : npos;
+}
+
+// The Fremen sandworm (1.14.03), when offered (the end of a spice blow, a
+// Nexus): the sand territory where it devours the most, enemy forces counted
+// 1.5 each (an ally's protected, a little against; their own against), the spice
+// there a little (denied to the others, or lost to them). Medium places it
+// when that beats the Karama kept by 5, hard and brutal by 2.
+size_t Brain::fremen_karama_worm() {
+  return best(
+      ActionKind::PlayCard,
+      [&](const Action& a) {
+        if (!karama_like(a.card) || a.value != kKaramaProtectAllyValue || a.to >= data::kNumLocations) return kNeg;
+        const TerritoryId t = data::territory_of(a.to);
+        double v = 0;
+        int mine = 0;
+        for (int f = 0; f < kNumFactions; ++f) {
+          const auto fa = static_cast<Faction>(f);
+          if (!k_.fac[f].present) continue;
+          const int n = k_.forces_in_territory(fa, t);
+          if (fa == me()) {
+            v -= 0.5 * n;
+            mine += n;
+          } else if (k_.is_ally(fa)) {
+            v -= 0.2 * n;  // protected (value 1, 2.04.10)
+          } else {
+            v += 1.5 * n;  // about what reviving them would cost (2 spice a force, less the free ones)
+          }
+        }
+        const auto& ter = data::territory(t);
+        int sp = 0;
+        for (int i = 0; i < ter.num_locations; ++i) sp += k_.spice_on_board[ter.first_location + i];
+        v += (mine > 0 ? -0.2 : 0.2) * sp;
+        return v - karama_keep(a.card);
+      },
+      hard() ? 2.0 : 5.0);
+}
+
+// 1.14.05 the Guild, asked right after another faction's shipment from its
+// reserves: hard and brutal cancel it when the shipper (with its ally) now
+// controls enough strongholds to win (three, four allied); medium lets every
+// shipment stand. The view does not say what was shipped: the board after it
+// is what counts.
+size_t Brain::guild_karama() {
+  const size_t stand = pass();
+  if (!hard()) return or_fallback(stand);
+  const size_t kp = best(ActionKind::PlayCard, [&](const Action& a) {
+    return karama_like(a.card) && a.value == 0 && a.to < kNumFactions ? -karama_keep(a.card) : kNeg;
+  });
+  if (kp == npos) return or_fallback(stand);
+  const auto shipper = static_cast<Faction>(legal_[kp].to);
+  if (shipper == me() || k_.is_ally(shipper)) return or_fallback(stand);
+  const uint8_t sa = k_.fac[static_cast<int>(shipper)].ally;
+  int held = 0;
+  for (auto t : data::strongholds())
+    held += k_.controls(shipper, t) || (sa < kNumFactions && k_.controls(static_cast<Faction>(sa), t)) ? 1 : 0;
+  const int need = sa < kNumFactions ? 4 : 3;
+  return held >= need ? kp : or_fallback(stand);
+}
+
+// ---- Wormsign (2.01.07) -------------------------------------------------------------
+
+TerritoryId Brain::wormsign_doomed() const {
+  if (k_.wormsign >= data::kNumSpiceCards || !data::spice_card(k_.wormsign).shai_hulud) return kNone8;
+  // The next spice blow turns this card up first, on pile A: the worm
+  // devours the territory of the topmost territory card there (1.02.05).
+  for (auto it = k_.spice_discard_a.rbegin(); it != k_.spice_discard_a.rend(); ++it) {
+    const auto& c = data::spice_card(*it);
+    if (!c.shai_hulud) return data::territory_of(c.location);
+  }
+  return kNone8;
+}
+
+LocationId Brain::wormsign_spice(int* amount) const {
+  if (k_.wormsign >= data::kNumSpiceCards || data::spice_card(k_.wormsign).shai_hulud) return kNone8;
+  const auto& c = data::spice_card(k_.wormsign);
+  if (amount) *amount = c.amount;
+  return c.location;
+}
+
+// ---- battle: a plan seen by the Atreides' Karama (1.14.01) ----------------------------
+
+// The outcome of this plan against the opponent's committed plan (hard,
+// brutal): the battle resolved as the rules do (weapons, defenses, Lasgun and
+// Shield, dialed spice, the aggressor winning ties, a traitor this seat holds).
+double Brain::plan_value_known(const Action& a, const PlanInfo& o) const {
+  const Faction opp = opponent();
+  const TerritoryId t = k_.battle_territory;
+  if (t >= data::kNumTerritories) return 0;
+  const int my_forces = k_.forces_in_territory(me(), t);
+  const int opp_forces = k_.forces_in_territory(opp, t);
+  const double tv = territory_value(t);
+  const int cards = (a.to != kNone8) + (a.from != kNone8) + (a.forces != kNone8);
+  const int worthless = (a.to != kNone8 && is_worthless(a.to)) + (a.from != kNone8 && is_worthless(a.from));
+  const bool my_leader = a.card < data::kNumLeaders;
+  const int my_str = my_leader ? data::leader(a.card).strength : 0;
+  // A traitor in the opponent's plan wins outright: spend nothing.
+  if (o.leader < data::kNumLeaders && std::find(k_.traitors.begin(), k_.traitors.end(), o.leader) != k_.traitors.end())
+    return tv + 0.5 * opp_forces - 0.6 * a.value - 1.0 * cards - a.amount - 0.1 * my_str;
+  const int my_w = a.to != kNone8 ? weapon_class(category(a.to)) : 0;
+  const int my_d = a.from != kNone8 ? defense_class(category(a.from)) : 0;
+  const int o_w = o.weapon_card != kNone8 ? weapon_class(category(o.weapon_card)) : 0;
+  const int o_d = o.defense_card != kNone8 ? defense_class(category(o.defense_card)) : 0;
+  if ((o_w == 3 && my_d == 1) || (my_w == 3 && o_d == 1))  // 3.01.14: everything in the territory is lost
+    return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - a.amount;
+  const bool o_leader = o.leader < data::kNumLeaders;
+  const int o_str = o_leader ? data::leader(o.leader).strength : 0;
+  const bool my_dead = my_leader && kills(o_w, my_d);
+  const bool opp_dead = o_leader && kills(my_w, o_d);
+  auto units = [&](Faction f, int dial, int paid) {
+    if (!k_.advanced || f == Faction::Fremen) return static_cast<double>(dial);
+    const int full = std::min(dial, paid);
+    return full + 0.5 * (dial - full);
+  };
+  const double mine = units(me(), a.value, a.amount) + (my_leader && !my_dead ? my_str + (a.flag ? 2 : 0) : 0);
+  const double theirs = units(opp, o.dial, o.spice) + (o_leader && !opp_dead ? o_str : 0);
+  const bool win = my_side() == 0 ? mine >= theirs : mine > theirs;
+  double v;
+  if (win)
+    v = tv + 0.5 * opp_forces - 0.6 * a.value + (opp_dead ? o_str : 0) + (my_dead ? my_str : 0);
+  else
+    v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless - 0.01 * a.value;
+  if (my_dead) v -= my_str + 1;
+  return v - a.amount;
 }
 
 // ---- the bots ---------------------------------------------------------------------------
@@ -1493,7 +1818,12 @@ class ProfileBot final : public Bot {
     if (p_ == Profile::Easy || !v) return in.legal[rng.below(static_cast<uint32_t>(in.legal.size()))];
     Brain b(in, p_, rng);
     const size_t i = b.decide();
-    return in.legal[i < in.legal.size() ? i : 0];
+    Action a = in.legal[i < in.legal.size() ? i : 0];
+    if (b.amended() && i < in.legal.size() && (a.kind == ActionKind::GiveSpice || a.kind == ActionKind::AllyPermission)) {
+      a.amount = b.amend_amount();
+      a.amount2 = b.amend_amount2();
+    }
+    return a;
   }
 
  private:
@@ -1504,5 +1834,25 @@ class ProfileBot final : public Bot {
 }  // namespace
 
 std::unique_ptr<Bot> make_bot(Profile p, uint64_t seed) { return std::make_unique<ProfileBot>(p, seed); }
+
+bool is_valid_choice(const ViewInput& in, const Action& a) {
+  if (std::find(in.legal.begin(), in.legal.end(), a) != in.legal.end()) return true;
+  if (a.kind != ActionKind::GiveSpice && a.kind != ActionKind::AllyPermission) return false;
+  const Knowledge k = read_knowledge(in);
+  const DecisionInfo* d = nullptr;
+  for (const auto& x : k.decisions)
+    if (x.kind == a.kind) d = &x;
+  if (!d || a.amount < d->min || a.amount > d->max || a.amount2 > d->max) return false;
+  bool bids = false, same = false;
+  for (const auto& b : in.legal) {
+    if (b.kind != a.kind) continue;
+    bids |= b.amount2 > 0;
+    Action c = b;
+    c.amount = a.amount;
+    c.amount2 = a.amount2;
+    same |= c == a;
+  }
+  return same && (a.amount2 == 0 || (a.kind == ActionKind::AllyPermission && bids));
+}
 
 }  // namespace mentat::bots

@@ -16,6 +16,7 @@ struct Names {
   std::unordered_map<std::string, LocationId> locations;
   std::unordered_map<std::string, uint8_t> leaders;
   std::unordered_map<std::string, data::TreacheryKind> cards;
+  std::unordered_map<std::string, uint8_t> card_ids;  // the first card of each name
   std::unordered_map<std::string, Faction> factions;
   std::unordered_map<std::string, Phase> phases;
   std::unordered_map<std::string, ActionKind> kinds;
@@ -32,6 +33,7 @@ const Names& names() {
     for (int c = 0; c < data::kNumTreacheryCards; ++c) {
       const auto& card = data::treachery_card(static_cast<TreacheryId>(c));
       x.cards.emplace(std::string(card.name), card.kind);
+      x.card_ids.emplace(std::string(card.name), static_cast<uint8_t>(c));
     }
     for (int f = 0; f < kNumFactions; ++f) x.factions.emplace(std::string(faction_key(static_cast<Faction>(f))), static_cast<Faction>(f));
     for (int p = 0; p <= static_cast<int>(Phase::GameOver); ++p)
@@ -68,6 +70,8 @@ PlanInfo read_plan(const fb::PlanView* p) {
   out.cheap_hero = p->cheap_hero() != nullptr;
   if (p->weapon()) out.has_weapon = treachery_kind_by_name(p->weapon()->str(), &out.weapon);
   if (p->defense()) out.has_defense = treachery_kind_by_name(p->defense()->str(), &out.defense);
+  if (out.has_weapon) out.weapon_card = names().card_ids.at(p->weapon()->str());
+  if (out.has_defense) out.defense_card = names().card_ids.at(p->defense()->str());
   out.dial = p->dial();
   out.spice = p->spice();
   return out;
@@ -88,6 +92,12 @@ bool treachery_kind_by_name(std::string_view name, data::TreacheryKind* out) {
   if (it == names().cards.end()) return false;
   *out = it->second;
   return true;
+}
+
+uint8_t spice_card_by_name(std::string_view name) {
+  for (int c = 0; c < data::kNumSpiceCards; ++c)
+    if (data::spice_card_name(static_cast<SpiceCardId>(c)) == name) return static_cast<uint8_t>(c);
+  return kNone8;
 }
 
 Knowledge read_knowledge(const ViewInput& in) {
@@ -128,6 +138,8 @@ Knowledge read_knowledge(const ViewInput& in) {
       f.tanks[1] = fv->tanks_special();
       f.ally = faction_of(fv->ally());
       f.shipped = fv->shipped();
+      if (fv->ally_permission_shipment().has_value()) f.permit_ship = *fv->ally_permission_shipment();
+      if (fv->ally_permission_bids().has_value()) f.permit_bids = *fv->ally_permission_bids();
       f.moved = fv->moved();
       if (fv->forces())
         for (const auto* x : *fv->forces()) {
@@ -186,6 +198,11 @@ Knowledge read_knowledge(const ViewInput& in) {
     k.defender = b->defender();
     k.plan[0] = read_plan(b->aggressor_plan());
     k.plan[1] = read_plan(b->defender_plan());
+    if (b->plans_in())
+      for (auto x : *b->plans_in()) {
+        if (x == k.aggressor) k.plan_in[0] = true;
+        if (x == k.defender) k.plan_in[1] = true;
+      }
     if (b->prescience_element()) {
       static const char* kElements[] = {"leader", "weapon", "defense", "dial"};
       for (int e = 0; e < 4; ++e)
@@ -197,6 +214,12 @@ Knowledge read_knowledge(const ViewInput& in) {
   k.shield_wall_destroyed = v->shield_wall_destroyed();
   if (v->storm_override().has_value()) k.storm_override = *v->storm_override();
   if (v->window()) k.window = v->window()->str();
+  if (v->wormsign()) k.wormsign = spice_card_by_name(v->wormsign()->str());
+  if (v->spice_discard_a())
+    for (const auto* c : *v->spice_discard_a()) {
+      const uint8_t id = spice_card_by_name(c->str());
+      if (id != kNone8) k.spice_discard_a.push_back(id);
+    }
   if (v->rulings())
     for (const auto* r : *v->rulings())
       if (r->id() && r->value()) k.rulings.emplace_back(r->id()->str(), r->value()->str());

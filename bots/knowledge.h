@@ -30,6 +30,9 @@ struct FactionInfo {
   int tanks[2] = {0, 0};
   uint8_t ally = kNoFaction;
   bool shipped = false, moved = false;
+  // 1.10.02.05/06 the allowance this faction gives its ally (-1: not shown:
+  // the view lists it for the viewer and its ally only).
+  int permit_ship = -1, permit_bids = -1;
 };
 
 struct LeaderInfo {
@@ -44,6 +47,7 @@ struct PlanInfo {
   bool cheap_hero = false;
   data::TreacheryKind weapon{}, defense{};
   bool has_weapon = false, has_defense = false;
+  uint8_t weapon_card = kNone8, defense_card = kNone8;  // a card id of that name (same kind and category)
   int dial = 0, spice = 0;
 };
 
@@ -84,7 +88,8 @@ struct Knowledge {
   bool battle = false;
   TerritoryId battle_territory = kNone8;
   Seat aggressor = kNoSeat, defender = kNoSeat;
-  PlanInfo plan[2];  // [0] aggressor, [1] defender
+  PlanInfo plan[2];  // [0] aggressor, [1] defender (known: its own, after the reveal, or by 1.14.01)
+  bool plan_in[2] = {false, false};  // the side's plan is committed (public)
   int prescience_element = -1;  // 2.01.08: 0 leader, 1 weapon, 2 defense, 3 dial (-1: none)
   int prescience_value = -1;    // the committed answer, when this seat may see it (-1: unknown)
   int voice_kind = -1;          // 2.02.06 the command of this battle (-1: none)
@@ -93,6 +98,10 @@ struct Knowledge {
   bool shield_wall_destroyed = false;
   int storm_override = -1;      // 3.01.23 Weather Control this phase (-1: none)
   std::string window;           // the open response window, described (empty: none)
+  // 2.01.07 Wormsign: the spice card the Atreides saw on top of the spice
+  // deck this turn (kNone8: none shown, or not the Atreides).
+  uint8_t wormsign = kNone8;
+  std::vector<uint8_t> spice_discard_a;  // spice card ids, top last
   std::vector<std::pair<std::string, std::string>> rulings;  // key, value
   struct Truthtrance {
     bool known = false;
@@ -132,5 +141,6 @@ Knowledge read_knowledge(const ViewInput& in);
 LocationId location_by_name(std::string_view name);  // kNone8 if unknown
 uint8_t leader_by_name(std::string_view name);       // kNone8 if unknown
 bool treachery_kind_by_name(std::string_view name, data::TreacheryKind* out);
+uint8_t spice_card_by_name(std::string_view name);   // kNone8 if unknown (a Shai-Hulud name: the first)
 
 }  // namespace mentat::bots

@@ -76,7 +76,7 @@ GameResult run_loop(const GameSpec& spec, GameState& s, Submit submit,
       return r;
     }
     const Action a = bots[static_cast<size_t>(seat)]->choose(in);
-    if (std::find(in.legal.begin(), in.legal.end(), a) == in.legal.end()) {
+    if (!is_valid_choice(in, a)) {
       r.version = static_cast<int64_t>(s.version);
       r.error = fmt::format("the {} bot of seat {} chose an action outside its legal actions: {}",
                             profile_name(spec.profiles[static_cast<size_t>(seat)]), seat, action_text(a));

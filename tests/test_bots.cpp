@@ -163,8 +163,9 @@ TEST_CASE("a bot's input holds nothing hidden from its seat", "[bots]") {
   // know (others' hands, traitors, spice, dials, deck orders, ...): its view,
   // its legal actions and every profile's choice stay the same.
   int checked = 0;
-  for (bool advanced : {false, true}) {
-    const auto spec = spec_for(advanced ? 91 : 90, 6, advanced, {Profile::Easy, Profile::Medium, Profile::Hard, Profile::Brutal});
+  for (uint64_t seed : {90, 91, 92, 93}) {
+    const bool advanced = seed % 2 == 1;
+    const auto spec = spec_for(seed, 6, advanced, {Profile::Easy, Profile::Medium, Profile::Hard, Profile::Brutal});
     std::vector<std::unique_ptr<Bot>> bots;
     for (int p = 0; p < kNumProfiles; ++p) bots.push_back(make_bot(static_cast<Profile>(p), 5));
     // on_step sees the state after each action: check the next decision there.
@@ -281,7 +282,9 @@ Action bot_choice(const GameState& s, Faction f, Profile p, uint64_t seed = 1) {
   const ViewInput in = make_input(s, s.seat_of(f));
   REQUIRE_FALSE(in.legal.empty());
   const Action a = make_bot(p, seed)->choose(in);
-  REQUIRE(std::find(in.legal.begin(), in.legal.end(), a) != in.legal.end());
+  REQUIRE(is_valid_choice(in, a));
+  if (a.kind != ActionKind::GiveSpice && a.kind != ActionKind::AllyPermission)
+    REQUIRE(std::find(in.legal.begin(), in.legal.end(), a) != in.legal.end());
   return a;
 }
 
@@ -635,4 +638,426 @@ TEST_CASE("1.14.02 hard and brutal Emperor bots revive their strongest dead lead
     CHECK(s.leaders[mine[0]].zone == LeaderZone::Pool);
     CHECK(s.of(Faction::Emperor).karama_power_used == 1);
   }
+}
+
+// ---- policies for the session-2 decisions: alliance spice, KeepCards, Karama powers,
+// ---- Take Up Arms, Wormsign -----------------------------------------------------------
+
+static_assert(rules::kKaramaProtectAlly == 0x01 && rules::kKaramaPrevent == 0x40 && rules::kKaramaGuildRates == 0x80,
+              "bots/bots.cpp repeats these PlayCard values");
+
+namespace {
+
+void make_allies(GameState& s, Faction a, Faction b) {
+  s.of(a).ally = static_cast<uint8_t>(b);
+  s.of(b).ally = static_cast<uint8_t>(a);
+}
+
+// Answers every other waiting seat with Pass (or the Guild's "not now") until
+// `f` is asked at Shipment and Movement step `step` (0 ship, 2 move) of its turn.
+void until_turn_step(GameState& s, Faction f, int step) {
+  for (int i = 0; i < 80; ++i) {
+    const uint8_t w = waiting_for(s);
+    REQUIRE(w != 0);
+    if (s.phase == Phase::ShipmentMovement && s.shipmove.current == s.seat_of(f) && s.step == step && ((w >> s.seat_of(f)) & 1u)) return;
+    const Seat x = static_cast<Seat>(__builtin_ctz(w));
+    const auto legal = legal_actions(s, x);
+    Action a = scenario::pass();
+    if (std::find(legal.begin(), legal.end(), a) == legal.end())
+      for (const auto& b : legal)
+        if (b.kind == ActionKind::GuildTiming && !b.flag) a = b;
+    scenario::act(s, s.faction_at(x), a);
+  }
+  FAIL("the seat was never asked");
+}
+
+// All forces to reserves, no spice on the board, no cards (as the battle tests' base()).
+void clear_board(GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto f = static_cast<Faction>(fi);
+    if (!s.has(f)) continue;
+    auto& fs = s.of(f);
+    for (int l = 0; l < data::kNumLocations; ++l) {
+      const auto loc = static_cast<LocationId>(l);
+      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + s.forces_at(f, loc, 0));
+      if (f == Faction::BeneGesserit) fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + s.forces_at(f, loc, 1));
+      else fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + s.forces_at(f, loc, 1));
+      s.forces_at(f, loc, 0) = 0;
+      s.forces_at(f, loc, 1) = 0;
+    }
+    empty_hand(s, f);
+  }
+  for (int l = 0; l < data::kNumLocations; ++l)
+    if (s.spice_on_board[l]) transfer_spice(s, board(static_cast<LocationId>(l)), bank(), s.spice_on_board[l]);
+}
+
+}  // namespace
+
+TEST_CASE("2.03.06 1.10.02.06 allied bots: the Emperor tops up a poor ally, then grants part of his spice for its shipments", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = scenario::game({Faction::Emperor, Faction::Atreides, Faction::Harkonnen});
+    scenario::play_until(s, Phase::ShipmentMovement, 1);
+    make_allies(s, Faction::Emperor, Faction::Atreides);
+    set_spice_to(s, Faction::Emperor, 20);
+    set_spice_to(s, Faction::Atreides, 0);
+    until_turn_step(s, Faction::Emperor, 0);
+    int gifts = 0, permits = 0;
+    Action last;
+    for (int i = 0; i < 10; ++i) {
+      last = bot_choice(s, Faction::Emperor, p);
+      if (last.kind == ActionKind::GiveSpice) {
+        CHECK(last.faction == static_cast<uint8_t>(Faction::Atreides));
+        ++gifts;
+      } else if (last.kind == ActionKind::AllyPermission) {
+        CHECK(last.amount2 == 0);  // bids: not under the default ruling
+        ++permits;
+      } else {
+        break;
+      }
+      scenario::act(s, Faction::Emperor, last);
+    }
+    // A fixed point: the seat goes on with its shipment decision.
+    CHECK(last.kind != ActionKind::GiveSpice);
+    CHECK(last.kind != ActionKind::AllyPermission);
+    CHECK(s.of(Faction::Emperor).spice + s.of(Faction::Atreides).spice == 20);
+    CHECK(permits == 1);
+    if (p == Profile::Medium) {
+      CHECK(gifts == 2);  // one at a time, up to 2
+      CHECK(s.of(Faction::Atreides).spice == 2);
+      CHECK(s.of(Faction::Emperor).permit_ship == 3);
+    } else if (p == Profile::Hard) {
+      CHECK(gifts == 1);
+      CHECK(s.of(Faction::Atreides).spice == 6);      // topped up to 6
+      CHECK(s.of(Faction::Emperor).permit_ship == 5);  // half of 14 less a reserve of 4
+    } else {
+      CHECK(gifts == 1);
+      CHECK(s.of(Faction::Atreides).spice == 8);      // topped up to 8
+      CHECK(s.of(Faction::Emperor).permit_ship == 5);  // two thirds of 12 less 4
+    }
+  }
+  // A rich, stronger ally gets nothing from hard and brutal.
+  for (auto p : {Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = scenario::game({Faction::Emperor, Faction::Atreides, Faction::Harkonnen});
+    scenario::play_until(s, Phase::ShipmentMovement, 1);
+    make_allies(s, Faction::Emperor, Faction::Atreides);
+    set_spice_to(s, Faction::Emperor, 10);
+    set_spice_to(s, Faction::Atreides, 20);
+    until_turn_step(s, Faction::Emperor, 0);
+    const Action a = bot_choice(s, Faction::Emperor, p);
+    CHECK(a.kind != ActionKind::GiveSpice);
+    CHECK(a.kind != ActionKind::AllyPermission);
+  }
+}
+
+namespace {
+// Atreides (winner) against the Harkonnen in The Great Flat, at the winner's
+// KeepCards step, the Atreides having played `weapon` and `defense`.
+GameState won_battle(TreacheryKind weapon, TreacheryKind defense, uint8_t* w, uint8_t* d, Rulings r = Rulings::defaults()) {
+  GameState s = scenario::game({Faction::Atreides, Faction::Harkonnen}, false, 7, r);
+  scenario::play_until(s, Phase::ShipmentMovement, 1);
+  clear_board(s);
+  const LocationId flat = scenario::loc("The Great Flat");
+  s.storm_sector = (data::location(flat).sector + 9) % data::kNumSectors;
+  put(s, Faction::Atreides, flat, 5);
+  put(s, Faction::Harkonnen, flat, 5);
+  *w = give_card(s, Faction::Atreides, weapon);
+  *d = give_card(s, Faction::Atreides, defense);
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::Battle);
+  auto plan = [](uint8_t leader, int dial, uint8_t wp, uint8_t df) {
+    Action a = scenario::make(ActionKind::BattlePlan);
+    a.forces = kNone8;  // no Cheap Hero
+    a.card = leader;
+    a.to = wp;
+    a.from = df;
+    a.value = static_cast<uint8_t>(dial);
+    return a;
+  };
+  for (int i = 0; i < 20 && s.phase == Phase::Battle; ++i) {
+    const uint8_t wt = waiting_for(s);
+    const Seat x = static_cast<Seat>(__builtin_ctz(wt));
+    const Faction f = s.faction_at(x);
+    const auto legal = legal_actions(s, x);
+    if (std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind == ActionKind::KeepCards; })) break;
+    if (std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind == ActionKind::BattlePlan; })) {
+      if (f == Faction::Atreides) scenario::act(s, f, plan(data::leader_id(f, 3), 5, *w, *d));
+      else scenario::act(s, f, plan(data::leader_id(f, 4), 1, kNone8, kNone8));
+      continue;
+    }
+    Action a = scenario::pass();
+    for (const auto& b : legal)
+      if (b.kind == ActionKind::CallTraitor && !b.flag) a = b;
+    scenario::act(s, f, a);
+  }
+  REQUIRE(s.phase == Phase::Battle);
+  REQUIRE(((waiting_for(s) >> s.seat_of(Faction::Atreides)) & 1u));
+  return s;
+}
+}  // namespace
+
+TEST_CASE("1.07.06.06 battle winner bots keep their weapon and defense, and discard a worthless card where they may", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    uint8_t w = kNone8, d = kNone8;
+    GameState s = won_battle(TreacheryKind::Crysknife, TreacheryKind::Shield, &w, &d);
+    const Action a = bot_choice(s, Faction::Atreides, p);
+    REQUIRE(a.kind == ActionKind::KeepCards);
+    CHECK(a.n_cards == 2);
+    scenario::act(s, Faction::Atreides, a);
+    CHECK(s.of(Faction::Atreides).hand.contains(w));
+    CHECK(s.of(Faction::Atreides).hand.contains(d));
+    // Ruling winner_worthless = may_keep: the worthless card goes, the Shield stays.
+    Rulings r = Rulings::defaults();
+    std::string err;
+    REQUIRE(r.set("winner_worthless", "may_keep", &err));
+    GameState t = won_battle(TreacheryKind::Baliset, TreacheryKind::Shield, &w, &d, r);
+    const Action b = bot_choice(t, Faction::Atreides, p);
+    REQUIRE(b.kind == ActionKind::KeepCards);
+    REQUIRE(b.n_cards == 1);
+    CHECK(b.cards[0] == d);
+    scenario::act(t, Faction::Atreides, b);
+    CHECK(t.of(Faction::Atreides).hand.contains(d));
+    CHECK_FALSE(t.of(Faction::Atreides).hand.contains(w));
+    CHECK(t.treachery_discard.contains(w));
+  }
+}
+
+TEST_CASE("1.14.01 hard and brutal Atreides bots look at the opponent's plan with the Karama power when the stakes are high, and answer it", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = scenario::game({Faction::Atreides, Faction::Harkonnen}, true);
+    scenario::play_until(s, Phase::ShipmentMovement, 1);
+    clear_board(s);
+    const LocationId arrakeen = scenario::loc("Arrakeen");
+    s.storm_sector = (data::location(arrakeen).sector + 9) % data::kNumSectors;
+    put(s, Faction::Atreides, arrakeen, 6);
+    put(s, Faction::Harkonnen, arrakeen, 6);
+    set_spice_to(s, Faction::Atreides, 10);
+    set_spice_to(s, Faction::Harkonnen, 10);
+    const uint8_t karama = give_card(s, Faction::Atreides, TreacheryKind::Karama);
+    const uint8_t shield = give_card(s, Faction::Atreides, TreacheryKind::Shield);
+    const uint8_t snooper = give_card(s, Faction::Atreides, TreacheryKind::Snooper);
+    const uint8_t chaumas = give_card(s, Faction::Harkonnen, TreacheryKind::Chaumas);  // a poison weapon
+    rules::Ctx c{s, nullptr};
+    rules::enter_phase(c, Phase::Battle);
+    // Prescience and the like declined; the Harkonnen commit first.
+    bool harkonnen_in = false;
+    for (int i = 0; i < 20 && s.phase == Phase::Battle; ++i) {
+      const uint8_t w = waiting_for(s);
+      if (harkonnen_in && ((w >> s.seat_of(Faction::Atreides)) & 1u)) break;
+      const Seat x = ((w >> s.seat_of(Faction::Harkonnen)) & 1u) ? s.seat_of(Faction::Harkonnen) : static_cast<Seat>(__builtin_ctz(w));
+      const Faction f = s.faction_at(x);
+      const auto legal = legal_actions(s, x);
+      const bool plan = std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind == ActionKind::BattlePlan; });
+      if (plan && f == Faction::Harkonnen) {
+        Action a = scenario::make(ActionKind::BattlePlan);
+        a.forces = kNone8;  // no Cheap Hero
+        a.card = data::leader_id(Faction::Harkonnen, 0);
+        a.to = chaumas;
+        a.value = 3;
+        a.amount = 3;
+        scenario::act(s, f, a);
+        harkonnen_in = true;
+        continue;
+      }
+      REQUIRE_FALSE(plan);
+      scenario::act(s, f, scenario::pass());
+    }
+    REQUIRE(harkonnen_in);
+    const Action a = bot_choice(s, Faction::Atreides, p);
+    if (p == Profile::Medium) {
+      CHECK_FALSE((a.kind == ActionKind::PlayCard && a.card == karama));  // medium keeps its Karama
+      continue;
+    }
+    REQUIRE(a.kind == ActionKind::PlayCard);
+    CHECK(a.card == karama);
+    CHECK(a.value == 0);
+    CHECK(a.to == static_cast<uint8_t>(Faction::Harkonnen));
+    scenario::act(s, Faction::Atreides, a);
+    CHECK(s.of(Faction::Atreides).karama_power_used == 1);
+    REQUIRE(s.battle.karama_seen != 0);
+    // The plan seen: a poison weapon. The Snooper, not the Shield, saves the leader.
+    const Action b = bot_choice(s, Faction::Atreides, p);
+    REQUIRE(b.kind == ActionKind::BattlePlan);
+    CHECK(b.from == snooper);
+    CHECK(b.from != shield);
+    CHECK(b.card < data::kNumLeaders);
+    scenario::act(s, Faction::Atreides, b);
+    CHECK(s.treachery_discard.contains(karama));
+  }
+}
+
+TEST_CASE("1.14.03 Fremen bots place the Karama sandworm where it devours the most enemy forces", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = scenario::game({Faction::Fremen, Faction::Harkonnen, Faction::Atreides}, true);
+    scenario::play_until(s, Phase::Bidding, 1);
+    s.turn = 2;  // 1.14.03: after turn 1
+    s.phase = Phase::Nexus;
+    s.step = 0;
+    s.nexus = NexusState{};
+    for (auto& fs : s.f) fs.proposal = kNoFaction;
+    s.waiting = static_cast<uint8_t>((1u << s.num_seats) - 1);
+    empty_hand(s, Faction::Fremen);
+    const uint8_t karama = give_card(s, Faction::Fremen, TreacheryKind::Karama);
+    const LocationId flat = scenario::loc("The Great Flat");
+    const int before = s.of(Faction::Harkonnen).tanks[0];
+    const int here = s.forces_at(Faction::Harkonnen, flat, 0);
+    put(s, Faction::Harkonnen, flat, 5);
+    const Action a = bot_choice(s, Faction::Fremen, p);
+    if (p == Profile::Medium) {  // 5 forces (7.5) do not beat the card kept (4.5) by 5
+      CHECK(a.kind != ActionKind::PlayCard);
+      continue;
+    }
+    REQUIRE(a.kind == ActionKind::PlayCard);
+    CHECK(a.card == karama);
+    REQUIRE(a.to < data::kNumLocations);
+    CHECK(data::territory_of(a.to) == data::territory_of(flat));
+    scenario::act(s, Faction::Fremen, a);
+    CHECK(s.forces_at(Faction::Harkonnen, flat, 0) == 0);
+    CHECK(s.of(Faction::Harkonnen).tanks[0] == before + here + 5);
+    CHECK(s.of(Faction::Fremen).karama_power_used == 1);
+  }
+}
+
+TEST_CASE("1.14.05 Guild bots cancel a shipment that gives the shipper three strongholds, and let others stand", "[bots]") {
+  Rulings r = Rulings::defaults();
+  std::string err;
+  REQUIRE(r.set("karama_windows", "all_other_seats", &err));
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal})
+    for (bool threat : {false, true}) {
+      INFO(profile_name(p) << ", the Atreides hold two strongholds before shipping: " << threat);
+      GameState s = scenario::game({Faction::Guild, Faction::Atreides, Faction::Harkonnen}, true, 7, r);
+      scenario::play_until(s, Phase::ShipmentMovement, 1);
+      empty_hand(s, Faction::Guild);
+      const uint8_t karama = give_card(s, Faction::Guild, TreacheryKind::Karama);
+      set_spice_to(s, Faction::Atreides, 10);
+      if (threat) put(s, Faction::Atreides, scenario::loc("Habbanya Sietch"), 2);  // Tuek's is the Guild's
+      until_turn_step(s, Faction::Atreides, 0);
+      const LocationId tabr = scenario::loc("Sietch Tabr");
+      scenario::act(s, Faction::Atreides, scenario::ship(tabr, 3));
+      REQUIRE(((waiting_for(s) >> s.seat_of(Faction::Guild)) & 1u));  // asked whether it cancels (1.14.05)
+      const Action a = bot_choice(s, Faction::Guild, p);
+      const bool cancels = threat && p != Profile::Medium;
+      if (!cancels) {
+        CHECK(a.kind == ActionKind::Pass);
+        continue;
+      }
+      REQUIRE(a.kind == ActionKind::PlayCard);
+      CHECK(a.card == karama);
+      CHECK(a.to == static_cast<uint8_t>(Faction::Atreides));
+      const int reserves = s.of(Faction::Atreides).reserves[0];
+      scenario::act(s, Faction::Guild, a);
+      CHECK(s.forces_at(Faction::Atreides, tabr, 0) == 0);
+      CHECK(s.of(Faction::Atreides).reserves[0] == reserves + 3);
+      CHECK(s.of(Faction::Guild).karama_power_used == 1);
+    }
+}
+
+TEST_CASE("2.01.07 Wormsign: Atreides bots keep out of the territory the next worm devours, and go for spice otherwise", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal})
+    for (bool worm : {false, true}) {
+      INFO(profile_name(p) << ", the top spice card is a worm: " << worm);
+      GameState s = scenario::game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+      scenario::play_until(s, Phase::ShipmentMovement, 1);
+      until_turn_step(s, Faction::Atreides, 2);
+      clear_board(s);
+      s.storm_sector = 0;
+      // A spice card L and a sand territory X next to it, with no stronghold
+      // within reach of X, nothing in the storm.
+      auto clear_of_storm = [&](TerritoryId t) {
+        const auto& ter = data::territory(t);
+        for (int i = 0; i < ter.num_locations; ++i)
+          if (s.in_storm(static_cast<LocationId>(ter.first_location + i))) return false;
+        return true;
+      };
+      uint8_t card = kNone8;
+      TerritoryId from = kNone8;
+      for (int c = 0; c < data::kNumSpiceCards && card == kNone8; ++c) {
+        const auto& sc = data::spice_card(static_cast<SpiceCardId>(c));
+        if (sc.shai_hulud) continue;
+        const TerritoryId lt = data::territory_of(sc.location);
+        if (!clear_of_storm(lt)) continue;
+        for (int x = 0; x < data::kNumTerritories && card == kNone8; ++x) {
+          const auto xt = static_cast<TerritoryId>(x);
+          if (xt == lt || !data::territories_adjacent(xt, lt) || data::territory(xt).stronghold || xt == data::polar_sink_territory() ||
+              !clear_of_storm(xt))
+            continue;
+          bool near = false;
+          for (int y = 0; y < data::kNumTerritories; ++y)
+            near |= data::territories_adjacent(xt, static_cast<TerritoryId>(y)) && data::territory(static_cast<TerritoryId>(y)).stronghold;
+          if (near) continue;
+          card = static_cast<uint8_t>(c);
+          from = xt;
+        }
+      }
+      REQUIRE(card != kNone8);
+      const LocationId spice_at = data::spice_card(card).location;
+      const LocationId start = data::territory(from).first_location;
+      put(s, Faction::Atreides, start, 4);
+      transfer_spice(s, bank(), board(spice_at), 4);
+      REQUIRE((s.spice_deck.remove(card) || s.spice_discard[0].remove(card) || s.spice_discard[1].remove(card)));
+      s.spice_discard[0].push(card);
+      s.wormsign_turn = s.turn;
+      s.wormsign_card = worm ? static_cast<uint8_t>(data::kNumSpiceCards - 1) : kNone8;  // a Shai-Hulud
+      REQUIRE((!worm || data::spice_card(s.wormsign_card).shai_hulud));
+      const Action a = bot_choice(s, Faction::Atreides, p);
+      const bool there = a.kind == ActionKind::Move && data::territory_of(a.to) == data::territory_of(spice_at);
+      CHECK(there == !worm);
+      scenario::act(s, Faction::Atreides, a);
+      CHECK((s.forces_at(Faction::Atreides, spice_at, 0) > 0) == !worm);
+    }
+}
+
+TEST_CASE("2.02.16 Bene Gesserit bots take up arms when their advisors move into a stronghold one weak enemy holds", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal})
+    for (int enemy : {1, 9}) {
+      INFO(profile_name(p) << ", enemy forces in the stronghold: " << enemy);
+      GameState s = scenario::game({Faction::BeneGesserit, Faction::Harkonnen, Faction::Emperor}, true);
+      scenario::play_until(s, Phase::ShipmentMovement, 1);
+      until_turn_step(s, Faction::BeneGesserit, 2);
+      clear_board(s);
+      s.storm_sector = 0;
+      auto clear_of_storm = [&](TerritoryId t) {
+        const auto& ter = data::territory(t);
+        for (int i = 0; i < ter.num_locations; ++i)
+          if (s.in_storm(static_cast<LocationId>(ter.first_location + i))) return false;
+        return true;
+      };
+      // A stronghold Y and a territory X next to it with no other stronghold within reach.
+      TerritoryId y = kNone8, x = kNone8;
+      for (auto t : data::strongholds()) {
+        if (y != kNone8 || !clear_of_storm(t)) continue;
+        for (int c = 0; c < data::kNumTerritories && y == kNone8; ++c) {
+          const auto ct = static_cast<TerritoryId>(c);
+          if (ct == t || data::territory(ct).stronghold || !data::territories_adjacent(ct, t) || ct == data::polar_sink_territory() ||
+              !clear_of_storm(ct))
+            continue;
+          int near = 0;
+          for (int d = 0; d < data::kNumTerritories; ++d)
+            near += data::territories_adjacent(ct, static_cast<TerritoryId>(d)) && data::territory(static_cast<TerritoryId>(d)).stronghold;
+          if (near != 1) continue;
+          y = t;
+          x = ct;
+        }
+      }
+      REQUIRE(y != kNone8);
+      const LocationId in_y = data::territory(y).first_location;
+      const LocationId in_x = data::territory(x).first_location;
+      put(s, Faction::Harkonnen, in_y, enemy);
+      auto& bg = s.of(Faction::BeneGesserit);
+      REQUIRE(bg.reserves[0] >= 5);
+      bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] - 5);
+      s.forces_at(Faction::BeneGesserit, in_x, 1) = 5;  // advisors
+      const Action a = bot_choice(s, Faction::BeneGesserit, p);
+      const bool takes_arms = enemy == 1;
+      CHECK((a.kind == ActionKind::Move && a.flag) == takes_arms);
+      if (!takes_arms) continue;
+      CHECK(data::territory_of(a.to) == y);
+      scenario::act(s, Faction::BeneGesserit, a);
+      CHECK(s.forces_at(Faction::BeneGesserit, a.to, 0) == 5);  // fighters now
+      CHECK(s.forces_at(Faction::BeneGesserit, a.to, 1) == 0);
+    }
 }
