@@ -20,7 +20,9 @@
 //    copied); read_event() resolves that transparently.
 //  * Thread-safe: any number of threads may call any method concurrently;
 //    appends to one room are serialised by a per-room lock. One process per
-//    directory (RocksDB's LOCK file).
+//    directory (RocksDB's LOCK file). Room metadata (meta()) is kept in
+//    memory once read or written: this object is the only writer of its
+//    directory, so the copy is the stored one.
 //  * Errors never leave a partial write; they come back as Status with one
 //    sentence naming the room and version.
 #pragma once
