@@ -172,11 +172,13 @@ BENCHMARK(BM_SelfPlayStored)->Unit(benchmark::kMillisecond);
 // through store::submit_loaded (the room kept in memory: validate, apply,
 // hash, encode, append; sync off),
 // the bots building each seat's view and legal actions; no final verify.
-void BM_SelfPlayBots(benchmark::State& state) {
+void self_play_bots(benchmark::State& state, bool wal) {
   const auto dir = std::filesystem::temp_directory_path() / "mentat-bench-selfplay-bots";
   std::filesystem::remove_all(dir);
   std::string err;
-  auto st = store::EventStore::open(dir.string(), store::Options{false, true}, &err);
+  store::Options opts{false, true};
+  opts.wal = wal;
+  auto st = store::EventStore::open(dir.string(), opts, &err);
   uint64_t seed = 1;
   int64_t games = 0, events = 0;
   for (auto _ : state) {
@@ -199,7 +201,12 @@ void BM_SelfPlayBots(benchmark::State& state) {
   st.reset();
   std::filesystem::remove_all(dir);
 }
+void BM_SelfPlayBots(benchmark::State& state) { self_play_bots(state, true); }
 BENCHMARK(BM_SelfPlayBots)->Unit(benchmark::kMillisecond);
+// The same with the store's write-ahead log off (store::Options::wal): the
+// appends go to the memtable only (a simulation's store, not a game's).
+void BM_SelfPlayBotsNoWal(benchmark::State& state) { self_play_bots(state, false); }
+BENCHMARK(BM_SelfPlayBotsNoWal)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -58,7 +58,14 @@ struct ViewInput {
   Seat seat = kNoSeat;
   std::string view_bytes;    // a View FlatBuffer (events/view.fbs) built for `seat`
   std::vector<Action> legal; // legal_actions(state, seat), in the engine's order
-  const fb::View* view() const;  // the verified root of view_bytes
+  const fb::View* view() const;  // the verified root of view_bytes (null if they are not a View)
+  // Set by make_input(): view_bytes were built by inspect::build_view in this
+  // process, so view() trusts them without running the FlatBuffers verifier
+  // while view_bytes still holds that buffer (same data pointer and size; a
+  // copy of the input has its own buffer and is verified). Code that edits
+  // view_bytes in place after make_input() must reset `trusted` to null.
+  const char* trusted = nullptr;
+  size_t trusted_size = 0;
 };
 
 // The only place where a bot's input touches the state (see the contract).

@@ -12,34 +12,36 @@ namespace mentat::bots {
 
 namespace {
 
+// Keyed by views of the static name tables (data::, faction_key, ...), so a
+// lookup reads the view's string in place (no std::string per name).
 struct Names {
-  std::unordered_map<std::string, LocationId> locations;
-  std::unordered_map<std::string, uint8_t> leaders;
-  std::unordered_map<std::string, data::TreacheryKind> cards;
-  std::unordered_map<std::string, uint8_t> card_ids;  // the first card of each name
-  std::unordered_map<std::string, Faction> factions;
-  std::unordered_map<std::string, Phase> phases;
-  std::unordered_map<std::string, ActionKind> kinds;
-  std::unordered_map<std::string, LeaderZone> zones;
+  std::unordered_map<std::string_view, LocationId> locations;
+  std::unordered_map<std::string_view, uint8_t> leaders;
+  std::unordered_map<std::string_view, data::TreacheryKind> cards;
+  std::unordered_map<std::string_view, uint8_t> card_ids;  // the first card of each name
+  std::unordered_map<std::string_view, Faction> factions;
+  std::unordered_map<std::string_view, Phase> phases;
+  std::unordered_map<std::string_view, ActionKind> kinds;
+  std::unordered_map<std::string_view, LeaderZone> zones;
 };
 
 const Names& names() {
   static const Names n = [] {
     Names x;
     for (int l = 0; l < data::kNumLocations; ++l)
-      x.locations.emplace(std::string(data::location(static_cast<LocationId>(l)).name), static_cast<LocationId>(l));
+      x.locations.emplace(data::location(static_cast<LocationId>(l)).name, static_cast<LocationId>(l));
     for (int l = 0; l < data::kNumLeaders; ++l)
-      x.leaders.emplace(std::string(data::leader(static_cast<LeaderId>(l)).name), static_cast<uint8_t>(l));
+      x.leaders.emplace(data::leader(static_cast<LeaderId>(l)).name, static_cast<uint8_t>(l));
     for (int c = 0; c < data::kNumTreacheryCards; ++c) {
       const auto& card = data::treachery_card(static_cast<TreacheryId>(c));
-      x.cards.emplace(std::string(card.name), card.kind);
-      x.card_ids.emplace(std::string(card.name), static_cast<uint8_t>(c));
+      x.cards.emplace(card.name, card.kind);
+      x.card_ids.emplace(card.name, static_cast<uint8_t>(c));
     }
-    for (int f = 0; f < kNumFactions; ++f) x.factions.emplace(std::string(faction_key(static_cast<Faction>(f))), static_cast<Faction>(f));
+    for (int f = 0; f < kNumFactions; ++f) x.factions.emplace(faction_key(static_cast<Faction>(f)), static_cast<Faction>(f));
     for (int p = 0; p <= static_cast<int>(Phase::GameOver); ++p)
-      x.phases.emplace(std::string(phase_name(static_cast<Phase>(p))), static_cast<Phase>(p));
+      x.phases.emplace(phase_name(static_cast<Phase>(p)), static_cast<Phase>(p));
     for (int k = 0; k <= kMaxActionKind; ++k)
-      x.kinds.emplace(std::string(action_kind_name(static_cast<ActionKind>(k))), static_cast<ActionKind>(k));
+      x.kinds.emplace(action_kind_name(static_cast<ActionKind>(k)), static_cast<ActionKind>(k));
     x.zones = {{"pool", LeaderZone::Pool},
                {"tanks", LeaderZone::Tanks},
                {"tanks_face_down", LeaderZone::TanksFaceDown},
@@ -49,16 +51,18 @@ const Names& names() {
   return n;
 }
 
+std::string_view sv(const flatbuffers::String* s) { return std::string_view(s->c_str(), s->size()); }
+
 template <class Map>
 auto lookup(const Map& m, const flatbuffers::String* s, typename Map::mapped_type fallback) {
   if (!s) return fallback;
-  auto it = m.find(s->str());
+  auto it = m.find(sv(s));
   return it == m.end() ? fallback : it->second;
 }
 
 uint8_t faction_of(const flatbuffers::String* s) {
   if (!s) return kNoFaction;
-  auto it = names().factions.find(s->str());
+  auto it = names().factions.find(sv(s));
   return it == names().factions.end() ? kNoFaction : static_cast<uint8_t>(it->second);
 }
 
@@ -66,12 +70,12 @@ PlanInfo read_plan(const fb::PlanView* p) {
   PlanInfo out;
   if (!p) return out;
   out.known = true;
-  out.leader = p->leader() ? leader_by_name(p->leader()->str()) : kNone8;
+  out.leader = p->leader() ? leader_by_name(sv(p->leader())) : kNone8;
   out.cheap_hero = p->cheap_hero() != nullptr;
-  if (p->weapon()) out.has_weapon = treachery_kind_by_name(p->weapon()->str(), &out.weapon);
-  if (p->defense()) out.has_defense = treachery_kind_by_name(p->defense()->str(), &out.defense);
-  if (out.has_weapon) out.weapon_card = names().card_ids.at(p->weapon()->str());
-  if (out.has_defense) out.defense_card = names().card_ids.at(p->defense()->str());
+  if (p->weapon()) out.has_weapon = treachery_kind_by_name(sv(p->weapon()), &out.weapon);
+  if (p->defense()) out.has_defense = treachery_kind_by_name(sv(p->defense()), &out.defense);
+  if (out.has_weapon) out.weapon_card = names().card_ids.at(sv(p->weapon()));
+  if (out.has_defense) out.defense_card = names().card_ids.at(sv(p->defense()));
   out.dial = p->dial();
   out.spice = p->spice();
   return out;
@@ -80,15 +84,15 @@ PlanInfo read_plan(const fb::PlanView* p) {
 }  // namespace
 
 LocationId location_by_name(std::string_view name) {
-  auto it = names().locations.find(std::string(name));
+  auto it = names().locations.find(name);
   return it == names().locations.end() ? kNone8 : it->second;
 }
 uint8_t leader_by_name(std::string_view name) {
-  auto it = names().leaders.find(std::string(name));
+  auto it = names().leaders.find(name);
   return it == names().leaders.end() ? kNone8 : it->second;
 }
 bool treachery_kind_by_name(std::string_view name, data::TreacheryKind* out) {
-  auto it = names().cards.find(std::string(name));
+  auto it = names().cards.find(name);
   if (it == names().cards.end()) return false;
   *out = it->second;
   return true;
@@ -115,7 +119,7 @@ Knowledge read_knowledge(const ViewInput& in) {
   if (v->storm_order())
     for (auto x : *v->storm_order()) k.storm_order.push_back(x);
   if (v->viewer()) {
-    auto it = N.factions.find(v->viewer()->str());
+    auto it = N.factions.find(sv(v->viewer()));
     if (it != N.factions.end()) k.me = it->second;
   }
   if (v->factions()) {
@@ -143,7 +147,7 @@ Knowledge read_knowledge(const ViewInput& in) {
       f.moved = fv->moved();
       if (fv->forces())
         for (const auto* x : *fv->forces()) {
-          const LocationId l = x->location() ? location_by_name(x->location()->str()) : kNone8;
+          const LocationId l = x->location() ? location_by_name(sv(x->location())) : kNone8;
           if (l >= data::kNumLocations) continue;
           k.forces[fi][l][0] = x->forces();
           k.forces[fi][l][1] = x->special();
@@ -153,25 +157,25 @@ Knowledge read_knowledge(const ViewInput& in) {
           for (const auto* c : *fv->hand()) k.hand.push_back(c->id());
         if (fv->traitors())
           for (const auto* t : *fv->traitors()) {
-            const uint8_t id = leader_by_name(t->str());
+            const uint8_t id = leader_by_name(sv(t));
             if (id != kNone8) k.traitors.push_back(id);
           }
         if (fv->traitor_offer())
           for (const auto* t : *fv->traitor_offer()) {
-            const uint8_t id = leader_by_name(t->str());
+            const uint8_t id = leader_by_name(sv(t));
             if (id != kNone8) k.traitor_offer.push_back(id);
           }
       }
     }
   }
   if (v->spice_on_board())
-    for (const auto* sv : *v->spice_on_board()) {
-      const LocationId l = sv->location() ? location_by_name(sv->location()->str()) : kNone8;
-      if (l < data::kNumLocations) k.spice_on_board[l] = sv->amount();
+    for (const auto* spv : *v->spice_on_board()) {
+      const LocationId l = spv->location() ? location_by_name(sv(spv->location())) : kNone8;
+      if (l < data::kNumLocations) k.spice_on_board[l] = spv->amount();
     }
   if (v->leaders())
     for (const auto* lv : *v->leaders()) {
-      const uint8_t id = lv->name() ? leader_by_name(lv->name()->str()) : kNone8;
+      const uint8_t id = lv->name() ? leader_by_name(sv(lv->name())) : kNone8;
       if (id >= data::kNumLeaders) continue;
       auto& L = k.leaders[id];
       L.known = true;
@@ -192,7 +196,7 @@ Knowledge read_knowledge(const ViewInput& in) {
   if (const auto* b = v->battle()) {
     k.battle = true;
     if (b->territory()) {
-      if (auto t = data::find_territory(b->territory()->str())) k.battle_territory = *t;
+      if (auto t = data::find_territory(sv(b->territory()))) k.battle_territory = *t;
     }
     k.aggressor = b->aggressor();
     k.defender = b->defender();
@@ -206,7 +210,7 @@ Knowledge read_knowledge(const ViewInput& in) {
     if (b->prescience_element()) {
       static const char* kElements[] = {"leader", "weapon", "defense", "dial"};
       for (int e = 0; e < 4; ++e)
-        if (b->prescience_element()->str() == kElements[e]) k.prescience_element = e;
+        if (sv(b->prescience_element()) == kElements[e]) k.prescience_element = e;
     }
     if (b->prescience_value().has_value()) k.prescience_value = *b->prescience_value();
     if (b->voice_kind().has_value()) k.voice_kind = *b->voice_kind();
@@ -352,6 +356,7 @@ int Knowledge::forces_on_board(Faction f) const {
 // ---- input ------------------------------------------------------------------------
 
 const fb::View* ViewInput::view() const {
+  if (trusted && trusted == view_bytes.data() && trusted_size == view_bytes.size()) return fb::GetView(view_bytes.data());
   flatbuffers::Verifier ver(reinterpret_cast<const uint8_t*>(view_bytes.data()), view_bytes.size());
   if (!fb::VerifyViewBuffer(ver)) return nullptr;
   return fb::GetView(view_bytes.data());
@@ -362,6 +367,8 @@ ViewInput make_input(const GameState& s, Seat seat) {
   in.seat = seat;
   in.view_bytes = inspect::build_view(s, inspect::Viewer::of(seat));
   in.legal = legal_actions(s, seat);
+  in.trusted = in.view_bytes.data();
+  in.trusted_size = in.view_bytes.size();
   return in;
 }
 

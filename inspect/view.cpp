@@ -24,41 +24,54 @@ std::string_view zone_name(LeaderZone z) {
   return "?";
 }
 
+// Offsets are gathered on the stack (piles are bounded by N): no vector per list.
 template <int N>
 Offset<flatbuffers::Vector<Offset<fb::CardView>>> cards(FlatBufferBuilder& b, const Pile<N>& p) {
-  std::vector<Offset<fb::CardView>> v;
-  for (int i = 0; i < p.n; ++i)
-    v.push_back(fb::CreateCardView(b, p.ids[i], b.CreateString(data::treachery_card(p.ids[i]).name)));
-  return b.CreateVector(v);
+  Offset<fb::CardView> v[N > 0 ? N : 1];
+  for (int i = 0; i < p.n; ++i) v[i] = fb::CreateCardView(b, p.ids[i], b.CreateString(data::treachery_card(p.ids[i]).name));
+  return b.CreateVector(v, static_cast<size_t>(p.n));
 }
 
 template <int N>
 Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> leader_names(FlatBufferBuilder& b, const Pile<N>& p) {
-  std::vector<Offset<flatbuffers::String>> v;
-  for (int i = 0; i < p.n; ++i) v.push_back(b.CreateString(data::leader(p.ids[i]).name));
-  return b.CreateVector(v);
+  Offset<flatbuffers::String> v[N > 0 ? N : 1];
+  for (int i = 0; i < p.n; ++i) v[i] = b.CreateString(data::leader(p.ids[i]).name);
+  return b.CreateVector(v, static_cast<size_t>(p.n));
 }
 
 template <int N>
 Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> spice_names(FlatBufferBuilder& b, const Pile<N>& p) {
-  std::vector<Offset<flatbuffers::String>> v;
-  for (int i = 0; i < p.n; ++i) v.push_back(b.CreateString(data::spice_card_name(p.ids[i])));
-  return b.CreateVector(v);
+  Offset<flatbuffers::String> v[N > 0 ? N : 1];
+  for (int i = 0; i < p.n; ++i) v[i] = b.CreateString(data::spice_card_name(p.ids[i]));
+  return b.CreateVector(v, static_cast<size_t>(p.n));
 }
+
+// A fixed-capacity list of offsets on the stack.
+template <class T, size_t Cap>
+struct OffsetList {
+  Offset<T> v[Cap];
+  size_t n = 0;
+  void push_back(Offset<T> o) { v[n++] = o; }
+  Offset<flatbuffers::Vector<Offset<T>>> create(FlatBufferBuilder& b) const { return b.CreateVector(v, n); }
+};
 
 }  // namespace
 
 std::string build_view(const GameState& s, Viewer who) {
-  FlatBufferBuilder b(4096);
+  // One builder per thread, cleared and reused: its buffer keeps its size
+  // between views (Clear() resets the contents; the bytes built are the same
+  // as with a fresh builder).
+  thread_local FlatBufferBuilder b(16384);
+  b.Clear();
   const bool all = who.kind == Viewer::State;
   const Faction me = who.kind == Viewer::SeatView ? s.faction_at(who.seat) : Faction::Atreides;
   auto mine = [&](Faction f) { return all || (who.kind == Viewer::SeatView && f == me); };
 
-  std::vector<Offset<fb::FactionView>> factions;
+  OffsetList<fb::FactionView, kMaxSeats> factions;
   for (Seat seat = 0; seat < s.num_seats; ++seat) {
     const Faction f = s.faction_at(seat);
     const auto& fs = s.of(f);
-    std::vector<Offset<fb::ForcesView>> forces;
+    OffsetList<fb::ForcesView, data::kNumLocations> forces;
     for (int l = 0; l < data::kNumLocations; ++l) {
       const auto loc = static_cast<LocationId>(l);
       if (s.forces_in_location(f, loc) == 0) continue;
@@ -66,7 +79,7 @@ std::string build_view(const GameState& s, Viewer who) {
                                             s.forces_at(f, loc, 0), s.forces_at(f, loc, 1)));
     }
     auto name = b.CreateString(faction_key(f));
-    auto fv_forces = b.CreateVector(forces);
+    auto fv_forces = forces.create(b);
     auto ally = fs.ally != kNoFaction ? b.CreateString(faction_key(static_cast<Faction>(fs.ally))) : 0;
     Offset<flatbuffers::Vector<Offset<fb::CardView>>> hand = 0;
     Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> traitors = 0, offer = 0;
@@ -112,13 +125,13 @@ std::string build_view(const GameState& s, Viewer who) {
     factions.push_back(fv.Finish());
   }
 
-  std::vector<Offset<fb::SpiceView>> spice;
+  OffsetList<fb::SpiceView, data::kNumLocations> spice;
   for (int l = 0; l < data::kNumLocations; ++l)
     if (s.spice_on_board[l])
       spice.push_back(fb::CreateSpiceView(b, b.CreateString(data::location(static_cast<LocationId>(l)).name), s.spice_on_board[l]));
 
   // Leaders: pool and tanks are public (face-down leaders: only to their own faction).
-  std::vector<Offset<fb::LeaderView>> leaders;
+  OffsetList<fb::LeaderView, data::kNumLeaders> leaders;
   for (int l = 0; l < data::kNumLeaders; ++l) {
     const auto& L = data::leader(static_cast<LeaderId>(l));
     if (!s.has(L.faction)) continue;
@@ -206,39 +219,43 @@ std::string build_view(const GameState& s, Viewer who) {
 
   std::vector<Offset<fb::DecisionView>> decs;
   if (who.kind == Viewer::SeatView) {
-    for (const auto& d : decisions(s, who.seat))
+    const auto ds = decisions(s, who.seat);
+    decs.reserve(ds.size());
+    for (const auto& d : ds)
       decs.push_back(fb::CreateDecisionView(b, b.CreateString(action_kind_name(d.kind)), b.CreateString(d.prompt), d.min,
                                             d.max, b.CreateVector(d.options)));
   }
 
-  std::vector<Offset<flatbuffers::String>> winners;
+  OffsetList<flatbuffers::String, kNumFactions> winners;
   for (int i = 0; i < kNumFactions; ++i)
     if ((s.winners >> i) & 1u) winners.push_back(b.CreateString(faction_key(static_cast<Faction>(i))));
   std::vector<Offset<fb::RulingView>> rulings;
+  rulings.reserve(ruling_registry().size());
   for (const auto& info : ruling_registry())
     rulings.push_back(fb::CreateRulingView(b, b.CreateString(info.key), b.CreateString(info.values[s.rulings.get(info.id)])));
   std::vector<int8_t> order;
   if (s.phase != Phase::Setup)
     for (Seat x : storm_order(s)) order.push_back(x);
   std::vector<int8_t> waiting;
+  const uint8_t waiting_mask = waiting_for(s);
   for (Seat x = 0; x < s.num_seats; ++x)
-    if ((waiting_for(s) >> x) & 1u) waiting.push_back(x);
+    if ((waiting_mask >> x) & 1u) waiting.push_back(x);
 
-  const std::string viewer_name = all ? "state" : who.kind == Viewer::Observer ? "observer" : std::string(faction_key(me));
+  const std::string_view viewer_name = all ? std::string_view("state") : who.kind == Viewer::Observer ? std::string_view("observer") : faction_key(me);
   auto v_viewer = b.CreateString(viewer_name);
   auto v_phase = b.CreateString(phase_name(s.phase));
   auto v_order = b.CreateVector(order);
   auto v_waiting = b.CreateVector(waiting);
-  auto v_factions = b.CreateVector(factions);
-  auto v_spice = b.CreateVector(spice);
-  auto v_leaders = b.CreateVector(leaders);
+  auto v_factions = factions.create(b);
+  auto v_spice = spice.create(b);
+  auto v_leaders = leaders.create(b);
   auto v_tdeck = all ? cards(b, s.treachery_deck) : 0;
   auto v_tdiscard = cards(b, s.treachery_discard);
   auto v_sdeck = all ? spice_names(b, s.spice_deck) : 0;
   auto v_sa = spice_names(b, s.spice_discard[0]);
   auto v_sb = spice_names(b, s.spice_discard[1]);
   auto v_decs = b.CreateVector(decs);
-  auto v_winners = b.CreateVector(winners);
+  auto v_winners = winners.create(b);
   auto v_rulings = b.CreateVector(rulings);
   Offset<fb::TruthtranceView> v_tt = 0;  // 3.01.22, public
   if (s.truthtrance.asker < kNumFactions) {

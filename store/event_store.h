@@ -20,7 +20,9 @@
 //    copied); read_event() resolves that transparently.
 //  * Thread-safe: any number of threads may call any method concurrently;
 //    appends to one room are serialised by a per-room lock. One process per
-//    directory (RocksDB's LOCK file).
+//    directory (RocksDB's LOCK file). Room metadata (meta()) is kept in
+//    memory once read or written: this object is the only writer of its
+//    directory, so the copy is the stored one.
 //  * Errors never leave a partial write; they come back as Status with one
 //    sentence naming the room and version.
 #pragma once
@@ -34,6 +36,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -63,6 +66,12 @@ struct Options {
   // appends and other writes then fail with an error. Sees the store as of
   // the open, and may open a store another process is writing.
   bool read_only = false;
+  // Write-ahead log (with sync off only: `wal` = false with `sync` = true is
+  // treated as sync). Off, appends go to the memtable alone: they reach the
+  // files when RocksDB flushes (at the latest when the store is closed), and
+  // a process that dies before that loses them. Only throughput benchmarks
+  // turn it off; a store for real games keeps it.
+  bool wal = true;
 };
 
 class EventStore {
@@ -125,6 +134,20 @@ class EventStore {
   rocksdb::ColumnFamilyHandle* actions_ = nullptr;
   Options opts_;
   std::array<std::mutex, 64> locks_;
+  // Room metadata read or written through this object, by room (sharded like
+  // locks_). Only this object writes rooms (RocksDB's lock keeps other
+  // writers out; a read-only store sees the store as of its open), so an
+  // entry is what the store holds: append and create_fork assign it after
+  // their write, under the room's lock; meta() inserts what it read only
+  // where no entry is (a write that raced the read has already put a newer
+  // one).
+  struct MetaShard {
+    std::mutex mu;
+    std::unordered_map<std::string, RoomMeta> map;
+  };
+  std::array<MetaShard, 64> meta_cache_;
+  MetaShard& meta_shard(const std::string& room);
+  void remember_meta(const RoomMeta& m, bool overwrite);
 };
 
 }  // namespace mentat::store

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -1060,4 +1061,42 @@ TEST_CASE("2.02.16 Bene Gesserit bots take up arms when their advisors move into
       CHECK(s.forces_at(Faction::BeneGesserit, a.to, 0) == 5);  // fighters now
       CHECK(s.forces_at(Faction::BeneGesserit, a.to, 1) == 0);
     }
+}
+TEST_CASE("bot self-play is pinned: three games give the recorded event hashes", "[bots]") {
+  // Pins the whole event-hash sequence of three bot games (6 factions
+  // advanced with the seats of bench's BM_SelfPlayBots, 4 basic, 5 advanced)
+  // so that speed work on views, knowledge, custody and the store cannot
+  // change a bot's choice unnoticed. A deliberate change of a bot policy, a
+  // rule or the state fields changes the figures: print them with
+  // MENTAT_PRINT_BOT_PIN=1 and update them.
+  struct Pin {
+    uint64_t seed;
+    int players;
+    bool advanced;
+    int64_t events;
+    uint64_t digest;
+  };
+  const Pin pins[] = {
+      {1, 6, true, 785, 0x00dfdf0d21f7e573ULL},
+      {2, 4, false, 294, 0xb6181df847e84ce8ULL},
+      {3, 5, true, 641, 0xe847e4a1617975b7ULL},
+  };
+  for (const auto& pin : pins) {
+    GameSpec spec = spec_for(pin.seed, pin.players, pin.advanced,
+                             {Profile::Easy, Profile::Medium, Profile::Hard, Profile::Brutal, Profile::Hard, Profile::Brutal});
+    spec.bot_seed = pin.seed;
+    uint64_t digest = 0x9e3779b97f4a7c15ULL;
+    int64_t n = 0;
+    const auto r = play_in_memory(spec, [&](const GameState& s, const Step&) {
+      const uint64_t h = codec::state_hash(s);
+      digest = (digest ^ h) * 0x100000001b3ULL + static_cast<uint64_t>(++n);
+    });
+    INFO(describe(spec, r));
+    REQUIRE(r.ok);
+    if (std::getenv("MENTAT_PRINT_BOT_PIN"))
+      std::printf("bot pin: seed %llu, %lld events, digest 0x%016llxULL\n", static_cast<unsigned long long>(pin.seed),
+                  static_cast<long long>(n), static_cast<unsigned long long>(digest));
+    CHECK(n == pin.events);
+    CHECK(digest == pin.digest);
+  }
 }

@@ -1,7 +1,8 @@
 // The fast paths of docs/PERFORMANCE.md against what they replace: board
 // sets and distances against the neighbour lists, the filtered shipment and
 // movement enumerations against brute force through validate(), the
-// in-memory submit path against store::submit, and the read-only store.
+// in-memory submit path against store::submit, the read-only store, the
+// reused view builder, the bots' trusted view and the store without its log.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -9,10 +10,14 @@
 #include <atomic>
 #include <deque>
 #include <filesystem>
+#include <thread>
 
 #include "core/engine.h"
+#include "bots/bot.h"
 #include "events/codec.h"
+#include "events/view_generated.h"
 #include "inspect/custody.h"
+#include "inspect/view.h"
 #include "store/room.h"
 #include "support/random_play.h"
 
@@ -274,4 +279,99 @@ TEST_CASE("custody: the check names the place a duplicated component is found ag
   v = inspect::check_invariants(dup_hand);
   REQUIRE(v.has_value());
   CHECK_THAT(v->detail, Catch::Contains("again in " + hand));
+}
+
+TEST_CASE("views: the builder reused by a thread gives the bytes of a fresh builder", "[views]") {
+  // build_view keeps one FlatBufferBuilder per thread; a new thread starts
+  // with a fresh one. Interleave the state view (the largest) with seat and
+  // observer views along a random game and compare with a fresh thread's.
+  GameState s = create_game(testplay::setup_for(31, 6, true), nullptr);
+  Rng rng = Rng::from_seed(31);
+  int compared = 0;
+  for (int i = 0; i < 300 && waiting_for(s) != 0; ++i) {
+    if (i % 7 == 0) {
+      std::vector<inspect::Viewer> who = {inspect::Viewer::state(), inspect::Viewer::observer()};
+      for (Seat x = 0; x < s.num_seats; ++x) who.push_back(inspect::Viewer::of(x));
+      std::vector<std::string> here, fresh;
+      for (const auto& w : who) here.push_back(inspect::build_view(s, w));
+      for (const auto& w : who) {
+        std::thread t([&] { fresh.push_back(inspect::build_view(s, w)); });
+        t.join();
+      }
+      REQUIRE(here == fresh);
+      ++compared;
+    }
+    Seat seat = 0;
+    while (!((waiting_for(s) >> seat) & 1u)) ++seat;
+    const auto legal = legal_actions(s, seat);
+    REQUIRE_FALSE(legal.empty());
+    apply(s, seat, legal[rng.below(static_cast<uint32_t>(legal.size()))], nullptr);
+  }
+  CHECK(compared > 10);
+}
+
+TEST_CASE("bots: make_input's view is trusted only while it holds its own bytes", "[bots][views]") {
+  GameState s = create_game(testplay::setup_for(32, 4, true), nullptr);
+  const Seat seat = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+  const bots::ViewInput in = bots::make_input(s, seat);
+  REQUIRE(in.trusted == in.view_bytes.data());
+  const fb::View* v = in.view();
+  REQUIRE(v != nullptr);
+  CHECK(reinterpret_cast<const char*>(v) >= in.view_bytes.data());
+  CHECK(v->version() == s.version);
+  // A copy holds other bytes: verified, and the same view.
+  bots::ViewInput copy = in;
+  REQUIRE(copy.view() != nullptr);
+  CHECK(copy.view()->version() == s.version);
+  // Bytes that are not a View: verified and refused, in a copy or by hand.
+  copy.view_bytes = std::string(copy.view_bytes.size(), '\x01');
+  CHECK(copy.view() == nullptr);
+  bots::ViewInput hand;
+  hand.seat = seat;
+  hand.view_bytes = "not a view";
+  CHECK(hand.view() == nullptr);
+  // Edited in place with `trusted` reset (the header's rule): verified again.
+  bots::ViewInput edited = bots::make_input(s, seat);
+  edited.trusted = nullptr;
+  std::fill(edited.view_bytes.begin(), edited.view_bytes.end(), '\xff');
+  CHECK(edited.view() == nullptr);
+}
+
+TEST_CASE("store: without the write-ahead log, appends are read back and survive a close and reopen", "[store]") {
+  PerfTempDir dir;
+  std::string err;
+  const auto path = (dir.path / "db").string();
+  store::Options o;
+  o.sync = false;
+  o.wal = false;
+  {
+    auto st = store::EventStore::open(path, o, &err);
+    REQUIRE(st);
+    for (int i = 0; i < 50; ++i)
+      REQUIRE(st->append("r", i - 1, "event" + std::to_string(i), "id" + std::to_string(i)).status == store::AppendStatus::Ok);
+    CHECK(st->meta("r", &err)->head == 49);
+    CHECK(st->append("r", 49, "again", "id7").status == store::AppendStatus::Duplicate);
+    CHECK(st->append("r", 10, "late", "").status == store::AppendStatus::Conflict);
+  }
+  // Closing flushes the memtable: a reader sees every event.
+  store::Options ro;
+  ro.read_only = true;
+  ro.create_if_missing = false;
+  auto st = store::EventStore::open(path, ro, &err);
+  REQUIRE(st);
+  std::vector<std::string> seen;
+  REQUIRE(st->scan_events("r", 0, INT64_MAX, [&](int64_t, const std::string& b) {
+    seen.push_back(b);
+    return true;
+  }, &err));
+  REQUIRE(seen.size() == 50);
+  CHECK(seen[49] == "event49");
+  CHECK(st->find_action("r", "id7", &err) == std::optional<int64_t>(7));
+  CHECK_FALSE(st->find_action("r", "id50", &err).has_value());
+  // With sync on, `wal` = false is ignored (RocksDB refuses synced writes without a log).
+  store::Options synced;
+  synced.wal = false;
+  auto w = store::EventStore::open((dir.path / "db2").string(), synced, &err);
+  REQUIRE(w);
+  CHECK(w->append("q", -1, "e0", "").status == store::AppendStatus::Ok);
 }
