@@ -32,17 +32,6 @@ void to_tanks(GameState& s, Faction f, int regular, int special = 0) {
   fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] + special);
 }
 
-void set_spice(GameState& s, Faction f, int amount) {
-  const int have = s.of(f).spice;
-  if (have > amount) transfer_spice(s, shield(f), bank(), have - amount);
-  if (have < amount) transfer_spice(s, bank(), shield(f), amount - have);
-}
-
-void ally(GameState& s, Faction a, Faction b) {
-  s.of(a).ally = static_cast<uint8_t>(b);
-  s.of(b).ally = static_cast<uint8_t>(a);
-}
-
 // All five leaders of `f` killed once and in the tanks face up.
 void all_leaders_dead(GameState& s, Faction f) {
   for (int i = 0; i < data::kLeadersPerFaction; ++i) {
@@ -51,8 +40,6 @@ void all_leaders_dead(GameState& s, Faction f) {
     l.died_once = 1;
   }
 }
-
-bool waiting(const GameState& s, Faction f) { return (waiting_for(s) >> s.seat_of(f)) & 1u; }
 
 }  // namespace
 
@@ -355,20 +342,6 @@ TEST_CASE("1.05 decisions and legal actions: every legal action is accepted, Pas
 }
 
 // ---- rulings ---------------------------------------------------------------------
-
-namespace {
-Rulings ruling(const char* key, const char* value) {
-  Rulings r = Rulings::defaults();
-  std::string err;
-  REQUIRE(r.set(key, value, &err));
-  return r;
-}
-Action respond(bool accept) {
-  Action a = make(ActionKind::Respond);
-  a.flag = accept;
-  return a;
-}
-}  // namespace
 
 TEST_CASE("1.05.04 ruling face_down_leader_revival=no_face_up_in_tanks", "[revival][rulings]") {
   const LeaderId again = data::leader_id(Faction::Atreides, 0);
