@@ -296,7 +296,7 @@ TEST_CASE("1.14.01 Atreides Karama power: sees the whole battle plan of one side
 
 // ---- 3.01.11.02 prevention ---------------------------------------------------------------------
 
-TEST_CASE("3.01.11.02 a Karama prevents the Guild's next half-price shipment, then the ability is back", "[cards][karama]") {
+TEST_CASE("3.01.11.02 1.00.02 a Karama prevents the Guild's next half-price shipment, then the ability is back", "[cards][karama]") {
   GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false);
   const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   set_spice(s, Faction::Guild, 20);

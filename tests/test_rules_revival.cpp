@@ -163,7 +163,7 @@ TEST_CASE("2.04.19 Fedaykin count as one force and 2.04.20 only one per turn (ad
   CHECK(s.of(Faction::Fremen).tanks[0] == 0);
 }
 
-TEST_CASE("2.04.11 the Fremen's ally has a free revival of 3", "[revival]") {
+TEST_CASE("2.04.11 1.10.02.08 the Fremen's ally has a free revival of 3", "[revival]") {
   GameState s = at_revival({Faction::Atreides, Faction::Fremen}, [](GameState& g) {
     to_tanks(g, Faction::Atreides, 5);
     set_spice(g, Faction::Atreides, 10);

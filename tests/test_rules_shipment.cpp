@@ -143,7 +143,7 @@ TEST_CASE("2.06.06 the Guild ships at half price rounded up, to the bank", "[shi
   }
 }
 
-TEST_CASE("2.06.09 the Guild's ally ships at half price, paying the Guild", "[shipment]") {
+TEST_CASE("2.06.09 1.10.02.08 1.00.01 the Guild's ally ships at half price, paying the Guild", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
     set_spice(g, Faction::Atreides, 10);
     set_spice(g, Faction::Guild, 0);
@@ -613,7 +613,7 @@ TEST_CASE("1.06.05.01 one movement per turn, 1.06.01 storm order, then the Battl
   CHECK(s.forces_at(Faction::Harkonnen, loc("Imperial Basin (West Sector)")) == 1);
 }
 
-TEST_CASE("1.06.07 at the end of its turn a faction's forces with its ally's go to the tanks, except in the Polar Sink", "[shipment]") {
+TEST_CASE("1.06.07 1.10.02.07 at the end of its turn a faction's forces with its ally's go to the tanks, except in the Polar Sink", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) {
     set_spice(g, Faction::Atreides, 10);
     ally(g, Faction::Atreides, Faction::Harkonnen);

@@ -317,7 +317,7 @@ TEST_CASE("2.04.07 Fremen forces are not devoured", "[spice_blow]") {
   CHECK(s.phase == Phase::Nexus);
 }
 
-TEST_CASE("2.04.10 the Fremen protect their ally from the sandworm", "[spice_blow]") {
+TEST_CASE("2.04.10 1.10.02.08 the Fremen protect their ally from the sandworm", "[spice_blow]") {
   GameState s = at_storm(kWithFremen);
   ally(s, Faction::Fremen, Faction::Atreides);
   discard_spice_onto(s, 0, {kBrokenLand});
