@@ -242,13 +242,10 @@ const LocationId kFlat = 70;  // The Great Flat
 GameState battle_position(std::initializer_list<Faction> factions, Faction a, Faction b, Rulings r = Rulings::defaults()) {
   GameState s = game(factions, true, 7, r);
   play_until(s, Phase::ShipmentMovement);
-  for (int fi = 0; fi < kNumFactions; ++fi) {
-    const auto f = static_cast<Faction>(fi);
-    if (!s.has(f)) continue;
-    auto& fs = s.of(f);
+  for (const Faction f : factions_in(s)) {
     forces_to_reserves(s, f);
     empty_hand(s, f);
-    fs.ally = kNoFaction;
+    s.of(f).ally = kNoFaction;
   }
   s.storm_sector = 17;
   place(s, a, kFlat, 5);

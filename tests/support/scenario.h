@@ -218,6 +218,14 @@ inline void give_traitor(GameState& s, Faction f, LeaderId leader) {
   t.push(leader);
 }
 
+// The factions of the game, in faction order.
+inline std::vector<Faction> factions_in(const GameState& s) {
+  std::vector<Faction> out;
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (s.has(static_cast<Faction>(fi))) out.push_back(static_cast<Faction>(fi));
+  return out;
+}
+
 // Takes all of f's forces off the board into its reserves (Bene Gesserit
 // advisors become regular reserves).
 inline void forces_to_reserves(GameState& s, Faction f) {
@@ -240,9 +248,7 @@ inline GameState cleared_board(std::initializer_list<Faction> factions, bool adv
                                Rulings rulings = Rulings::defaults()) {
   GameState s = game(factions, advanced, 7, rulings);
   play_until(s, Phase::ShipmentMovement);
-  for (int fi = 0; fi < kNumFactions; ++fi) {
-    const auto f = static_cast<Faction>(fi);
-    if (!s.has(f)) continue;
+  for (const Faction f : factions_in(s)) {
     auto& fs = s.of(f);
     forces_to_reserves(s, f);
     while (!fs.hand.empty()) s.treachery_discard.push(fs.hand.pop());
