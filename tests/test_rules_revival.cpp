@@ -11,15 +11,10 @@ using namespace scenario;
 
 namespace {
 
-// Plays to the Storm phase of turn 1, lets `adjust` change the position, then
-// plays (storm dials 0, passes) to the Revival phase.
+// adjusted_at(Phase::Revival, ...): the storm dials are 0, so s.storm_sector stays where `adjust` put it.
 GameState at_revival(std::initializer_list<Faction> factions, const std::function<void(GameState&)>& adjust,
                      bool advanced = false, Rulings rulings = Rulings::defaults()) {
-  GameState s = game(factions, advanced, 7, rulings);
-  play_until(s, Phase::Storm, 1);
-  adjust(s);
-  play_until(s, Phase::Revival);
-  return s;
+  return adjusted_at(Phase::Revival, factions, adjust, advanced, rulings);
 }
 
 void to_tanks(GameState& s, Faction f, int regular, int special = 0) {

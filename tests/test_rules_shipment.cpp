@@ -16,16 +16,10 @@ namespace {
 
 constexpr uint8_t kShipStep = 0, kAdvisorStep = 1, kMoveStep = 2, kGuildTimingStep = 3, kWartimeStep = 4, kIntrusionStep = 5;
 
-// Plays to the Storm phase of turn 1, lets `adjust` change the position (the
-// storm dials are then 0, so s.storm_sector stays where `adjust` put it),
-// then plays (passing) to the Shipment and Movement phase.
+// adjusted_at(Phase::ShipmentMovement, ...): the storm dials are 0, so s.storm_sector stays where `adjust` put it.
 GameState at_shipment(std::initializer_list<Faction> factions, const std::function<void(GameState&)>& adjust,
                       bool advanced = false, Rulings rulings = Rulings::defaults()) {
-  GameState s = game(factions, advanced, 7, rulings);
-  play_until(s, Phase::Storm, 1);
-  adjust(s);
-  play_until(s, Phase::ShipmentMovement);
-  return s;
+  return adjusted_at(Phase::ShipmentMovement, factions, adjust, advanced, rulings);
 }
 
 Faction current(const GameState& s) { return s.faction_at(s.shipmove.current); }

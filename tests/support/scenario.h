@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -309,6 +310,18 @@ inline void check_legal_strict(const GameState& s) {
       CHECK(legal_actions(s, x).empty());
       CHECK(decisions(s, x).empty());
     }
+}
+
+// Plays to the Storm phase of turn 1, lets `adjust` change the position, then
+// plays (default choices: storm dials 0, passes) to `phase`.
+inline GameState adjusted_at(Phase phase, std::initializer_list<Faction> factions,
+                             const std::function<void(GameState&)>& adjust, bool advanced = false,
+                             Rulings rulings = Rulings::defaults()) {
+  GameState s = game(factions, advanced, 7, rulings);
+  play_until(s, Phase::Storm, 1);
+  adjust(s);
+  play_until(s, phase);
+  return s;
 }
 
 // Shipment and Movement: passes every decision until `f` is asked to ship, or
