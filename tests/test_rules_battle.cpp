@@ -20,48 +20,26 @@ using namespace scenario;
 
 namespace {
 
-constexpr uint8_t kChooseStep = 0, kPlanStep = 1, kTraitorStep = 2;
+constexpr uint8_t kChooseStep = 0, kPlanStep = 1, kTraitorStep = 2, kKeepStep = 7;
 
 void take_traitor(GameState& s, LeaderId leader) {
   for (auto& fs : s.f)
     if (fs.traitors.remove(leader)) s.traitor_deck.push(leader);
 }
 
-// Declines the abilities asked before the plans (2.01.08 Prescience, 2.02.06
-// Voice: tests/test_rules_battle_abilities.cpp), so that the plans come next.
-void no_abilities(GameState& s) {
-  while (s.phase == Phase::Battle && (s.step == 3 || s.step == 5)) {
-    const Seat x = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
-    act(s, s.faction_at(x), pass());
-  }
-}
-
 void enter_battle(GameState& s) {
-  rules::Ctx c{s, nullptr};
-  rules::enter_phase(c, Phase::Battle);
-  check_custody(s);
+  enter_battle_phase(s);
   no_abilities(s);
 }
 
 const LocationId kFlat = 70;  // The Great Flat (sector 14)
 
-constexpr uint8_t kKeepStep = 7;
-
 // Both sides decline the traitor call when asked; the winner then keeps every
-// card it may (Pass at the KeepCards step, 1.07.06.06).
+// card it may; the next battle's abilities are passed.
 void no_traitors(GameState& s) {
-  for (Seat x = 0; x < s.num_seats; ++x)
-    if (s.phase == Phase::Battle && s.step == kTraitorStep && ((waiting_for(s) >> x) & 1u))
-      act(s, s.faction_at(x), traitor(false));
-  if (s.phase == Phase::Battle && s.step == kKeepStep) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+  decline_traitors(s);
+  keep_all(s);
   no_abilities(s);
-}
-
-// Stops at the winner's KeepCards step: declines the traitor calls only.
-void decline_traitors(GameState& s) {
-  for (Seat x = 0; x < s.num_seats; ++x)
-    if (s.phase == Phase::Battle && s.step == kTraitorStep && ((waiting_for(s) >> x) & 1u))
-      act(s, s.faction_at(x), traitor(false));
 }
 
 Action keep(std::initializer_list<uint8_t> cards) {

@@ -33,11 +33,7 @@ void to_tanks(GameState& s, LeaderId id) {
   l.holder = static_cast<uint8_t>(data::leader(id).faction);
 }
 
-void enter_battle(GameState& s) {
-  rules::Ctx c{s, nullptr};
-  rules::enter_phase(c, Phase::Battle);
-  check_custody(s);
-}
+void enter_battle(GameState& s) { enter_battle_phase(s); }
 
 uint8_t only(const GameState& s, Faction f) { return static_cast<uint8_t>(1u << s.seat_of(f)); }
 
@@ -61,18 +57,10 @@ int named(TreacheryKind k) { return ab::kNamed + static_cast<int>(k); }
 
 std::vector<Action> plans_of(const GameState& s, Faction f) { return legal_actions(s, s.seat_of(f)); }
 
-// Passes Prescience and Voice while they are asked.
-void no_abilities(GameState& s) {
-  while (s.phase == Phase::Battle && (s.step == ab::kPrescience || s.step == ab::kVoice))
-    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
-}
-// Declines every traitor call asked.
+// Declines every traitor call asked; the winner keeps every card it may.
 void no_traitors(GameState& s) {
-  for (Seat x = 0; x < s.num_seats; ++x)
-    if (s.phase == Phase::Battle && s.step == kTraitorStep && ((waiting_for(s) >> x) & 1u))
-      act(s, s.faction_at(x), traitor(false));
-  // 1.07.06.06: the winner keeps every card it may (Pass at the KeepCards step).
-  if (s.phase == Phase::Battle && s.step == 7) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+  decline_traitors(s);
+  keep_all(s);
 }
 
 }  // namespace

@@ -51,7 +51,6 @@ void blow(GameState& s, int d1 = 1, int d2 = 1) {
   act(s, s.faction_at(b), dial(d2));
 }
 
-bool has_bit(uint8_t mask, Seat x) { return (mask >> x) & 1u; }
 uint8_t bit_of(const GameState& s, Faction f) { return static_cast<uint8_t>(1u << s.seat_of(f)); }
 
 Action worm_to(LocationId l) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/engine.h"
+#include "core/rules/battle_abilities.h"
 #include "core/rules/rules.h"
 #include "inspect/custody.h"
 
@@ -367,6 +368,38 @@ inline Action traitor(bool call) {
   Action a = make(ActionKind::CallTraitor);
   a.flag = call;
   return a;
+}
+
+// Enters the Battle phase of the position built (rules::enter_phase) and
+// checks custody.
+inline void enter_battle_phase(GameState& s) {
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::Battle);
+  check_custody(s);
+}
+
+// Passes Prescience (2.01.08) and Voice (2.02.06) while they are asked, so
+// that the battle plans come next.
+inline void no_abilities(GameState& s) {
+  while (s.phase == Phase::Battle && (s.step == rules::ability::kPrescience || s.step == rules::ability::kVoice))
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+}
+
+// Declines every traitor call asked (battle step 2); stops at the winner's
+// KeepCards step.
+inline void decline_traitors(GameState& s) {
+  constexpr uint8_t kTraitorStep = 2;
+  for (Seat x = 0; x < s.num_seats; ++x)
+    if (s.phase == Phase::Battle && s.step == kTraitorStep && ((waiting_for(s) >> x) & 1u))
+      act(s, s.faction_at(x), traitor(false));
+}
+
+// 1.07.06.06: at the KeepCards step (battle step 7) the winner keeps every
+// card it may (Pass).
+inline void keep_all(GameState& s) {
+  constexpr uint8_t kKeepStep = 7;
+  if (s.phase == Phase::Battle && s.step == kKeepStep)
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
 }
 
 inline LocationId loc(const char* name) {
