@@ -7,6 +7,11 @@
 //
 // act() REQUIREs that validate accepts the action, then applies it and checks
 // the custody invariants, so every scenario also checks custody.
+//
+// The position-building helpers below (set_spice, place, give, cleared_board,
+// stack_spice_deck, ...) edit a GameState directly, without events; they are
+// shared by the tests/test_rules_*.cpp files, so a change here changes every
+// scenario that uses them. Header-only, single-threaded test code.
 #pragma once
 
 #include <catch2/catch.hpp>
