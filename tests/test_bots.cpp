@@ -24,6 +24,7 @@
 #include "inspect/custody.h"
 #include "inspect/projection.h"
 #include "store/room.h"
+#include "support/random_play.h"
 #include "support/scenario.h"
 
 using namespace mentat;
@@ -43,17 +44,8 @@ struct BotTempDir {
   ~BotTempDir() { fs::remove_all(path); }
 };
 
-// Factions for a game: `players` of the six, chosen and ordered by the seed.
-GameSetup setup_for(uint64_t seed, int players, bool advanced) {
-  GameSetup g;
-  g.seed = seed;
-  g.advanced = advanced;
-  Rng r = Rng::from_seed(seed * 7919 + 3);
-  uint8_t all[kNumFactions] = {0, 1, 2, 3, 4, 5};
-  r.shuffle(std::span<uint8_t>(all, kNumFactions));
-  for (int i = 0; i < players; ++i) g.factions.push_back(static_cast<Faction>(all[i]));
-  return g;
-}
+// The bots' line-ups: testplay::setup_for with its own salt.
+GameSetup setup_for(uint64_t seed, int players, bool advanced) { return testplay::setup_for(seed, players, advanced, 3); }
 
 GameSpec spec_for(uint64_t seed, int players, bool advanced, const std::vector<Profile>& profiles) {
   GameSpec spec;

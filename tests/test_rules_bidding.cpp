@@ -64,21 +64,6 @@ void set_hand(GameState& s, Faction f, int n) {
   REQUIRE(hand.n == n);
 }
 
-void set_spice(GameState& s, Faction f, int n) {
-  const int cur = s.of(f).spice;
-  if (n > cur) transfer_spice(s, bank(), shield(f), n - cur);
-  if (n < cur) transfer_spice(s, shield(f), bank(), cur - n);
-}
-
-// One ruling set by names, the others at their defaults.
-Rulings ruling(const char* key, const char* value) {
-  Rulings r = Rulings::defaults();
-  std::string err;
-  INFO(err);
-  REQUIRE(r.set(key, value, &err));
-  return r;
-}
-
 // Reaches the bidding phase and undoes the deal (row back on top of the deck).
 GameState at_bidding(std::initializer_list<Faction> factions, bool advanced = false,
                      Rulings rulings = Rulings::defaults()) {

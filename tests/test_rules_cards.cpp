@@ -18,28 +18,6 @@ namespace {
 
 constexpr uint8_t kShipStep = 0, kMoveStep = 2;
 
-Rulings ruling(const char* key, const char* value) {
-  Rulings r = Rulings::defaults();
-  std::string err;
-  REQUIRE(r.set(key, value, &err));
-  return r;
-}
-
-// Moves a card of kind `k` (not already in f's hand) from wherever it is into f's hand.
-uint8_t give(GameState& s, Faction f, TreacheryKind k) {
-  for (int id = 0; id < data::kNumTreacheryCards; ++id) {
-    const auto card = static_cast<uint8_t>(id);
-    if (data::treachery_card(card).kind != k || s.of(f).hand.contains(card)) continue;
-    bool found = s.treachery_deck.remove(card) || s.treachery_discard.remove(card) || s.bidding.row.remove(card);
-    for (int o = 0; o < kNumFactions && !found; ++o) found = s.f[o].hand.remove(card);
-    REQUIRE(found);
-    s.of(f).hand.push(card);
-    return card;
-  }
-  FAIL("no card of that kind left");
-  return kNone8;
-}
-
 // Sends n of f's reserves (kind 0 regular, 1 special) to the tanks.
 void to_tanks(GameState& s, Faction f, int n, int kind = 0) {
   auto& fs = s.of(f);
@@ -48,32 +26,6 @@ void to_tanks(GameState& s, Faction f, int n, int kind = 0) {
   fs.tanks[kind] = static_cast<uint8_t>(fs.tanks[kind] + n);
 }
 
-void place(GameState& s, Faction f, LocationId l, int n) {
-  auto& fs = s.of(f);
-  REQUIRE(fs.reserves[0] >= n);
-  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - n);
-  s.forces_at(f, l, 0) = static_cast<uint8_t>(s.forces_at(f, l, 0) + n);
-}
-
-void set_spice(GameState& s, Faction f, int amount) {
-  const int have = s.of(f).spice;
-  if (have > amount) transfer_spice(s, shield(f), bank(), have - amount);
-  if (have < amount) transfer_spice(s, bank(), shield(f), amount - have);
-}
-
-Action play(uint8_t card, int value = 0, uint8_t target = kNone8) {
-  Action a = make(ActionKind::PlayCard);
-  a.card = card;
-  a.value = static_cast<uint8_t>(value);
-  a.to = target;
-  return a;
-}
-Action respond(bool accept, uint8_t card = kNone8) {
-  Action a = make(ActionKind::Respond);
-  a.flag = accept;
-  a.card = card;
-  return a;
-}
 int ask(rules::Question q, Faction asked) { return static_cast<int>(q) << 4 | static_cast<int>(asked); }
 
 bool offered(const GameState& s, Faction f, uint8_t card) {
@@ -84,16 +36,6 @@ bool offered(const GameState& s, Faction f, uint8_t card) {
     if (a.kind == ActionKind::PlayCard && a.card == card) l = true;
   CHECK(d == l);
   return d;
-}
-
-// Every legal action of every seat validates.
-void check_legal(const GameState& s) {
-  for (Seat x = 0; x < s.num_seats; ++x)
-    for (const auto& a : legal_actions(s, x)) {
-      auto r = validate(s, x, a);
-      INFO(action_kind_name(a.kind) << " by seat " << int(x) << ": " << (r ? r->reason : std::string()));
-      CHECK_FALSE(r.has_value());
-    }
 }
 
 // The Storm phase of turn 2, both seats dialing (two players).
@@ -110,18 +52,6 @@ GameState at_shipment(std::initializer_list<Faction> factions, bool advanced = f
   return s;
 }
 
-// Passes until `f` is asked to ship (or to move when it has nothing to ship).
-void pass_until(GameState& s, Faction f) {
-  for (int i = 0; i < 50; ++i) {
-    REQUIRE(s.phase == Phase::ShipmentMovement);
-    if (s.shipmove.current == s.seat_of(f) && (s.step == kShipStep || s.step == kMoveStep) && ((waiting_for(s) >> s.seat_of(f)) & 1u))
-      return;
-    const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
-    act(s, s.faction_at(who), pass());
-  }
-  FAIL("never reached " << faction_name(f));
-}
-
 void dial_both(GameState& s, int a, int b) {
   const Seat d0 = static_cast<Seat>(s.storm_dialers[0]), d1 = static_cast<Seat>(s.storm_dialers[1]);
   act(s, s.faction_at(d0), dial(a));
@@ -133,7 +63,7 @@ void dial_both(GameState& s, int a, int b) {
 TEST_CASE("3.01.23 Weather Control moves the storm 0 to 10 sectors instead of the dials", "[cards]") {
   GameState s = at_storm_2({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
   const Faction holder = Faction::Emperor;
-  const uint8_t wc = give(s, holder, TreacheryKind::WeatherControl);
+  const uint8_t wc = give_another(s, holder, TreacheryKind::WeatherControl);
   const int from = s.storm_sector;
   INFO("dialers " << int(s.storm_dialers[0]) << " " << int(s.storm_dialers[1]));
   // Offered to its holder while the dials are pending, waited for or not.
@@ -168,8 +98,8 @@ TEST_CASE("3.01.23 Weather Control moves the storm 0 to 10 sectors instead of th
 TEST_CASE("3.01.23 3.01.07 storm cards are not played on the first turn", "[cards]") {
   GameState s = game({Faction::Atreides, Faction::Harkonnen});
   play_until(s, Phase::Storm, 1);
-  const uint8_t wc = give(s, Faction::Atreides, TreacheryKind::WeatherControl);
-  const uint8_t fa = give(s, Faction::Atreides, TreacheryKind::FamilyAtomics);
+  const uint8_t wc = give_another(s, Faction::Atreides, TreacheryKind::WeatherControl);
+  const uint8_t fa = give_another(s, Faction::Atreides, TreacheryKind::FamilyAtomics);
   CHECK(rejected(s, Faction::Atreides, play(wc, 2)).code == RejectCode::WrongPhase);
   CHECK(rejected(s, Faction::Atreides, play(fa)).code == RejectCode::WrongPhase);
   CHECK_FALSE(offered(s, Faction::Atreides, wc));
@@ -177,7 +107,7 @@ TEST_CASE("3.01.23 3.01.07 storm cards are not played on the first turn", "[card
 
 TEST_CASE("3.01.07 Family Atomics destroys the forces on the Shield Wall and strips the cities of their protection", "[cards]") {
   GameState s = at_storm_2({Faction::Atreides, Faction::Harkonnen});
-  const uint8_t fa = give(s, Faction::Atreides, TreacheryKind::FamilyAtomics);
+  const uint8_t fa = give_another(s, Faction::Atreides, TreacheryKind::FamilyAtomics);
   const LocationId wall_s = loc("Shield Wall (South Sector)"), wall_n = loc("Shield Wall (North Sector)");
   const LocationId hole = loc("Hole In The Rock"), gara = loc("Gara Kulon");
   place(s, Faction::Harkonnen, wall_s, 2);
@@ -221,15 +151,15 @@ TEST_CASE("3.01.07 Family Atomics destroys the forces on the Shield Wall and str
 
 TEST_CASE("3.01.09 Hajr gives one more force movement in the player's own turn", "[cards]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen});
-  const uint8_t hajr = give(s, Faction::Atreides, TreacheryKind::Hajr);
+  const uint8_t hajr = give_another(s, Faction::Atreides, TreacheryKind::Hajr);
   const Seat me = s.seat_of(Faction::Atreides);
-  pass_until(s, Faction::Harkonnen);
+  pass_until_ship_or_move(s, Faction::Harkonnen);
   // Not the Atreides' turn: Hajr is rejected and not offered.
   CHECK(rejected(s, Faction::Atreides, play(hajr)).code == RejectCode::NotYourDecision);
   CHECK_FALSE(offered(s, Faction::Atreides, hajr));
   GameState t = at_shipment({Faction::Atreides, Faction::Harkonnen});
-  give(t, Faction::Atreides, TreacheryKind::Hajr);
-  pass_until(t, Faction::Atreides);
+  give_another(t, Faction::Atreides, TreacheryKind::Hajr);
+  pass_until_ship_or_move(t, Faction::Atreides);
   REQUIRE(t.step == kShipStep);
   CHECK(offered(t, Faction::Atreides, hajr));
   act(t, Faction::Atreides, play(hajr));
@@ -253,14 +183,14 @@ TEST_CASE("3.01.09 Hajr gives one more force movement in the player's own turn",
   // Outside the phase.
   GameState u = game({Faction::Atreides, Faction::Harkonnen});
   play_until(u, Phase::Bidding, 1);
-  const uint8_t h2 = give(u, Faction::Atreides, TreacheryKind::Hajr);
+  const uint8_t h2 = give_another(u, Faction::Atreides, TreacheryKind::Hajr);
   CHECK(rejected(u, Faction::Atreides, play(h2)).code == RejectCode::WrongPhase);
 }
 
 TEST_CASE("3.01.20 Tleilaxu Ghola revives a leader or up to 5 forces for free, at any time", "[cards]") {
   GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, true);
   play_until(s, Phase::Bidding, 1);
-  const uint8_t ghola = give(s, Faction::Emperor, TreacheryKind::TleilaxuGhola);
+  const uint8_t ghola = give_another(s, Faction::Emperor, TreacheryKind::TleilaxuGhola);
   to_tanks(s, Faction::Emperor, 6);
   to_tanks(s, Faction::Emperor, 2, 1);
   const LeaderId leader = data::leader_id(Faction::Emperor, 0);
@@ -293,7 +223,7 @@ TEST_CASE("3.01.20 Tleilaxu Ghola revives a leader or up to 5 forces for free, a
   SECTION("not during the setup") {
     GameState t = game({Faction::Atreides, Faction::Harkonnen});
     REQUIRE(t.phase == Phase::Setup);
-    const uint8_t g = give(t, Faction::Atreides, TreacheryKind::TleilaxuGhola);
+    const uint8_t g = give_another(t, Faction::Atreides, TreacheryKind::TleilaxuGhola);
     CHECK(rejected(t, Faction::Atreides, play(g, 1)).code == RejectCode::WrongPhase);
   }
 }
@@ -302,7 +232,7 @@ TEST_CASE("3.01.20 the Ghola's revival comes on top of the normal revival", "[ca
   GameState s = game({Faction::Atreides, Faction::Harkonnen});
   play_until(s, Phase::Bidding, 1);
   to_tanks(s, Faction::Atreides, 8);
-  const uint8_t ghola = give(s, Faction::Atreides, TreacheryKind::TleilaxuGhola);
+  const uint8_t ghola = give_another(s, Faction::Atreides, TreacheryKind::TleilaxuGhola);
   play_until(s, Phase::Revival, 1);
   act(s, Faction::Atreides, play(ghola, 5));
   act(s, Faction::Atreides, revive(2));  // 2 free (2.01.04)
@@ -312,10 +242,10 @@ TEST_CASE("3.01.20 the Ghola's revival comes on top of the normal revival", "[ca
 TEST_CASE("3.01.22 Truthtrance: the engine answers what the state answers", "[cards]") {
   GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::BeneGesserit});
   play_until(s, Phase::Bidding, 1);
-  const uint8_t tt = give(s, Faction::Atreides, TreacheryKind::Truthtrance);
+  const uint8_t tt = give_another(s, Faction::Atreides, TreacheryKind::Truthtrance);
   using Q = rules::Question;
   SECTION("does the Harkonnen hold a Karama?") {
-    give(s, Faction::Harkonnen, TreacheryKind::Karama);
+    give_another(s, Faction::Harkonnen, TreacheryKind::Karama);
     act(s, Faction::Atreides, play(tt, ask(Q::HoldsCard, Faction::Harkonnen), static_cast<uint8_t>(TreacheryKind::Karama)));
     CHECK(s.truthtrance.answer == 1);
     CHECK(s.truthtrance.asker == static_cast<uint8_t>(Faction::Atreides));
@@ -351,7 +281,7 @@ TEST_CASE("3.01.22 Truthtrance: the engine answers what the state answers", "[ca
 TEST_CASE("3.01.22 1.00.05 Truthtrance free-form question: the game pauses until the asked seat answers", "[cards]") {
   GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
   play_until(s, Phase::Bidding, 1);
-  const uint8_t tt = give(s, Faction::Atreides, TreacheryKind::Truthtrance);
+  const uint8_t tt = give_another(s, Faction::Atreides, TreacheryKind::Truthtrance);
   const uint8_t waiting = s.waiting;
   act(s, Faction::Atreides, play(tt, ask(rules::Question::FreeForm, Faction::Emperor)));
   REQUIRE(s.window_depth == 1);
@@ -382,9 +312,9 @@ TEST_CASE("3.01.22 1.00.05 Truthtrance free-form question: the game pauses until
 
 TEST_CASE("3.01.11.03 a Karama buys the shipment at Guild rates, paid to the bank", "[cards]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Guild});
-  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   set_spice(s, Faction::Atreides, 10);
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   REQUIRE(s.step == kShipStep);
   CHECK(offered(s, Faction::Atreides, karama));
   act(s, Faction::Atreides, play(karama, rules::kKaramaGuildRates));
@@ -401,9 +331,9 @@ TEST_CASE("3.01.11.03 a Karama buys the shipment at Guild rates, paid to the ban
 TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels the Guild's half price, the Guild ships again without it",
           "[cards][rulings]") {
   GameState s = at_shipment({Faction::Guild, Faction::Atreides, Faction::Harkonnen}, false, ruling("karama_windows", "all_other_seats"));
-  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   set_spice(s, Faction::Guild, 10);
-  pass_until(s, Faction::Guild);
+  pass_until_ship_or_move(s, Faction::Guild);
   REQUIRE(s.step == kShipStep);
   const Seat guild = s.seat_of(Faction::Guild);
   const LocationId sink = data::polar_sink();
@@ -463,7 +393,7 @@ TEST_CASE("3.01.11.01 1.10.02.06 the Guild ally's half-price shipment paid partl
   Action p = make(ActionKind::AllyPermission);
   p.amount = 3;
   act(s, Faction::Harkonnen, p);
-  pass_until(s, Faction::Guild);
+  pass_until_ship_or_move(s, Faction::Guild);
   REQUIRE(s.step == kShipStep);
   Action a = ship(data::polar_sink(), 8);  // 8 at half price: 2 own + 3 allowed are not enough
   a.amount2 = 3;
@@ -484,9 +414,9 @@ TEST_CASE("3.01.11.01 1.10.02.06 the Guild ally's half-price shipment paid partl
 
 TEST_CASE("3.01.11.01 default karama_windows=none: the half price applies without a window", "[cards][rulings]") {
   GameState s = at_shipment({Faction::Guild, Faction::Atreides});
-  give(s, Faction::Atreides, TreacheryKind::Karama);
+  give_another(s, Faction::Atreides, TreacheryKind::Karama);
   set_spice(s, Faction::Guild, 10);
-  pass_until(s, Faction::Guild);
+  pass_until_ship_or_move(s, Faction::Guild);
   act(s, Faction::Guild, ship(data::polar_sink(), 4));
   CHECK(s.window_depth == 0);
   CHECK(s.of(Faction::Guild).spice == 6);
@@ -497,7 +427,7 @@ TEST_CASE("1.14.02 Emperor Karama power: up to 3 forces or a leader revived free
   play_until(s, Phase::Bidding, 1);
   to_tanks(s, Faction::Emperor, 5);
   to_tanks(s, Faction::Emperor, 2, 1);
-  const uint8_t karama = give(s, Faction::Emperor, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Emperor, TreacheryKind::Karama);
   CHECK(rejected(s, Faction::Emperor, play(karama, 3)).code == RejectCode::WrongPhase);
   play_until(s, Phase::Revival, 1);
   const int spice = s.of(Faction::Emperor).spice;
@@ -511,7 +441,7 @@ TEST_CASE("1.14.02 Emperor Karama power: up to 3 forces or a leader revived free
   CHECK(s.of(Faction::Emperor).karama_power_used == 1);
   CHECK(s.treachery_discard.top() == karama);
   // Once per game.
-  const uint8_t k2 = give(s, Faction::Emperor, TreacheryKind::Karama);
+  const uint8_t k2 = give_another(s, Faction::Emperor, TreacheryKind::Karama);
   auto r = rejected(s, Faction::Emperor, play(k2, 1));
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK(r.reason.find("1.14.00") != std::string::npos);
@@ -524,8 +454,8 @@ TEST_CASE("1.14.04 Harkonnen Karama power: take a hand, give as many cards back"
   GameState s = game({Faction::Harkonnen, Faction::Atreides, Faction::Emperor}, true);
   play_until(s, Phase::Bidding, 1);
   REQUIRE(s.bidding.current != kNoSeat);
-  const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
-  give(s, Faction::Atreides, TreacheryKind::Lasgun);
+  const uint8_t karama = give_another(s, Faction::Harkonnen, TreacheryKind::Karama);
+  give_another(s, Faction::Atreides, TreacheryKind::Lasgun);
   const int mine = s.of(Faction::Harkonnen).hand.n - 1;
   const int theirs = s.of(Faction::Atreides).hand.n;
   REQUIRE(theirs == 2);
@@ -563,7 +493,7 @@ TEST_CASE("1.13.06 1.14 faction Karama powers: advanced only, each in its own ph
   SECTION("basic game") {
     GameState s = game({Faction::Harkonnen, Faction::Atreides});
     play_until(s, Phase::Bidding, 1);
-    const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
+    const uint8_t karama = give_another(s, Faction::Harkonnen, TreacheryKind::Karama);
     auto r = rejected(s, Faction::Harkonnen, play(karama, 0, static_cast<uint8_t>(Faction::Atreides)));
     CHECK(r.code == RejectCode::IllegalChoice);
     CHECK(r.reason.find("1.13.06") != std::string::npos);
@@ -571,17 +501,17 @@ TEST_CASE("1.13.06 1.14 faction Karama powers: advanced only, each in its own ph
   SECTION("advanced: Atreides, Bene Gesserit") {
     GameState s = game({Faction::Atreides, Faction::BeneGesserit}, true);
     play_until(s, Phase::Bidding, 1);
-    const uint8_t k = give(s, Faction::Atreides, TreacheryKind::Karama);
+    const uint8_t k = give_another(s, Faction::Atreides, TreacheryKind::Karama);
     auto r = rejected(s, Faction::Atreides, play(k));
     CHECK(r.code == RejectCode::WrongPhase);  // the Battle phase
     CHECK(r.reason.find("1.14.01") != std::string::npos);
-    const uint8_t k2 = give(s, Faction::BeneGesserit, TreacheryKind::Karama);
+    const uint8_t k2 = give_another(s, Faction::BeneGesserit, TreacheryKind::Karama);
     CHECK(rejected(s, Faction::BeneGesserit, play(k2)).reason.find("1.14.06") != std::string::npos);
   }
   SECTION("a weapon is not played this way") {
     GameState s = game({Faction::Atreides, Faction::Harkonnen});
     play_until(s, Phase::Bidding, 1);
-    const uint8_t lasgun = give(s, Faction::Atreides, TreacheryKind::Lasgun);
+    const uint8_t lasgun = give_another(s, Faction::Atreides, TreacheryKind::Lasgun);
     auto r = rejected(s, Faction::Atreides, play(lasgun));
     CHECK(r.code == RejectCode::IllegalChoice);
     CHECK(r.reason.find("battle plan") != std::string::npos);
@@ -591,7 +521,7 @@ TEST_CASE("1.13.06 1.14 faction Karama powers: advanced only, each in its own ph
 
 TEST_CASE("1.14.06 2.02.22 Bene Gesserit worthless card as a Karama: cancels in a window (advanced)", "[cards][rulings]") {
   GameState s = at_shipment({Faction::Guild, Faction::BeneGesserit}, true, ruling("karama_windows", "all_other_seats"));
-  const uint8_t baliset = give(s, Faction::BeneGesserit, TreacheryKind::Baliset);
+  const uint8_t baliset = give_another(s, Faction::BeneGesserit, TreacheryKind::Baliset);
   set_spice(s, Faction::Guild, 10);
   for (int i = 0; i < 60 && !(s.phase == Phase::ShipmentMovement && s.shipmove.current == s.seat_of(Faction::Guild) && s.step == kShipStep &&
                               waiting_for(s) == rules::bit(s.seat_of(Faction::Guild)));
@@ -639,7 +569,7 @@ TEST_CASE("cards and Karama windows in random games: invariants hold, every game
 TEST_CASE("3.01.20 ruling ghola_elite_limit: the Ghola revives one Sardaukar a turn only under one_per_turn", "[cards][rulings]") {
   GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, true);
   play_until(s, Phase::Bidding, 1);
-  const uint8_t ghola = give(s, Faction::Emperor, TreacheryKind::TleilaxuGhola);
+  const uint8_t ghola = give_another(s, Faction::Emperor, TreacheryKind::TleilaxuGhola);
   to_tanks(s, Faction::Emperor, 3);
   to_tanks(s, Faction::Emperor, 2, 1);
   std::string err;
@@ -663,7 +593,7 @@ TEST_CASE("1.14.02 ruling emperor_karama_elite_limit=no_limit: the Karama power 
   play_until(s, Phase::Bidding, 1);
   to_tanks(s, Faction::Emperor, 2);
   to_tanks(s, Faction::Emperor, 2, 1);
-  const uint8_t karama = give(s, Faction::Emperor, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Emperor, TreacheryKind::Karama);
   std::string err;
   REQUIRE(s.rulings.set("emperor_karama_elite_limit", "no_limit", &err));
   play_until(s, Phase::Revival, 1);
@@ -677,7 +607,7 @@ TEST_CASE("1.14.02 ruling emperor_karama_elite_limit=no_limit: the Karama power 
 TEST_CASE("3.01.07 ruling family_atomics_advisors: advisors next to the Shield Wall qualify only under advisors_count",
           "[cards][rulings]") {
   GameState s = at_storm_2({Faction::BeneGesserit, Faction::Harkonnen}, true);
-  const uint8_t fa = give(s, Faction::BeneGesserit, TreacheryKind::FamilyAtomics);
+  const uint8_t fa = give_another(s, Faction::BeneGesserit, TreacheryKind::FamilyAtomics);
   // Only Bene Gesserit advisors (kind 1 in the advanced game) in Hole In The Rock, next to the Wall.
   auto& bg = s.of(Faction::BeneGesserit);
   for (int l = 0; l < data::kNumLocations; ++l)
@@ -701,5 +631,27 @@ TEST_CASE("3.01.07 ruling family_atomics_advisors: advisors next to the Shield W
     CHECK(offered(s, Faction::BeneGesserit, fa));
     act(s, Faction::BeneGesserit, play(fa));
     CHECK(s.shield_wall_destroyed == 1);
+  }
+}
+
+TEST_CASE("1.14.06 2.02.22 3.01.11.03 the Bene Gesserit buy a shipment at Guild rates with a worthless card (advanced only)", "[cards]") {
+  for (const bool advanced : {true, false}) {
+    INFO((advanced ? "advanced" : "basic"));
+    GameState s = at_shipment({Faction::BeneGesserit, Faction::Guild}, advanced);
+    const uint8_t baliset = give_another(s, Faction::BeneGesserit, TreacheryKind::Baliset);
+    set_spice(s, Faction::BeneGesserit, 10);
+    pass_until_ship_or_move(s, Faction::BeneGesserit);
+    REQUIRE(s.step == kShipStep);
+    CHECK(offered(s, Faction::BeneGesserit, baliset) == advanced);
+    if (!advanced) {  // basic game: a worthless card is only a worthless card
+      CHECK(rejected(s, Faction::BeneGesserit, play(baliset, rules::kKaramaGuildRates)).code == RejectCode::IllegalChoice);
+      continue;
+    }
+    act(s, Faction::BeneGesserit, play(baliset, rules::kKaramaGuildRates));
+    const int guild = s.of(Faction::Guild).spice;
+    act(s, Faction::BeneGesserit, ship(loc("Polar Sink"), 5));  // 10 at full price
+    CHECK(s.of(Faction::BeneGesserit).spice == 5);
+    CHECK(s.of(Faction::Guild).spice == guild);
+    CHECK(s.treachery_discard.top() == baliset);
   }
 }

@@ -479,3 +479,88 @@ TEST_CASE("2.01.04 2.02.04 2.03.03 2.04.04 2.05.05 2.06.03 free revival per fact
     CHECK(s.of(f).spice == spice);  // free
   }
 }
+
+TEST_CASE("1.10.02 1.10.02.01 1.10.02.02 allies win together with 4 strongholds, a stronghold both hold counts once", "[mentat pause]") {
+  // Atreides start in Arrakeen, Harkonnen in Carthag; the Emperor has no forces on the board.
+  GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  play_until(s, Phase::Storm, 1);
+  s.turn = 3;
+  s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Harkonnen);
+  s.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::Atreides);
+  const auto mentat_pause = [](GameState t) {
+    rules::Ctx ctx{t, nullptr};
+    rules::enter_phase(ctx, Phase::MentatPause);
+    return t;
+  };
+  put(s, Faction::Atreides, loc("Sietch Tabr"), 1);
+  put(s, Faction::Harkonnen, loc("Arrakeen"), 1);  // shares Arrakeen with its ally: not contested
+  {
+    // Arrakeen, Carthag, Sietch Tabr: 3 strongholds are not enough for an alliance (1.10.02.02),
+    // and Arrakeen, held by both, counts once (1.10.02.01).
+    const GameState t = mentat_pause(s);
+    CHECK(t.phase == Phase::Storm);
+    CHECK(t.winners == 0);
+  }
+  put(s, Faction::Harkonnen, loc("Habbanya Sietch"), 1);
+  {
+    const GameState t = mentat_pause(s);  // 4 together: both win
+    CHECK(t.phase == Phase::GameOver);
+    CHECK(t.winners == ((1u << static_cast<int>(Faction::Atreides)) | (1u << static_cast<int>(Faction::Harkonnen))));
+  }
+  {
+    GameState u = s;  // the Emperor in Habbanya Sietch contests it: 3 again
+    put(u, Faction::Emperor, loc("Habbanya Sietch"), 1);
+    const GameState t = mentat_pause(u);
+    CHECK(t.phase == Phase::Storm);
+  }
+  {
+    GameState u = s;  // without the alliance the Harkonnen hold 3 alone (Arrakeen is contested) and win alone
+    u.of(Faction::Atreides).ally = kNoFaction;
+    u.of(Faction::Harkonnen).ally = kNoFaction;
+    put(u, Faction::Harkonnen, loc("Tuek's Sietch"), 1);
+    const GameState t = mentat_pause(u);
+    CHECK(t.winners == (1u << static_cast<int>(Faction::Harkonnen)));
+  }
+}
+
+TEST_CASE("1.12.00 1.12.01 1.12.02 1.12.03 1.12.05 deals between anyone change nothing, spice bribes only between non-allies, in front of the shield, never in the Mentat Pause",
+          "[deals]") {
+  GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  play_until(s, Phase::Storm, 1);
+  s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Harkonnen);
+  s.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::Atreides);
+  // 1.12.00 / 1.12.01: allies may make deals (recorded text, nothing moves).
+  Action d = make(ActionKind::Deal);
+  d.text = "the Harkonnen will not attack Arrakeen this turn";
+  d.n_factions = 1;
+  d.factions[0] = static_cast<uint8_t>(Faction::Harkonnen);
+  const GameState before = s;
+  act(s, Faction::Atreides, d);
+  for (auto f : {Faction::Atreides, Faction::Harkonnen, Faction::Emperor}) {
+    CHECK(s.of(f).spice == before.of(f).spice);
+    CHECK(s.of(f).bribes == before.of(f).bribes);
+    CHECK(s.of(f).hand.n == before.of(f).hand.n);
+    CHECK(s.of(f).reserves[0] == before.of(f).reserves[0]);
+  }
+  CHECK(s.phase == before.phase);
+  CHECK(s.waiting == before.waiting);
+  // 1.12.01: spice in a deal is a bribe, which allies may not make.
+  Action b = make(ActionKind::Bribe);
+  b.faction = static_cast<uint8_t>(Faction::Harkonnen);
+  b.amount = 2;
+  auto r = rejected(s, Faction::Atreides, b);
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("1.10.02.04"));
+  // 1.12.00 / 1.12.02 / 1.12.03: a non-ally may be bribed, with spice only, put in front of its shield (public).
+  b.faction = static_cast<uint8_t>(Faction::Emperor);
+  const int emperor = s.of(Faction::Emperor).spice;
+  act(s, Faction::Atreides, b);
+  CHECK(s.of(Faction::Emperor).bribes == 2);
+  CHECK(s.of(Faction::Emperor).spice == emperor);
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), Catch::Contains("\"bribes\": 2"));
+  // 1.12.05: none in the Mentat Pause (collected there, 1.09.01).
+  GameState m = s;
+  m.phase = Phase::MentatPause;
+  CHECK(rejected(m, Faction::Atreides, b).code == RejectCode::WrongPhase);
+  CHECK(rejected(m, Faction::Harkonnen, b).code == RejectCode::WrongPhase);
+}

@@ -19,63 +19,13 @@ namespace {
 constexpr uint8_t kShipStep = 0, kMoveStep = 2, kGuildTimingStep = 3, kGuildKaramaStep = 6;
 constexpr uint8_t kFremenKaramaStep = 4;  // spice_blow.cpp
 
-Rulings ruling(const char* key, const char* value, Rulings r = Rulings::defaults()) {
-  std::string err;
-  REQUIRE(r.set(key, value, &err));
-  return r;
-}
-
-uint8_t give(GameState& s, Faction f, TreacheryKind k) {
-  for (int id = 0; id < data::kNumTreacheryCards; ++id) {
-    const auto card = static_cast<uint8_t>(id);
-    if (data::treachery_card(card).kind != k || s.of(f).hand.contains(card)) continue;
-    bool found = s.treachery_deck.remove(card) || s.treachery_discard.remove(card) || s.bidding.row.remove(card);
-    for (int o = 0; o < kNumFactions && !found; ++o) found = s.f[o].hand.remove(card);
-    REQUIRE(found);
-    s.of(f).hand.push(card);
-    return card;
-  }
-  FAIL("no card of that kind left");
-  return kNone8;
-}
-
 void empty_hand(GameState& s, Faction f) {
   while (!s.of(f).hand.empty()) s.treachery_deck.push(s.of(f).hand.pop());
 }
 
-void set_spice(GameState& s, Faction f, int amount) {
-  const int have = s.of(f).spice;
-  if (have > amount) transfer_spice(s, shield(f), bank(), have - amount);
-  if (have < amount) transfer_spice(s, bank(), shield(f), amount - have);
-}
-
-void place(GameState& s, Faction f, LocationId l, int n) {
-  auto& fs = s.of(f);
-  REQUIRE(fs.reserves[0] >= n);
-  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - n);
-  s.forces_at(f, l, 0) = static_cast<uint8_t>(s.forces_at(f, l, 0) + n);
-}
-
-Action play(uint8_t card, int value = 0, uint8_t target = kNone8) {
-  Action a = make(ActionKind::PlayCard);
-  a.card = card;
-  a.value = static_cast<uint8_t>(value);
-  a.to = target;
-  return a;
-}
 uint8_t fa(Faction f) { return static_cast<uint8_t>(f); }
 int prevent(rules::Ability a) { return rules::kKaramaPrevent | static_cast<int>(a); }
 bool waits(const GameState& s, Faction f) { return (waiting_for(s) >> s.seat_of(f)) & 1u; }
-
-// Every legal action of every seat validates.
-void check_legal(const GameState& s) {
-  for (Seat x = 0; x < s.num_seats; ++x)
-    for (const auto& a : legal_actions(s, x)) {
-      auto r = validate(s, x, a);
-      INFO(action_kind_name(a.kind) << " by seat " << int(x) << ": " << (r ? r->reason : std::string()));
-      CHECK_FALSE(r.has_value());
-    }
-}
 
 bool legal_has(const GameState& s, Faction f, const Action& want) {
   for (const auto& a : legal_actions(s, s.seat_of(f)))
@@ -113,7 +63,7 @@ TEST_CASE("1.14.05 Guild Karama power (karama_windows=none): cancels a shipment 
           "[cards][karama]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Guild}, true);
   const LocationId arrakeen = loc("Arrakeen");
-  const uint8_t karama = give(s, Faction::Guild, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Guild, TreacheryKind::Karama);
   set_spice(s, Faction::Atreides, 10);
   set_spice(s, Faction::Guild, 5);
   pass_until_ship(s, Faction::Atreides);
@@ -143,7 +93,7 @@ TEST_CASE("1.14.05 Guild Karama power (karama_windows=none): cancels a shipment 
     CHECK(waits(s, Faction::Atreides));
     CHECK(rejected(s, Faction::Atreides, ship(arrakeen, 3)).code == RejectCode::WrongPhase);
     // Once per game.
-    const uint8_t k2 = give(s, Faction::Guild, TreacheryKind::Karama);
+    const uint8_t k2 = give_another(s, Faction::Guild, TreacheryKind::Karama);
     CHECK_THAT(rejected(s, Faction::Guild, play(k2, 0, fa(Faction::Atreides))).reason, Catch::Contains("1.14.00"));
   }
   SECTION("after the shipper moved it is too late") {
@@ -155,7 +105,7 @@ TEST_CASE("1.14.05 Guild Karama power (karama_windows=none): cancels a shipment 
 TEST_CASE("1.14.05 ruling guild_karama_reship=yes: the shipper ships again after the cancellation", "[cards][karama][rulings]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Guild}, true, ruling("guild_karama_reship", "yes"));
   const LocationId arrakeen = loc("Arrakeen");
-  const uint8_t karama = give(s, Faction::Guild, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Guild, TreacheryKind::Karama);
   set_spice(s, Faction::Atreides, 10);
   pass_until_ship(s, Faction::Atreides);
   act(s, Faction::Atreides, ship(arrakeen, 3));
@@ -175,7 +125,7 @@ TEST_CASE("1.14.05 karama_windows=all_other_seats: the Guild is asked after each
   const LocationId arrakeen = loc("Arrakeen");
   set_spice(s, Faction::Atreides, 10);
   SECTION("the Guild holds a Karama and cancels") {
-    const uint8_t karama = give(s, Faction::Guild, TreacheryKind::Karama);
+    const uint8_t karama = give_another(s, Faction::Guild, TreacheryKind::Karama);
     pass_until_ship(s, Faction::Atreides);
     act(s, Faction::Atreides, ship(arrakeen, 3));
     REQUIRE(s.step == kGuildKaramaStep);
@@ -191,7 +141,7 @@ TEST_CASE("1.14.05 karama_windows=all_other_seats: the Guild is asked after each
   }
   SECTION("the Guild holds no Karama: asked all the same (nothing leaks), it passes") {
     empty_hand(s, Faction::Guild);
-    give(s, Faction::Guild, TreacheryKind::Lasgun);
+    give_another(s, Faction::Guild, TreacheryKind::Lasgun);
     pass_until_ship(s, Faction::Atreides);
     act(s, Faction::Atreides, ship(arrakeen, 3));
     REQUIRE(s.step == kGuildKaramaStep);
@@ -209,7 +159,7 @@ TEST_CASE("1.14.05 karama_windows=all_other_seats: the Guild is asked after each
   }
   SECTION("basic game: no Guild Karama power, no question") {
     GameState b = at_shipment({Faction::Atreides, Faction::Guild}, false, r);
-    const uint8_t karama = give(b, Faction::Guild, TreacheryKind::Karama);
+    const uint8_t karama = give_another(b, Faction::Guild, TreacheryKind::Karama);
     pass_until_ship(b, Faction::Atreides);
     act(b, Faction::Atreides, ship(arrakeen, 1));
     CHECK(b.step == kMoveStep);
@@ -222,7 +172,7 @@ TEST_CASE("1.14.05 karama_windows=all_other_seats: the Guild is asked after each
 TEST_CASE("1.14.03 Fremen Karama sandworm (karama_windows=all_other_seats): asked at the end of the blow, devours, causes a Nexus",
           "[cards][karama][rulings]") {
   GameState s = game({Faction::Fremen, Faction::Atreides}, true, 7, ruling("karama_windows", "all_other_seats"));
-  const uint8_t karama = give(s, Faction::Fremen, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Fremen, TreacheryKind::Karama);
   const LocationId plain = loc("Funeral Plain");
   // Not on turn 1.
   play_until(s, Phase::Bidding, 1);
@@ -261,7 +211,7 @@ TEST_CASE("1.14.03 Fremen Karama sandworm (karama_windows=all_other_seats): aske
 
 TEST_CASE("1.14.03 default karama_windows=none: nobody is asked in the blow, the worm may be placed during a Nexus", "[cards][karama]") {
   GameState s = game({Faction::Fremen, Faction::Atreides}, true, 7);
-  const uint8_t karama = give(s, Faction::Fremen, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Fremen, TreacheryKind::Karama);
   play_until(s, Phase::Bidding, 1);
   bool nexus = false;
   for (int i = 0; i < 400 && !(s.phase == Phase::Bidding && s.turn == 2); ++i) {
@@ -292,18 +242,10 @@ const LocationId kFlat = 70;  // The Great Flat
 GameState battle_position(std::initializer_list<Faction> factions, Faction a, Faction b, Rulings r = Rulings::defaults()) {
   GameState s = game(factions, true, 7, r);
   play_until(s, Phase::ShipmentMovement);
-  for (int fi = 0; fi < kNumFactions; ++fi) {
-    const auto f = static_cast<Faction>(fi);
-    if (!s.has(f)) continue;
-    auto& fs = s.of(f);
-    for (int l = 0; l < data::kNumLocations; ++l) {
-      const auto lo = static_cast<LocationId>(l);
-      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + s.forces_at(f, lo, 0));
-      fs.reserves[f == Faction::BeneGesserit ? 0 : 1] = static_cast<uint8_t>(fs.reserves[f == Faction::BeneGesserit ? 0 : 1] + s.forces_at(f, lo, 1));
-      s.forces_at(f, lo, 0) = s.forces_at(f, lo, 1) = 0;
-    }
+  for (const Faction f : factions_in(s)) {
+    forces_to_reserves(s, f);
     empty_hand(s, f);
-    fs.ally = kNoFaction;
+    s.of(f).ally = kNoFaction;
   }
   s.storm_sector = 17;
   place(s, a, kFlat, 5);
@@ -318,7 +260,7 @@ void enter_battle(GameState& s) {
 
 TEST_CASE("1.14.01 Atreides Karama power: sees the whole battle plan of one side, only the Atreides", "[cards][karama][battle]") {
   GameState s = battle_position({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, Faction::Harkonnen, Faction::Emperor);
-  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   CHECK(rejected(s, Faction::Atreides, play(karama, 0, fa(Faction::Harkonnen))).code == RejectCode::WrongPhase);
   enter_battle(s);
   REQUIRE(s.phase == Phase::Battle);
@@ -345,15 +287,15 @@ TEST_CASE("1.14.01 Atreides Karama power: sees the whole battle plan of one side
   CHECK_THAT(atreides_view, Catch::Contains(key));
   CHECK_THAT(harkonnen_view, !Catch::Contains(key));
   for (Seat x = 0; x < s.num_seats; ++x) CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(x)).has_value());
-  const uint8_t k2 = give(s, Faction::Atreides, TreacheryKind::Karama);
+  const uint8_t k2 = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   CHECK(rejected(s, Faction::Atreides, play(k2, 0, fa(Faction::Harkonnen))).code == RejectCode::IllegalChoice);
 }
 
 // ---- 3.01.11.02 prevention ---------------------------------------------------------------------
 
-TEST_CASE("3.01.11.02 a Karama prevents the Guild's next half-price shipment, then the ability is back", "[cards][karama]") {
+TEST_CASE("3.01.11.02 1.00.02 a Karama prevents the Guild's next half-price shipment, then the ability is back", "[cards][karama]") {
   GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false);
-  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   set_spice(s, Faction::Guild, 20);
   const int64_t bank0 = s.bank;
   (void)bank0;
@@ -366,7 +308,7 @@ TEST_CASE("3.01.11.02 a Karama prevents the Guild's next half-price shipment, th
   CHECK(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildHalfPrice), fa(Faction::Guild))));
   act(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildHalfPrice), fa(Faction::Guild)));
   CHECK(s.treachery_discard.top() == karama);
-  const uint8_t k2 = give(s, Faction::Atreides, TreacheryKind::Karama);
+  const uint8_t k2 = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   CHECK(rejected(s, Faction::Atreides, play(k2, prevent(rules::Ability::GuildHalfPrice), fa(Faction::Guild))).code ==
         RejectCode::IllegalChoice);  // already prevented
   pass_until_ship(s, Faction::Guild);
@@ -378,7 +320,7 @@ TEST_CASE("3.01.11.02 a Karama prevents the Guild's next half-price shipment, th
 
 TEST_CASE("3.01.11.02 a prevented cross-shipment is rejected with its reason, the plain shipment stays legal", "[cards][karama]") {
   GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false);
-  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   set_spice(s, Faction::Guild, 20);
   act(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildCrossShip), fa(Faction::Guild)));
   pass_until_ship(s, Faction::Guild);
@@ -398,7 +340,7 @@ TEST_CASE("3.01.11.02 a prevented cross-shipment is rejected with its reason, th
 
 TEST_CASE("3.01.11.02 a prevented Voice is rejected and offered only as Pass, then consumed", "[cards][karama][battle]") {
   GameState s = battle_position({Faction::BeneGesserit, Faction::Harkonnen}, Faction::BeneGesserit, Faction::Harkonnen);
-  const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Harkonnen, TreacheryKind::Karama);
   act(s, Faction::Harkonnen, play(karama, prevent(rules::Ability::BgVoice), fa(Faction::BeneGesserit)));
   enter_battle(s);
   for (int i = 0; i < 5 && s.step != rules::ability::kVoice; ++i) play_step(s);
@@ -418,7 +360,7 @@ TEST_CASE("3.01.11.02 a prevented Voice is rejected and offered only as Pass, th
 
 TEST_CASE("3.01.11.02 a prevented Fremen movement goes one territory", "[cards][karama]") {
   GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, false);
-  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   act(s, Faction::Atreides, play(karama, prevent(rules::Ability::FremenMovement), fa(Faction::Fremen)));
   for (int i = 0; i < 60; ++i) {
     if (s.shipmove.current == s.seat_of(Faction::Fremen) && s.step == kMoveStep && waits(s, Faction::Fremen)) break;
@@ -438,8 +380,8 @@ TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels t
           "[cards][karama][rulings][battle]") {
   GameState s = battle_position({Faction::BeneGesserit, Faction::Harkonnen}, Faction::BeneGesserit, Faction::Harkonnen,
                                 ruling("karama_windows", "all_other_seats"));
-  const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
-  give(s, Faction::BeneGesserit, TreacheryKind::Baliset);
+  const uint8_t karama = give_another(s, Faction::Harkonnen, TreacheryKind::Karama);
+  give_another(s, Faction::BeneGesserit, TreacheryKind::Baliset);
   enter_battle(s);
   for (int i = 0; i < 5 && s.step != rules::ability::kVoice; ++i) play_step(s);
   REQUIRE(s.step == rules::ability::kVoice);
@@ -474,7 +416,7 @@ TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels t
 
 TEST_CASE("3.01.11.01 default karama_windows=none: the Voice and cross-shipping open no window", "[cards][karama][rulings]") {
   GameState s = battle_position({Faction::BeneGesserit, Faction::Harkonnen}, Faction::BeneGesserit, Faction::Harkonnen);
-  give(s, Faction::Harkonnen, TreacheryKind::Karama);
+  give_another(s, Faction::Harkonnen, TreacheryKind::Karama);
   enter_battle(s);
   for (int i = 0; i < 5 && s.step != rules::ability::kVoice; ++i) play_step(s);
   REQUIRE(s.step == rules::ability::kVoice);
@@ -488,7 +430,7 @@ TEST_CASE("3.01.11.01 default karama_windows=none: the Voice and cross-shipping 
 TEST_CASE("3.01.11.01 karama_windows=all_other_seats: the Guild's cross-shipment at half price asks twice, in ability order",
           "[cards][karama][rulings]") {
   GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false, ruling("karama_windows", "all_other_seats"));
-  give(s, Faction::Atreides, TreacheryKind::Karama);
+  give_another(s, Faction::Atreides, TreacheryKind::Karama);
   set_spice(s, Faction::Guild, 20);
   pass_until_ship(s, Faction::Guild);
   LocationId from = kNone8;
@@ -519,7 +461,7 @@ TEST_CASE("3.01.11.02 the ability table: each prevented ability names its factio
   CHECK(rules::ability_info(rules::Ability::None) == nullptr);
   // Offered against the factions in the game only.
   GameState s = at_shipment({Faction::Guild, Faction::Atreides}, false);
-  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   CHECK(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildOffPlanet), fa(Faction::Guild))));
   CHECK_FALSE(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgVoice), fa(Faction::BeneGesserit))));
   CHECK(rejected(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgVoice), fa(Faction::BeneGesserit))).code == RejectCode::Malformed);
@@ -528,7 +470,7 @@ TEST_CASE("3.01.11.02 the ability table: each prevented ability names its factio
 TEST_CASE("3.01.11.02 a prevented Kwisatz Haderach: the plan with it is rejected, the plan without it stands", "[cards][karama][battle]") {
   GameState s = battle_position({Faction::Atreides, Faction::Harkonnen}, Faction::Atreides, Faction::Harkonnen);
   s.kh.losses = 7;
-  const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
+  const uint8_t karama = give_another(s, Faction::Harkonnen, TreacheryKind::Karama);
   act(s, Faction::Harkonnen, play(karama, prevent(rules::Ability::KwisatzHaderach), fa(Faction::Atreides)));
   enter_battle(s);
   for (int i = 0; i < 8 && s.step != 1; ++i) play_step(s);
@@ -557,7 +499,7 @@ TEST_CASE("3.01.11.02 3.01.11.01 spiritual advisors: prevented, no advisor step,
   const LocationId arrakeen = loc("Arrakeen");
   SECTION("prevented") {
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, false);
-    const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+    const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
     set_spice(s, Faction::Atreides, 10);
     act(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgSpiritualAdvisor), fa(Faction::BeneGesserit)));
     pass_until_ship(s, Faction::Atreides);
@@ -576,7 +518,7 @@ TEST_CASE("3.01.11.02 3.01.11.01 spiritual advisors: prevented, no advisor step,
   }
   SECTION("cancelled in a window (karama_windows=all_other_seats)") {
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, false, ruling("karama_windows", "all_other_seats"));
-    const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+    const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
     set_spice(s, Faction::Atreides, 10);
     pass_until_ship(s, Faction::Atreides);
     act(s, Faction::Atreides, ship(arrakeen, 2));

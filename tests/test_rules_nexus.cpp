@@ -21,40 +21,6 @@ constexpr uint8_t kFuneralPlain = 3;
 constexpr uint8_t kHabbanyaErg = 4;
 constexpr uint8_t kWorm1 = 15, kWorm2 = 16;
 
-void take_card(GameState& s, uint8_t id) {
-  if (s.spice_deck.remove(id) || s.spice_discard[0].remove(id) || s.spice_discard[1].remove(id) ||
-      s.spice_set_aside.remove(id))
-    return;
-  FAIL("spice card " << int(id) << " is nowhere");
-}
-
-void stack_deck(GameState& s, std::vector<uint8_t> reveal_order) {
-  for (auto id : reveal_order) take_card(s, id);
-  for (auto it = reveal_order.rbegin(); it != reveal_order.rend(); ++it) s.spice_deck.push(*it);
-}
-
-void discard_onto(GameState& s, int pile, std::vector<uint8_t> ids) {
-  for (auto id : ids) {
-    take_card(s, id);
-    s.spice_discard[pile].push(id);
-  }
-}
-
-void put_forces(GameState& s, Faction f, LocationId l, int regular, int special = 0) {
-  auto& fs = s.of(f);
-  REQUIRE(fs.reserves[0] >= regular);
-  REQUIRE(fs.reserves[1] >= special);
-  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - regular);
-  fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - special);
-  s.forces_at(f, l, 0) = static_cast<uint8_t>(s.forces_at(f, l, 0) + regular);
-  s.forces_at(f, l, 1) = static_cast<uint8_t>(s.forces_at(f, l, 1) + special);
-}
-
-void make_allies(GameState& s, Faction a, Faction b) {
-  s.of(a).ally = static_cast<uint8_t>(b);
-  s.of(b).ally = static_cast<uint8_t>(a);
-}
-
 uint8_t bit_of(const GameState& s, Faction f) { return static_cast<uint8_t>(1u << s.seat_of(f)); }
 uint8_t all_seats(const GameState& s) { return static_cast<uint8_t>((1u << s.num_seats) - 1); }
 
@@ -68,8 +34,8 @@ GameState to_nexus(std::initializer_list<Faction> factions, F prepare, bool adva
   play_until(s, Phase::Storm);
   s.turn = 2;
   s.storm_sector = 4;
-  discard_onto(s, 0, {kBrokenLand});
-  stack_deck(s, {kWorm1, kFuneralPlain, kHabbanyaErg});
+  discard_spice_onto(s, 0, {kBrokenLand});
+  stack_spice_deck(s, {kWorm1, kFuneralPlain, kHabbanyaErg});
   prepare(s);
   act(s, s.faction_at(static_cast<Seat>(s.storm_dialers[0])), dial(1));
   act(s, s.faction_at(static_cast<Seat>(s.storm_dialers[1])), dial(1));
@@ -77,21 +43,6 @@ GameState to_nexus(std::initializer_list<Faction> factions, F prepare, bool adva
 }
 GameState to_nexus(std::initializer_list<Faction> factions) {
   return to_nexus(factions, [](GameState&) {});
-}
-
-void check_legal(const GameState& s) {
-  for (Seat x = 0; x < s.num_seats; ++x) {
-    auto acts = legal_actions(s, x);
-    if ((waiting_for(s) >> x) & 1u) {
-      CHECK_FALSE(decisions(s, x).empty());
-      CHECK_FALSE(acts.empty());
-    }
-    for (const auto& a : acts) {
-      auto rej = validate(s, x, a);
-      INFO(action_kind_name(a.kind) << " by seat " << int(x) << " rejected: " << (rej ? rej->reason : ""));
-      CHECK_FALSE(rej.has_value());
-    }
-  }
 }
 
 Action propose(Faction f) {
@@ -193,7 +144,7 @@ TEST_CASE("1.10.01.04 1.10.01.05 no alliance of three, one alliance per player",
 }
 
 TEST_CASE("1.10.01.06 breaking an alliance clears both sides", "[nexus]") {
-  GameState t = to_nexus(kFour, [](GameState& x) { make_allies(x, Faction::Atreides, Faction::Harkonnen); });
+  GameState t = to_nexus(kFour, [](GameState& x) { ally(x, Faction::Atreides, Faction::Harkonnen); });
   REQUIRE(t.phase == Phase::Nexus);
   CHECK(rejected(t, Faction::Emperor, break_alliance()).code == RejectCode::IllegalChoice);
   act(t, Faction::Harkonnen, pass());
@@ -210,7 +161,7 @@ TEST_CASE("1.10.01.06 breaking an alliance clears both sides", "[nexus]") {
 }
 
 TEST_CASE("1.10.02.06 an ally's AllyPermission ends with the alliance, and a new alliance starts without", "[nexus]") {
-  GameState t = to_nexus(kFour, [](GameState& x) { make_allies(x, Faction::Atreides, Faction::Harkonnen); });
+  GameState t = to_nexus(kFour, [](GameState& x) { ally(x, Faction::Atreides, Faction::Harkonnen); });
   REQUIRE(t.phase == Phase::Nexus);
   Action p = make(ActionKind::AllyPermission);
   p.amount = 4;
@@ -291,7 +242,7 @@ TEST_CASE("1.10.01.07 a Nexus always ends, whatever the seats choose", "[nexus]"
 TEST_CASE("1.02.03 no Nexus on turn 1", "[nexus]") {
   GameState s = game(kFour);
   play_until(s, Phase::Storm);
-  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain});
+  stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain});
   act(s, s.faction_at(static_cast<Seat>(s.storm_dialers[0])), dial(0));
   act(s, s.faction_at(static_cast<Seat>(s.storm_dialers[1])), dial(0));
   CHECK(s.phase == Phase::Charity);
@@ -302,8 +253,8 @@ TEST_CASE("2.04.08 Beast of Burden: the Fremen ride the worm upon conclusion of 
   const LocationId ble = loc("Broken Land (East Sector)"), blw = loc("Broken Land (West Sector)");
   const LocationId gf = loc("The Great Flat");
   GameState s = to_nexus(kWithFremen, [&](GameState& x) {
-    put_forces(x, Faction::Fremen, ble, 2);
-    put_forces(x, Faction::Fremen, blw, 3, 1);
+    place(x, Faction::Fremen, ble, 2);
+    place(x, Faction::Fremen, blw, 3, 1);
   });
   REQUIRE(s.phase == Phase::Nexus);
   all_pass(s);
@@ -334,8 +285,8 @@ TEST_CASE("2.04.08 forces in the storm do not ride", "[nexus]") {
   const LocationId ble = loc("Broken Land (East Sector)"), blw = loc("Broken Land (West Sector)");
   const LocationId gf = loc("The Great Flat");
   GameState s = to_nexus(kWithFremen, [&](GameState& x) {
-    put_forces(x, Faction::Fremen, ble, 2);
-    put_forces(x, Faction::Fremen, blw, 3);
+    place(x, Faction::Fremen, ble, 2);
+    place(x, Faction::Fremen, blw, 3);
   });
   s.storm_sector = 11;  // over Broken Land (West Sector)
   all_pass(s);
@@ -350,11 +301,11 @@ TEST_CASE("2.04.08 forces in the storm do not ride", "[nexus]") {
 TEST_CASE("2.04.08 worm ride rejections: ally, storm, occupancy, same territory", "[nexus]") {
   const LocationId blw = loc("Broken Land (West Sector)");
   GameState s = to_nexus(kWithFremen, [&](GameState& x) {
-    put_forces(x, Faction::Fremen, blw, 3);
-    make_allies(x, Faction::Fremen, Faction::Atreides);
+    place(x, Faction::Fremen, blw, 3);
+    ally(x, Faction::Fremen, Faction::Atreides);
     // Tuek's Sietch: Harkonnen and the Bene Gesserit there.
-    put_forces(x, Faction::Harkonnen, loc("Tuek's Sietch"), 1);
-    put_forces(x, Faction::BeneGesserit, loc("Tuek's Sietch"), 1);
+    place(x, Faction::Harkonnen, loc("Tuek's Sietch"), 1);
+    place(x, Faction::BeneGesserit, loc("Tuek's Sietch"), 1);
   });
   all_pass(s);
   REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
@@ -382,9 +333,9 @@ TEST_CASE("2.04.08 a ride for each worm: the Fremen may ride again", "[nexus]") 
   play_until(s, Phase::Storm);
   s.turn = 2;
   s.storm_sector = 4;
-  discard_onto(s, 0, {kBrokenLand});
-  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain});
-  put_forces(s, Faction::Fremen, blw, 4);
+  discard_spice_onto(s, 0, {kBrokenLand});
+  stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain});
+  place(s, Faction::Fremen, blw, 4);
   act(s, s.faction_at(static_cast<Seat>(s.storm_dialers[0])), dial(1));
   act(s, s.faction_at(static_cast<Seat>(s.storm_dialers[1])), dial(1));
   REQUIRE(s.phase == Phase::Nexus);
@@ -428,7 +379,7 @@ TEST_CASE("1.10.01.07 ruling nexus_reopen=never", "[nexus][rulings]") {
     CHECK(s.phase == Phase::Charity);
   }
   SECTION("a broken alliance does not re-open the former ally's decision") {
-    GameState t = to_nexus(kFour, [](GameState& x) { make_allies(x, Faction::Atreides, Faction::Harkonnen); }, false,
+    GameState t = to_nexus(kFour, [](GameState& x) { ally(x, Faction::Atreides, Faction::Harkonnen); }, false,
                            never);
     act(t, Faction::Harkonnen, pass());
     act(t, Faction::Atreides, break_alliance());

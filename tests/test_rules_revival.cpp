@@ -11,15 +11,10 @@ using namespace scenario;
 
 namespace {
 
-// Plays to the Storm phase of turn 1, lets `adjust` change the position, then
-// plays (storm dials 0, passes) to the Revival phase.
+// adjusted_at(Phase::Revival, ...): the storm dials are 0, so s.storm_sector stays where `adjust` put it.
 GameState at_revival(std::initializer_list<Faction> factions, const std::function<void(GameState&)>& adjust,
                      bool advanced = false, Rulings rulings = Rulings::defaults()) {
-  GameState s = game(factions, advanced, 7, rulings);
-  play_until(s, Phase::Storm, 1);
-  adjust(s);
-  play_until(s, Phase::Revival);
-  return s;
+  return adjusted_at(Phase::Revival, factions, adjust, advanced, rulings);
 }
 
 void to_tanks(GameState& s, Faction f, int regular, int special = 0) {
@@ -32,17 +27,6 @@ void to_tanks(GameState& s, Faction f, int regular, int special = 0) {
   fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] + special);
 }
 
-void set_spice(GameState& s, Faction f, int amount) {
-  const int have = s.of(f).spice;
-  if (have > amount) transfer_spice(s, shield(f), bank(), have - amount);
-  if (have < amount) transfer_spice(s, bank(), shield(f), amount - have);
-}
-
-void ally(GameState& s, Faction a, Faction b) {
-  s.of(a).ally = static_cast<uint8_t>(b);
-  s.of(b).ally = static_cast<uint8_t>(a);
-}
-
 // All five leaders of `f` killed once and in the tanks face up.
 void all_leaders_dead(GameState& s, Faction f) {
   for (int i = 0; i < data::kLeadersPerFaction; ++i) {
@@ -51,8 +35,6 @@ void all_leaders_dead(GameState& s, Faction f) {
     l.died_once = 1;
   }
 }
-
-bool waiting(const GameState& s, Faction f) { return (waiting_for(s) >> s.seat_of(f)) & 1u; }
 
 }  // namespace
 
@@ -176,7 +158,7 @@ TEST_CASE("2.04.19 Fedaykin count as one force and 2.04.20 only one per turn (ad
   CHECK(s.of(Faction::Fremen).tanks[0] == 0);
 }
 
-TEST_CASE("2.04.11 the Fremen's ally has a free revival of 3", "[revival]") {
+TEST_CASE("2.04.11 1.10.02.08 the Fremen's ally has a free revival of 3", "[revival]") {
   GameState s = at_revival({Faction::Atreides, Faction::Fremen}, [](GameState& g) {
     to_tanks(g, Faction::Atreides, 5);
     set_spice(g, Faction::Atreides, 10);
@@ -355,20 +337,6 @@ TEST_CASE("1.05 decisions and legal actions: every legal action is accepted, Pas
 }
 
 // ---- rulings ---------------------------------------------------------------------
-
-namespace {
-Rulings ruling(const char* key, const char* value) {
-  Rulings r = Rulings::defaults();
-  std::string err;
-  REQUIRE(r.set(key, value, &err));
-  return r;
-}
-Action respond(bool accept) {
-  Action a = make(ActionKind::Respond);
-  a.flag = accept;
-  return a;
-}
-}  // namespace
 
 TEST_CASE("1.05.04 ruling face_down_leader_revival=no_face_up_in_tanks", "[revival][rulings]") {
   const LeaderId again = data::leader_id(Faction::Atreides, 0);

@@ -16,52 +16,21 @@ namespace {
 
 constexpr uint8_t kShipStep = 0, kAdvisorStep = 1, kMoveStep = 2, kGuildTimingStep = 3, kWartimeStep = 4, kIntrusionStep = 5;
 
-// Plays to the Storm phase of turn 1, lets `adjust` change the position (the
-// storm dials are then 0, so s.storm_sector stays where `adjust` put it),
-// then plays (passing) to the Shipment and Movement phase.
+// adjusted_at(Phase::ShipmentMovement, ...): the storm dials are 0, so s.storm_sector stays where `adjust` put it.
 GameState at_shipment(std::initializer_list<Faction> factions, const std::function<void(GameState&)>& adjust,
                       bool advanced = false, Rulings rulings = Rulings::defaults()) {
-  GameState s = game(factions, advanced, 7, rulings);
-  play_until(s, Phase::Storm, 1);
-  adjust(s);
-  play_until(s, Phase::ShipmentMovement);
-  return s;
+  return adjusted_at(Phase::ShipmentMovement, factions, adjust, advanced, rulings);
 }
 
 Faction current(const GameState& s) { return s.faction_at(s.shipmove.current); }
 
-// Passes every decision until `f` is asked to ship (or to move, when it has
-// nothing to ship).
-void pass_until(GameState& s, Faction f) {
-  for (int i = 0; i < 50; ++i) {
-    REQUIRE(s.phase == Phase::ShipmentMovement);
-    if (s.shipmove.current == s.seat_of(f) && (s.step == kShipStep || s.step == kMoveStep) &&
-        ((waiting_for(s) >> s.seat_of(f)) & 1u))
-      return;
-    const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
-    act(s, s.faction_at(who), pass());
-  }
-  FAIL("never reached " << faction_name(f));
-}
-
-void set_spice(GameState& s, Faction f, int amount) {
-  const int have = s.of(f).spice;
-  if (have > amount) transfer_spice(s, shield(f), bank(), have - amount);
-  if (have < amount) transfer_spice(s, bank(), shield(f), amount - have);
-}
-
 // Puts forces from reserves on the board.
-void place(GameState& s, Faction f, LocationId l, int regular, int kind = 0) {
+void place_kind(GameState& s, Faction f, LocationId l, int regular, int kind = 0) {
   auto& fs = s.of(f);
   const int from = (kind == 1 && f != Faction::BeneGesserit) ? 1 : 0;
   REQUIRE(fs.reserves[from] >= regular);
   fs.reserves[from] = static_cast<uint8_t>(fs.reserves[from] - regular);
   s.forces_at(f, l, kind) = static_cast<uint8_t>(s.forces_at(f, l, kind) + regular);
-}
-
-void ally(GameState& s, Faction a, Faction b) {
-  s.of(a).ally = static_cast<uint8_t>(b);
-  s.of(b).ally = static_cast<uint8_t>(a);
 }
 
 Action cross_ship(LocationId from, int forces, LocationId to) {
@@ -108,7 +77,7 @@ const LocationId kGreatFlat = data::territory(data::the_great_flat()).first_loca
 
 TEST_CASE("1.06.03.01 shipping into a stronghold costs 1 per force, 1.06.03.02 paid to the bank", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   REQUIRE(s.step == kShipStep);
   const int64_t bank_before = s.bank;
   act(s, Faction::Atreides, ship(data::arrakeen(), 5));
@@ -121,7 +90,7 @@ TEST_CASE("1.06.03.01 shipping into a stronghold costs 1 per force, 1.06.03.02 p
 
 TEST_CASE("1.06.03.01 shipping elsewhere costs 2 per force", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   const int64_t bank_before = s.bank;
   act(s, Faction::Atreides, ship(kGreatFlat, 3));
   CHECK(s.of(Faction::Atreides).spice == 4);
@@ -131,7 +100,7 @@ TEST_CASE("1.06.03.01 shipping elsewhere costs 2 per force", "[shipment]") {
 
 TEST_CASE("1.06.03.01 a shipment needs the spice", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 5); });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   auto r = rejected(s, Faction::Atreides, ship(kGreatFlat, 3));
   CHECK(r.code == RejectCode::NotEnoughSpice);
   act(s, Faction::Atreides, ship(kGreatFlat, 2));
@@ -143,7 +112,7 @@ TEST_CASE("2.06.04 other factions pay shipments to the Guild", "[shipment]") {
     set_spice(g, Faction::Atreides, 10);
     set_spice(g, Faction::Guild, 5);
   });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   const int64_t bank_before = s.bank;
   act(s, Faction::Atreides, ship(kGreatFlat, 2));
   CHECK(s.of(Faction::Atreides).spice == 6);
@@ -154,7 +123,7 @@ TEST_CASE("2.06.04 other factions pay shipments to the Guild", "[shipment]") {
 TEST_CASE("2.06.06 the Guild ships at half price rounded up, to the bank", "[shipment]") {
   SECTION("into a stronghold: 3 forces cost 2") {
     GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
-    pass_until(s, Faction::Guild);
+    pass_until_ship_or_move(s, Faction::Guild);
     const int64_t bank_before = s.bank;
     act(s, Faction::Guild, ship(data::carthag(), 3));
     CHECK(s.of(Faction::Guild).spice == 8);
@@ -162,19 +131,19 @@ TEST_CASE("2.06.06 the Guild ships at half price rounded up, to the bank", "[shi
   }
   SECTION("elsewhere: 3 forces cost 3") {
     GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
-    pass_until(s, Faction::Guild);
+    pass_until_ship_or_move(s, Faction::Guild);
     act(s, Faction::Guild, ship(kGreatFlat, 3));
     CHECK(s.of(Faction::Guild).spice == 7);
   }
 }
 
-TEST_CASE("2.06.09 the Guild's ally ships at half price, paying the Guild", "[shipment]") {
+TEST_CASE("2.06.09 1.10.02.08 1.00.01 the Guild's ally ships at half price, paying the Guild", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) {
     set_spice(g, Faction::Atreides, 10);
     set_spice(g, Faction::Guild, 0);
     ally(g, Faction::Atreides, Faction::Guild);
   });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   act(s, Faction::Atreides, ship(kGreatFlat, 3));
   CHECK(s.of(Faction::Atreides).spice == 7);
   CHECK(s.of(Faction::Guild).spice == 3);
@@ -185,7 +154,7 @@ TEST_CASE("1.06.03.04 no shipment into a sector in storm", "[shipment]") {
     g.storm_sector = 14;  // The Great Flat, Wind Pass (North Sector)
     set_spice(g, Faction::Atreides, 10);
   });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   CHECK(rejected(s, Faction::Atreides, ship(kGreatFlat, 1)).code == RejectCode::Storm);
   CHECK(rejected(s, Faction::Atreides, ship(loc("Wind Pass (North Sector)"), 1)).code == RejectCode::Storm);
   // Another sector of a territory partly in storm is fine (1.06.03.03).
@@ -195,10 +164,10 @@ TEST_CASE("1.06.03.04 no shipment into a sector in storm", "[shipment]") {
 
 TEST_CASE("1.06.03.05 no shipment into a stronghold held by two other factions", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, [](GameState& g) {
-    place(g, Faction::Harkonnen, data::arrakeen(), 2);
+    place_kind(g, Faction::Harkonnen, data::arrakeen(), 2);
     set_spice(g, Faction::Emperor, 10);
   });
-  pass_until(s, Faction::Emperor);
+  pass_until_ship_or_move(s, Faction::Emperor);
   auto r = rejected(s, Faction::Emperor, ship(data::arrakeen(), 1));
   CHECK(r.code == RejectCode::Occupancy);
   act(s, Faction::Emperor, ship(data::carthag(), 1));  // one other faction only
@@ -212,17 +181,17 @@ TEST_CASE("2.02.12 Bene Gesserit advisors do not count for the occupancy limit (
       g.of(Faction::BeneGesserit).reserves[0] = static_cast<uint8_t>(g.of(Faction::BeneGesserit).reserves[0] + g.forces_at(Faction::BeneGesserit, l, 0) + g.forces_at(Faction::BeneGesserit, l, 1));
       g.forces_at(Faction::BeneGesserit, l, 0) = g.forces_at(Faction::BeneGesserit, l, 1) = 0;
     }
-    place(g, Faction::BeneGesserit, data::arrakeen(), 1, 1);
+    place_kind(g, Faction::BeneGesserit, data::arrakeen(), 1, 1);
     set_spice(g, Faction::Emperor, 10);
   }, true);
-  pass_until(s, Faction::Emperor);
+  pass_until_ship_or_move(s, Faction::Emperor);
   act(s, Faction::Emperor, ship(data::arrakeen(), 2));
   CHECK(s.forces_at(Faction::Emperor, data::arrakeen()) == 2);
 }
 
 TEST_CASE("1.06.02 one shipment per turn, then the movement", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   act(s, Faction::Atreides, ship(data::arrakeen(), 1));
   CHECK(s.step == kMoveStep);
   CHECK(current(s) == Faction::Atreides);
@@ -231,14 +200,14 @@ TEST_CASE("1.06.02 one shipment per turn, then the movement", "[shipment]") {
 
 TEST_CASE("1.06.04 only the Guild and its ally ship from the board", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   CHECK(rejected(s, Faction::Atreides, ship_home(data::arrakeen(), 2)).code == RejectCode::IllegalChoice);
   CHECK(rejected(s, Faction::Atreides, cross_ship(data::arrakeen(), 2, kGreatFlat)).code == RejectCode::IllegalChoice);
 }
 
 TEST_CASE("2.04.03 2.04.05 the Fremen send reserves free to The Great Flat or within two of it", "[shipment]") {
   GameState s = at_shipment({Faction::Fremen, Faction::Guild}, [](GameState& g) {});
-  pass_until(s, Faction::Fremen);
+  pass_until_ship_or_move(s, Faction::Fremen);
   const int fremen_spice = s.of(Faction::Fremen).spice, guild_spice = s.of(Faction::Guild).spice;
   const int64_t bank_before = s.bank;
   CHECK(rejected(s, Faction::Fremen, ship(data::arrakeen(), 2)).code == RejectCode::IllegalChoice);
@@ -253,25 +222,25 @@ TEST_CASE("2.04.03 2.04.05 the Fremen send reserves free to The Great Flat or wi
 
 TEST_CASE("2.04.05 the Fremen sending is subject to storm (basic game)", "[shipment]") {
   GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, [](GameState& g) { g.storm_sector = 14; });
-  pass_until(s, Faction::Fremen);
+  pass_until_ship_or_move(s, Faction::Fremen);
   CHECK(rejected(s, Faction::Fremen, ship(kGreatFlat, 2)).code == RejectCode::Storm);
 }
 
 TEST_CASE("2.04.05 the Fremen sending is subject to the occupancy limit", "[shipment]") {
   GameState s = at_shipment({Faction::Fremen, Faction::Atreides, Faction::Harkonnen}, [](GameState& g) {
-    place(g, Faction::Atreides, data::sietch_tabr(), 1);
-    place(g, Faction::Harkonnen, data::sietch_tabr(), 1);
+    place_kind(g, Faction::Atreides, data::sietch_tabr(), 1);
+    place_kind(g, Faction::Harkonnen, data::sietch_tabr(), 1);
     // The Fremen start in Sietch Tabr by default; move them to the Polar Sink.
     g.forces_at(Faction::Fremen, data::polar_sink()) = g.forces_at(Faction::Fremen, data::sietch_tabr());
     g.forces_at(Faction::Fremen, data::sietch_tabr()) = 0;
   });
-  pass_until(s, Faction::Fremen);
+  pass_until_ship_or_move(s, Faction::Fremen);
   CHECK(rejected(s, Faction::Fremen, ship(data::sietch_tabr(), 1)).code == RejectCode::Occupancy);
 }
 
 TEST_CASE("2.04.17 storm migration: the Fremen may send into the storm at half loss (advanced)", "[shipment]") {
   GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, [](GameState& g) { g.storm_sector = 14; }, true);
-  pass_until(s, Faction::Fremen);
+  pass_until_ship_or_move(s, Faction::Fremen);
   const int tanks = s.of(Faction::Fremen).tanks[0];
   act(s, Faction::Fremen, ship(kGreatFlat, 5));
   CHECK(s.forces_at(Faction::Fremen, kGreatFlat) == 2);
@@ -281,7 +250,7 @@ TEST_CASE("2.04.17 storm migration: the Fremen may send into the storm at half l
 
 TEST_CASE("2.06.05.02 the Guild cross-ships from one territory to another at its rates", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
-  pass_until(s, Faction::Guild);
+  pass_until_ship_or_move(s, Faction::Guild);
   const int64_t bank_before = s.bank;
   act(s, Faction::Guild, cross_ship(data::tueks_sietch(), 5, kGreatFlat));
   CHECK(s.forces_at(Faction::Guild, data::tueks_sietch()) == 0);
@@ -293,7 +262,7 @@ TEST_CASE("2.06.05.02 the Guild cross-ships from one territory to another at its
 TEST_CASE("2.06.05.03 2.06.07 the Guild ships back to reserves for 1 spice per 2 forces", "[shipment]") {
   SECTION("5 forces cost 3") {
     GameState s = at_shipment({Faction::Atreides, Faction::Guild}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
-    pass_until(s, Faction::Guild);
+    pass_until_ship_or_move(s, Faction::Guild);
     const int reserves = s.of(Faction::Guild).reserves[0];
     const int64_t bank_before = s.bank;
     act(s, Faction::Guild, ship_home(data::tueks_sietch(), 5));
@@ -307,7 +276,7 @@ TEST_CASE("2.06.05.03 2.06.07 the Guild ships back to reserves for 1 spice per 2
       g.storm_sector = data::location(data::tueks_sietch()).sector;
       set_spice(g, Faction::Guild, 10);
     });
-    pass_until(s, Faction::Guild);
+    pass_until_ship_or_move(s, Faction::Guild);
     CHECK(rejected(s, Faction::Guild, ship_home(data::tueks_sietch(), 5)).code == RejectCode::Storm);
     CHECK(rejected(s, Faction::Guild, cross_ship(data::tueks_sietch(), 5, kGreatFlat)).code == RejectCode::Storm);
   }
@@ -319,7 +288,7 @@ TEST_CASE("2.06.10 the Guild's ally may cross-ship, paying the Guild", "[shipmen
     set_spice(g, Faction::Guild, 0);
     ally(g, Faction::Atreides, Faction::Guild);
   });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   act(s, Faction::Atreides, cross_ship(data::arrakeen(), 4, kGreatFlat));
   CHECK(s.forces_at(Faction::Atreides, data::arrakeen()) == 6);
   CHECK(s.forces_at(Faction::Atreides, kGreatFlat) == 4);
@@ -333,13 +302,13 @@ TEST_CASE("2.06.10 the ally's shipment back to reserves is rejected", "[shipment
     set_spice(g, Faction::Atreides, 10);
     ally(g, Faction::Atreides, Faction::Guild);
   });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   CHECK(rejected(s, Faction::Atreides, ship_home(data::arrakeen(), 4)).code == RejectCode::IllegalChoice);
 }
 
 TEST_CASE("2.02.05 spiritual advisors: after another faction ships from off-planet the Bene Gesserit may send 1 to the Polar Sink", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   const int bg_reserves = s.of(Faction::BeneGesserit).reserves[0];
   const int in_sink = s.forces_at(Faction::BeneGesserit, data::polar_sink());
   act(s, Faction::Atreides, ship(data::arrakeen(), 1));
@@ -360,21 +329,21 @@ TEST_CASE("2.02.05 spiritual advisors: after another faction ships from off-plan
 TEST_CASE("2.02.05 spiritual advisors: not after a Fremen sending, a cross-shipment or the BG's own shipment", "[shipment]") {
   SECTION("Fremen send") {
     GameState s = at_shipment({Faction::Fremen, Faction::BeneGesserit}, [](GameState& g) {});
-    pass_until(s, Faction::Fremen);
+    pass_until_ship_or_move(s, Faction::Fremen);
     act(s, Faction::Fremen, ship(kGreatFlat, 1));
     CHECK(s.step == kMoveStep);
     CHECK(current(s) == Faction::Fremen);
   }
   SECTION("Guild cross-ship") {
     GameState s = at_shipment({Faction::Guild, Faction::BeneGesserit}, [](GameState& g) { set_spice(g, Faction::Guild, 10); });
-    pass_until(s, Faction::Guild);
+    pass_until_ship_or_move(s, Faction::Guild);
     act(s, Faction::Guild, cross_ship(data::tueks_sietch(), 1, kGreatFlat));
     CHECK(s.step == kMoveStep);
     CHECK(current(s) == Faction::Guild);
   }
   SECTION("own shipment") {
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) { set_spice(g, Faction::BeneGesserit, 10); });
-    pass_until(s, Faction::BeneGesserit);
+    pass_until_ship_or_move(s, Faction::BeneGesserit);
     act(s, Faction::BeneGesserit, ship(kGreatFlat, 1));
     CHECK(s.step != kAdvisorStep);
   }
@@ -383,7 +352,7 @@ TEST_CASE("2.02.05 spiritual advisors: not after a Fremen sending, a cross-shipm
 TEST_CASE("2.02.11 advanced: the spiritual advisor may go as an advisor where the shipment went", "[shipment]") {
   SECTION("no Bene Gesserit fighters there: an advisor") {
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); }, true);
-    pass_until(s, Faction::Atreides);
+    pass_until_ship_or_move(s, Faction::Atreides);
     act(s, Faction::Atreides, ship(kGreatFlat, 1));
     REQUIRE(s.step == kAdvisorStep);
     check_legal(s, Faction::BeneGesserit);
@@ -395,9 +364,9 @@ TEST_CASE("2.02.11 advanced: the spiritual advisor may go as an advisor where th
   SECTION("Bene Gesserit fighters already there: Polar Sink only") {
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
       set_spice(g, Faction::Atreides, 10);
-      place(g, Faction::BeneGesserit, kGreatFlat, 1, 0);
+      place_kind(g, Faction::BeneGesserit, kGreatFlat, 1, 0);
     }, true);
-    pass_until(s, Faction::Atreides);
+    pass_until_ship_or_move(s, Faction::Atreides);
     act(s, Faction::Atreides, ship(kGreatFlat, 1));
     REQUIRE(s.step == kIntrusionStep);  // 2.02.15 first
     act(s, Faction::BeneGesserit, pass());
@@ -409,9 +378,9 @@ TEST_CASE("2.02.11 advanced: the spiritual advisor may go as an advisor where th
   SECTION("after an intrusion flip the fighters are advisors: an advisor may join them") {
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
       set_spice(g, Faction::Atreides, 10);
-      place(g, Faction::BeneGesserit, kGreatFlat, 1, 0);
+      place_kind(g, Faction::BeneGesserit, kGreatFlat, 1, 0);
     }, true);
-    pass_until(s, Faction::Atreides);
+    pass_until_ship_or_move(s, Faction::Atreides);
     act(s, Faction::Atreides, ship(kGreatFlat, 1));
     REQUIRE(s.step == kIntrusionStep);
     Action flip = make(ActionKind::Flip);
@@ -428,10 +397,10 @@ TEST_CASE("2.02.11 advanced: the spiritual advisor may go as an advisor where th
 TEST_CASE("2.02.13 advanced: the Bene Gesserit ship fighters, never where they have advisors", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
     set_spice(g, Faction::BeneGesserit, 10);
-    place(g, Faction::BeneGesserit, data::carthag(), 1, 1);
-    place(g, Faction::Atreides, data::carthag(), 1);
+    place_kind(g, Faction::BeneGesserit, data::carthag(), 1, 1);
+    place_kind(g, Faction::Atreides, data::carthag(), 1);
   }, true);
-  pass_until(s, Faction::BeneGesserit);
+  pass_until_ship_or_move(s, Faction::BeneGesserit);
   CHECK(rejected(s, Faction::BeneGesserit, ship(data::carthag(), 1)).code == RejectCode::IllegalChoice);
   Action as_advisors = ship(kGreatFlat, 1);
   as_advisors.flag2 = true;
@@ -443,9 +412,9 @@ TEST_CASE("2.02.13 advanced: the Bene Gesserit ship fighters, never where they h
 // ---- movement ------------------------------------------------------------------
 
 TEST_CASE("1.06.05.03 without ornithopters a group moves to an adjacent territory", "[shipment]") {
-  auto adjust = [](GameState& g) { place(g, Faction::Emperor, kGreatFlat, 5); };
+  auto adjust = [](GameState& g) { place_kind(g, Faction::Emperor, kGreatFlat, 5); };
   GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, adjust);
-  pass_until(s, Faction::Emperor);
+  pass_until_ship_or_move(s, Faction::Emperor);
   act(s, Faction::Emperor, pass());  // no shipment
   REQUIRE(s.step == kMoveStep);
   auto r = rejected(s, Faction::Emperor, move(kGreatFlat, 5, data::sietch_tabr()));
@@ -457,8 +426,8 @@ TEST_CASE("1.06.05.03 without ornithopters a group moves to an adjacent territor
 }
 
 TEST_CASE("1.06.05.04 ornithopters: forces in Arrakeen give any group a move of three", "[shipment]") {
-  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { place(g, Faction::Atreides, kGreatFlat, 3); });
-  pass_until(s, Faction::Atreides);
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { place_kind(g, Faction::Atreides, kGreatFlat, 3); });
+  pass_until_ship_or_move(s, Faction::Atreides);
   act(s, Faction::Atreides, pass());
   CHECK(rejected(s, Faction::Atreides, move(kGreatFlat, 3, loc("Rim Wall West"))).code == RejectCode::IllegalChoice);  // 4 away
   act(s, Faction::Atreides, move(kGreatFlat, 3, loc("Imperial Basin (Center Sector)")));                         // 3 away
@@ -467,13 +436,13 @@ TEST_CASE("1.06.05.04 ornithopters: forces in Arrakeen give any group a move of 
 
 TEST_CASE("1.06.05.04 RulingId::OrnithopterTiming: forces shipped into Arrakeen in the same turn", "[shipment]") {
   auto adjust = [](GameState& g) {
-    place(g, Faction::Emperor, kGreatFlat, 3);
+    place_kind(g, Faction::Emperor, kGreatFlat, 3);
     set_spice(g, Faction::Emperor, 10);
   };
   const LocationId three_away = loc("Imperial Basin (Center Sector)");
   SECTION("start_of_move (default): ornithopters at once") {
     GameState s = at_shipment({Faction::Emperor, Faction::Atreides}, adjust);
-    pass_until(s, Faction::Emperor);
+    pass_until_ship_or_move(s, Faction::Emperor);
     act(s, Faction::Emperor, ship(data::arrakeen(), 1));
     act(s, Faction::Emperor, move(kGreatFlat, 3, three_away));
     CHECK(s.forces_at(Faction::Emperor, three_away) == 3);
@@ -482,7 +451,7 @@ TEST_CASE("1.06.05.04 RulingId::OrnithopterTiming: forces shipped into Arrakeen 
     Rulings r = Rulings::defaults();
     REQUIRE(r.set("ornithopter_timing", "start_of_turn_action", nullptr));
     GameState s = at_shipment({Faction::Emperor, Faction::Atreides}, adjust, false, r);
-    pass_until(s, Faction::Emperor);
+    pass_until_ship_or_move(s, Faction::Emperor);
     act(s, Faction::Emperor, ship(data::arrakeen(), 1));
     CHECK(rejected(s, Faction::Emperor, move(kGreatFlat, 3, three_away)).code == RejectCode::IllegalChoice);
     act(s, Faction::Emperor, move(kGreatFlat, 3, loc("Funeral Plain")));
@@ -491,9 +460,9 @@ TEST_CASE("1.06.05.04 RulingId::OrnithopterTiming: forces shipped into Arrakeen 
 
 TEST_CASE("2.04.06 the Fremen move two territories", "[shipment]") {
   GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, [](GameState& g) {
-    place(g, Faction::Fremen, data::sietch_tabr(), 2);
+    place_kind(g, Faction::Fremen, data::sietch_tabr(), 2);
   });
-  pass_until(s, Faction::Fremen);
+  pass_until_ship_or_move(s, Faction::Fremen);
   act(s, Faction::Fremen, pass());
   REQUIRE(s.step == kMoveStep);
   CHECK(rejected(s, Faction::Fremen, move(data::sietch_tabr(), 2, loc("Arsunt (East Sector)"))).code == RejectCode::IllegalChoice);  // 3
@@ -504,10 +473,10 @@ TEST_CASE("2.04.06 the Fremen move two territories", "[shipment]") {
 TEST_CASE("1.06.05.06 no movement into or out of a sector in storm", "[shipment]") {
   GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, [](GameState& g) {
     g.storm_sector = 14;
-    place(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);  // sector 13
-    place(g, Faction::Emperor, loc("Funeral Plain"), 2);                  // sector 14
+    place_kind(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);  // sector 13
+    place_kind(g, Faction::Emperor, loc("Funeral Plain"), 2);                  // sector 14
   });
-  pass_until(s, Faction::Emperor);
+  pass_until_ship_or_move(s, Faction::Emperor);
   act(s, Faction::Emperor, pass());
   CHECK(rejected(s, Faction::Emperor, move(loc("Wind Pass (Far North Sector)"), 2, kGreatFlat)).code == RejectCode::Storm);
   CHECK(rejected(s, Faction::Emperor, move(loc("Funeral Plain"), 2, loc("Bight Of The Cliff (North Sector)"))).code == RejectCode::Storm);
@@ -517,10 +486,10 @@ TEST_CASE("1.06.05.06 no movement into or out of a sector in storm", "[shipment]
 TEST_CASE("1.06.05.07 a territory partly in storm may be entered, but not crossed through its stormy sector", "[shipment]") {
   auto adjust = [](GameState& g) {
     g.storm_sector = 12;  // Plastic Basin (Middle Sector), Rock Outcroppings (North), Tsimpo (West), Hagga Basin (West)
-    place(g, Faction::Atreides, loc("Broken Land (West Sector)"), 3);  // sector 11; Atreides have ornithopters
+    place_kind(g, Faction::Atreides, loc("Broken Land (West Sector)"), 3);  // sector 11; Atreides have ornithopters
   };
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, adjust);
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   act(s, Faction::Atreides, pass());
   const LocationId bl = loc("Broken Land (West Sector)");
   auto r = rejected(s, Faction::Atreides, move(bl, 3, loc("Plastic Basin (South Sector)")));
@@ -532,10 +501,10 @@ TEST_CASE("1.06.05.07 a territory partly in storm may be entered, but not crosse
 
 TEST_CASE("1.06.05.09 no movement into a stronghold held by two other factions", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, [](GameState& g) {
-    place(g, Faction::Harkonnen, data::arrakeen(), 2);
-    place(g, Faction::Emperor, loc("Imperial Basin (Center Sector)"), 3);
+    place_kind(g, Faction::Harkonnen, data::arrakeen(), 2);
+    place_kind(g, Faction::Emperor, loc("Imperial Basin (Center Sector)"), 3);
   });
-  pass_until(s, Faction::Emperor);
+  pass_until_ship_or_move(s, Faction::Emperor);
   act(s, Faction::Emperor, pass());
   CHECK(rejected(s, Faction::Emperor, move(loc("Imperial Basin (Center Sector)"), 3, data::arrakeen())).code == RejectCode::Occupancy);
   act(s, Faction::Emperor, move(loc("Imperial Basin (Center Sector)"), 3, data::carthag()));
@@ -544,9 +513,9 @@ TEST_CASE("1.06.05.09 no movement into a stronghold held by two other factions",
 TEST_CASE("1.06.06 the Polar Sink is never in storm", "[shipment]") {
   GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, [](GameState& g) {
     g.storm_sector = 13;
-    place(g, Faction::Emperor, data::polar_sink(), 2);
+    place_kind(g, Faction::Emperor, data::polar_sink(), 2);
   });
-  pass_until(s, Faction::Emperor);
+  pass_until_ship_or_move(s, Faction::Emperor);
   act(s, Faction::Emperor, pass());
   CHECK_FALSE(s.in_storm(data::polar_sink()));
   CHECK(rejected(s, Faction::Emperor, move(data::polar_sink(), 2, loc("Wind Pass (Far North Sector)"))).code == RejectCode::Storm);
@@ -557,9 +526,9 @@ TEST_CASE("1.06.08 repositioning to another sector of the same territory, storm 
   SECTION("allowed") {
     GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, [](GameState& g) {
       g.storm_sector = 3;
-      place(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);
+      place_kind(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);
     });
-    pass_until(s, Faction::Emperor);
+    pass_until_ship_or_move(s, Faction::Emperor);
     act(s, Faction::Emperor, pass());
     act(s, Faction::Emperor, move(loc("Wind Pass (Far North Sector)"), 2, loc("Wind Pass (Far South Sector)")));
     CHECK(s.forces_at(Faction::Emperor, loc("Wind Pass (Far South Sector)")) == 2);
@@ -567,9 +536,9 @@ TEST_CASE("1.06.08 repositioning to another sector of the same territory, storm 
   SECTION("separated by the storm") {
     GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, [](GameState& g) {
       g.storm_sector = 15;
-      place(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);
+      place_kind(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);
     });
-    pass_until(s, Faction::Emperor);
+    pass_until_ship_or_move(s, Faction::Emperor);
     act(s, Faction::Emperor, pass());
     CHECK(rejected(s, Faction::Emperor, move(loc("Wind Pass (Far North Sector)"), 2, loc("Wind Pass (Far South Sector)"))).code == RejectCode::Storm);
     CHECK(rejected(s, Faction::Emperor, move(loc("Wind Pass (Far North Sector)"), 2, loc("Wind Pass (Far North Sector)"))).code == RejectCode::IllegalChoice);
@@ -580,9 +549,9 @@ TEST_CASE("1.06.05 one group from one territory, its sectors together unless sep
   auto two_pieces = [](int storm) {
     return [storm](GameState& g) {
       g.storm_sector = static_cast<int8_t>(storm);
-      place(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);  // 13
-      place(g, Faction::Emperor, loc("Wind Pass (South Sector)"), 2);      // 15
-      place(g, Faction::Emperor, loc("Funeral Plain"), 1);
+      place_kind(g, Faction::Emperor, loc("Wind Pass (Far North Sector)"), 2);  // 13
+      place_kind(g, Faction::Emperor, loc("Wind Pass (South Sector)"), 2);      // 15
+      place_kind(g, Faction::Emperor, loc("Funeral Plain"), 1);
     };
   };
   auto group = [](LocationId to) {
@@ -593,14 +562,14 @@ TEST_CASE("1.06.05 one group from one territory, its sectors together unless sep
   };
   SECTION("two sectors of one territory move together") {
     GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, two_pieces(3));
-    pass_until(s, Faction::Emperor);
+    pass_until_ship_or_move(s, Faction::Emperor);
     act(s, Faction::Emperor, pass());
     act(s, Faction::Emperor, group(kGreatFlat));
     CHECK(s.forces_at(Faction::Emperor, kGreatFlat) == 4);
   }
   SECTION("not from two territories") {
     GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, two_pieces(3));
-    pass_until(s, Faction::Emperor);
+    pass_until_ship_or_move(s, Faction::Emperor);
     act(s, Faction::Emperor, pass());
     Action a = group(kGreatFlat);
     a.placements[1] = Placement{loc("Funeral Plain"), 1, 0};
@@ -608,7 +577,7 @@ TEST_CASE("1.06.05 one group from one territory, its sectors together unless sep
   }
   SECTION("not when the storm separates them") {
     GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, two_pieces(14));
-    pass_until(s, Faction::Emperor);
+    pass_until_ship_or_move(s, Faction::Emperor);
     act(s, Faction::Emperor, pass());
     CHECK(rejected(s, Faction::Emperor, group(loc("The Greater Flat"))).code == RejectCode::Storm);
   }
@@ -638,15 +607,15 @@ TEST_CASE("1.06.05.01 one movement per turn, 1.06.01 storm order, then the Battl
   CHECK(s.forces_at(Faction::Harkonnen, loc("Imperial Basin (West Sector)")) == 1);
 }
 
-TEST_CASE("1.06.07 at the end of its turn a faction's forces with its ally's go to the tanks, except in the Polar Sink", "[shipment]") {
+TEST_CASE("1.06.07 1.10.02.07 at the end of its turn a faction's forces with its ally's go to the tanks, except in the Polar Sink", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) {
     set_spice(g, Faction::Atreides, 10);
     ally(g, Faction::Atreides, Faction::Harkonnen);
-    place(g, Faction::Harkonnen, kGreatFlat, 2);
-    place(g, Faction::Harkonnen, data::polar_sink(), 1);
-    place(g, Faction::Atreides, data::polar_sink(), 1);
+    place_kind(g, Faction::Harkonnen, kGreatFlat, 2);
+    place_kind(g, Faction::Harkonnen, data::polar_sink(), 1);
+    place_kind(g, Faction::Atreides, data::polar_sink(), 1);
   });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   const int tanks = s.of(Faction::Atreides).tanks[0];
   act(s, Faction::Atreides, ship(kGreatFlat, 3));
   CHECK(s.forces_at(Faction::Atreides, kGreatFlat) == 3);  // not before the end of the turn
@@ -707,10 +676,10 @@ TEST_CASE("2.06.12 advanced Guild: ship and move ahead of schedule or in a holdi
 
 TEST_CASE("2.02.14 enlistment: advisors moved where nobody is become fighters (advanced)", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
-    place(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
-    place(g, Faction::Atreides, kGreatFlat, 1);
+    place_kind(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
+    place_kind(g, Faction::Atreides, kGreatFlat, 1);
   }, true);
-  pass_until(s, Faction::BeneGesserit);
+  pass_until_ship_or_move(s, Faction::BeneGesserit);
   if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
   act(s, Faction::BeneGesserit, move(kGreatFlat, 0, loc("Funeral Plain"), 2));
   CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 0) == 2);
@@ -719,11 +688,11 @@ TEST_CASE("2.02.14 enlistment: advisors moved where nobody is become fighters (a
 
 TEST_CASE("2.02.20 adaptive force: moved forces take the type already in the territory (advanced)", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
-    place(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);  // advisor with Atreides
-    place(g, Faction::Atreides, loc("Funeral Plain"), 1);
-    place(g, Faction::BeneGesserit, kGreatFlat, 2, 0);            // fighters alone
+    place_kind(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);  // advisor with Atreides
+    place_kind(g, Faction::Atreides, loc("Funeral Plain"), 1);
+    place_kind(g, Faction::BeneGesserit, kGreatFlat, 2, 0);            // fighters alone
   }, true);
-  pass_until(s, Faction::BeneGesserit);
+  pass_until_ship_or_move(s, Faction::BeneGesserit);
   if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
   act(s, Faction::BeneGesserit, move(kGreatFlat, 2, loc("Funeral Plain")));
   CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 1) == 3);
@@ -732,10 +701,10 @@ TEST_CASE("2.02.20 adaptive force: moved forces take the type already in the ter
 
 TEST_CASE("2.02.21 advisors left alone flip to fighters (advanced)", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
-    place(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);
-    place(g, Faction::Atreides, loc("Funeral Plain"), 2);
+    place_kind(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);
+    place_kind(g, Faction::Atreides, loc("Funeral Plain"), 2);
   }, true);
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   if (s.step == kShipStep) act(s, Faction::Atreides, pass());
   act(s, Faction::Atreides, move(loc("Funeral Plain"), 2, kGreatFlat));
   CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 0) == 1);
@@ -744,7 +713,7 @@ TEST_CASE("2.02.21 advisors left alone flip to fighters (advanced)", "[shipment]
 
 TEST_CASE("1.06 rejections: wrong kinds, other seats, malformed actions", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState& g) { set_spice(g, Faction::Atreides, 10); });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   CHECK(rejected(s, Faction::Harkonnen, ship(data::carthag(), 1)).code == RejectCode::NotYourDecision);
   CHECK(rejected(s, Faction::Atreides, revive(1)).code == RejectCode::WrongPhase);
   CHECK(rejected(s, Faction::Atreides, move(data::arrakeen(), 1, loc("Imperial Basin (Center Sector)"))).code == RejectCode::WrongPhase);
@@ -788,14 +757,14 @@ TEST_CASE("1.06 decisions and legal actions: every legal action is accepted, Pas
 TEST_CASE("2.02.17 wartime: before shipment and movement the Bene Gesserit may flip advisors to fighters (advanced)", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen}, [](GameState& g) {
     g.storm_sector = 3;
-    place(g, Faction::Atreides, kGreatFlat, 1);
-    place(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
-    place(g, Faction::Harkonnen, loc("Funeral Plain"), 1);
-    place(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);
-    place(g, Faction::Atreides, loc("South Mesa (South Sector)"), 1);   // sector 3: in storm
-    place(g, Faction::BeneGesserit, loc("South Mesa (South Sector)"), 1, 1);
-    place(g, Faction::Harkonnen, data::arrakeen(), 1);                  // Arrakeen: Atreides and Harkonnen
-    place(g, Faction::BeneGesserit, data::arrakeen(), 1, 1);
+    place_kind(g, Faction::Atreides, kGreatFlat, 1);
+    place_kind(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
+    place_kind(g, Faction::Harkonnen, loc("Funeral Plain"), 1);
+    place_kind(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);
+    place_kind(g, Faction::Atreides, loc("South Mesa (South Sector)"), 1);   // sector 3: in storm
+    place_kind(g, Faction::BeneGesserit, loc("South Mesa (South Sector)"), 1, 1);
+    place_kind(g, Faction::Harkonnen, data::arrakeen(), 1);                  // Arrakeen: Atreides and Harkonnen
+    place_kind(g, Faction::BeneGesserit, data::arrakeen(), 1, 1);
     g.of(Faction::BeneGesserit).ally = static_cast<uint8_t>(Faction::Harkonnen);
     g.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::BeneGesserit);
   }, true);
@@ -819,9 +788,9 @@ TEST_CASE("2.02.17 wartime: before shipment and movement the Bene Gesserit may f
 
 TEST_CASE("2.02.15 intrusion: when a non-allied faction moves in, the Bene Gesserit may flip fighters to advisors (advanced)", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
-    place(g, Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 2, 0);
+    place_kind(g, Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 2, 0);
   }, true);
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   if (s.step == kShipStep) act(s, Faction::Atreides, pass());
   act(s, Faction::Atreides, move(data::arrakeen(), 3, loc("Imperial Basin (Center Sector)")));
   REQUIRE(s.step == kIntrusionStep);
@@ -840,12 +809,6 @@ TEST_CASE("2.02.15 intrusion: when a non-allied faction moves in, the Bene Gesse
 // ---- rulings ---------------------------------------------------------------------
 
 namespace {
-Rulings ruling(const char* key, const char* value) {
-  Rulings r = Rulings::defaults();
-  std::string err;
-  REQUIRE(r.set(key, value, &err));
-  return r;
-}
 // Takes the Bene Gesserit's forces off the board (advanced setup placed one somewhere).
 void clear_bg(GameState& g) {
   auto& bg = g.of(Faction::BeneGesserit);
@@ -862,7 +825,7 @@ TEST_CASE("2.06.10 ruling guild_cross_ship_payment=bank", "[shipment][rulings]")
     set_spice(g, Faction::Guild, 0);
     ally(g, Faction::Atreides, Faction::Guild);
   }, false, ruling("guild_cross_ship_payment", "bank"));
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   const int64_t bank_before = s.bank;
   act(s, Faction::Atreides, cross_ship(data::arrakeen(), 4, kGreatFlat));
   CHECK(s.forces_at(Faction::Atreides, kGreatFlat) == 4);
@@ -877,7 +840,7 @@ TEST_CASE("2.06.10 ruling guild_cross_ship_payment=bank: shipments onto Dune sti
     set_spice(g, Faction::Guild, 0);
     ally(g, Faction::Atreides, Faction::Guild);
   }, false, ruling("guild_cross_ship_payment", "bank"));
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   act(s, Faction::Atreides, ship(kGreatFlat, 4));
   CHECK(s.of(Faction::Guild).spice == 4);  // 2.06.04
 }
@@ -885,7 +848,7 @@ TEST_CASE("2.06.10 ruling guild_cross_ship_payment=bank: shipments onto Dune sti
 TEST_CASE("2.04.17 ruling fremen_migration_loss=half_rounded_down", "[shipment][rulings]") {
   GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, [](GameState& g) { g.storm_sector = 14; }, true,
                             ruling("fremen_migration_loss", "half_rounded_down"));
-  pass_until(s, Faction::Fremen);
+  pass_until_ship_or_move(s, Faction::Fremen);
   const int tanks = s.of(Faction::Fremen).tanks[0];
   act(s, Faction::Fremen, ship(kGreatFlat, 5));
   CHECK(s.forces_at(Faction::Fremen, kGreatFlat) == 3);
@@ -898,10 +861,10 @@ TEST_CASE("2.02.12 ruling advisor_occupancy=limit_applies", "[shipment][rulings]
   SECTION("advisors count towards another faction's limit") {
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Emperor}, [](GameState& g) {
       clear_bg(g);
-      place(g, Faction::BeneGesserit, data::arrakeen(), 1, 1);  // an advisor with the Atreides
+      place_kind(g, Faction::BeneGesserit, data::arrakeen(), 1, 1);  // an advisor with the Atreides
       set_spice(g, Faction::Emperor, 10);
     }, true, limit);
-    pass_until(s, Faction::Emperor);
+    pass_until_ship_or_move(s, Faction::Emperor);
     auto r = rejected(s, Faction::Emperor, ship(data::arrakeen(), 2));
     CHECK(r.code == RejectCode::Occupancy);
     act(s, Faction::Emperor, ship(data::carthag(), 2));
@@ -911,18 +874,18 @@ TEST_CASE("2.02.12 ruling advisor_occupancy=limit_applies", "[shipment][rulings]
     auto adjust = [&](GameState& g) {
       clear_bg(g);
       g.storm_sector = 3;
-      place(g, Faction::Harkonnen, data::arrakeen(), 1);  // with the Atreides' 10
-      place(g, Faction::BeneGesserit, basin, 2, 1);       // advisors
-      place(g, Faction::Emperor, basin, 1);               // occupied: they stay advisors
+      place_kind(g, Faction::Harkonnen, data::arrakeen(), 1);  // with the Atreides' 10
+      place_kind(g, Faction::BeneGesserit, basin, 2, 1);       // advisors
+      place_kind(g, Faction::Emperor, basin, 1);               // occupied: they stay advisors
     };
     GameState d = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen, Faction::Emperor}, adjust, true);
-    pass_until(d, Faction::BeneGesserit);
+    pass_until_ship_or_move(d, Faction::BeneGesserit);
     if (d.step == kShipStep) act(d, Faction::BeneGesserit, pass());
     act(d, Faction::BeneGesserit, move(basin, 0, data::arrakeen(), 2));  // default: advisors ignore the limit
     CHECK(d.forces_at(Faction::BeneGesserit, data::arrakeen(), 1) == 2);
 
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen, Faction::Emperor}, adjust, true, limit);
-    pass_until(s, Faction::BeneGesserit);
+    pass_until_ship_or_move(s, Faction::BeneGesserit);
     if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
     CHECK(rejected(s, Faction::BeneGesserit, move(basin, 0, data::arrakeen(), 2)).code == RejectCode::Occupancy);
     check_legal(s, Faction::BeneGesserit);
@@ -933,8 +896,8 @@ TEST_CASE("2.02.17 ruling wartime_occupancy=ignore", "[shipment][rulings]") {
   auto adjust = [](GameState& g) {
     clear_bg(g);
     g.storm_sector = 3;
-    place(g, Faction::Atreides, data::carthag(), 1);           // with the Harkonnen's 10
-    place(g, Faction::BeneGesserit, data::carthag(), 1, 1);    // an advisor
+    place_kind(g, Faction::Atreides, data::carthag(), 1);           // with the Harkonnen's 10
+    place_kind(g, Faction::BeneGesserit, data::carthag(), 1, 1);    // an advisor
   };
   Action flip = make(ActionKind::Flip);
   flip.to = data::carthag();
@@ -976,7 +939,7 @@ TEST_CASE("1.10.02.06 allies pay for each other's shipments, within the paying a
     set_spice(g, Faction::Harkonnen, 10);
     ally(g, Faction::Atreides, Faction::Harkonnen);
   });
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   REQUIRE(s.step == kShipStep);
   // Without the Harkonnen's consent their spice pays nothing.
   CHECK(rejected(s, Faction::Atreides, ship_paid(data::arrakeen(), 5, 4)).code == RejectCode::IllegalChoice);
@@ -1009,7 +972,7 @@ TEST_CASE("1.10.02.06 ally payment rejections: no ally, beyond the cost, the per
   act(s, Faction::Harkonnen, permit(20));
   Action f = permit(5);
   CHECK(rejected(s, Faction::Fremen, f).code == RejectCode::IllegalChoice);  // no ally to permit
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   REQUIRE(s.step == kShipStep);
   CHECK(rejected(s, Faction::Atreides, ship_paid(data::arrakeen(), 2, 3)).code == RejectCode::IllegalChoice);   // cost 2
   CHECK(rejected(s, Faction::Atreides, ship_paid(data::arrakeen(), 4, 4)).code == RejectCode::NotEnoughSpice);  // ally holds 3
@@ -1029,7 +992,7 @@ TEST_CASE("1.10.02.06 the ally's share of a shipment onto Dune pays the Guild (2
     ally(g, Faction::Atreides, Faction::Harkonnen);
   });
   act(s, Faction::Harkonnen, permit(10));
-  pass_until(s, Faction::Atreides);
+  pass_until_ship_or_move(s, Faction::Atreides);
   REQUIRE(s.step == kShipStep);
   act(s, Faction::Atreides, ship_paid(data::arrakeen(), 5, 3));
   CHECK(s.of(Faction::Guild).spice == 5);
@@ -1047,7 +1010,7 @@ TEST_CASE("1.10.02.06 ruling guild_ally_shipment_share: the Guild paying its all
       ally(g, Faction::Atreides, Faction::Guild);
     }, false, r);
     act(s, Faction::Guild, permit(10));
-    pass_until(s, Faction::Atreides);
+    pass_until_ship_or_move(s, Faction::Atreides);
     REQUIRE(s.step == kShipStep);
     const int64_t bank0 = s.bank;
     const int guild0 = s.of(Faction::Guild).spice;
@@ -1078,10 +1041,10 @@ TEST_CASE("2.02.16 take up arms: advisors moved into an occupied territory may f
   for (bool flip : {true, false}) {
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
       g.storm_sector = 3;
-      place(g, Faction::BeneGesserit, kGreatFlat, 2, 1);          // advisors
-      place(g, Faction::Atreides, loc("Funeral Plain"), 1);       // the territory is occupied
+      place_kind(g, Faction::BeneGesserit, kGreatFlat, 2, 1);          // advisors
+      place_kind(g, Faction::Atreides, loc("Funeral Plain"), 1);       // the territory is occupied
     }, true);
-    pass_until(s, Faction::BeneGesserit);
+    pass_until_ship_or_move(s, Faction::BeneGesserit);
     if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
     REQUIRE(s.step == kMoveStep);
     bool offered = false;
@@ -1097,15 +1060,15 @@ TEST_CASE("2.02.16 take up arms: advisors moved into an occupied territory may f
 TEST_CASE("2.02.16 take up arms rejections: advisors present, unoccupied, no advisors, ally present", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen}, [](GameState& g) {
     g.storm_sector = 3;
-    place(g, Faction::BeneGesserit, kGreatFlat, 4, 1);             // advisors
-    place(g, Faction::BeneGesserit, loc("Wind Pass (North Sector)"), 1, 0);  // a fighter
-    place(g, Faction::Atreides, kGreatFlat, 1);
-    place(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);   // advisors already there
-    place(g, Faction::Atreides, loc("Funeral Plain"), 1);
-    place(g, Faction::Harkonnen, loc("The Greater Flat"), 1);      // occupied by the ally
+    place_kind(g, Faction::BeneGesserit, kGreatFlat, 4, 1);             // advisors
+    place_kind(g, Faction::BeneGesserit, loc("Wind Pass (North Sector)"), 1, 0);  // a fighter
+    place_kind(g, Faction::Atreides, kGreatFlat, 1);
+    place_kind(g, Faction::BeneGesserit, loc("Funeral Plain"), 1, 1);   // advisors already there
+    place_kind(g, Faction::Atreides, loc("Funeral Plain"), 1);
+    place_kind(g, Faction::Harkonnen, loc("The Greater Flat"), 1);      // occupied by the ally
     ally(g, Faction::BeneGesserit, Faction::Harkonnen);
   }, true);
-  pass_until(s, Faction::BeneGesserit);
+  pass_until_ship_or_move(s, Faction::BeneGesserit);
   if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
   REQUIRE(s.step == kMoveStep);
   const auto r1 = rejected(s, Faction::BeneGesserit, flip_move(kGreatFlat, 1, loc("Funeral Plain")));
@@ -1127,17 +1090,17 @@ TEST_CASE("2.02.16 take up arms rejections: advisors present, unoccupied, no adv
 TEST_CASE("2.02.16 take up arms follows the occupancy limit, advisors alone need not (ruling advisor_occupancy default)", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen}, [](GameState& g) {
     g.storm_sector = 3;
-    place(g, Faction::BeneGesserit, loc("Imperial Basin (Center Sector)"), 2, 1);  // advisors
-    place(g, Faction::Atreides, loc("Imperial Basin (Center Sector)"), 1);
+    place_kind(g, Faction::BeneGesserit, loc("Imperial Basin (Center Sector)"), 2, 1);  // advisors
+    place_kind(g, Faction::Atreides, loc("Imperial Basin (Center Sector)"), 1);
     auto& bg = g.of(Faction::BeneGesserit);  // none of the Bene Gesserit's own in Arrakeen
     for (int k = 0; k < 2; ++k) {
       bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] + g.forces_at(Faction::BeneGesserit, data::arrakeen(), k));
       g.forces_at(Faction::BeneGesserit, data::arrakeen(), k) = 0;
     }
-    place(g, Faction::Atreides, data::arrakeen(), 1);  // Arrakeen holds two other factions
-    place(g, Faction::Harkonnen, data::arrakeen(), 1);
+    place_kind(g, Faction::Atreides, data::arrakeen(), 1);  // Arrakeen holds two other factions
+    place_kind(g, Faction::Harkonnen, data::arrakeen(), 1);
   }, true);
-  pass_until(s, Faction::BeneGesserit);
+  pass_until_ship_or_move(s, Faction::BeneGesserit);
   if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
   REQUIRE(s.step == kMoveStep);
   const LocationId from = loc("Imperial Basin (Center Sector)");
@@ -1152,10 +1115,10 @@ TEST_CASE("2.02.16 take up arms follows the occupancy limit, advisors alone need
 TEST_CASE("2.02.16 take up arms is advanced only", "[shipment]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
     g.storm_sector = 3;
-    place(g, Faction::BeneGesserit, kGreatFlat, 2);
-    place(g, Faction::Atreides, loc("Funeral Plain"), 1);
+    place_kind(g, Faction::BeneGesserit, kGreatFlat, 2);
+    place_kind(g, Faction::Atreides, loc("Funeral Plain"), 1);
   });
-  pass_until(s, Faction::BeneGesserit);
+  pass_until_ship_or_move(s, Faction::BeneGesserit);
   if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
   Action a = move(kGreatFlat, 2, loc("Funeral Plain"));
   a.flag = true;

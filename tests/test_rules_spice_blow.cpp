@@ -28,43 +28,7 @@ constexpr uint8_t kRedChasm = 8;          // Red Chasm, 8
 constexpr uint8_t kGreatFlat = 12;        // The Great Flat, 10
 constexpr uint8_t kWorm1 = 15, kWorm2 = 16, kWorm3 = 17;
 
-void take_card(GameState& s, uint8_t id) {
-  if (s.spice_deck.remove(id) || s.spice_discard[0].remove(id) || s.spice_discard[1].remove(id) ||
-      s.spice_set_aside.remove(id))
-    return;
-  FAIL("spice card " << int(id) << " is nowhere");
-}
-
-// Puts cards on top of the deck so that they are revealed in this order.
-void stack_deck(GameState& s, std::vector<uint8_t> reveal_order) {
-  for (auto id : reveal_order) take_card(s, id);
-  for (auto it = reveal_order.rbegin(); it != reveal_order.rend(); ++it) s.spice_deck.push(*it);
-}
-
-// Puts cards on a discard pile, the last one on top.
-void discard_onto(GameState& s, int pile, std::vector<uint8_t> ids) {
-  for (auto id : ids) {
-    take_card(s, id);
-    s.spice_discard[pile].push(id);
-  }
-}
-
-void put_forces(GameState& s, Faction f, LocationId l, int regular, int special = 0) {
-  auto& fs = s.of(f);
-  REQUIRE(fs.reserves[0] >= regular);
-  REQUIRE(fs.reserves[1] >= special);
-  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - regular);
-  fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - special);
-  s.forces_at(f, l, 0) = static_cast<uint8_t>(s.forces_at(f, l, 0) + regular);
-  s.forces_at(f, l, 1) = static_cast<uint8_t>(s.forces_at(f, l, 1) + special);
-}
-
 void put_spice(GameState& s, LocationId l, int n) { transfer_spice(s, bank(), board(l), n); }
-
-void make_allies(GameState& s, Faction a, Faction b) {
-  s.of(a).ally = static_cast<uint8_t>(b);
-  s.of(b).ally = static_cast<uint8_t>(a);
-}
 
 // The storm phase of turn 1, waiting for the dials; `turn` replaces the turn
 // number (2: the storm dials are 1..3). The storm starts at sector 4 so that
@@ -87,43 +51,12 @@ void blow(GameState& s, int d1 = 1, int d2 = 1) {
   act(s, s.faction_at(b), dial(d2));
 }
 
-bool has_bit(uint8_t mask, Seat x) { return (mask >> x) & 1u; }
 uint8_t bit_of(const GameState& s, Faction f) { return static_cast<uint8_t>(1u << s.seat_of(f)); }
-
-// Every legal action of every seat validates, and waited-for seats have decisions.
-void check_legal(const GameState& s) {
-  for (Seat x = 0; x < s.num_seats; ++x) {
-    auto acts = legal_actions(s, x);
-    if (has_bit(waiting_for(s), x)) {
-      CHECK_FALSE(decisions(s, x).empty());
-      CHECK_FALSE(acts.empty());
-    }
-    for (const auto& a : acts) {
-      auto rej = validate(s, x, a);
-      INFO(action_kind_name(a.kind) << " rejected: " << (rej ? rej->reason : ""));
-      CHECK_FALSE(rej.has_value());
-    }
-  }
-}
 
 Action worm_to(LocationId l) {
   Action a = make(ActionKind::WormRide);
   a.to = l;
   return a;
-}
-Action respond(bool accept) {
-  Action a = make(ActionKind::Respond);
-  a.flag = accept;
-  return a;
-}
-
-// One ruling set by names, the others at their defaults.
-Rulings ruling(const char* key, const char* value) {
-  Rulings r = Rulings::defaults();
-  std::string err;
-  INFO(err);
-  REQUIRE(r.set(key, value, &err));
-  return r;
 }
 
 const auto kBasic = {Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen};
@@ -133,7 +66,7 @@ const auto kWithFremen = {Faction::Atreides, Faction::BeneGesserit, Faction::Fre
 
 TEST_CASE("1.02.01 1.02.04 territory card: spice from the bank onto its location, card discarded", "[spice_blow]") {
   GameState s = at_storm(kBasic);
-  stack_deck(s, {kBrokenLand});
+  stack_spice_deck(s, {kBrokenLand});
   const int deck_before = s.spice_deck.n;
   const int64_t bank_before = s.bank;
   const LocationId bl = loc("Broken Land (West Sector)");
@@ -152,7 +85,7 @@ TEST_CASE("1.02.01 1.02.04 territory card: spice from the bank onto its location
 
 TEST_CASE("1.02.04 territory card in storm: no spice is placed", "[spice_blow]") {
   GameState s = at_storm(kBasic);
-  stack_deck(s, {kRedChasm});
+  stack_spice_deck(s, {kRedChasm});
   const int64_t bank_before = s.bank;
   blow(s);
   REQUIRE(s.storm_sector == 6);
@@ -167,15 +100,15 @@ TEST_CASE("1.02.05 Shai-Hulud devours spice and forces in the territory of the t
   GameState s = at_storm(kBasic);
   const LocationId ble = loc("Broken Land (East Sector)"), blw = loc("Broken Land (West Sector)");
   const LocationId fp = loc("Funeral Plain");
-  discard_onto(s, 0, {kGreatFlat, kBrokenLand});  // Broken Land is the topmost territory card
+  discard_spice_onto(s, 0, {kGreatFlat, kBrokenLand});  // Broken Land is the topmost territory card
   put_spice(s, ble, 5);
   put_spice(s, blw, 3);
-  put_forces(s, Faction::Atreides, ble, 3);
-  put_forces(s, Faction::Harkonnen, blw, 2);
-  put_forces(s, Faction::BeneGesserit, fp, 4);  // where the next territory card blows: untouched
+  place(s, Faction::Atreides, ble, 3);
+  place(s, Faction::Harkonnen, blw, 2);
+  place(s, Faction::BeneGesserit, fp, 4);  // where the next territory card blows: untouched
   const LocationId gf = loc("The Great Flat");
-  put_forces(s, Faction::Harkonnen, gf, 1);  // under an older territory card: untouched
-  stack_deck(s, {kWorm1, kFuneralPlain});
+  place(s, Faction::Harkonnen, gf, 1);  // under an older territory card: untouched
+  stack_spice_deck(s, {kWorm1, kFuneralPlain});
   const int64_t bank_before = s.bank;
   blow(s);
   CHECK(s.spice_on_board[ble] == 0);
@@ -199,10 +132,10 @@ TEST_CASE("1.02.05 Shai-Hulud devours spice and forces in the territory of the t
 
 TEST_CASE("1.02.05 several Shai-Hulud in a row: revealing continues until a territory card", "[spice_blow]") {
   GameState s = at_storm(kBasic);
-  discard_onto(s, 0, {kBrokenLand});
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)");
-  put_forces(s, Faction::Atreides, blw, 2, 0);
-  stack_deck(s, {kWorm1, kWorm2, kWorm3, kHabbanyaErg});
+  place(s, Faction::Atreides, blw, 2, 0);
+  stack_spice_deck(s, {kWorm1, kWorm2, kWorm3, kHabbanyaErg});
   const int deck_before = s.spice_deck.n;
   blow(s);
   CHECK(s.spice_deck.n == deck_before - 4);
@@ -220,8 +153,8 @@ TEST_CASE("1.02.05 several Shai-Hulud in a row: revealing continues until a terr
 TEST_CASE("1.02.05 Shai-Hulud with no territory card in the discard pile devours nothing", "[spice_blow]") {
   GameState s = at_storm(kBasic);
   const LocationId blw = loc("Broken Land (West Sector)");
-  put_forces(s, Faction::Atreides, blw, 2);
-  stack_deck(s, {kWorm1, kFuneralPlain});
+  place(s, Faction::Atreides, blw, 2);
+  stack_spice_deck(s, {kWorm1, kFuneralPlain});
   blow(s);
   CHECK(s.forces_in_location(Faction::Atreides, blw) == 2);
   CHECK(s.spice_discard[0].n == 2);
@@ -231,7 +164,7 @@ TEST_CASE("1.02.05 Shai-Hulud with no territory card in the discard pile devours
 
 TEST_CASE("1.02.02 1.02.03 turn 1: Shai-Hulud set aside and shuffled back, no Nexus", "[spice_blow]") {
   GameState s = at_storm(kBasic, false, 1);
-  stack_deck(s, {kWorm1, kWorm2, kBrokenLand});
+  stack_spice_deck(s, {kWorm1, kWorm2, kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)");
   blow(s, 0, 0);
   CHECK(s.storm_sector == 0);
@@ -250,10 +183,10 @@ TEST_CASE("1.02.02 turn 1 Shai-Hulud devour nothing", "[spice_blow]") {
   GameState s = at_storm(kBasic, false, 1);
   // Even with a territory card already discarded (impossible in play, but it
   // shows the worm is ignored rather than resolved).
-  discard_onto(s, 0, {kFuneralPlain});
+  discard_spice_onto(s, 0, {kFuneralPlain});
   const LocationId fp = loc("Funeral Plain");
-  put_forces(s, Faction::Atreides, fp, 3);
-  stack_deck(s, {kWorm1, kBrokenLand});
+  place(s, Faction::Atreides, fp, 3);
+  stack_spice_deck(s, {kWorm1, kBrokenLand});
   blow(s, 0, 0);
   CHECK(s.forces_in_location(Faction::Atreides, fp) == 3);
   CHECK(s.phase == Phase::Charity);
@@ -267,10 +200,10 @@ TEST_CASE("1.02.01 empty deck: the discard pile is reshuffled into the deck (bas
   for (uint8_t id = 0; id < data::kNumSpiceCards; ++id)
     if (id != kWorm1 && id != kBrokenLand) rest.push_back(id);
   rest.push_back(kBrokenLand);
-  discard_onto(s, 0, rest);
+  discard_spice_onto(s, 0, rest);
   REQUIRE(s.spice_deck.n == 1);
   const LocationId blw = loc("Broken Land (West Sector)");
-  put_forces(s, Faction::Harkonnen, blw, 4);
+  place(s, Faction::Harkonnen, blw, 4);
   blow(s);
   // The worm devoured under Broken Land, then the deck ran out and every
   // discarded card went back into the deck.
@@ -285,7 +218,7 @@ TEST_CASE("1.02.01 empty deck: the discard pile is reshuffled into the deck (bas
 
 TEST_CASE("1.13.02 double spice blow: pile A then pile B", "[spice_blow]") {
   GameState s = at_storm(kBasic, true);
-  stack_deck(s, {kBrokenLand, kFuneralPlain});
+  stack_spice_deck(s, {kBrokenLand, kFuneralPlain});
   const int64_t bank_before = s.bank;
   blow(s);
   REQUIRE(s.spice_discard[0].n == 1);
@@ -300,13 +233,13 @@ TEST_CASE("1.13.02 double spice blow: pile A then pile B", "[spice_blow]") {
 
 TEST_CASE("1.13.02 a Shai-Hulud in pile B devours under pile B's topmost territory card", "[spice_blow]") {
   GameState s = at_storm(kBasic, true);
-  discard_onto(s, 0, {kBrokenLand});
-  discard_onto(s, 1, {kFuneralPlain});
+  discard_spice_onto(s, 0, {kBrokenLand});
+  discard_spice_onto(s, 1, {kFuneralPlain});
   const LocationId blw = loc("Broken Land (West Sector)"), fp = loc("Funeral Plain");
-  put_forces(s, Faction::Atreides, blw, 3);
-  put_forces(s, Faction::Harkonnen, fp, 2);
+  place(s, Faction::Atreides, blw, 3);
+  place(s, Faction::Harkonnen, fp, 2);
   put_spice(s, fp, 4);
-  stack_deck(s, {kHabbanyaErg, kWorm1, kHabbanyaRidge});
+  stack_spice_deck(s, {kHabbanyaErg, kWorm1, kHabbanyaRidge});
   blow(s);
   CHECK(s.forces_in_location(Faction::Atreides, blw) == 3);  // pile A had no worm
   CHECK(s.forces_in_location(Faction::Harkonnen, fp) == 0);
@@ -323,12 +256,12 @@ TEST_CASE("1.13.02 a Shai-Hulud in pile B devours under pile B's topmost territo
 
 TEST_CASE("1.13.02 a Shai-Hulud in pile A devours under pile A's topmost territory card", "[spice_blow]") {
   GameState s = at_storm(kBasic, true);
-  discard_onto(s, 0, {kBrokenLand});
-  discard_onto(s, 1, {kFuneralPlain});
+  discard_spice_onto(s, 0, {kBrokenLand});
+  discard_spice_onto(s, 1, {kFuneralPlain});
   const LocationId blw = loc("Broken Land (West Sector)"), fp = loc("Funeral Plain");
-  put_forces(s, Faction::Atreides, blw, 3);
-  put_forces(s, Faction::Harkonnen, fp, 2);
-  stack_deck(s, {kWorm1, kHabbanyaErg, kHabbanyaRidge});
+  place(s, Faction::Atreides, blw, 3);
+  place(s, Faction::Harkonnen, fp, 2);
+  stack_spice_deck(s, {kWorm1, kHabbanyaErg, kHabbanyaRidge});
   blow(s);
   CHECK(s.forces_in_location(Faction::Atreides, blw) == 0);
   CHECK(s.of(Faction::Atreides).tanks[0] == 3);
@@ -342,11 +275,11 @@ TEST_CASE("1.13.03 reshuffle: pile A keeps its topmost territory card, pile B go
   GameState s = at_storm(kBasic, true);
   // Deck: one Shai-Hulud. Pile A: ..., Cielago North, Broken Land (top).
   // Pile B: everything else.
-  discard_onto(s, 0, {kRedChasm, kWorm2, kCielagoNorth, kBrokenLand});
+  discard_spice_onto(s, 0, {kRedChasm, kWorm2, kCielagoNorth, kBrokenLand});
   std::vector<uint8_t> rest;
   for (uint8_t id = 0; id < data::kNumSpiceCards; ++id)
     if (!s.spice_discard[0].contains(id) && id != kWorm1) rest.push_back(id);
-  discard_onto(s, 1, rest);
+  discard_spice_onto(s, 1, rest);
   REQUIRE(s.spice_deck.n == 1);
   blow(s);
   const auto& a = s.spice_discard[0];
@@ -368,12 +301,12 @@ TEST_CASE("1.13.03 reshuffle: pile A keeps its topmost territory card, pile B go
 
 TEST_CASE("2.04.07 Fremen forces are not devoured", "[spice_blow]") {
   GameState s = at_storm(kWithFremen);
-  discard_onto(s, 0, {kBrokenLand});
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)");
-  put_forces(s, Faction::Fremen, blw, 4, 1);
-  put_forces(s, Faction::Atreides, blw, 2);
+  place(s, Faction::Fremen, blw, 4, 1);
+  place(s, Faction::Atreides, blw, 2);
   put_spice(s, blw, 5);
-  stack_deck(s, {kWorm1, kFuneralPlain});
+  stack_spice_deck(s, {kWorm1, kFuneralPlain});
   blow(s);
   CHECK(s.forces_at(Faction::Fremen, blw, 0) == 4);
   CHECK(s.forces_at(Faction::Fremen, blw, 1) == 1);
@@ -383,14 +316,14 @@ TEST_CASE("2.04.07 Fremen forces are not devoured", "[spice_blow]") {
   CHECK(s.phase == Phase::Nexus);
 }
 
-TEST_CASE("2.04.10 the Fremen protect their ally from the sandworm", "[spice_blow]") {
+TEST_CASE("2.04.10 1.10.02.08 the Fremen protect their ally from the sandworm", "[spice_blow]") {
   GameState s = at_storm(kWithFremen);
-  make_allies(s, Faction::Fremen, Faction::Atreides);
-  discard_onto(s, 0, {kBrokenLand});
+  ally(s, Faction::Fremen, Faction::Atreides);
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)"), ble = loc("Broken Land (East Sector)");
-  put_forces(s, Faction::Atreides, blw, 3);
-  put_forces(s, Faction::Harkonnen, ble, 2);
-  stack_deck(s, {kWorm1, kFuneralPlain});
+  place(s, Faction::Atreides, blw, 3);
+  place(s, Faction::Harkonnen, ble, 2);
+  stack_spice_deck(s, {kWorm1, kFuneralPlain});
   blow(s);
   // The blow waits for the Fremen's answer.
   REQUIRE(s.phase == Phase::SpiceBlow);
@@ -419,10 +352,10 @@ TEST_CASE("2.04.10 the Fremen protect their ally from the sandworm", "[spice_blo
 
 TEST_CASE("2.04.10 no question when the Fremen's ally has no forces where the worm appears", "[spice_blow]") {
   GameState s = at_storm(kWithFremen);
-  make_allies(s, Faction::Fremen, Faction::Atreides);
-  discard_onto(s, 0, {kBrokenLand});
-  put_forces(s, Faction::Harkonnen, loc("Broken Land (West Sector)"), 2);
-  stack_deck(s, {kWorm1, kFuneralPlain});
+  ally(s, Faction::Fremen, Faction::Atreides);
+  discard_spice_onto(s, 0, {kBrokenLand});
+  place(s, Faction::Harkonnen, loc("Broken Land (West Sector)"), 2);
+  stack_spice_deck(s, {kWorm1, kFuneralPlain});
   blow(s);
   CHECK(s.phase == Phase::Nexus);
   CHECK(s.of(Faction::Harkonnen).tanks[0] == 2);
@@ -430,10 +363,10 @@ TEST_CASE("2.04.10 no question when the Fremen's ally has no forces where the wo
 
 TEST_CASE("2.04.10 rejections while the Fremen decide", "[spice_blow]") {
   GameState s = at_storm(kWithFremen);
-  make_allies(s, Faction::Fremen, Faction::Atreides);
-  discard_onto(s, 0, {kBrokenLand});
-  put_forces(s, Faction::Atreides, loc("Broken Land (West Sector)"), 3);
-  stack_deck(s, {kWorm1, kFuneralPlain});
+  ally(s, Faction::Fremen, Faction::Atreides);
+  discard_spice_onto(s, 0, {kBrokenLand});
+  place(s, Faction::Atreides, loc("Broken Land (West Sector)"), 3);
+  stack_spice_deck(s, {kWorm1, kFuneralPlain});
   blow(s);
   REQUIRE(s.phase == Phase::SpiceBlow);
   CHECK(rejected(s, Faction::Atreides, respond(true)).code == RejectCode::NotYourDecision);
@@ -443,13 +376,13 @@ TEST_CASE("2.04.10 rejections while the Fremen decide", "[spice_blow]") {
 
 TEST_CASE("2.04.15 the Fremen place the additional sandworms (advanced)", "[spice_blow]") {
   GameState s = at_storm(kWithFremen, true);
-  discard_onto(s, 0, {kBrokenLand});
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)"), gf = loc("The Great Flat");
-  put_forces(s, Faction::Atreides, blw, 2);
-  put_forces(s, Faction::Harkonnen, gf, 3);
-  put_forces(s, Faction::Fremen, gf, 2);
+  place(s, Faction::Atreides, blw, 2);
+  place(s, Faction::Harkonnen, gf, 3);
+  place(s, Faction::Fremen, gf, 2);
   put_spice(s, gf, 4);
-  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
+  stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
   blow(s);
   // The first worm appeared under Broken Land; the second waits for the Fremen.
   CHECK(s.of(Faction::Atreides).tanks[0] == 2);
@@ -477,16 +410,16 @@ TEST_CASE("2.04.15 the Fremen place the additional sandworms (advanced)", "[spic
 TEST_CASE("2.04.15 the first sandworm is not placed by the Fremen, nor in the basic game", "[spice_blow]") {
   const bool advanced = GENERATE(false, true);
   GameState s = at_storm(kWithFremen, advanced);
-  discard_onto(s, 0, {kBrokenLand});
-  stack_deck(s, {kWorm1, kFuneralPlain, kHabbanyaErg});
+  discard_spice_onto(s, 0, {kBrokenLand});
+  stack_spice_deck(s, {kWorm1, kFuneralPlain, kHabbanyaErg});
   blow(s);
   CHECK(s.phase == Phase::Nexus);
 }
 
 TEST_CASE("2.04.15 rejections: only sand territories, only the Fremen", "[spice_blow]") {
   GameState s = at_storm(kWithFremen, true);
-  discard_onto(s, 0, {kBrokenLand});
-  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
+  discard_spice_onto(s, 0, {kBrokenLand});
+  stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
   blow(s);
   REQUIRE(s.phase == Phase::SpiceBlow);
   auto r = rejected(s, Faction::Fremen, worm_to(loc("Sietch Tabr")));
@@ -509,10 +442,10 @@ TEST_CASE("1.13.03 ruling spice_reshuffle_basic=keep_top_territory", "[spice_blo
   for (uint8_t id = 0; id < data::kNumSpiceCards; ++id)
     if (id != kWorm1 && id != kBrokenLand) rest.push_back(id);
   rest.push_back(kBrokenLand);
-  discard_onto(s, 0, rest);
+  discard_spice_onto(s, 0, rest);
   REQUIRE(s.spice_deck.n == 1);
   const LocationId blw = loc("Broken Land (West Sector)");
-  put_forces(s, Faction::Harkonnen, blw, 4);
+  place(s, Faction::Harkonnen, blw, 4);
   blow(s);
   CHECK(s.of(Faction::Harkonnen).tanks[0] == 4);
   // Broken Land and the worm on it stayed (the default reshuffles them too);
@@ -530,14 +463,14 @@ TEST_CASE("1.13.03 ruling spice_reshuffle_basic=keep_top_territory", "[spice_blo
 
 TEST_CASE("2.04.15 ruling fremen_extra_worms=per_pile", "[spice_blow][rulings]") {
   GameState s = at_storm(kWithFremen, true, 2, ruling("fremen_extra_worms", "per_pile"));
-  discard_onto(s, 0, {kBrokenLand});
-  discard_onto(s, 1, {kGreatFlat});
+  discard_spice_onto(s, 0, {kBrokenLand});
+  discard_spice_onto(s, 1, {kGreatFlat});
   const LocationId blw = loc("Broken Land (West Sector)"), gf = loc("The Great Flat");
-  put_forces(s, Faction::Atreides, blw, 2);
-  put_forces(s, Faction::Harkonnen, gf, 3);
+  place(s, Faction::Atreides, blw, 2);
+  place(s, Faction::Harkonnen, gf, 3);
   SECTION("the first worm of pile B appears where the cards say, unasked") {
     // Per phase (the default) this worm is the second: the Fremen would place it.
-    stack_deck(s, {kWorm1, kFuneralPlain, kWorm2, kHabbanyaErg});
+    stack_spice_deck(s, {kWorm1, kFuneralPlain, kWorm2, kHabbanyaErg});
     blow(s);
     CHECK(s.of(Faction::Atreides).tanks[0] == 2);
     CHECK(s.forces_in_location(Faction::Harkonnen, gf) == 0);
@@ -546,7 +479,7 @@ TEST_CASE("2.04.15 ruling fremen_extra_worms=per_pile", "[spice_blow][rulings]")
     CHECK(s.phase == Phase::Nexus);
   }
   SECTION("the second worm of one pile is placed by the Fremen") {
-    stack_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
+    stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
     blow(s);
     REQUIRE(s.phase == Phase::SpiceBlow);
     REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
@@ -558,12 +491,12 @@ TEST_CASE("2.04.15 ruling fremen_extra_worms=per_pile", "[spice_blow][rulings]")
 
 TEST_CASE("1.13.02.02 ruling repeated_worm=only_first", "[spice_blow][rulings]") {
   GameState s = at_storm(kWithFremen, false, 2, ruling("repeated_worm", "only_first"));
-  make_allies(s, Faction::Fremen, Faction::Atreides);
-  discard_onto(s, 0, {kBrokenLand});
+  ally(s, Faction::Fremen, Faction::Atreides);
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)");
-  put_forces(s, Faction::Atreides, blw, 3);
-  put_forces(s, Faction::Fremen, blw, 2);
-  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain});
+  place(s, Faction::Atreides, blw, 3);
+  place(s, Faction::Fremen, blw, 2);
+  stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain});
   blow(s);
   // The first worm: the Fremen are asked about their ally (2.04.10).
   REQUIRE(s.phase == Phase::SpiceBlow);
@@ -583,9 +516,9 @@ TEST_CASE("1.13.02.02 ruling repeated_worm=only_first", "[spice_blow][rulings]")
 
 TEST_CASE("1.02.05 default repeated_worm=devours_again: each worm of a run is a ride", "[spice_blow][rulings]") {
   GameState s = at_storm(kWithFremen);
-  discard_onto(s, 0, {kBrokenLand});
-  put_forces(s, Faction::Fremen, loc("Broken Land (West Sector)"), 2);
-  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain});
+  discard_spice_onto(s, 0, {kBrokenLand});
+  place(s, Faction::Fremen, loc("Broken Land (West Sector)"), 2);
+  stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain});
   blow(s);
   CHECK(s.phase == Phase::Nexus);
   CHECK(s.blow.n_rides == 2);
@@ -593,10 +526,10 @@ TEST_CASE("1.02.05 default repeated_worm=devours_again: each worm of a run is a 
 
 TEST_CASE("1.13.02.02 ruling repeated_worm=only_first with the Fremen passing on an additional worm", "[spice_blow][rulings]") {
   GameState s = at_storm(kWithFremen, true, 2, ruling("repeated_worm", "only_first"));
-  discard_onto(s, 0, {kBrokenLand});
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)");
-  put_forces(s, Faction::Fremen, blw, 2);
-  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
+  place(s, Faction::Fremen, blw, 2);
+  stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
   blow(s);
   REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
   const auto ds = decisions(s, seat(s, Faction::Fremen));
@@ -611,12 +544,12 @@ TEST_CASE("1.13.02.02 ruling repeated_worm=only_first with the Fremen passing on
 
 TEST_CASE("2.04.10 ruling fremen_ally_protection=always", "[spice_blow][rulings]") {
   GameState s = at_storm(kWithFremen, false, 2, ruling("fremen_ally_protection", "always"));
-  make_allies(s, Faction::Fremen, Faction::Atreides);
-  discard_onto(s, 0, {kBrokenLand});
+  ally(s, Faction::Fremen, Faction::Atreides);
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)"), ble = loc("Broken Land (East Sector)");
-  put_forces(s, Faction::Atreides, blw, 3);
-  put_forces(s, Faction::Harkonnen, ble, 2);
-  stack_deck(s, {kWorm1, kFuneralPlain});
+  place(s, Faction::Atreides, blw, 3);
+  place(s, Faction::Harkonnen, ble, 2);
+  stack_spice_deck(s, {kWorm1, kFuneralPlain});
   blow(s);
   // Nobody is asked (the default waits for the Fremen); the ally is protected.
   CHECK(s.phase == Phase::Nexus);
@@ -628,12 +561,12 @@ TEST_CASE("2.04.10 ruling fremen_ally_protection=always", "[spice_blow][rulings]
 
 TEST_CASE("2.04.15 ruling placed_worm_spice=forces_only", "[spice_blow][rulings]") {
   GameState s = at_storm(kWithFremen, true, 2, ruling("placed_worm_spice", "forces_only"));
-  discard_onto(s, 0, {kBrokenLand});
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)"), gf = loc("The Great Flat");
   put_spice(s, blw, 5);
-  put_forces(s, Faction::Harkonnen, gf, 3);
+  place(s, Faction::Harkonnen, gf, 3);
   put_spice(s, gf, 4);
-  stack_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
+  stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
   SECTION("the placed worm devours the forces and leaves the spice") {
     blow(s);
     // The first worm appeared where the cards say: a normal worm, spice gone.
@@ -646,8 +579,8 @@ TEST_CASE("2.04.15 ruling placed_worm_spice=forces_only", "[spice_blow][rulings]
     CHECK(s.phase == Phase::Nexus);
   }
   SECTION("after the Fremen's answer about their ally too") {
-    make_allies(s, Faction::Fremen, Faction::Atreides);
-    put_forces(s, Faction::Atreides, gf, 2);
+    ally(s, Faction::Fremen, Faction::Atreides);
+    place(s, Faction::Atreides, gf, 2);
     blow(s);
     REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
     act(s, Faction::Fremen, worm_to(gf));

@@ -31,6 +31,16 @@ int strongholds_of(const GameState& s, Faction f) {
   return n;
 }
 
+// 1.10.02.01: allies' forces are one for victory, so a stronghold both allies
+// hold counts once.
+int team_strongholds(const GameState& s, Faction f) {
+  const uint8_t ally = s.of(f).ally;
+  int n = 0;
+  for (auto t : data::strongholds())
+    n += (controls(s, f, t) || (ally != kNoFaction && controls(s, static_cast<Faction>(ally), t))) ? 1 : 0;
+  return n;
+}
+
 uint8_t team(const GameState& s, Faction f) {
   uint8_t m = fbit(f);
   if (s.of(f).ally != kNoFaction) m |= fbit(static_cast<Faction>(s.of(f).ally));
@@ -53,8 +63,7 @@ void enter(Ctx& c) {
   for (Seat seat : order_from_first(s)) {
     const Faction f = s.faction_at(seat);
     const bool allied = s.of(f).ally != kNoFaction;
-    int n = strongholds_of(s, f);
-    if (allied) n += strongholds_of(s, static_cast<Faction>(s.of(f).ally));
+    const int n = team_strongholds(s, f);
     if (n >= (allied ? 4 : 3)) {
       winners = team(s, f);  // 1.09.03: only the first in storm order
       break;

@@ -46,11 +46,13 @@ inline bool play(GameState& s, uint64_t seed, int max_steps, const std::function
   return true;
 }
 
-inline GameSetup setup_for(uint64_t seed, int players, bool advanced) {
+// Factions for a game: `players` of the six, chosen and ordered by the seed
+// (and `salt`, so that two suites can draw different line-ups from one seed).
+inline GameSetup setup_for(uint64_t seed, int players, bool advanced, uint64_t salt = 1) {
   GameSetup g;
   g.seed = seed;
   g.advanced = advanced;
-  Rng r = Rng::from_seed(seed * 7919 + 1);
+  Rng r = Rng::from_seed(seed * 7919 + salt);
   uint8_t all[kNumFactions] = {0, 1, 2, 3, 4, 5};
   r.shuffle(std::span<uint8_t>(all, kNumFactions));
   for (int i = 0; i < players; ++i) g.factions.push_back(static_cast<Faction>(all[i]));

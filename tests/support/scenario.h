@@ -7,14 +7,23 @@
 //
 // act() REQUIREs that validate accepts the action, then applies it and checks
 // the custody invariants, so every scenario also checks custody.
+//
+// The position-building helpers below (set_spice, place, give, cleared_board,
+// stack_spice_deck, ...) edit a GameState directly, without events; they are
+// shared by the tests/test_rules_*.cpp files, so a change here changes every
+// scenario that uses them. Header-only, single-threaded test code.
 #pragma once
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "core/engine.h"
+#include "core/rules/battle_abilities.h"
+#include "core/rules/rules.h"
 #include "inspect/custody.h"
 
 namespace scenario {
@@ -113,6 +122,291 @@ inline Action revive(int forces, int special = 0, uint8_t leader = kNone8) {
   a.card = leader;
   return a;
 }
+inline Action play(uint8_t card, int value = 0, uint8_t target = kNone8) {
+  Action a = make(ActionKind::PlayCard);
+  a.card = card;
+  a.value = static_cast<uint8_t>(value);
+  a.to = target;
+  return a;
+}
+inline Action respond(bool accept, uint8_t card = kNone8) {
+  Action a = make(ActionKind::Respond);
+  a.flag = accept;
+  a.card = card;
+  return a;
+}
+
+// ---- Position building ------------------------------------------------------
+// These edit the state directly (no events); check_custody() verifies the
+// result still satisfies the custody invariants.
+
+inline void check_custody(const GameState& s) {
+  auto v = inspect::check_invariants(s);
+  INFO("invariant " << (v ? v->invariant + ": " + v->detail : ""));
+  REQUIRE_FALSE(v.has_value());
+}
+
+// `r` with one ruling set by names (the others as in `r`).
+inline Rulings ruling(const char* key, const char* value, Rulings r = Rulings::defaults()) {
+  std::string err;
+  const bool ok = r.set(key, value, &err);
+  INFO(err);
+  REQUIRE(ok);
+  return r;
+}
+
+// Moves spice between f's shield and the bank until f holds `amount`.
+inline void set_spice(GameState& s, Faction f, int amount) {
+  const int have = s.of(f).spice;
+  if (have > amount) transfer_spice(s, shield(f), bank(), have - amount);
+  if (have < amount) transfer_spice(s, bank(), shield(f), amount - have);
+}
+
+inline void ally(GameState& s, Faction a, Faction b) {
+  s.of(a).ally = static_cast<uint8_t>(b);
+  s.of(b).ally = static_cast<uint8_t>(a);
+}
+
+// Puts forces from reserves on the board (special: Fedaykin/Sardaukar, or for
+// the Bene Gesserit advisors, taken from their regular reserves).
+inline void place(GameState& s, Faction f, LocationId l, int regular, int special = 0) {
+  auto& fs = s.of(f);
+  const int spec_from = f == Faction::BeneGesserit ? 0 : 1;
+  REQUIRE(fs.reserves[0] >= regular);
+  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - regular);
+  REQUIRE(fs.reserves[spec_from] >= special);
+  fs.reserves[spec_from] = static_cast<uint8_t>(fs.reserves[spec_from] - special);
+  s.forces_at(f, l, 0) = static_cast<uint8_t>(s.forces_at(f, l, 0) + regular);
+  s.forces_at(f, l, 1) = static_cast<uint8_t>(s.forces_at(f, l, 1) + special);
+}
+
+// Moves the nth card of `kind` (from the deck, the discard pile, the bidding
+// row or any hand) into f's hand; returns its id.
+inline uint8_t give(GameState& s, Faction f, data::TreacheryKind kind, int nth = 0) {
+  for (int id = 0; id < data::kNumTreacheryCards; ++id) {
+    if (data::treachery_card(static_cast<uint8_t>(id)).kind != kind) continue;
+    if (nth-- > 0) continue;
+    const auto c = static_cast<uint8_t>(id);
+    bool found = s.treachery_deck.remove(c) || s.treachery_discard.remove(c) || s.bidding.row.remove(c);
+    for (auto& fs : s.f) found = found || fs.hand.remove(c);
+    REQUIRE(found);
+    s.of(f).hand.push(c);
+    return c;
+  }
+  FAIL("no such card");
+  return kNone8;
+}
+
+// Moves a card of `kind` that f does not hold yet into f's hand; returns its id.
+inline uint8_t give_another(GameState& s, Faction f, data::TreacheryKind kind) {
+  for (int id = 0; id < data::kNumTreacheryCards; ++id) {
+    const auto card = static_cast<uint8_t>(id);
+    if (data::treachery_card(card).kind != kind || s.of(f).hand.contains(card)) continue;
+    bool found = s.treachery_deck.remove(card) || s.treachery_discard.remove(card) || s.bidding.row.remove(card);
+    for (int o = 0; o < kNumFactions && !found; ++o) found = s.f[o].hand.remove(card);
+    REQUIRE(found);
+    s.of(f).hand.push(card);
+    return card;
+  }
+  FAIL("no card of that kind left");
+  return kNone8;
+}
+
+// Makes f hold the traitor card of `leader` (and nobody else).
+inline void give_traitor(GameState& s, Faction f, LeaderId leader) {
+  s.traitor_deck.remove(leader);
+  for (auto& fs : s.f) {
+    fs.traitors.remove(leader);
+    fs.traitor_offer.remove(leader);
+    fs.traitors_discarded.remove(leader);
+  }
+  auto& t = s.of(f).traitors;
+  if (t.n == 4) s.traitor_deck.push(t.pop());
+  t.push(leader);
+}
+
+// The factions of the game, in faction order.
+inline std::vector<Faction> factions_in(const GameState& s) {
+  std::vector<Faction> out;
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (s.has(static_cast<Faction>(fi))) out.push_back(static_cast<Faction>(fi));
+  return out;
+}
+
+// Takes all of f's forces off the board into its reserves (Bene Gesserit
+// advisors become regular reserves).
+inline void forces_to_reserves(GameState& s, Faction f) {
+  auto& fs = s.of(f);
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const auto at = static_cast<LocationId>(l);
+    const int reg = s.forces_at(f, at, 0), spec = s.forces_at(f, at, 1);
+    s.forces_at(f, at, 0) = 0;
+    s.forces_at(f, at, 1) = 0;
+    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + reg);
+    if (f == Faction::BeneGesserit) fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + spec);
+    else fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + spec);
+  }
+}
+
+// A game at turn 1's Shipment and Movement phase with an empty board: forces
+// back to reserves, spice to the bank, hands to the discard pile, 10 spice
+// each, no alliance, the storm in sector 17 (seat 0 is the first player).
+inline GameState cleared_board(std::initializer_list<Faction> factions, bool advanced = false,
+                               Rulings rulings = Rulings::defaults()) {
+  GameState s = game(factions, advanced, 7, rulings);
+  play_until(s, Phase::ShipmentMovement);
+  for (const Faction f : factions_in(s)) {
+    auto& fs = s.of(f);
+    forces_to_reserves(s, f);
+    while (!fs.hand.empty()) s.treachery_discard.push(fs.hand.pop());
+    set_spice(s, f, 10);
+    fs.ally = kNoFaction;
+  }
+  for (int l = 0; l < data::kNumLocations; ++l)
+    if (s.spice_on_board[l]) transfer_spice(s, board(static_cast<LocationId>(l)), bank(), s.spice_on_board[l]);
+  s.storm_sector = 17;
+  check_custody(s);
+  return s;
+}
+
+// Removes a spice card from the deck, a discard pile or the set-aside cards.
+inline void take_spice_card(GameState& s, uint8_t id) {
+  if (s.spice_deck.remove(id) || s.spice_discard[0].remove(id) || s.spice_discard[1].remove(id) ||
+      s.spice_set_aside.remove(id))
+    return;
+  FAIL("spice card " << int(id) << " is nowhere");
+}
+
+// Puts spice cards on top of the deck so that they are revealed in this order.
+inline void stack_spice_deck(GameState& s, std::vector<uint8_t> reveal_order) {
+  for (auto id : reveal_order) take_spice_card(s, id);
+  for (auto it = reveal_order.rbegin(); it != reveal_order.rend(); ++it) s.spice_deck.push(*it);
+}
+
+// Puts spice cards on a discard pile (0: A, 1: B), the last one on top.
+inline void discard_spice_onto(GameState& s, int pile, std::vector<uint8_t> ids) {
+  for (auto id : ids) {
+    take_spice_card(s, id);
+    s.spice_discard[pile].push(id);
+  }
+}
+
+// Every legal action of every seat validates, and every waited-for seat has a
+// decision and a legal action.
+inline void check_legal(const GameState& s) {
+  for (Seat x = 0; x < s.num_seats; ++x) {
+    auto acts = legal_actions(s, x);
+    if ((waiting_for(s) >> x) & 1u) {
+      CHECK_FALSE(decisions(s, x).empty());
+      CHECK_FALSE(acts.empty());
+    }
+    for (const auto& a : acts) {
+      auto rej = validate(s, x, a);
+      INFO(action_kind_name(a.kind) << " by seat " << int(x) << " rejected: " << (rej ? rej->reason : ""));
+      CHECK_FALSE(rej.has_value());
+    }
+  }
+}
+
+// check_legal, and seats not waited for have neither decisions nor actions.
+inline void check_legal_strict(const GameState& s) {
+  check_legal(s);
+  for (Seat x = 0; x < s.num_seats; ++x)
+    if (!((waiting_for(s) >> x) & 1u)) {
+      CHECK(legal_actions(s, x).empty());
+      CHECK(decisions(s, x).empty());
+    }
+}
+
+// Plays to the Storm phase of turn 1, lets `adjust` change the position, then
+// plays (default choices: storm dials 0, passes) to `phase`.
+inline GameState adjusted_at(Phase phase, std::initializer_list<Faction> factions,
+                             const std::function<void(GameState&)>& adjust, bool advanced = false,
+                             Rulings rulings = Rulings::defaults()) {
+  GameState s = game(factions, advanced, 7, rulings);
+  play_until(s, Phase::Storm, 1);
+  adjust(s);
+  play_until(s, phase);
+  return s;
+}
+
+// Shipment and Movement: passes every decision until `f` is asked to ship, or
+// to move when it has nothing to ship (steps 0 and 2 of shipment_movement.cpp).
+inline void pass_until_ship_or_move(GameState& s, Faction f) {
+  constexpr uint8_t kShipStep = 0, kMoveStep = 2;
+  for (int i = 0; i < 50; ++i) {
+    REQUIRE(s.phase == Phase::ShipmentMovement);
+    if (s.shipmove.current == s.seat_of(f) && (s.step == kShipStep || s.step == kMoveStep) &&
+        ((waiting_for(s) >> s.seat_of(f)) & 1u))
+      return;
+    const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+    act(s, s.faction_at(who), pass());
+  }
+  FAIL("never reached " << faction_name(f));
+}
+
+// ---- Battle -----------------------------------------------------------------
+
+inline LeaderId L(Faction f, int i) { return data::leader_id(f, i); }
+inline TerritoryId ter(LocationId l) { return data::territory_of(l); }
+inline bool waiting(const GameState& s, Faction f) { return (waiting_for(s) >> s.seat_of(f)) & 1u; }
+
+inline Action plan(uint8_t leader, int dial, uint8_t weapon = kNone8, uint8_t defense = kNone8,
+                   uint8_t cheap = kNone8, int spice = 0, bool kh = false) {
+  Action a = make(ActionKind::BattlePlan);
+  a.card = leader;
+  a.forces = cheap;
+  a.to = weapon;
+  a.from = defense;
+  a.value = static_cast<uint8_t>(dial);
+  a.amount = static_cast<uint16_t>(spice);
+  a.flag = kh;
+  return a;
+}
+inline Action choose(TerritoryId t, Faction opp) {
+  Action a = make(ActionKind::ChooseBattle);
+  a.to = t;
+  a.faction = static_cast<uint8_t>(opp);
+  return a;
+}
+inline Action traitor(bool call) {
+  Action a = make(ActionKind::CallTraitor);
+  a.flag = call;
+  return a;
+}
+
+// Enters the Battle phase of the position built (rules::enter_phase) and
+// checks custody.
+inline void enter_battle_phase(GameState& s) {
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::Battle);
+  check_custody(s);
+}
+
+// Passes Prescience (2.01.08) and Voice (2.02.06) while they are asked, so
+// that the battle plans come next.
+inline void no_abilities(GameState& s) {
+  while (s.phase == Phase::Battle && (s.step == rules::ability::kPrescience || s.step == rules::ability::kVoice))
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+}
+
+// Declines every traitor call asked (battle step 2); stops at the winner's
+// KeepCards step.
+inline void decline_traitors(GameState& s) {
+  constexpr uint8_t kTraitorStep = 2;
+  for (Seat x = 0; x < s.num_seats; ++x)
+    if (s.phase == Phase::Battle && s.step == kTraitorStep && ((waiting_for(s) >> x) & 1u))
+      act(s, s.faction_at(x), traitor(false));
+}
+
+// 1.07.06.06: at the KeepCards step (battle step 7) the winner keeps every
+// card it may (Pass).
+inline void keep_all(GameState& s) {
+  constexpr uint8_t kKeepStep = 7;
+  if (s.phase == Phase::Battle && s.step == kKeepStep)
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+}
+
 inline LocationId loc(const char* name) {
   auto l = data::find_location(name);
   REQUIRE(l.has_value());
