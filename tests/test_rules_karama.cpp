@@ -636,10 +636,10 @@ TEST_CASE("3.01.11.02 2.06.04 1.14.05 a shipment paid to the bank under preventi
   GameState s = at_shipment({Faction::Atreides, Faction::Guild, Faction::Emperor}, true);
   const LocationId arrakeen = loc("Arrakeen");
   const uint8_t k1 = give(s, Faction::Emperor, TreacheryKind::Karama);
-  const uint8_t k2 = give(s, Faction::Guild, TreacheryKind::Karama);
   set_spice(s, Faction::Atreides, 10);
   set_spice(s, Faction::Guild, 5);
   act(s, Faction::Emperor, play(k1, prevent(rules::Ability::GuildPayment), fa(Faction::Guild)));
+  const uint8_t k2 = give(s, Faction::Guild, TreacheryKind::Karama);
   pass_until_ship(s, Faction::Atreides);
   const int64_t bank0 = s.bank;
   act(s, Faction::Atreides, ship(arrakeen, 3));
