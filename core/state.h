@@ -135,6 +135,7 @@ struct Window {
   uint16_t act_amount2 = 0;   // Action::amount2 (Ship.ally_pays, 1.10.02.06)
 };
 inline constexpr int kMaxWindows = 4;
+inline constexpr int kPendingPlacements = 12;  // == kMaxPlacements (core/engine.h)
 
 // 3.01.22 Truthtrance: the last question asked and its answer (public: the
 // question is asked and answered publicly).
@@ -344,6 +345,12 @@ struct GameState {
   KwisatzHaderachState kh;  // 2.01.10-15
   uint8_t window_depth = 0;
   Window windows[kMaxWindows];
+  // 3.01.11.01: the placements of a Move waiting in a KaramaCancel window (2.04.06; the window holds the
+  // rest of the action). Public: the move was announced.
+  uint8_t pending_move_n = 0;
+  uint8_t pending_move_loc[kPendingPlacements] = {};
+  uint8_t pending_move_forces[kPendingPlacements] = {};
+  uint8_t pending_move_special[kPendingPlacements] = {};
 
   // ---- treachery cards outside battle, Karama (core/rules/cards.cpp) ----
   uint8_t storm_override = kNone8;        // 3.01.23 Weather Control: sectors the storm moves this phase (public)

@@ -723,3 +723,54 @@ TEST_CASE("3.01.11.02 2.02.09 ruling karama_automatic_use=next_occasion: a claim
   CHECK(s.of(Faction::BeneGesserit).spice == 2);
   CHECK(s.prevented[static_cast<int>(Faction::BeneGesserit)] == 0);  // (changes_outcome keeps it: see above)
 }
+
+TEST_CASE("3.01.11.01 2.04.06 karama_windows=all_other_seats: the Fremen two-territory move waits in a window with all its placements",
+          "[cards][karama][rulings]") {
+  GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, false, ruling("karama_windows", "all_other_seats"));
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  for (int i = 0; i < 60; ++i) {
+    if (s.shipmove.current == s.seat_of(Faction::Fremen) && s.step == kMoveStep && waits(s, Faction::Fremen)) break;
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+  }
+  REQUIRE(s.step == kMoveStep);
+  // A legal move that needs two territories: rejected once the ability is prevented.
+  GameState one = s;
+  one.prevented[static_cast<int>(Faction::Fremen)] |= 1u << static_cast<int>(rules::Ability::FremenMovement);
+  Action two;
+  bool found = false;
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::Fremen)))
+    if (a.kind == ActionKind::Move && !validate(s, s.seat_of(Faction::Fremen), a) && validate(one, one.seat_of(Faction::Fremen), a)) {
+      two = a;
+      found = true;
+      break;
+    }
+  REQUIRE(found);
+  int moving = 0;
+  for (int i = 0; i < two.n_placements; ++i) moving += two.placements[i].forces + two.placements[i].special;
+  const int at_target = s.forces_at(Faction::Fremen, two.to);
+  act(s, Faction::Fremen, two);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::FremenMovement));
+  CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Atreides)));
+  CHECK(s.forces_at(Faction::Fremen, two.to) == at_target);  // not moved yet
+  CHECK(s.pending_move_n == two.n_placements);
+  check_legal(s);
+  SECTION("let through: the move is made as announced") {
+    act(s, Faction::Atreides, make(ActionKind::Respond));
+    CHECK(s.window_depth == 0);
+    CHECK(s.forces_at(Faction::Fremen, two.to) == at_target + moving);
+  }
+  SECTION("cancelled: the Fremen retake the movement one territory at most") {
+    Action r = make(ActionKind::Respond);
+    r.flag = true;
+    r.card = karama;
+    act(s, Faction::Atreides, r);
+    CHECK(s.window_depth == 0);
+    CHECK(s.step == kMoveStep);
+    CHECK(waits(s, Faction::Fremen));
+    CHECK(s.forces_at(Faction::Fremen, two.to) == at_target);
+    CHECK_THAT(rejected(s, Faction::Fremen, two).reason, Catch::Contains("3.01.11.01"));
+    act(s, Faction::Fremen, pass());
+    CHECK(s.cancelled_ability == kNone8);
+  }
+}

@@ -46,7 +46,9 @@
 //      window (below), answered Respond{accept, card = the Karama}, opened by
 //      the phase code through karama_window() for the abilities used by an
 //      action (rules::Ability: Guild half price, cross-ship, off-planet,
-//      Fremen storm migration, spiritual advisor, Voice, Prescience).
+//      Fremen storm migration and two-territory movement, spiritual
+//      advisor, Voice, Prescience). A Move's placements wait in
+//      GameState::pending_move_* (one Move at most is ever pending).
 //    - 3.01.11.02 value = kKaramaPrevent | ability, target = the faction that
 //      would use it: its next use is prevented (GameState::prevented, bit =
 //      Ability; ability_info() is the table of abilities, rules and actions).
@@ -70,8 +72,7 @@
 //      next Shipment and Movement phase goes in storm order. A prevention
 //      played while an occurrence is under way (a card already up for bid,
 //      a battle already begun) is for the next one. 3.01.11.01 windows are
-//      not opened for automatic abilities, nor for 2.04.06 (a Move with
-//      several placements does not fit in a Window).
+//      not opened for automatic abilities (nor for 2.02.16, 2.03.07, 2.06.12).
 //    - 3.01.11.03 value = kKaramaGuildRates, in one's own shipment step: this
 //      turn's shipment costs half (rounded up) and is paid to the bank
 //      (GameState::karama_shipment, read by shipment_movement.cpp).
@@ -357,6 +358,11 @@ void close_window(Ctx& c) {
   p.flag2 = (w.act_flags & 2) != 0;
   p.value = w.act_value;
   p.amount2 = w.act_amount2;
+  if (p.kind == ActionKind::Move) {
+    p.n_placements = s.pending_move_n;
+    for (int i = 0; i < s.pending_move_n && i < kMaxPlacements; ++i)
+      p.placements[i] = Placement{s.pending_move_loc[i], s.pending_move_forces[i], s.pending_move_special[i]};
+  }
   s.ability_cleared = w.subject;
   phase_rules(s.phase).apply(c, w.owner, p);
   s.ability_cleared = kNone8;
@@ -936,6 +942,15 @@ bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
   w.act_flags = static_cast<uint8_t>((pending.flag ? 1 : 0) | (pending.flag2 ? 2 : 0));
   w.act_value = pending.value;
   w.act_amount2 = pending.amount2;
+  if (pending.kind == ActionKind::Move) {  // 2.04.06: the placements wait in the state
+    static_assert(kPendingPlacements == kMaxPlacements);
+    s.pending_move_n = pending.n_placements;
+    for (int i = 0; i < kMaxPlacements; ++i) {
+      s.pending_move_loc[i] = i < pending.n_placements ? pending.placements[i].location : 0;
+      s.pending_move_forces[i] = i < pending.n_placements ? pending.placements[i].forces : 0;
+      s.pending_move_special[i] = i < pending.n_placements ? pending.placements[i].special : 0;
+    }
+  }
   return push_window(s, w);
 }
 

@@ -52,6 +52,9 @@
 // The automatic ones: a prevented 2.06.04 sends the next shipment payment
 // the Guild would receive to the bank (ShipMoveState::last_paid_bank keeps
 // 1.14.05's refund right); a prevented 2.01.07 skips the next look.
+// 3.01.11.01: a Fremen move that needs two territories (2.04.06, not with
+// ornithopters) opens a KaramaCancel window (karama_window); cancelled, the
+// Fremen retake the movement with a range of one.
 // 1.10.02.06 allies pay for each other's shipments: Ship.ally_pays (Action::
 // amount2) of the cost comes from the ally's shield, within the allowance
 // the ally set with AllyPermission (core/rules/deals.cpp; each payment uses
@@ -510,10 +513,20 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
   if (d_no_storm >= 0 && d_no_storm <= range)
     return reject(RejectCode::Storm, "the storm blocks every path from " + ter_name(from_t) + " to " + loc_name(a.to) + " within " + std::to_string(range) + " territories (1.06.05.06)");
   const int d_free = path_length(s, me, a, false, false);
+  if (me == Faction::Fremen && range < 2 && d >= 0 && d <= 2)  // 2.04.06 prevented or cancelled by a Karama
+    if (auto why = ability_blocked(s, me, Ability::FremenMovement)) return reject(RejectCode::IllegalChoice, *why);
   if (d_free >= 0 && d_free <= range)
     return reject(RejectCode::Occupancy, "strongholds at the occupancy limit block every path to " + loc_name(a.to) + " (1.06.05.09)");
   return reject(RejectCode::IllegalChoice, loc_name(a.to) + " is " + std::to_string(d_free) + " territories from " + ter_name(from_t) +
                                                "; you may move " + std::to_string(range) + " (1.06.05.03/.04)");
+}
+
+// 2.04.06: does this (valid) Fremen move need the two-territory movement?
+// Not when ornithopters give them three (1.06.05.03/.04).
+bool uses_fremen_movement(const GameState& s, Faction me, const Action& a) {
+  if (me != Faction::Fremen || a.n_placements == 0) return false;
+  const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
+  return !orn && path_length(s, me, a, true, true) > 1;
 }
 
 // Groups a faction may move: each piece alone, and every piece of a
@@ -1070,6 +1083,9 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       to_move_step(c);
       return;
     case kMove:
+      // 3.01.11.01: a Karama may cancel the Fremen two-territory movement as it is used (cards.cpp;
+      // the placements wait in GameState::pending_move_*).
+      if (a.kind == ActionKind::Move && uses_fremen_movement(s, me, a) && karama_window(c, seat, Ability::FremenMovement, a)) return;
       consume_prevention(s, me, Ability::FremenMovement);  // 3.01.11.02: this movement was its use opportunity
       if (a.kind == ActionKind::Move) {
         apply_move(s, me, a);
