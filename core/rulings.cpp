@@ -160,6 +160,10 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "When the Guild pays part of its ally's shipment (1.10.02.06), where does the Guild's share go?",
        {"bank", "guild"}, 0,
        "2.06.04 (another faction's shipment pays the Guild) vs 1.06.03.02 (shipment spice goes to the bank): the Guild's own spice paying the Guild"},
+      {RulingId::KaramaAutomaticUse, "karama_automatic_use",
+       "Which occurrence of an automatic faction ability (one used without an action, e.g. 2.03.04 or 2.04.07) does a Karama prevent?",
+       {"changes_outcome", "next_occasion"}, 0,
+       "3.01.11.02 (a Karama prevents the use of a starred ability): an ability that applies by itself is used only where it makes a difference, or at the next occasion its rule comes up"},
   }};
   return r;
 }

@@ -54,8 +54,9 @@ enum class RulingId : uint8_t {
   GuildKaramaReship = 35,         // 1.14.05: a shipment cancelled by the Guild's Karama ends the shipper's shipment, or it ships again
   WinnerWorthless = 36,           // 1.07.06.06 vs 3.01.01: the winner's worthless cards are discarded, or may be kept
   GuildAllyShipmentShare = 37,    // 1.10.02.06 with 2.06.04: the Guild's share of its ally's shipment goes to the bank or stays
+  KaramaAutomaticUse = 38,        // 3.01.11.02: a prevented automatic ability is used up where it changes the outcome, or at its next occasion
 };
-inline constexpr int kNumRulings = 38;
+inline constexpr int kNumRulings = 39;
 
 struct RulingInfo {
   RulingId id;

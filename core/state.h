@@ -135,6 +135,7 @@ struct Window {
   uint16_t act_amount2 = 0;   // Action::amount2 (Ship.ally_pays, 1.10.02.06)
 };
 inline constexpr int kMaxWindows = 4;
+inline constexpr int kPendingPlacements = 12;  // == kMaxPlacements (core/engine.h)
 
 // 3.01.22 Truthtrance: the last question asked and its answer (public: the
 // question is asked and answered publicly).
@@ -190,7 +191,8 @@ struct BiddingState {
   uint8_t eligible = 0;         // seats eligible for this card (mask)
   uint8_t karama_bid = 0;       // the high bid was made with a Karama (3.01.11.04)
   uint8_t karama_card = kNone8; // the card the high bidder named to spend as the Karama (kNone8: automatic)
-  uint8_t pad[2] = {};
+  uint8_t atreides_blind = 0;   // 3.01.11.02: a Karama prevents the Atreides seeing this card (2.01.05); public
+  uint8_t pad = 0;
 };
 
 struct ShipMoveState {
@@ -201,7 +203,7 @@ struct ShipMoveState {
   LocationId advisor_to = 0;    // where the shipment/move the Bene Gesserit may answer went (2.02.05/2.02.11/2.02.15)
   uint8_t ornithopters = 0;     // current seat had forces in Arrakeen/Carthag when its turn began (OrnithopterTiming)
   uint8_t resume = 0;           // sub-step that follows a Bene Gesserit intrusion answer (2.02.15)
-  uint8_t pad2 = 0;
+  uint8_t last_paid_bank = 0;   // 1: the shipper's own payment went to the bank although the Guild is in (3.01.11.02 of 2.06.04)
   // 1.14.05: the current seat's shipment from reserves the Guild may still cancel by Karama
   // (kNone8: none; cleared when the seat moves or its turn ends). Public.
   LocationId last_to = kNone8;
@@ -211,6 +213,7 @@ struct ShipMoveState {
   uint16_t last_ally_paid = 0;   // 1.10.02.06: what the shipper's ally paid of it (refunded to the ally)
   uint8_t last_ally_bank = 0;    // 1: the ally's share went to the bank, 0: to the shipment's payee
   uint8_t guild_asked = 0;       // 1 once the Guild was asked about this shipment (ruling karama_windows=all_other_seats)
+  uint8_t guild_timing_off = 0;  // 1: a Karama prevents 2.06.12 this phase (3.01.11.02): the Guild goes in storm order; public
 };
 
 // 1.02 Spice Blow scratch (core/rules/spice_blow.cpp); the rides are read by
@@ -270,6 +273,10 @@ struct BattleState {
   uint8_t after = 0;               // 1 once the post-battle bookkeeping ran (2.01.10, 2.05.10)
   uint8_t captive = 0;             // 2.05.10: 1 + leader drawn for the Harkonnen to kill or capture; public
   uint8_t karama_seen = 0;         // 1.14.01: 1 + side whose whole plan the Atreides see by Karama; public (the plan is not)
+  // 3.01.11.02 (set when the battle starts, public): factions (bit = Faction) whose elite forces count
+  // as one in this battle (2.03.08 / 2.04.18 prevented); 1: the Fremen need spice (2.04.21 prevented).
+  uint8_t karama_elite_off = 0;
+  uint8_t karama_hardened_off = 0;
   BattlePlanState plan[2];       // [0] aggressor, [1] defender
   Pile<6> wheels;                // cards on the revealed battle wheels
 };
@@ -326,17 +333,24 @@ struct GameState {
   Pile<data::kNumLeaders> traitor_deck;
   Pile<6> storm_deck;                           // advanced Fremen storm cards 1..6 (2.04.13)
   uint8_t storm_card = 0;                       // face-down storm card for the next storm (0: none)
+  uint8_t storm_card_hidden = 0;                // 1: a Karama prevents the Fremen seeing storm_card (2.04.14, 3.01.11.02); public
 
   // ---- phase scratch ----
   BiddingState bidding;
   ShipMoveState shipmove;
   SpiceBlowState blow;
   NexusState nexus;
-  uint8_t revival_fremen_grant = 0;  // 2.04.11 ruling fremen_ally_revival=fremen_decides: granted this turn (core/rules/revival.cpp)
+  uint8_t revival_fremen_grant = 0;  // 2.04.11 ruling fremen_ally_revival=fremen_decides: 1 granted this turn; 2: prevented this turn by a Karama (3.01.11.02) (core/rules/revival.cpp)
   BattleState battle;
   KwisatzHaderachState kh;  // 2.01.10-15
   uint8_t window_depth = 0;
   Window windows[kMaxWindows];
+  // 3.01.11.01: the placements of a Move waiting in a KaramaCancel window (2.04.06; the window holds the
+  // rest of the action). Public: the move was announced.
+  uint8_t pending_move_n = 0;
+  uint8_t pending_move_loc[kPendingPlacements] = {};
+  uint8_t pending_move_forces[kPendingPlacements] = {};
+  uint8_t pending_move_special[kPendingPlacements] = {};
 
   // ---- treachery cards outside battle, Karama (core/rules/cards.cpp) ----
   uint8_t storm_override = kNone8;        // 3.01.23 Weather Control: sectors the storm moves this phase (public)
@@ -347,7 +361,7 @@ struct GameState {
   uint8_t cancelled_ability = kNone8;     // 3.01.11.01 / 1.00.04 ability cancelled by a Karama: the redo goes without it
   uint8_t cancelled_faction = kNoFaction; // whose ability that was
   // 3.01.11.02: per faction, abilities (bit = rules::Ability) a Karama prevents at their next use opportunity.
-  uint16_t prevented[kNumFactions] = {};
+  uint32_t prevented[kNumFactions] = {};
   TruthtranceRecord truthtrance;          // 3.01.22 the last question and its answer (public)
 
   // ---- 2.01.07 Atreides Wormsign (core/rules/shipment_movement.cpp) ----

@@ -52,7 +52,7 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
   // 2.01.07 the card the Atreides saw on the spice deck.
   if (!(seat && me == Faction::Atreides) && t.wormsign_card < data::kNumSpiceCards)
     t.wormsign_card = static_cast<uint8_t>((t.wormsign_card + 1) % data::kNumSpiceCards);
-  if (!(seat && me == Faction::Fremen) && t.storm_card) t.storm_card = static_cast<uint8_t>(t.storm_card % 6 + 1);
+  if (!(seat && me == Faction::Fremen && !s.storm_card_hidden) && t.storm_card) t.storm_card = static_cast<uint8_t>(t.storm_card % 6 + 1);
   // The battle plans of the other side, before they are revealed.
   if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s))
     for (int i = 0; i < 2; ++i) {

@@ -298,7 +298,7 @@ std::string build_view(const GameState& s, Viewer who) {
   vb.add_spice_discard_a(v_sa);
   vb.add_spice_discard_b(v_sb);
   vb.add_traitor_deck_count(s.traitor_deck.n);
-  const bool sees_storm = all || (who.kind == Viewer::SeatView && me == Faction::Fremen);
+  const bool sees_storm = all || (who.kind == Viewer::SeatView && me == Faction::Fremen && !s.storm_card_hidden);  // 2.04.14, 3.01.11.02
   if (sees_storm && s.storm_card) vb.add_storm_card(s.storm_card);
   if (bidding.o) vb.add_bidding(bidding);
   if (battle.o) vb.add_battle(battle);

@@ -1123,3 +1123,38 @@ TEST_CASE("1.07.06.06 ruling winner_worthless=may_keep", "[battle][rulings]") {
   CHECK(s.of(Faction::Atreides).hand.contains(baliset));
   CHECK(s.treachery_discard.contains(hero));
 }
+
+TEST_CASE("3.01.11.02 2.04.18 2.04.21 2.03.08 prevented elites count one and the Fremen dial spice in their next battle", "[battle][karama]") {
+  GameState s = base({Faction::Fremen, Faction::Emperor, Faction::Atreides}, true);
+  const LocationId tabr = loc("Sietch Tabr");
+  place(s, Faction::Fremen, kFlat, 2, 2);
+  place(s, Faction::Emperor, kFlat, 1, 2);
+  place(s, Faction::Emperor, tabr, 1, 2);
+  place(s, Faction::Atreides, tabr, 2);
+  set_spice(s, Faction::Fremen, 10);
+  auto prevent_ability = [&](Faction f, rules::Ability ab) { s.prevented[static_cast<int>(f)] |= 1u << static_cast<int>(ab); };
+  prevent_ability(Faction::Fremen, rules::Ability::FremenFedaykin);
+  prevent_ability(Faction::Fremen, rules::Ability::FremenBattleHardened);
+  prevent_ability(Faction::Emperor, rules::Ability::EmperorSardaukar);
+  REQUIRE(storm_order(s)[0] == s.seat_of(Faction::Fremen));
+  enter_battle(s);
+  REQUIRE(s.battle.territory == ter(kFlat));
+  CHECK(s.prevented[static_cast<int>(Faction::Fremen)] == 0);  // both used up by this battle
+  // Against the Fremen the Sardaukar count one anyway: the prevention waits.
+  CHECK(s.prevented[static_cast<int>(Faction::Emperor)] != 0);
+  CHECK(decisions(s, seat(s, Faction::Fremen))[0].max == 4);  // 2 + 2 Fedaykin at one
+  CHECK(rejected(s, Faction::Fremen, plan(L(Faction::Fremen, 4), 5)).code == RejectCode::IllegalChoice);
+  check_legal(s);
+  act(s, Faction::Fremen, plan(L(Faction::Fremen, 4), 4, kNone8, kNone8, kNone8, 4));  // spice allowed: 4 + Jamis 2 = 6
+  act(s, Faction::Emperor, plan(L(Faction::Emperor, 4), 3, kNone8, kNone8, kNone8, 0));  // 1.5 + 2
+  no_traitors(s);
+  CHECK(s.of(Faction::Fremen).spice == 6);
+  // The Fremen lose 4 units: 2 regular and both Fedaykin (worth one each).
+  CHECK(s.forces_at(Faction::Fremen, kFlat, 0) == 0);
+  CHECK(s.forces_at(Faction::Fremen, kFlat, 1) == 0);
+  // Next: the Emperor against the Atreides; the Sardaukar prevention is used up here.
+  REQUIRE(s.phase == Phase::Battle);
+  REQUIRE(s.battle.territory == ter(tabr));
+  CHECK(s.prevented[static_cast<int>(Faction::Emperor)] == 0);
+  CHECK(decisions(s, seat(s, Faction::Emperor))[0].max == 3);  // 1 + 2 Sardaukar at one
+}

@@ -14,6 +14,7 @@
 
 #include "core/rules/rules.h"
 #include "events/codec.h"
+#include "inspect/projection.h"
 #include "support/scenario.h"
 
 using namespace scenario;
@@ -1117,4 +1118,127 @@ TEST_CASE("Bid.card round-trips through the event codec and the action JSON", "[
   CHECK(a.flag);
   REQUIRE(codec::parse_action_json(R"({"action_type":"Bid","action":{"amount":4}})", &a, nullptr, &err));
   CHECK(a.card == kNone8);
+}
+
+// ---- 3.01.11.02: a Karama prevents the next use of an automatic ability ----
+
+namespace {
+
+Action prevent_play(uint8_t karama, rules::Ability ab, Faction target) {
+  Action a = make(ActionKind::PlayCard);
+  a.card = karama;
+  a.value = static_cast<uint8_t>(rules::kKaramaPrevent | static_cast<int>(ab));
+  a.to = static_cast<uint8_t>(target);
+  return a;
+}
+
+// The card up for bid goes to `buyer` for `amount` (every other seat passes).
+void buy(GameState& s, Faction buyer, int amount) {
+  const int n = s.bidding.row.n;
+  const uint8_t card = s.bidding.row.ids[0];
+  while (s.phase == Phase::Bidding && s.bidding.row.n == n) {
+    const Seat who = to_bid(s);
+    if (fac(s, who) == buyer && s.bidding.high_bidder != who) act(s, buyer, bid(amount));
+    else act(s, fac(s, who), pass());
+  }
+  REQUIRE(s.of(buyer).hand.contains(card));
+}
+
+}  // namespace
+
+TEST_CASE("3.01.11.02 2.03.04 a prevented payment for treachery goes to the bank, the next one to the Emperor again", "[bidding][karama]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild, Faction::Fremen});
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  give(s, Faction::Guild, karama);
+  CHECK(rejected(s, Faction::Guild, prevent_play(karama, rules::Ability::EmperorPayment, Faction::Atreides)).code ==
+        RejectCode::IllegalChoice);  // the Atreides do not have it
+  act(s, Faction::Guild, prevent_play(karama, rules::Ability::EmperorPayment, Faction::Emperor));
+  CHECK(s.prevented[static_cast<int>(Faction::Emperor)] != 0);
+  start(s);
+  const int64_t bank0 = s.bank;
+  buy(s, Faction::Atreides, 7);
+  CHECK(s.of(Faction::Atreides).spice == 3);
+  CHECK(s.of(Faction::Emperor).spice == 10);  // 1.04.06.03: to the bank
+  CHECK(s.bank == bank0 + 7);
+  CHECK(s.prevented[static_cast<int>(Faction::Emperor)] == 0);  // consumed
+  buy(s, Faction::Fremen, 2);
+  CHECK(s.of(Faction::Emperor).spice == 12);  // 2.03.04 is back
+  CHECK(s.bank == bank0 + 7);
+}
+
+TEST_CASE("3.01.11.02 2.03.04 the Emperor's own purchase and a Karama bid do not use up the prevention", "[bidding][karama]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild});
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  give(s, Faction::Guild, karama);
+  act(s, Faction::Guild, prevent_play(karama, rules::Ability::EmperorPayment, Faction::Emperor));
+  start(s);
+  buy(s, Faction::Emperor, 3);  // paid to the bank anyway: 2.03.04 is not used
+  CHECK(s.of(Faction::Emperor).spice == 7);
+  CHECK(s.prevented[static_cast<int>(Faction::Emperor)] != 0);
+  buy(s, Faction::Guild, 4);
+  CHECK(s.of(Faction::Emperor).spice == 7);
+  CHECK(s.prevented[static_cast<int>(Faction::Emperor)] == 0);
+}
+
+TEST_CASE("3.01.11.02 2.05.08 a prevented top card: no free card with the next purchase, then the ability is back", "[bidding][karama]") {
+  GameState s = at_bidding({Faction::Harkonnen, Faction::Atreides, Faction::Emperor});
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  set_hand(s, Faction::Harkonnen, 1);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  give(s, Faction::Atreides, karama);
+  act(s, Faction::Atreides, prevent_play(karama, rules::Ability::HarkonnenTopCard, Faction::Harkonnen));
+  start(s);
+  const auto& hand = s.of(Faction::Harkonnen).hand;
+  const uint8_t top = deck_top(s);
+  buy(s, Faction::Harkonnen, 2);
+  CHECK(hand.n == 2);  // the card bought only
+  CHECK_FALSE(hand.contains(top));
+  CHECK(deck_top(s) == top);
+  CHECK(s.prevented[static_cast<int>(Faction::Harkonnen)] == 0);
+  buy(s, Faction::Harkonnen, 1);
+  CHECK(hand.n == 4);  // 2.05.08 again: the card and the top card
+  CHECK(hand.contains(top));
+}
+
+TEST_CASE("3.01.11.02 2.01.05 a prevented look: the Atreides do not see the next card up for bid, then see again", "[bidding][karama][views]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Fremen, Faction::Emperor});
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  give(s, Faction::Fremen, karama);
+  act(s, Faction::Fremen, prevent_play(karama, rules::Ability::AtreidesBidding, Faction::Atreides));
+  start(s);
+  CHECK_FALSE(rules::can_see_card_up_for_bid(s, Faction::Atreides));
+  CHECK(s.bidding.atreides_blind == 1);
+  CHECK(s.prevented[static_cast<int>(Faction::Atreides)] == 0);
+  for (Seat x = 0; x < s.num_seats; ++x) CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(x)).has_value());
+  buy(s, Faction::Emperor, 1);
+  CHECK(rules::can_see_card_up_for_bid(s, Faction::Atreides));  // the next card
+  // Played while a card is up for bid (already seen): it is the next card's.
+  const uint8_t k2 = card_of_kind(TreacheryKind::Karama, 1);
+  give(s, Faction::Emperor, k2);
+  act(s, Faction::Emperor, prevent_play(k2, rules::Ability::AtreidesBidding, Faction::Atreides));
+  CHECK(rules::can_see_card_up_for_bid(s, Faction::Atreides));
+  buy(s, Faction::Fremen, 1);
+  CHECK_FALSE(rules::can_see_card_up_for_bid(s, Faction::Atreides));
+}
+
+TEST_CASE("3.01.11.02 2.03.04 2.05.08 ruling karama_automatic_use=next_occasion: the next sale uses the prevention up", "[bidding][karama]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild, Faction::Harkonnen}, false,
+                           ruling("karama_automatic_use", "next_occasion"));
+  for (Seat x : storm_order(s)) set_spice(s, fac(s, x), 10);
+  set_hand(s, Faction::Harkonnen, 7);  // a purchase fills the hand: no free card either way
+  const uint8_t karama = card_of_kind(TreacheryKind::Karama);
+  const uint8_t k2 = card_of_kind(TreacheryKind::Karama, 1);
+  give(s, Faction::Guild, karama);
+  give(s, Faction::Atreides, k2);
+  act(s, Faction::Guild, prevent_play(karama, rules::Ability::EmperorPayment, Faction::Emperor));
+  act(s, Faction::Atreides, prevent_play(k2, rules::Ability::HarkonnenTopCard, Faction::Harkonnen));
+  start(s);
+  buy(s, Faction::Harkonnen, 3);  // the Emperor's first occasion: paid to the bank
+  CHECK(s.of(Faction::Emperor).spice == 10);
+  CHECK(s.of(Faction::Harkonnen).hand.n == 8);
+  CHECK(s.prevented[static_cast<int>(Faction::Emperor)] == 0);
+  CHECK(s.prevented[static_cast<int>(Faction::Harkonnen)] == 0);  // used up although it changed nothing
 }

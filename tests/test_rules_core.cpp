@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/rules/rules.h"
+#include "inspect/projection.h"
 #include "inspect/view.h"
 #include "support/scenario.h"
 
@@ -563,4 +564,35 @@ TEST_CASE("1.12.00 1.12.01 1.12.02 1.12.03 1.12.05 deals between anyone change n
   m.phase = Phase::MentatPause;
   CHECK(rejected(m, Faction::Atreides, b).code == RejectCode::WrongPhase);
   CHECK(rejected(m, Faction::Harkonnen, b).code == RejectCode::WrongPhase);
+TEST_CASE("3.01.11.02 2.04.16 prevented: the next storm that catches Fremen forces destroys them all", "[storm][karama]") {
+  GameState h = game({Faction::Fremen, Faction::Harkonnen}, true);
+  play_until(h, Phase::Storm, 1);
+  const auto sand1 = loc("Cielago South (West Sector)");
+  h.of(Faction::Fremen).reserves[0] = static_cast<uint8_t>(h.of(Faction::Fremen).reserves[0] - 5);
+  h.forces_at(Faction::Fremen, sand1) = 5;
+  h.prevented[static_cast<int>(Faction::Fremen)] |= 1u << static_cast<int>(rules::Ability::FremenStormLosses);
+  act(h, Faction::Fremen, dial(1));
+  act(h, Faction::Harkonnen, dial(1));
+  CHECK(h.forces_at(Faction::Fremen, sand1) == 0);
+  CHECK(h.of(Faction::Fremen).tanks[0] == 5);
+  CHECK(h.prevented[static_cast<int>(Faction::Fremen)] == 0);
+}
+
+TEST_CASE("3.01.11.02 2.04.14 prevented: the Fremen do not see the next storm card, then see again", "[storm][karama][views]") {
+  GameState s = game({Faction::Fremen, Faction::Harkonnen}, true);
+  play_until(s, Phase::Storm, 1);
+  s.prevented[static_cast<int>(Faction::Fremen)] |= 1u << static_cast<int>(rules::Ability::FremenStormCard);
+  act(s, Faction::Fremen, dial(0));
+  act(s, Faction::Harkonnen, dial(0));
+  REQUIRE(s.storm_card >= 1);
+  CHECK(s.storm_card_hidden == 1);
+  CHECK(s.prevented[static_cast<int>(Faction::Fremen)] == 0);
+  const std::string hidden = "\"storm_card\": null";
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Fremen))), Catch::Contains(hidden));
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), Catch::Contains(hidden));
+  for (Seat x = 0; x < s.num_seats; ++x) CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(x)).has_value());
+  while (s.turn < 2) play_step(s);  // turn 2's storm moves by the card and the next card is drawn
+  CHECK(s.storm_card_hidden == 0);
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Fremen))), !Catch::Contains(hidden));
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))), Catch::Contains(hidden));
 }

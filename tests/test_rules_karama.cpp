@@ -545,3 +545,174 @@ TEST_CASE("3.01.11.02 3.01.11.01 spiritual advisors: prevented, no advisor step,
     CHECK(s.cancelled_ability == kNone8);
   }
 }
+
+// ---- 3.01.11.02 automatic abilities (no action of their own) -----------------------------------
+
+TEST_CASE("3.01.11.02 2.06.04 a prevented payment for shipment goes to the bank, the next shipment pays the Guild again", "[cards][karama]") {
+  GameState s = at_shipment({Faction::Guild, Faction::Atreides, Faction::Emperor}, false);
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  set_spice(s, Faction::Guild, 5);
+  set_spice(s, Faction::Atreides, 10);
+  set_spice(s, Faction::Emperor, 10);
+  CHECK(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildPayment), fa(Faction::Guild))));
+  act(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildPayment), fa(Faction::Guild)));
+  // The two shippers in storm order.
+  std::vector<Faction> shippers;
+  for (Seat x : rules::order_from_first(s))
+    if (s.faction_at(x) != Faction::Guild) shippers.push_back(s.faction_at(x));
+  REQUIRE(shippers.size() == 2);
+  const int64_t bank0 = s.bank;
+  pass_until_ship(s, shippers[0]);
+  act(s, shippers[0], ship(data::polar_sink(), 1));  // 2 spice
+  CHECK(s.of(shippers[0]).spice == 8);
+  CHECK(s.of(Faction::Guild).spice == 5);  // 1.06.03.02: to the bank
+  CHECK(s.bank == bank0 + 2);
+  CHECK(s.prevented[static_cast<int>(Faction::Guild)] == 0);
+  pass_until_ship(s, shippers[1]);
+  act(s, shippers[1], ship(data::polar_sink(), 1));
+  CHECK(s.of(Faction::Guild).spice == 7);  // 2.06.04 is back
+  CHECK(s.bank == bank0 + 2);
+}
+
+TEST_CASE("3.01.11.02 2.06.04 1.14.05 a shipment paid to the bank under prevention is refunded from the bank", "[cards][karama]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::Guild, Faction::Emperor}, true);
+  const LocationId arrakeen = loc("Arrakeen");
+  const uint8_t k1 = give(s, Faction::Emperor, TreacheryKind::Karama);
+  set_spice(s, Faction::Atreides, 10);
+  set_spice(s, Faction::Guild, 5);
+  act(s, Faction::Emperor, play(k1, prevent(rules::Ability::GuildPayment), fa(Faction::Guild)));
+  const uint8_t k2 = give(s, Faction::Guild, TreacheryKind::Karama);
+  pass_until_ship(s, Faction::Atreides);
+  const int64_t bank0 = s.bank;
+  act(s, Faction::Atreides, ship(arrakeen, 3));
+  REQUIRE(s.step == kMoveStep);
+  CHECK(s.bank == bank0 + 3);
+  CHECK(s.of(Faction::Guild).spice == 5);
+  act(s, Faction::Guild, play(k2, 0, fa(Faction::Atreides)));  // 1.14.05
+  CHECK(s.of(Faction::Atreides).spice == 10);
+  CHECK(s.of(Faction::Guild).spice == 5);
+  CHECK(s.bank == bank0);
+}
+
+TEST_CASE("3.01.11.02 2.01.07 a prevented wormsign: no look at the next Shipment and Movement, the one after has it", "[cards][karama][views]") {
+  GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Fremen}, true, 7);
+  play_until(s, Phase::Storm, 1);
+  const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
+  act(s, Faction::Harkonnen, play(karama, prevent(rules::Ability::AtreidesWormsign), fa(Faction::Atreides)));
+  play_until(s, Phase::ShipmentMovement, 1);
+  CHECK(s.wormsign_turn == 0);
+  CHECK(s.prevented[static_cast<int>(Faction::Atreides)] == 0);
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
+  play_until(s, Phase::ShipmentMovement, 2);
+  CHECK(s.wormsign_turn == 2);
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), Catch::Contains("\"wormsign\""));
+}
+
+TEST_CASE("3.01.11.02 2.02.09 a prevented charity follows 1.03 where it matters, then the Bene Gesserit always receive 2 again", "[cards][karama][charity]") {
+  GameState s = game({Faction::Atreides, Faction::BeneGesserit, Faction::Fremen});
+  play_until(s, Phase::Charity, 1);
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  act(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgCharity), fa(Faction::BeneGesserit)));
+  auto enter_charity = [](GameState& g) {
+    rules::Ctx ctx{g, nullptr};
+    rules::enter_phase(ctx, Phase::Charity);
+  };
+  SECTION("5 spice: not asked, the prevention is used up") {
+    GameState c = s;
+    set_spice(c, Faction::BeneGesserit, 5);
+    enter_charity(c);
+    CHECK_FALSE((c.phase == Phase::Charity && waits(c, Faction::BeneGesserit)));
+    CHECK(c.prevented[static_cast<int>(Faction::BeneGesserit)] == 0);
+  }
+  SECTION("1 spice: brought to 2 (not 3), used up") {
+    GameState c = s;
+    set_spice(c, Faction::BeneGesserit, 1);
+    enter_charity(c);
+    REQUIRE(waits(c, Faction::BeneGesserit));
+    CHECK(rejected(c, Faction::Fremen, claim_charity()).code == RejectCode::NotYourDecision);
+    act(c, Faction::BeneGesserit, claim_charity());
+    CHECK(c.of(Faction::BeneGesserit).spice == 2);
+    CHECK(c.prevented[static_cast<int>(Faction::BeneGesserit)] == 0);
+  }
+  SECTION("0 spice: both rules give 2, the prevention waits") {
+    GameState c = s;
+    set_spice(c, Faction::BeneGesserit, 0);
+    enter_charity(c);
+    act(c, Faction::BeneGesserit, claim_charity());
+    CHECK(c.of(Faction::BeneGesserit).spice == 2);
+    CHECK(c.prevented[static_cast<int>(Faction::BeneGesserit)] != 0);
+  }
+  SECTION("not prevented: at least 2 whatever they hold") {
+    GameState c = s;
+    c.prevented[static_cast<int>(Faction::BeneGesserit)] = 0;
+    set_spice(c, Faction::BeneGesserit, 5);
+    enter_charity(c);
+    act(c, Faction::BeneGesserit, claim_charity());
+    CHECK(c.of(Faction::BeneGesserit).spice == 7);
+  }
+}
+
+TEST_CASE("3.01.11.02 2.02.09 ruling karama_automatic_use=next_occasion: a claim at 0 spice uses the prevention up", "[cards][karama][charity]") {
+  GameState s = game({Faction::Atreides, Faction::BeneGesserit, Faction::Fremen}, false, 7,
+                     ruling("karama_automatic_use", "next_occasion"));
+  play_until(s, Phase::Charity, 1);
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  act(s, Faction::Atreides, play(karama, prevent(rules::Ability::BgCharity), fa(Faction::BeneGesserit)));
+  set_spice(s, Faction::BeneGesserit, 0);
+  rules::Ctx ctx{s, nullptr};
+  rules::enter_phase(ctx, Phase::Charity);
+  act(s, Faction::BeneGesserit, claim_charity());
+  CHECK(s.of(Faction::BeneGesserit).spice == 2);
+  CHECK(s.prevented[static_cast<int>(Faction::BeneGesserit)] == 0);  // (changes_outcome keeps it: see above)
+}
+
+TEST_CASE("3.01.11.01 2.04.06 karama_windows=all_other_seats: the Fremen two-territory move waits in a window with all its placements",
+          "[cards][karama][rulings]") {
+  GameState s = at_shipment({Faction::Fremen, Faction::Atreides}, false, ruling("karama_windows", "all_other_seats"));
+  const uint8_t karama = give(s, Faction::Atreides, TreacheryKind::Karama);
+  for (int i = 0; i < 60; ++i) {
+    if (s.shipmove.current == s.seat_of(Faction::Fremen) && s.step == kMoveStep && waits(s, Faction::Fremen)) break;
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+  }
+  REQUIRE(s.step == kMoveStep);
+  // A legal move that needs two territories: rejected once the ability is prevented.
+  GameState one = s;
+  one.prevented[static_cast<int>(Faction::Fremen)] |= 1u << static_cast<int>(rules::Ability::FremenMovement);
+  Action two;
+  bool found = false;
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::Fremen)))
+    if (a.kind == ActionKind::Move && !validate(s, s.seat_of(Faction::Fremen), a) && validate(one, one.seat_of(Faction::Fremen), a)) {
+      two = a;
+      found = true;
+      break;
+    }
+  REQUIRE(found);
+  int moving = 0;
+  for (int i = 0; i < two.n_placements; ++i) moving += two.placements[i].forces + two.placements[i].special;
+  const int at_target = s.forces_at(Faction::Fremen, two.to);
+  act(s, Faction::Fremen, two);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::FremenMovement));
+  CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Atreides)));
+  CHECK(s.forces_at(Faction::Fremen, two.to) == at_target);  // not moved yet
+  CHECK(s.pending_move_n == two.n_placements);
+  check_legal(s);
+  SECTION("let through: the move is made as announced") {
+    act(s, Faction::Atreides, make(ActionKind::Respond));
+    CHECK(s.window_depth == 0);
+    CHECK(s.forces_at(Faction::Fremen, two.to) == at_target + moving);
+  }
+  SECTION("cancelled: the Fremen retake the movement one territory at most") {
+    Action r = make(ActionKind::Respond);
+    r.flag = true;
+    r.card = karama;
+    act(s, Faction::Atreides, r);
+    CHECK(s.window_depth == 0);
+    CHECK(s.step == kMoveStep);
+    CHECK(waits(s, Faction::Fremen));
+    CHECK(s.forces_at(Faction::Fremen, two.to) == at_target);
+    CHECK_THAT(rejected(s, Faction::Fremen, two).reason, Catch::Contains("3.01.11.01"));
+    act(s, Faction::Fremen, pass());
+    CHECK(s.cancelled_ability == kNone8);
+  }
+}

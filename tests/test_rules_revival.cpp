@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "core/rules/rules.h"
 #include "support/scenario.h"
 
 using namespace mentat;
@@ -418,4 +419,51 @@ TEST_CASE("2.04.11 ruling fremen_ally_revival=fremen_decides", "[revival][ruling
     act(s, Faction::Fremen, revive(1));
     CHECK(s.phase != Phase::Revival);
   }
+}
+
+namespace {
+void prevent_ability(GameState& g, Faction f, rules::Ability ab) {
+  g.prevented[static_cast<int>(f)] |= 1u << static_cast<int>(ab);  // as a Karama does (3.01.11.02, cards.cpp)
+}
+bool is_prevented(const GameState& g, Faction f, rules::Ability ab) {
+  return (g.prevented[static_cast<int>(f)] >> static_cast<int>(ab)) & 1u;
+}
+}  // namespace
+
+TEST_CASE("3.01.11.02 2.04.11 a prevented ally revival: the ally's own free revival this turn, then 3 again", "[revival][karama]") {
+  GameState s = at_revival({Faction::Atreides, Faction::Fremen}, [](GameState& g) {
+    to_tanks(g, Faction::Atreides, 5);
+    set_spice(g, Faction::Atreides, 10);
+    ally(g, Faction::Atreides, Faction::Fremen);
+    prevent_ability(g, Faction::Fremen, rules::Ability::FremenAllyRevival);
+  });
+  CHECK_FALSE(is_prevented(s, Faction::Fremen, rules::Ability::FremenAllyRevival));  // used up as the phase began
+  act(s, Faction::Atreides, revive(3));
+  const int own_free = data::faction_setup(Faction::Atreides).free_revival;
+  CHECK(s.of(Faction::Atreides).spice == 10 - 2 * (3 - own_free));
+  play_until(s, Phase::Revival, 2);
+  const int spice = s.of(Faction::Atreides).spice;
+  REQUIRE(s.of(Faction::Atreides).tanks[0] == 2);
+  act(s, Faction::Atreides, revive(2));
+  CHECK(s.of(Faction::Atreides).spice == spice);  // 2.04.11 is back
+}
+
+TEST_CASE("3.01.11.02 2.03.07 a prevented Emperor payment for the ally's revival: at most 3, then extra again", "[revival][karama]") {
+  GameState s = at_revival({Faction::Atreides, Faction::Emperor}, [](GameState& g) {
+    to_tanks(g, Faction::Atreides, 8);
+    set_spice(g, Faction::Atreides, 20);
+    set_spice(g, Faction::Emperor, 10);
+    ally(g, Faction::Atreides, Faction::Emperor);
+    prevent_ability(g, Faction::Emperor, rules::Ability::EmperorAllyRevival);
+  });
+  auto r = rejected(s, Faction::Atreides, revive(5));
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));
+  act(s, Faction::Atreides, revive(3));
+  CHECK(s.of(Faction::Emperor).spice == 10);
+  CHECK_FALSE(is_prevented(s, Faction::Emperor, rules::Ability::EmperorAllyRevival));
+  play_until(s, Phase::Revival, 2);
+  const int emperor = s.of(Faction::Emperor).spice;
+  act(s, Faction::Atreides, revive(5));  // 2.03.07 is back
+  CHECK(s.of(Faction::Emperor).spice == emperor - 4);
 }

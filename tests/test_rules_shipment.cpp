@@ -5,6 +5,7 @@
 
 #include <functional>
 
+#include "core/rules/rules.h"
 #include "inspect/projection.h"
 #include "inspect/view.h"
 #include "support/scenario.h"
@@ -1152,4 +1153,56 @@ TEST_CASE("2.01.07 wormsign: from the start of Shipment and Movement the Atreide
   GameState b = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState&) {});
   CHECK(b.wormsign_turn == 0);
   CHECK_THAT(inspect::view_json(b, inspect::Viewer::of(b.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
+}
+
+namespace {
+void prevent_ability(GameState& g, Faction f, rules::Ability ab) {
+  g.prevented[static_cast<int>(f)] |= 1u << static_cast<int>(ab);  // as a Karama does (3.01.11.02, cards.cpp)
+}
+bool is_prevented(const GameState& g, Faction f, rules::Ability ab) {
+  return (g.prevented[static_cast<int>(f)] >> static_cast<int>(ab)) & 1u;
+}
+}  // namespace
+
+TEST_CASE("3.01.11.02 2.06.12 prevented: the next Shipment and Movement has no Guild timing, the Guild goes in storm order", "[shipment][karama]") {
+  auto adjust = [](GameState& g) {
+    set_spice(g, Faction::Guild, 10);
+    prevent_ability(g, Faction::Guild, rules::Ability::GuildTiming);
+  };
+  GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Guild}, adjust, true);
+  CHECK(s.step == kShipStep);
+  CHECK(s.shipmove.guild_timing_off == 1);
+  CHECK_FALSE(is_prevented(s, Faction::Guild, rules::Ability::GuildTiming));
+  for (Seat x = 0; x < s.num_seats; ++x)
+    for (const auto& a : legal_actions(s, x)) CHECK(a.kind != ActionKind::GuildTiming);
+  // Storm order, the Guild included.
+  for (Seat x : rules::order_from_first(s)) {
+    REQUIRE(s.phase == Phase::ShipmentMovement);
+    CHECK(s.shipmove.current == x);
+    act(s, s.faction_at(x), pass());
+    if (s.phase == Phase::ShipmentMovement && s.shipmove.current == x) act(s, s.faction_at(x), pass());
+  }
+  CHECK(s.phase != Phase::ShipmentMovement);
+  play_until(s, Phase::ShipmentMovement, 2);
+  CHECK(s.step == kGuildTimingStep);  // 2.06.12 is back
+}
+
+TEST_CASE("3.01.11.02 2.02.16 prevented take up arms: the flip is rejected, the plain move uses the prevention up", "[shipment][karama]") {
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
+    g.storm_sector = 3;
+    place(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
+    place(g, Faction::Atreides, loc("Funeral Plain"), 1);
+    prevent_ability(g, Faction::BeneGesserit, rules::Ability::BgTakeUpArms);
+  }, true);
+  pass_until(s, Faction::BeneGesserit);
+  if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
+  REQUIRE(s.step == kMoveStep);
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::BeneGesserit))) CHECK_FALSE((a.kind == ActionKind::Move && a.flag));
+  auto r = rejected(s, Faction::BeneGesserit, flip_move(kGreatFlat, 2, loc("Funeral Plain")));
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));
+  check_legal(s, Faction::BeneGesserit);
+  act(s, Faction::BeneGesserit, move(kGreatFlat, 0, loc("Funeral Plain"), 2));
+  CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 1) == 2);
+  CHECK_FALSE(is_prevented(s, Faction::BeneGesserit, rules::Ability::BgTakeUpArms));
 }

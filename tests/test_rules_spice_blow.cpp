@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rules/rules.h"
 #include "support/scenario.h"
 
 using namespace scenario;
@@ -593,4 +594,51 @@ TEST_CASE("2.04.15 ruling placed_worm_spice=forces_only", "[spice_blow][rulings]
     CHECK(s.spice_on_board[gf] == 4);
     CHECK(s.phase == Phase::Nexus);
   }
+}
+
+namespace {
+void prevent_ability(GameState& g, Faction f, rules::Ability ab) {
+  g.prevented[static_cast<int>(f)] |= 1u << static_cast<int>(ab);  // as a Karama does (3.01.11.02, cards.cpp)
+}
+bool is_prevented(const GameState& g, Faction f, rules::Ability ab) {
+  return (g.prevented[static_cast<int>(f)] >> static_cast<int>(ab)) & 1u;
+}
+}  // namespace
+
+TEST_CASE("3.01.11.02 2.04.07 prevented: the next worm that finds Fremen forces devours them", "[spice_blow][karama]") {
+  GameState s = at_storm(kWithFremen);
+  discard_onto(s, 0, {kBrokenLand});
+  const LocationId blw = loc("Broken Land (West Sector)");
+  prevent_ability(s, Faction::Fremen, rules::Ability::FremenShaiHulud);
+  put_forces(s, Faction::Atreides, blw, 2);
+  stack_deck(s, {kWorm1, kFuneralPlain});
+  SECTION("no Fremen forces there: the prevention waits") {
+    blow(s);
+    CHECK(s.forces_in_location(Faction::Atreides, blw) == 0);
+    CHECK(is_prevented(s, Faction::Fremen, rules::Ability::FremenShaiHulud));
+  }
+  SECTION("Fremen forces there: devoured, the prevention is used up") {
+    put_forces(s, Faction::Fremen, blw, 4, 1);
+    const int tanks = s.of(Faction::Fremen).tanks[0];
+    blow(s);
+    CHECK(s.forces_in_location(Faction::Fremen, blw) == 0);
+    CHECK(s.of(Faction::Fremen).tanks[0] == tanks + 4);
+    CHECK(s.of(Faction::Fremen).tanks[1] == 1);
+    CHECK_FALSE(is_prevented(s, Faction::Fremen, rules::Ability::FremenShaiHulud));
+  }
+}
+
+TEST_CASE("3.01.11.02 2.04.10 prevented: the Fremen are not asked, their ally is devoured", "[spice_blow][karama]") {
+  GameState s = at_storm(kWithFremen);
+  make_allies(s, Faction::Fremen, Faction::Atreides);
+  discard_onto(s, 0, {kBrokenLand});
+  const LocationId blw = loc("Broken Land (West Sector)");
+  put_forces(s, Faction::Atreides, blw, 3);
+  prevent_ability(s, Faction::Fremen, rules::Ability::FremenAllyProtection);
+  stack_deck(s, {kWorm1, kFuneralPlain});
+  blow(s);
+  CHECK(s.forces_in_location(Faction::Atreides, blw) == 0);
+  CHECK(s.of(Faction::Atreides).tanks[0] == 3);
+  CHECK_FALSE(is_prevented(s, Faction::Fremen, rules::Ability::FremenAllyProtection));
+  CHECK(s.phase == Phase::Nexus);
 }

@@ -37,8 +37,12 @@
 //  * 2.01.05 can_see_card_up_for_bid: the Atreides (not their ally: 2.01.09
 //    only extends Prescience in battle).
 // 1.14.04 (Harkonnen Karama power: take a hand) is played in this phase
-// through core/rules/cards.cpp. Not implemented: Karama cancellation of
-// 2.05.08 / prevention of 2.01.05 (the window mechanism is in cards.cpp).
+// through core/rules/cards.cpp. 3.01.11.02 prevention (cards.cpp) of the
+// automatic abilities: 2.01.05 the Atreides do not see the next card that
+// comes up for bid (BiddingState::atreides_blind); 2.03.04 the next purchase
+// paid with spice that would pay the Emperor pays the bank; 2.05.08 the
+// Harkonnen's next purchase that would bring a free card brings none. No
+// KaramaCancel window for these (3.01.11.01 is not implemented for them).
 #include <algorithm>
 
 #include "core/rules/rules.h"
@@ -189,13 +193,24 @@ void open_card(Ctx& c, bool first) {
   }
   b.opener = b.current = opener;
   s.waiting = bit(opener);
+  // 2.01.05 / 3.01.11.02: a prevented look is this card's (the next card up for bid).
+  b.atreides_blind = 0;
+  if (s.has(Faction::Atreides) && ability_cancelled(s, Faction::Atreides, Ability::AtreidesBidding)) {
+    b.atreides_blind = 1;
+    consume_prevention(s, Faction::Atreides, Ability::AtreidesBidding);
+  }
 }
 
 // 1.04.06.03, 2.03.04, 2.03.05, 1.10.02.05.
+// 3.01.11.02: a prevented 2.03.04 sends the next payment the Emperor would
+// receive (a purchase paid with spice) to the bank, 1.04.06.03.
 void pay_for_card(GameState& s, Faction buyer, int amount) {
   const bool emperor_in = s.has(Faction::Emperor);
-  const SpiceAccount seller = (emperor_in && buyer != Faction::Emperor) ? shield(Faction::Emperor) : bank();
+  const bool prevented = emperor_in && amount > 0 && ability_cancelled(s, Faction::Emperor, Ability::EmperorPayment);
+  const bool to_emperor = emperor_in && buyer != Faction::Emperor && !prevented;
+  const SpiceAccount seller = to_emperor ? shield(Faction::Emperor) : bank();
   const int own = std::min<int>(amount, s.of(buyer).spice);
+  bool paid_emperor = emperor_in && buyer != Faction::Emperor && own > 0;  // 2.03.04 was used
   if (own > 0) transfer_spice(s, shield(buyer), seller, own);
   int rest = amount - own;
   const uint8_t a = supporting_ally(s, buyer);
@@ -208,10 +223,15 @@ void pay_for_card(GameState& s, Faction buyer, int amount) {
     // Ruling emperor_ally_payment: the ally's share of the Emperor's own
     // purchase goes to the bank (1.04.06.03) or to the Emperor (2.03.04).
     SpiceAccount to = ally == Faction::Emperor ? bank() : seller;
-    if (buyer == Faction::Emperor && s.rulings.is(RulingId::EmperorAllyPayment, kPayEmperor)) to = shield(Faction::Emperor);
+    if (ally != Faction::Emperor && buyer != Faction::Emperor && emperor_in && part > 0) paid_emperor = true;
+    if (buyer == Faction::Emperor && s.rulings.is(RulingId::EmperorAllyPayment, kPayEmperor) && part > 0) {
+      paid_emperor = true;
+      if (!prevented) to = shield(Faction::Emperor);
+    }
     if (part > 0) transfer_spice(s, shield(ally), to, part);
     rest -= part;
   }
+  if (prevented && paid_emperor) consume_prevention(s, Faction::Emperor, Ability::EmperorPayment);
   // rest > 0 only if spice left the buyer and ally between the bid and the
   // sale (a bribe); they pay what they have.
 }
@@ -234,11 +254,20 @@ void sell(Ctx& c) {
   } else {
     pay_for_card(s, buyer, b.high_bid);
   }
+  // Ruling karama_automatic_use = next_occasion: any sale is 2.03.04's occasion.
+  if (prevention_at_next_occasion(s) && s.has(Faction::Emperor))
+    consume_prevention(s, Faction::Emperor, Ability::EmperorPayment);
   hand.push(card);
-  // 2.05.08 TOP CARD.
+  // 2.05.08 TOP CARD (3.01.11.02: a prevented one is this purchase's; no extra card).
   if (buyer == Faction::Harkonnen && hand.n < hand_limit(s, buyer)) {
-    const uint8_t extra = draw_treachery(c);
-    if (extra != kNone8) hand.push(extra);
+    if (ability_cancelled(s, buyer, Ability::HarkonnenTopCard)) {
+      consume_prevention(s, buyer, Ability::HarkonnenTopCard);
+    } else {
+      const uint8_t extra = draw_treachery(c);
+      if (extra != kNone8) hand.push(extra);
+    }
+  } else if (buyer == Faction::Harkonnen && prevention_at_next_occasion(s)) {
+    consume_prevention(s, buyer, Ability::HarkonnenTopCard);  // a purchase at the hand limit
   }
   open_card(c, false);
 }
@@ -426,7 +455,8 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 // 2.01.05: the Atreides may look at the card up for bid. Their ally may not:
 // the alliance ability 2.01.09 only extends Prescience (2.01.08) in battle.
 bool can_see_card_up_for_bid(const GameState& s, Faction f) {
-  return f == Faction::Atreides && s.has(f) && s.phase == Phase::Bidding && !s.bidding.row.empty();
+  return f == Faction::Atreides && s.has(f) && s.phase == Phase::Bidding && !s.bidding.row.empty() &&
+         !s.bidding.atreides_blind;  // 3.01.11.02
 }
 
 const PhaseRules& bidding_rules() {

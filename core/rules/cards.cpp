@@ -46,13 +46,33 @@
 //      window (below), answered Respond{accept, card = the Karama}, opened by
 //      the phase code through karama_window() for the abilities used by an
 //      action (rules::Ability: Guild half price, cross-ship, off-planet,
-//      Fremen storm migration, spiritual advisor, Voice, Prescience).
+//      Fremen storm migration and two-territory movement, spiritual
+//      advisor, Voice, Prescience). A Move's placements wait in
+//      GameState::pending_move_* (one Move at most is ever pending).
 //    - 3.01.11.02 value = kKaramaPrevent | ability, target = the faction that
 //      would use it: its next use is prevented (GameState::prevented, bit =
 //      Ability; ability_info() is the table of abilities, rules and actions).
 //      The phase's validate rejects the ability with the reason
 //      (ability_blocked) and its legal actions leave it out; the phase clears
 //      the bit when the use opportunity passes (consume_prevention).
+//      Automatic abilities (no action of their own: table rows with action
+//      Pass, and 2.02.16 / 2.03.07 / 2.06.12) are consumed by the rule's own
+//      file at their next occurrence where the ability would change the
+//      outcome, and the normal rule applies there instead: 2.01.05 the next
+//      card up for bid is not seen; 2.01.07 no look at the next Shipment and
+//      Movement; 2.02.09 the next charity where they hold 1 spice or more
+//      follows 1.03; 2.03.04 / 2.06.04 the next payment goes to the bank;
+//      2.05.08 no free card with the next purchase; 2.04.07 / 2.04.10 the
+//      next worm finding Fremen (their ally's) forces devours them; 2.04.16
+//      the next storm movement catching Fremen forces destroys them all;
+//      2.04.11 / 2.03.07 the ally's next revival that could use them;
+//      2.03.08 / 2.04.18 / 2.04.21 the faction's next battle (elites count
+//      one; the Fremen dial spice, 1.13.04); 2.04.14 the next storm card is
+//      not seen; 2.02.16 the next move that could take up arms; 2.06.12 the
+//      next Shipment and Movement phase goes in storm order. A prevention
+//      played while an occurrence is under way (a card already up for bid,
+//      a battle already begun) is for the next one. 3.01.11.01 windows are
+//      not opened for automatic abilities (nor for 2.02.16, 2.03.07, 2.06.12).
 //    - 3.01.11.03 value = kKaramaGuildRates, in one's own shipment step: this
 //      turn's shipment costs half (rounded up) and is paid to the bank
 //      (GameState::karama_shipment, read by shipment_movement.cpp).
@@ -338,6 +358,11 @@ void close_window(Ctx& c) {
   p.flag2 = (w.act_flags & 2) != 0;
   p.value = w.act_value;
   p.amount2 = w.act_amount2;
+  if (p.kind == ActionKind::Move) {
+    p.n_placements = s.pending_move_n;
+    for (int i = 0; i < s.pending_move_n && i < kMaxPlacements; ++i)
+      p.placements[i] = Placement{s.pending_move_loc[i], s.pending_move_forces[i], s.pending_move_special[i]};
+  }
   s.ability_cleared = w.subject;
   phase_rules(s.phase).apply(c, w.owner, p);
   s.ability_cleared = kNone8;
@@ -657,7 +682,7 @@ void apply_karama(Ctx& c, Seat seat, const Action& a) {
     return;
   }
   if (a.value & kKaramaPrevent) {  // 3.01.11.02
-    s.prevented[a.to] = static_cast<uint16_t>(s.prevented[a.to] | (1u << (a.value & 0x3F)));
+    s.prevented[a.to] = s.prevented[a.to] | (1u << (a.value & 0x3F));
     return;
   }
   s.of(me).karama_power_used = 1;
@@ -917,6 +942,15 @@ bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
   w.act_flags = static_cast<uint8_t>((pending.flag ? 1 : 0) | (pending.flag2 ? 2 : 0));
   w.act_value = pending.value;
   w.act_amount2 = pending.amount2;
+  if (pending.kind == ActionKind::Move) {  // 2.04.06: the placements wait in the state
+    static_assert(kPendingPlacements == kMaxPlacements);
+    s.pending_move_n = pending.n_placements;
+    for (int i = 0; i < kMaxPlacements; ++i) {
+      s.pending_move_loc[i] = i < pending.n_placements ? pending.placements[i].location : 0;
+      s.pending_move_forces[i] = i < pending.n_placements ? pending.placements[i].forces : 0;
+      s.pending_move_special[i] = i < pending.n_placements ? pending.placements[i].special : 0;
+    }
+  }
   return push_window(s, w);
 }
 
@@ -936,6 +970,24 @@ const AbilityInfo* ability_info(Ability a) {
       {Ability::FremenWormPlacement, Faction::Fremen, "2.04.15", "placing sandworms", ActionKind::WormRide},
       {Ability::HarkonnenCapture, Faction::Harkonnen, "2.05.10.01", "capturing leaders", ActionKind::Respond},
       {Ability::KwisatzHaderach, Faction::Atreides, "2.01.11", "the Kwisatz Haderach", ActionKind::BattlePlan},
+      // Automatic abilities: no action of their own (action = Pass), prevented only.
+      {Ability::AtreidesBidding, Faction::Atreides, "2.01.05", "seeing the card up for bid", ActionKind::Pass},
+      {Ability::AtreidesWormsign, Faction::Atreides, "2.01.07", "wormsign", ActionKind::Pass},
+      {Ability::BgCharity, Faction::BeneGesserit, "2.02.09", "charity", ActionKind::Pass},
+      {Ability::EmperorPayment, Faction::Emperor, "2.03.04", "payment for treachery", ActionKind::Pass},
+      {Ability::HarkonnenTopCard, Faction::Harkonnen, "2.05.08", "the top card", ActionKind::Pass},
+      {Ability::GuildPayment, Faction::Guild, "2.06.04", "payment for shipment", ActionKind::Pass},
+      {Ability::FremenShaiHulud, Faction::Fremen, "2.04.07", "Shai-Hulud", ActionKind::Pass},
+      {Ability::FremenStormLosses, Faction::Fremen, "2.04.16", "storm losses", ActionKind::Pass},
+      {Ability::FremenAllyProtection, Faction::Fremen, "2.04.10", "protecting the ally from sandworms", ActionKind::Pass},
+      {Ability::FremenAllyRevival, Faction::Fremen, "2.04.11", "the ally's free revival", ActionKind::Pass},
+      {Ability::EmperorAllyRevival, Faction::Emperor, "2.03.07", "paying for the ally's extra revival", ActionKind::Revive},
+      {Ability::EmperorSardaukar, Faction::Emperor, "2.03.08", "Sardaukar", ActionKind::Pass},
+      {Ability::FremenFedaykin, Faction::Fremen, "2.04.18", "Fedaykin", ActionKind::Pass},
+      {Ability::FremenBattleHardened, Faction::Fremen, "2.04.21", "battle hardened", ActionKind::Pass},
+      {Ability::FremenStormCard, Faction::Fremen, "2.04.14", "seeing the storm card", ActionKind::Pass},
+      {Ability::BgTakeUpArms, Faction::BeneGesserit, "2.02.16", "take up arms", ActionKind::Move},
+      {Ability::GuildTiming, Faction::Guild, "2.06.12", "ship as it pleases you", ActionKind::GuildTiming},
   };
   for (const auto& i : kTable)
     if (i.id == a) return &i;
@@ -960,7 +1012,7 @@ void consume_prevention(GameState& s, Faction f, Ability ability) {
     s.cancelled_ability = kNone8;  // 1.00.04: the redo is done
     s.cancelled_faction = kNoFaction;
   }
-  s.prevented[static_cast<int>(f)] = static_cast<uint16_t>(s.prevented[static_cast<int>(f)] & ~(1u << static_cast<int>(ability)));
+  s.prevented[static_cast<int>(f)] &= ~(1u << static_cast<int>(ability));
 }
 
 bool may_hold_karama(const GameState& s, Faction f) {
@@ -975,6 +1027,8 @@ bool may_hold_karama(const GameState& s, Faction f) {
 bool karama_power_possible(const GameState& s, Faction f) {
   return s.advanced && s.has(f) && !s.of(f).karama_power_used && may_hold_karama(s, f);
 }
+
+bool prevention_at_next_occasion(const GameState& s) { return s.rulings.is(RulingId::KaramaAutomaticUse, 1); }
 
 bool karama_windows_ask(const GameState& s) { return s.rulings.is(RulingId::KaramaWindows, kAllOtherSeats); }
 

@@ -11,6 +11,10 @@
 //    of the phase, when their ally has forces in the tanks, the Fremen answer
 //    Respond{accept} (sub-step kFremenGrant, before anyone revives); the
 //    answer holds for this turn (GameState::revival_fremen_grant).
+//  * 3.01.11.02 (cards.cpp): a prevented 2.04.11 is used up by the ally's
+//    next Revival phase with forces in the tanks (revival_fremen_grant = 2:
+//    its own free revival, the Fremen are not asked); a prevented 2.03.07 by
+//    the ally's next answer when it could revive more than 3 forces.
 //  * 2.03.07 the Emperor's ally may revive up to 3 forces beyond its limit,
 //    the Emperor paying 2 spice each (simplified: the ally's Revive asks for
 //    them and the Emperor's spice is charged, without a separate consent).
@@ -43,8 +47,11 @@ bool has_ally(const GameState& s, Faction f) {
   return a < kNumFactions && s.f[a].in_game;
 }
 
+constexpr uint8_t kGrantPrevented = 2;  // GameState::revival_fremen_grant: 3.01.11.02 this turn
+
 // 2.04.11 "at your discretion": does the Fremen's ally have a free revival of 3 this turn?
 bool fremen_grant(const GameState& s) {
+  if (s.revival_fremen_grant == kGrantPrevented) return false;  // 3.01.11.02
   return s.rulings.is(RulingId::FremenAllyRevival, 0) || s.revival_fremen_grant != 0;
 }
 
@@ -59,12 +66,16 @@ int free_revival(const GameState& s, Faction f) {
 bool fremen_asked(const GameState& s) {
   if (!s.rulings.is(RulingId::FremenAllyRevival, 1) || !s.has(Faction::Fremen) || !has_ally(s, Faction::Fremen)) return false;
   const auto& ally = s.of(ally_of(s, Faction::Fremen));
-  return ally.tanks[0] + ally.tanks[1] > 0;
+  return ally.tanks[0] + ally.tanks[1] > 0 && s.revival_fremen_grant != kGrantPrevented;
 }
 
 // Forces beyond the normal limit that the Emperor pays for (2.03.07).
+bool emperor_pays_extra(const GameState& s, Faction f) {
+  return f != Faction::Emperor && has_ally(s, f) && ally_of(s, f) == Faction::Emperor;
+}
 int emperor_extra_limit(const GameState& s, Faction f) {
-  if (f == Faction::Emperor || !has_ally(s, f) || ally_of(s, f) != Faction::Emperor) return 0;
+  if (!emperor_pays_extra(s, f)) return 0;
+  if (ability_cancelled(s, Faction::Emperor, Ability::EmperorAllyRevival)) return 0;  // 3.01.11.02
   return kEmperorAllyExtra;
 }
 
@@ -171,6 +182,16 @@ void enter(Ctx& c) {
   for (auto& fs : s.f) fs.revived = 0;
   s.waiting = 0;
   s.revival_fremen_grant = 0;
+  // 3.01.11.02: a prevented 2.04.11 is used up by the ally's next Revival
+  // phase with forces in the tanks (its free revival is its own this turn).
+  if (s.has(Faction::Fremen) && has_ally(s, Faction::Fremen) &&
+      ability_cancelled(s, Faction::Fremen, Ability::FremenAllyRevival)) {
+    const auto& ally = s.of(ally_of(s, Faction::Fremen));
+    if (ally.tanks[0] + ally.tanks[1] > 0 || prevention_at_next_occasion(s)) {  // ruling karama_automatic_use
+      s.revival_fremen_grant = kGrantPrevented;
+      consume_prevention(s, Faction::Fremen, Ability::FremenAllyRevival);
+    }
+  }
   if (fremen_asked(s)) {  // 2.04.11, ruling fremen_ally_revival=fremen_decides
     s.step = kFremenGrant;
     s.waiting = bit(s.seat_of(Faction::Fremen));
@@ -200,6 +221,10 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   if (a.special > special_limit(s, me))
     return reject(RejectCode::IllegalChoice, "only one " + std::string(data::faction_setup(me).special_force_name) + " may be revived per turn (2.03.11 / 2.04.20)");
   const int limit = kRevivalLimit + emperor_extra_limit(s, me);
+  if (n > limit && emperor_pays_extra(s, me)) {
+    if (auto why = ability_blocked(s, Faction::Emperor, Ability::EmperorAllyRevival))
+      return reject(RejectCode::IllegalChoice, "at most 3 forces may be revived per turn (1.05.01): " + *why);
+  }
   if (n > limit) {
     std::string why = "at most " + std::to_string(limit) + " forces may be revived per turn (1.05.01";
     why += emperor_extra_limit(s, me) ? ", plus 3 paid by the Emperor ally, 2.03.07)" : ")";
@@ -227,6 +252,11 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   }
   const Faction me = s.faction_at(seat);
   auto& fs = s.of(me);
+  // 3.01.11.02: a prevented 2.03.07 is used up by the ally's answer when it
+  // could have revived more than 3 forces.
+  if (emperor_pays_extra(s, me) && ability_cancelled(s, Faction::Emperor, Ability::EmperorAllyRevival) &&
+      (fs.tanks[0] + std::min<int>(fs.tanks[1], special_limit(s, me)) > kRevivalLimit || prevention_at_next_occasion(s)))
+    consume_prevention(s, Faction::Emperor, Ability::EmperorAllyRevival);
   if (a.kind == ActionKind::Revive) {
     const int n = a.forces + a.special;
     const Cost cost = force_cost(s, me, n);

@@ -81,8 +81,28 @@ enum class Ability : uint8_t {
   FremenWormPlacement = 11,  // 2.04.15: WormRide placing a worm
   HarkonnenCapture = 12,   // 2.05.10.01: Respond kill or capture
   KwisatzHaderach = 13,    // 2.01.11: BattlePlan.kwisatz_haderach
+  // Automatic abilities (no action of their own): prevented only (3.01.11.02),
+  // consumed at the next occurrence where the ability changes the outcome.
+  AtreidesBidding = 14,    // 2.01.05: the next card up for bid is not seen (bidding.cpp)
+  AtreidesWormsign = 15,   // 2.01.07: no look at the next Shipment and Movement (shipment_movement.cpp)
+  BgCharity = 16,          // 2.02.09: the next CHOAM Charity follows 1.03 (charity.cpp)
+  EmperorPayment = 17,     // 2.03.04: the next card payment goes to the bank (bidding.cpp)
+  HarkonnenTopCard = 18,   // 2.05.08: no free card with the next purchase (bidding.cpp)
+  GuildPayment = 19,       // 2.06.04: the next shipment payment goes to the bank (shipment_movement.cpp)
+  FremenShaiHulud = 20,    // 2.04.07: the next worm finding Fremen forces devours them (spice_blow.cpp)
+  FremenStormLosses = 21,  // 2.04.16: the next storm catching Fremen forces destroys them all (storm.cpp)
+  FremenAllyProtection = 22,  // 2.04.10: the next worm finding the ally's forces devours them (spice_blow.cpp)
+  FremenAllyRevival = 23,  // 2.04.11: the ally's next revival with forces in the tanks is the normal one (revival.cpp)
+  EmperorAllyRevival = 24, // 2.03.07: the ally's next revival answer has no 3 extra forces (revival.cpp)
+  EmperorSardaukar = 25,   // 2.03.08: Sardaukar count as one in the next battle with them (battle.cpp)
+  FremenFedaykin = 26,     // 2.04.18: Fedaykin count as one in the next battle with them (battle.cpp)
+  FremenBattleHardened = 27,  // 2.04.21: the Fremen's next battle needs spice (battle.cpp)
+  FremenStormCard = 28,    // 2.04.14: the next storm card is not seen (storm.cpp, inspect/view.cpp)
+  BgTakeUpArms = 29,       // 2.02.16: Move.flip (shipment_movement.cpp)
+  GuildTiming = 30,        // 2.06.12: the next GuildTiming decision is not offered (shipment_movement.cpp)
 };
-inline constexpr int kNumAbilities = 14;
+inline constexpr int kNumAbilities = 31;
+static_assert(kNumAbilities <= 32, "GameState::prevented holds one bit per ability");
 // The faction that owns an ability, its rule numbers and the action it changes.
 struct AbilityInfo {
   Ability id;
@@ -130,6 +150,10 @@ bool ability_cancelled(const GameState& s, Faction f, Ability ability);
 std::optional<std::string> ability_blocked(const GameState& s, Faction f, Ability ability);
 // 3.01.11.02: the use opportunity of a prevented ability was consumed.
 void consume_prevention(GameState& s, Faction f, Ability ability);
+// Ruling karama_automatic_use = next_occasion: a prevented automatic ability
+// is used up at its next occasion even where it would change nothing
+// (changes_outcome: only where it would change the outcome).
+bool prevention_at_next_occasion(const GameState& s);
 // Could faction f hold a Karama, by public information only (hand size,
 // the discard pile)? Used to ask without revealing hands.
 bool may_hold_karama(const GameState& s, Faction f);

@@ -49,6 +49,12 @@
 // Ruling guild_karama_reship: the shipper ships again, or not.
 // 3.01.11.02 prevented abilities (GameState::prevented, cards.cpp) are
 // rejected with their reason and consumed at their next use opportunity.
+// The automatic ones: a prevented 2.06.04 sends the next shipment payment
+// the Guild would receive to the bank (ShipMoveState::last_paid_bank keeps
+// 1.14.05's refund right); a prevented 2.01.07 skips the next look.
+// 3.01.11.01: a Fremen move that needs two territories (2.04.06, not with
+// ornithopters) opens a KaramaCancel window (karama_window); cancelled, the
+// Fremen retake the movement with a range of one.
 // 1.10.02.06 allies pay for each other's shipments: Ship.ally_pays (Action::
 // amount2) of the cost comes from the ally's shield, within the allowance
 // the ally set with AllyPermission (core/rules/deals.cpp; each payment uses
@@ -60,7 +66,10 @@
 // moving into a territory occupied by another faction, where the Bene
 // Gesserit have no forces, into fighters; the occupancy limit then applies as
 // to fighters (whatever ruling advisor_occupancy says), and so does 2.02.18
-// (no flip with the ally present). 2.01.07 Wormsign (advanced): when the
+// (no flip with the ally present); a prevented Take Up Arms (3.01.11.02) is
+// rejected and used up by the next move that could have flipped. A
+// prevented 2.06.12: the next phase has no GuildTiming step (the Guild goes
+// in storm order, ShipMoveState::guild_timing_off). 2.01.07 Wormsign (advanced): when the
 // phase begins, before anyone ships, the Atreides look at the top card of the
 // spice deck (GameState::wormsign_*, shown in the Atreides' view only,
 // inspect/view.cpp).
@@ -91,7 +100,9 @@ bool is_stronghold_loc(LocationId l) { return data::territory(data::territory_of
 std::string loc_name(LocationId l) { return std::string(data::location(l).name); }
 std::string ter_name(TerritoryId t) { return std::string(data::territory(t).name); }
 
-bool guild_timing_applies(const GameState& s) { return s.advanced && s.has(Faction::Guild); }
+bool guild_timing_applies(const GameState& s) {
+  return s.advanced && s.has(Faction::Guild) && !s.shipmove.guild_timing_off;  // 3.01.11.02
+}
 
 // Fighters (not advanced Bene Gesserit advisors) at a location.
 int fighters_at(const GameState& s, Faction f, LocationId l) {
@@ -144,6 +155,16 @@ int off_planet_cost(int n) { return (n + 1) / 2; }  // 2.06.07
 SpiceAccount payee(const GameState& s, Faction shipper) {
   if (karama_shipment(s, shipper)) return bank();  // 3.01.11.03 (cards.cpp)
   if (s.has(Faction::Guild) && shipper != Faction::Guild) return shield(Faction::Guild);
+  return bank();
+}
+
+// 3.01.11.02 of 2.06.04: the next payment the Guild would receive for
+// another faction's shipment goes to the bank (1.06.03.02); the prevention
+// is consumed by that shipment.
+SpiceAccount shipment_payee(GameState& s, SpiceAccount to) {
+  if (to.holder != SpiceHolder::Faction || to.index != static_cast<uint8_t>(Faction::Guild)) return to;
+  if (!ability_cancelled(s, Faction::Guild, Ability::GuildPayment)) return to;
+  consume_prevention(s, Faction::Guild, Ability::GuildPayment);
   return bank();
 }
 
@@ -470,6 +491,7 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
   if (a.flag) {  // 2.02.16 Take Up Arms
     if (!bg_advanced(s, me))
       return reject(RejectCode::IllegalChoice, "only the Bene Gesserit (advanced) flip advisors to fighters as they move (2.02.16)");
+    if (auto why = ability_blocked(s, me, Ability::BgTakeUpArms)) return reject(RejectCode::IllegalChoice, *why);
     if (advisors == 0) return reject(RejectCode::IllegalChoice, "the moving group has no advisors to flip (2.02.16)");
     if (to_t == from_t) return reject(RejectCode::IllegalChoice, "Take Up Arms needs a move into another territory (2.02.16)");
     if (type == GroupType::Advisors)
@@ -491,10 +513,20 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
   if (d_no_storm >= 0 && d_no_storm <= range)
     return reject(RejectCode::Storm, "the storm blocks every path from " + ter_name(from_t) + " to " + loc_name(a.to) + " within " + std::to_string(range) + " territories (1.06.05.06)");
   const int d_free = path_length(s, me, a, false, false);
+  if (me == Faction::Fremen && range < 2 && d >= 0 && d <= 2)  // 2.04.06 prevented or cancelled by a Karama
+    if (auto why = ability_blocked(s, me, Ability::FremenMovement)) return reject(RejectCode::IllegalChoice, *why);
   if (d_free >= 0 && d_free <= range)
     return reject(RejectCode::Occupancy, "strongholds at the occupancy limit block every path to " + loc_name(a.to) + " (1.06.05.09)");
   return reject(RejectCode::IllegalChoice, loc_name(a.to) + " is " + std::to_string(d_free) + " territories from " + ter_name(from_t) +
                                                "; you may move " + std::to_string(range) + " (1.06.05.03/.04)");
+}
+
+// 2.04.06: does this (valid) Fremen move need the two-territory movement?
+// Not when ornithopters give them three (1.06.05.03/.04).
+bool uses_fremen_movement(const GameState& s, Faction me, const Action& a) {
+  if (me != Faction::Fremen || a.n_placements == 0) return false;
+  const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
+  return !orn && path_length(s, me, a, true, true) > 1;
 }
 
 // Groups a faction may move: each piece alone, and every piece of a
@@ -759,9 +791,18 @@ void enter(Ctx& c) {
   auto& s = c.s;
   s.shipmove = ShipMoveState{};
   for (auto& fs : s.f) fs.shipped = fs.moved = 0;
+  // 3.01.11.02: a prevented 2.06.12 is this phase's; the Guild goes in storm order.
+  if (guild_timing_applies(s) && ability_cancelled(s, Faction::Guild, Ability::GuildTiming)) {
+    s.shipmove.guild_timing_off = 1;
+    consume_prevention(s, Faction::Guild, Ability::GuildTiming);
+  }
   if (s.advanced && s.has(Faction::Atreides) && !s.spice_deck.empty()) {  // 2.01.07 Wormsign, before anyone ships
-    s.wormsign_turn = s.turn;
-    s.wormsign_card = s.spice_deck.top();
+    if (ability_cancelled(s, Faction::Atreides, Ability::AtreidesWormsign)) {
+      consume_prevention(s, Faction::Atreides, Ability::AtreidesWormsign);  // 3.01.11.02: no look this turn
+    } else {
+      s.wormsign_turn = s.turn;
+      s.wormsign_card = s.spice_deck.top();
+    }
   }
   if (!wartime_options(s).empty()) {  // 2.02.17: before shipment and movement
     s.step = kWartime;
@@ -872,7 +913,7 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
     case ShipKind::CrossShip:
       // Ruling guild_cross_ship_payment: the ally's cross-shipment pays the Guild (2.06.04) or the bank.
     {
-      const SpiceAccount to = s.rulings.is(RulingId::GuildCrossShipPayment, 1) ? bank() : payee(s, me);
+      const SpiceAccount to = shipment_payee(s, s.rulings.is(RulingId::GuildCrossShipPayment, 1) ? bank() : payee(s, me));
       pay_ally_share(s, me, a, to);
       transfer_spice(s, shield(me), to, own_share(s, me, a, shipment_cost(s, me, a.to, n)));
     }
@@ -884,9 +925,11 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
     case ShipKind::Normal:
     case ShipKind::FremenSend: {
       if (me != Faction::Fremen) {
-        const AllyShare ally_part = pay_ally_share(s, me, a, payee(s, me));
+        const SpiceAccount to = shipment_payee(s, payee(s, me));
+        const AllyShare ally_part = pay_ally_share(s, me, a, to);
         const int cost = own_share(s, me, a, shipment_cost(s, me, a.to, n));
-        transfer_spice(s, shield(me), payee(s, me), cost);
+        transfer_spice(s, shield(me), to, cost);
+        s.shipmove.last_paid_bank = to.holder == SpiceHolder::Bank ? 1 : 0;
         // 1.14.05: an off-planet shipment the Guild may still cancel.
         s.shipmove.last_to = a.to;
         s.shipmove.last_forces = a.forces;
@@ -911,9 +954,28 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
     }
   }
   fs.shipped = 1;
+  // Ruling karama_automatic_use = next_occasion: any other faction's shipment is 2.06.04's occasion.
+  if (me != Faction::Guild && s.has(Faction::Guild) && prevention_at_next_occasion(s))
+    consume_prevention(s, Faction::Guild, Ability::GuildPayment);
+}
+
+// 3.01.11.02: a prevented 2.02.16 is used up by the Bene Gesserit's next move
+// that could have taken up arms (the same move with flip would be legal).
+void consume_take_up_arms(GameState& s, Faction me, const Action& a) {
+  if (me != Faction::BeneGesserit || !ability_cancelled(s, me, Ability::BgTakeUpArms)) return;
+  if (prevention_at_next_occasion(s)) {  // ruling karama_automatic_use: any move
+    consume_prevention(s, me, Ability::BgTakeUpArms);
+    return;
+  }
+  GameState free = s;
+  consume_prevention(free, me, Ability::BgTakeUpArms);
+  Action flip = a;
+  flip.flag = true;
+  if (!check_move(free, me, flip)) consume_prevention(s, me, Ability::BgTakeUpArms);
 }
 
 void apply_move(GameState& s, Faction me, const Action& a) {
+  consume_take_up_arms(s, me, a);
   const GroupType type = a.flag ? GroupType::Fighters : bg_group_type(s, me, a);  // 2.02.16
   int reg = 0, spec = 0;
   for (int i = 0; i < a.n_placements; ++i) {
@@ -1021,6 +1083,9 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       to_move_step(c);
       return;
     case kMove:
+      // 3.01.11.01: a Karama may cancel the Fremen two-territory movement as it is used (cards.cpp;
+      // the placements wait in GameState::pending_move_*).
+      if (a.kind == ActionKind::Move && uses_fremen_movement(s, me, a) && karama_window(c, seat, Ability::FremenMovement, a)) return;
       consume_prevention(s, me, Ability::FremenMovement);  // 3.01.11.02: this movement was its use opportunity
       if (a.kind == ActionKind::Move) {
         apply_move(s, me, a);
@@ -1249,13 +1314,14 @@ void guild_cancel_shipment(Ctx& c) {
   s.forces_at(me, m.last_to, 1) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 1) - spec);
   fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + reg);
   fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + spec);
-  transfer_spice(s, payee(s, me), shield(me), m.last_cost);
+  transfer_spice(s, m.last_paid_bank ? bank() : payee(s, me), shield(me), m.last_cost);
   if (m.last_ally_paid && has_ally(s, me))  // 1.10.02.06: the ally's share goes back to the ally
     transfer_spice(s, m.last_ally_bank ? bank() : payee(s, me), shield(static_cast<Faction>(fs.ally)), m.last_ally_paid);
   m.last_to = kNone8;
   m.last_cost = 0;
   m.last_ally_paid = 0;
   m.last_ally_bank = 0;
+  m.last_paid_bank = 0;
   if (s.rulings.is(RulingId::GuildKaramaReship, 1)) {  // the shipper may ship again
     fs.shipped = 0;
     s.step = kShip;

@@ -122,16 +122,31 @@ bool ally_protectable(const GameState& s, TerritoryId t) {
 // (2.04.07 not the Fremen; 2.04.10 not their ally when protected). A worm the
 // Fremen placed (2.04.15) leaves the spice under ruling placed_worm_spice
 // forces_only.
+// 3.01.11.02 (cards.cpp): a prevented 2.04.07 is used up by the first worm
+// that finds Fremen forces (they are devoured like anyone's); a prevented
+// 2.04.10 by the first worm that finds the ally's forces (not protected,
+// the Fremen are not asked).
 void devour(GameState& s, TerritoryId t, bool protect_ally, bool placed) {
   const auto& ter = data::territory(t);
   const uint8_t fremen_ally = s.has(Faction::Fremen) ? s.of(Faction::Fremen).ally : kNoFaction;
+  bool spare_fremen = true;
+  const bool any_worm = prevention_at_next_occasion(s);  // ruling karama_automatic_use: every worm is the occasion
+  if (s.has(Faction::Fremen) && (any_worm || s.forces_in_territory(Faction::Fremen, t) > 0) &&
+      ability_cancelled(s, Faction::Fremen, Ability::FremenShaiHulud)) {
+    spare_fremen = false;
+    consume_prevention(s, Faction::Fremen, Ability::FremenShaiHulud);
+  }
+  if ((any_worm || ally_protectable(s, t)) && ability_cancelled(s, Faction::Fremen, Ability::FremenAllyProtection)) {
+    protect_ally = false;
+    consume_prevention(s, Faction::Fremen, Ability::FremenAllyProtection);
+  }
   const bool spice = !(placed && s.rulings.is(RulingId::PlacedWormSpice, kPlacedForcesOnly));
   for (int i = 0; i < ter.num_locations; ++i) {
     const auto loc = static_cast<LocationId>(ter.first_location + i);
     if (spice && s.spice_on_board[loc] > 0) transfer_spice(s, board(loc), bank(), s.spice_on_board[loc]);
     for (int fi = 0; fi < kNumFactions; ++fi) {
       const auto fa = static_cast<Faction>(fi);
-      if (!s.has(fa) || fa == Faction::Fremen) continue;
+      if (!s.has(fa) || (fa == Faction::Fremen && spare_fremen)) continue;
       if (protect_ally && fi == fremen_ally) continue;
       const int reg = s.forces_at(fa, loc, 0), spec = s.forces_at(fa, loc, 1);
       if (reg + spec > 0) forces_to_tanks(s, fa, loc, reg, spec);
@@ -147,7 +162,7 @@ void devour(GameState& s, TerritoryId t, bool protect_ally, bool placed) {
 // when the blow waits for a decision.
 bool worm_appears(Ctx& c, TerritoryId t, bool placed) {
   auto& s = c.s;
-  if (ally_protectable(s, t)) {
+  if (ally_protectable(s, t) && !ability_cancelled(s, Faction::Fremen, Ability::FremenAllyProtection)) {
     if (s.rulings.is(RulingId::FremenAllyProtection, kAlwaysProtect)) {
       devour(s, t, true, placed);
       return true;

@@ -3,6 +3,11 @@
 // destruction, 2.04.13 advanced Fremen storm deck, 2.04.16 Fremen half losses.
 // The storm's effect on movement and battles (1.01.04) is checked where those
 // happen (shipment_movement.cpp, battle.cpp).
+// 3.01.11.02 (cards.cpp): a prevented 2.04.16 is used up by the next storm
+// movement that catches Fremen forces: every Fremen force it catches is
+// destroyed (those left from a half loss while the storm stayed too). A
+// prevented 2.04.14: the Fremen do not see the next storm card drawn
+// (GameState::storm_card_hidden, inspect/view.cpp).
 #include <algorithm>
 
 #include "core/rules/rules.h"
@@ -16,7 +21,10 @@ int dial_max(const GameState& s) { return s.turn == 1 ? 20 : 3; }
 int dial_min(const GameState& s) { return s.turn == 1 ? 0 : 1; }
 
 // Applies storm damage to one sector. `ends_here` matters for spice only.
-void storm_sweep_sector(GameState& s, int sector, bool spice_too) {
+// Returns true when it caught Fremen forces while 2.04.16 is prevented.
+bool storm_sweep_sector(GameState& s, int sector, bool spice_too) {
+  const bool half_losses = s.advanced && !ability_cancelled(s, Faction::Fremen, Ability::FremenStormLosses);  // 2.04.16
+  bool prevented_use = false;
   for (int l = 0; l < data::kNumLocations; ++l) {
     const auto loc = static_cast<LocationId>(l);
     const auto& L = data::location(loc);
@@ -33,7 +41,8 @@ void storm_sweep_sector(GameState& s, int sector, bool spice_too) {
       if (!s.has(fa)) continue;
       int reg = s.forces_at(fa, loc, 0), spec = s.forces_at(fa, loc, 1);
       if (reg + spec == 0) continue;
-      if (fa == Faction::Fremen && s.advanced) {
+      if (fa == Faction::Fremen && s.advanced && !half_losses) prevented_use = true;
+      if (fa == Faction::Fremen && half_losses) {
         // 2.04.16: half the forces there, rounded up; once per stay.
         if (s.fremen_storm_losses_taken[loc]) continue;
         int lose = (reg + spec + 1) / 2;
@@ -46,17 +55,21 @@ void storm_sweep_sector(GameState& s, int sector, bool spice_too) {
       }
     }
   }
+  return prevented_use;
 }
 
 void move_storm(Ctx& c, int sectors) {
   auto& s = c.s;
   c.record(DrawKind::StormMove, static_cast<uint16_t>(sectors));
   int sector = s.storm_sector;
-  if (sectors > 0) storm_sweep_sector(s, sector, false);  // where it starts (forces only)
+  bool prevented_use = false;  // 3.01.11.02 of 2.04.16: this movement is the ability's next use
+  if (sectors > 0) prevented_use = storm_sweep_sector(s, sector, false);  // where it starts (forces only)
   for (int i = 0; i < sectors; ++i) {
     sector = (sector + 1) % data::kNumSectors;
-    storm_sweep_sector(s, sector, true);
+    prevented_use = storm_sweep_sector(s, sector, true) || prevented_use;
   }
+  if (prevented_use || (s.advanced && prevention_at_next_occasion(s)))  // ruling karama_automatic_use
+    consume_prevention(s, Faction::Fremen, Ability::FremenStormLosses);
   s.storm_sector = static_cast<int8_t>(sector);
   // A Fremen half-loss only protects forces while the storm stays on them.
   for (int l = 0; l < data::kNumLocations; ++l)
@@ -91,6 +104,12 @@ void finish(Ctx& c) {
     shuffle_pile(c, s.storm_deck, DrawKind::ShuffleStormDeck);
     s.storm_card = s.storm_deck.pop();
     c.record(DrawKind::StormCard, s.storm_card);
+    // 2.04.14 / 3.01.11.02: a prevented look is this card's.
+    s.storm_card_hidden = 0;
+    if (ability_cancelled(s, Faction::Fremen, Ability::FremenStormCard)) {
+      s.storm_card_hidden = 1;
+      consume_prevention(s, Faction::Fremen, Ability::FremenStormCard);
+    }
   }
   enter_phase(c, Phase::SpiceBlow);
 }
