@@ -1069,9 +1069,9 @@ TEST_CASE("bot self-play is pinned: three games give the recorded event hashes",
     uint64_t digest;
   };
   const Pin pins[] = {
-      {1, 6, true, 785, 0x00dfdf0d21f7e573ULL},
-      {2, 4, false, 294, 0xb6181df847e84ce8ULL},
-      {3, 5, true, 641, 0xe847e4a1617975b7ULL},
+      {1, 6, true, 898, 0x33dd33f0eedacc48ULL},
+      {2, 4, false, 396, 0xd25e36b9afbb4cc0ULL},
+      {3, 5, true, 674, 0x6c41fea73e6e84f6ULL},
   };
   for (const auto& pin : pins) {
     GameSpec spec = spec_for(pin.seed, pin.players, pin.advanced,

@@ -1125,7 +1125,7 @@ TEST_CASE("1.07.06.06 ruling winner_worthless=may_keep", "[battle][rulings]") {
 }
 
 TEST_CASE("3.01.11.02 2.04.18 2.04.21 2.03.08 prevented elites count one and the Fremen dial spice in their next battle", "[battle][karama]") {
-  GameState s = base({Faction::Fremen, Faction::Emperor, Faction::Atreides}, true);
+  GameState s = cleared_board({Faction::Fremen, Faction::Emperor, Faction::Atreides}, true);
   const LocationId tabr = loc("Sietch Tabr");
   place(s, Faction::Fremen, kFlat, 2, 2);
   place(s, Faction::Emperor, kFlat, 1, 2);

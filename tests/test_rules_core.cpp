@@ -564,6 +564,8 @@ TEST_CASE("1.12.00 1.12.01 1.12.02 1.12.03 1.12.05 deals between anyone change n
   m.phase = Phase::MentatPause;
   CHECK(rejected(m, Faction::Atreides, b).code == RejectCode::WrongPhase);
   CHECK(rejected(m, Faction::Harkonnen, b).code == RejectCode::WrongPhase);
+}
+
 TEST_CASE("3.01.11.02 2.04.16 prevented: the next storm that catches Fremen forces destroys them all", "[storm][karama]") {
   GameState h = game({Faction::Fremen, Faction::Harkonnen}, true);
   play_until(h, Phase::Storm, 1);

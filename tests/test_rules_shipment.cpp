@@ -1194,7 +1194,7 @@ TEST_CASE("3.01.11.02 2.02.16 prevented take up arms: the flip is rejected, the 
     place(g, Faction::Atreides, loc("Funeral Plain"), 1);
     prevent_ability(g, Faction::BeneGesserit, rules::Ability::BgTakeUpArms);
   }, true);
-  pass_until(s, Faction::BeneGesserit);
+  pass_until_ship_or_move(s, Faction::BeneGesserit);
   if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
   REQUIRE(s.step == kMoveStep);
   for (const auto& a : legal_actions(s, s.seat_of(Faction::BeneGesserit))) CHECK_FALSE((a.kind == ActionKind::Move && a.flag));

@@ -607,18 +607,18 @@ bool is_prevented(const GameState& g, Faction f, rules::Ability ab) {
 
 TEST_CASE("3.01.11.02 2.04.07 prevented: the next worm that finds Fremen forces devours them", "[spice_blow][karama]") {
   GameState s = at_storm(kWithFremen);
-  discard_onto(s, 0, {kBrokenLand});
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)");
   prevent_ability(s, Faction::Fremen, rules::Ability::FremenShaiHulud);
-  put_forces(s, Faction::Atreides, blw, 2);
-  stack_deck(s, {kWorm1, kFuneralPlain});
+  place(s, Faction::Atreides, blw, 2);
+  stack_spice_deck(s, {kWorm1, kFuneralPlain});
   SECTION("no Fremen forces there: the prevention waits") {
     blow(s);
     CHECK(s.forces_in_location(Faction::Atreides, blw) == 0);
     CHECK(is_prevented(s, Faction::Fremen, rules::Ability::FremenShaiHulud));
   }
   SECTION("Fremen forces there: devoured, the prevention is used up") {
-    put_forces(s, Faction::Fremen, blw, 4, 1);
+    place(s, Faction::Fremen, blw, 4, 1);
     const int tanks = s.of(Faction::Fremen).tanks[0];
     blow(s);
     CHECK(s.forces_in_location(Faction::Fremen, blw) == 0);
@@ -630,12 +630,12 @@ TEST_CASE("3.01.11.02 2.04.07 prevented: the next worm that finds Fremen forces 
 
 TEST_CASE("3.01.11.02 2.04.10 prevented: the Fremen are not asked, their ally is devoured", "[spice_blow][karama]") {
   GameState s = at_storm(kWithFremen);
-  make_allies(s, Faction::Fremen, Faction::Atreides);
-  discard_onto(s, 0, {kBrokenLand});
+  ally(s, Faction::Fremen, Faction::Atreides);
+  discard_spice_onto(s, 0, {kBrokenLand});
   const LocationId blw = loc("Broken Land (West Sector)");
-  put_forces(s, Faction::Atreides, blw, 3);
+  place(s, Faction::Atreides, blw, 3);
   prevent_ability(s, Faction::Fremen, rules::Ability::FremenAllyProtection);
-  stack_deck(s, {kWorm1, kFuneralPlain});
+  stack_spice_deck(s, {kWorm1, kFuneralPlain});
   blow(s);
   CHECK(s.forces_in_location(Faction::Atreides, blw) == 0);
   CHECK(s.of(Faction::Atreides).tanks[0] == 3);
