@@ -1190,7 +1190,7 @@ TEST_CASE("3.01.11.02 2.06.12 prevented: the next Shipment and Movement has no G
 TEST_CASE("3.01.11.02 2.02.16 prevented take up arms: the flip is rejected, the plain move uses the prevention up", "[shipment][karama]") {
   GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [](GameState& g) {
     g.storm_sector = 3;
-    place(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
+    place_kind(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
     place(g, Faction::Atreides, loc("Funeral Plain"), 1);
     prevent_ability(g, Faction::BeneGesserit, rules::Ability::BgTakeUpArms);
   }, true);
