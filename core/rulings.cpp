@@ -164,6 +164,10 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "Which occurrence of an automatic faction ability (one used without an action, e.g. 2.03.04 or 2.04.07) does a Karama prevent?",
        {"changes_outcome", "next_occasion"}, 0,
        "3.01.11.02 (a Karama prevents the use of a starred ability): an ability that applies by itself is used only where it makes a difference, or at the next occasion its rule comes up"},
+      {RulingId::DealTiming, "deal_timing",
+       "From when may deals and bribes be made: from the start of the turn-1 Storm phase, or only once the first storm (0.16) has been placed?",
+       {"storm_phase", "after_first_storm"}, 0,
+       "0.00 'No Deals or Bribes may be made before 1.01.00' vs 1.12.04 'A Deal or Bribe can not be made until after 0.16'"},
   }};
   return r;
 }

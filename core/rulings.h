@@ -55,8 +55,9 @@ enum class RulingId : uint8_t {
   WinnerWorthless = 36,           // 1.07.06.06 vs 3.01.01: the winner's worthless cards are discarded, or may be kept
   GuildAllyShipmentShare = 37,    // 1.10.02.06 with 2.06.04: the Guild's share of its ally's shipment goes to the bank or stays
   KaramaAutomaticUse = 38,        // 3.01.11.02: a prevented automatic ability is used up where it changes the outcome, or at its next occasion
+  DealTiming = 39,                // 0.00 vs 1.12.04: deals and bribes from the turn-1 Storm phase, or only after the first storm (0.16)
 };
-inline constexpr int kNumRulings = 39;
+inline constexpr int kNumRulings = 40;
 
 struct RulingInfo {
   RulingId id;

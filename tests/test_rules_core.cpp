@@ -598,3 +598,32 @@ TEST_CASE("3.01.11.02 2.04.14 prevented: the Fremen do not see the next storm ca
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Fremen))), !Catch::Contains(hidden));
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))), Catch::Contains(hidden));
 }
+
+TEST_CASE("1.12.04 0.00 ruling deal_timing: deals and bribes during the first storm only under storm_phase", "[deals][rulings]") {
+  GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  play_until(s, Phase::Storm, 1);
+  REQUIRE(s.turn == 1);
+  Action d = make(ActionKind::Deal);
+  d.text = "no attack on Arrakeen";
+  d.n_factions = 1;
+  d.factions[0] = static_cast<uint8_t>(Faction::Harkonnen);
+  Action b = make(ActionKind::Bribe);
+  b.faction = static_cast<uint8_t>(Faction::Emperor);
+  b.amount = 1;
+  SECTION("storm_phase (default): accepted while the first storm is dialed") {
+    CHECK_FALSE(validate(s, s.seat_of(Faction::Atreides), d).has_value());
+    CHECK_FALSE(validate(s, s.seat_of(Faction::Atreides), b).has_value());
+  }
+  SECTION("after_first_storm: refused until the storm is placed, then accepted") {
+    std::string err;
+    REQUIRE(s.rulings.set("deal_timing", "after_first_storm", &err));
+    auto r = rejected(s, Faction::Atreides, d);
+    CHECK(r.code == RejectCode::WrongPhase);
+    CHECK_THAT(r.reason, Catch::Contains("1.12.04"));
+    CHECK(rejected(s, Faction::Atreides, b).code == RejectCode::WrongPhase);
+    play_until(s, Phase::Bidding, 1);
+    act(s, Faction::Atreides, d);
+    act(s, Faction::Atreides, b);
+    CHECK(s.of(Faction::Emperor).bribes == 1);
+  }
+}

@@ -42,6 +42,10 @@ bool is_anytime(ActionKind k) {
 
 std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const Action& a) {
   if (s.phase == Phase::Setup) return reject(RejectCode::WrongPhase, "no deals, bribes or gifts before the first storm (0.00)");
+  // Ruling deal_timing = after_first_storm: the turn-1 Storm phase is the first storm's placement (0.16).
+  if ((a.kind == ActionKind::Bribe || a.kind == ActionKind::Deal) && s.turn == 1 && s.phase == Phase::Storm &&
+      s.rulings.is(RulingId::DealTiming, 1))
+    return reject(RejectCode::WrongPhase, "no deals or bribes until the first storm has been placed (1.12.04)");
   const Faction me = s.faction_at(seat);
   if (a.kind == ActionKind::GiveSpice) {
     if (me != Faction::Emperor)
