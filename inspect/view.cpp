@@ -90,6 +90,14 @@ std::string build_view(const GameState& s, Viewer who) {
       offer = leader_names(b, fs.traitor_offer);
       if (fs.prediction_faction != kNoFaction) pred = b.CreateString(faction_key(static_cast<Faction>(fs.prediction_faction)));
     }
+    OffsetList<flatbuffers::String, rules::kNumAbilities> prevented;  // 3.01.11.02 (public)
+    const uint32_t bits = s.prevented[static_cast<int>(f)];
+    for (int i = 0; i < rules::kNumAbilities && bits; ++i) {
+      if (!((bits >> i) & 1u)) continue;
+      if (const auto* info = rules::ability_info(static_cast<rules::Ability>(i)))
+        prevented.push_back(b.CreateString(std::string(info->rule) + " " + info->name));
+    }
+    const auto fv_prevented = prevented.n ? prevented.create(b) : 0;
     fb::FactionViewBuilder fv(b);
     fv.add_faction(name);
     fv.add_seat(seat);
@@ -122,6 +130,7 @@ std::string build_view(const GameState& s, Viewer who) {
     fv.add_shipped(fs.shipped);
     fv.add_moved(fs.moved);
     fv.add_karama_power_used(fs.karama_power_used);
+    if (prevented.n) fv.add_karama_prevented(fv_prevented);
     factions.push_back(fv.Finish());
   }
 

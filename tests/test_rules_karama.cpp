@@ -306,8 +306,14 @@ TEST_CASE("3.01.11.02 1.00.02 a Karama prevents the Guild's next half-price ship
         RejectCode::IllegalChoice);
   CHECK(rejected(s, Faction::Atreides, play(karama, rules::kKaramaPrevent | 60, fa(Faction::Guild))).code == RejectCode::Malformed);
   CHECK(legal_has(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildHalfPrice), fa(Faction::Guild))));
+  const std::string half_price = std::string(rules::ability_info(rules::Ability::GuildHalfPrice)->rule) + " " +
+                                 rules::ability_info(rules::Ability::GuildHalfPrice)->name;
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), !Catch::Contains("karama_prevented"));
   act(s, Faction::Atreides, play(karama, prevent(rules::Ability::GuildHalfPrice), fa(Faction::Guild)));
   CHECK(s.treachery_discard.top() == karama);
+  // The prevention is public: every seat and observers see it waiting (views).
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), Catch::Contains(half_price));
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Guild))), Catch::Contains("karama_prevented"));
   const uint8_t k2 = give_another(s, Faction::Atreides, TreacheryKind::Karama);
   CHECK(rejected(s, Faction::Atreides, play(k2, prevent(rules::Ability::GuildHalfPrice), fa(Faction::Guild))).code ==
         RejectCode::IllegalChoice);  // already prevented
@@ -316,6 +322,7 @@ TEST_CASE("3.01.11.02 1.00.02 a Karama prevents the Guild's next half-price ship
   act(s, Faction::Guild, ship(data::polar_sink(), 4));
   CHECK(s.of(Faction::Guild).spice == 12);
   CHECK(s.prevented[static_cast<int>(Faction::Guild)] == 0);  // consumed
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), !Catch::Contains("karama_prevented"));
 }
 
 TEST_CASE("3.01.11.02 a prevented cross-shipment is rejected with its reason, the plain shipment stays legal", "[cards][karama]") {
