@@ -207,30 +207,31 @@ bool parse_list(const std::string& text, std::vector<std::string>* out) {
   return !out->empty();
 }
 
-bool parse_factions(const std::string& text, std::vector<Faction>* out, std::string* error) {
+// Parses a comma-separated list with `parse_one`; `what` names an unknown item.
+template <class T>
+bool parse_items(const std::string& text, bool (*parse_one)(std::string_view, T*), const std::string& what,
+                 std::vector<T>* out, std::string* error) {
   std::vector<std::string> items;
   parse_list(text, &items);
   for (const auto& it : items) {
-    Faction f;
-    if (!parse_faction(it, &f)) {
-      *error = "unknown faction '" + it + "'";
+    T v;
+    if (!parse_one(it, &v)) {
+      *error = "unknown " + what + " '" + it + "'";
       return false;
     }
-    out->push_back(f);
+    out->push_back(v);
   }
   return true;
 }
 
+bool parse_factions(const std::string& text, std::vector<Faction>* out, std::string* error) {
+  return parse_items<Faction>(text, &parse_faction, "faction", out, error);
+}
+
 bool parse_profiles(const std::string& text, std::vector<Profile>* out, std::string* error) {
-  std::vector<std::string> items;
-  parse_list(text, &items);
-  for (const auto& it : items) {
-    Profile p;
-    if (!parse_profile(it, &p)) {
-      *error = "unknown bot profile '" + it + "' (easy, medium, hard, brutal)";
-      return false;
-    }
-    out->push_back(p);
+  if (!parse_items<Profile>(text, &parse_profile, "bot profile", out, error)) {
+    *error += " (easy, medium, hard, brutal)";
+    return false;
   }
   if (out->empty()) *error = "no bot profiles given";
   return !out->empty();

@@ -544,16 +544,32 @@ TEST_CASE("3.01.14 Lasgun without a Shield: no defense, kept by the winner", "[b
   CHECK(s.forces_at(Faction::Atreides, kFlat) == 4);
 }
 
-TEST_CASE("1.07.06.05/06 cards: the loser discards all, the winner keeps weapon and defense, discards worthless and Cheap Hero", "[battle]") {
-  GameState s = cleared_board({Faction::Atreides, Faction::Harkonnen});
+namespace {
+
+// The Atreides (Cheap Hero, Baliset, Shield) and the Harkonnen (Kulon,
+// Snooper), 5 forces each in the Great Flat, the battle entered.
+struct CardsBattle {
+  GameState s;
+  uint8_t hero, baliset, sh, kulon, snoop;
+};
+CardsBattle cards_battle() {
+  CardsBattle c{cleared_board({Faction::Atreides, Faction::Harkonnen}), 0, 0, 0, 0, 0};
+  GameState& s = c.s;
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 5);
-  const uint8_t hero = give(s, Faction::Atreides, data::TreacheryKind::CheapHero);
-  const uint8_t baliset = give(s, Faction::Atreides, data::TreacheryKind::Baliset);
-  const uint8_t sh = give(s, Faction::Atreides, data::TreacheryKind::Shield);
-  const uint8_t kulon = give(s, Faction::Harkonnen, data::TreacheryKind::Kulon);
-  const uint8_t snoop = give(s, Faction::Harkonnen, data::TreacheryKind::Snooper);
+  c.hero = give(s, Faction::Atreides, data::TreacheryKind::CheapHero);
+  c.baliset = give(s, Faction::Atreides, data::TreacheryKind::Baliset);
+  c.sh = give(s, Faction::Atreides, data::TreacheryKind::Shield);
+  c.kulon = give(s, Faction::Harkonnen, data::TreacheryKind::Kulon);
+  c.snoop = give(s, Faction::Harkonnen, data::TreacheryKind::Snooper);
   enter_battle(s);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("1.07.06.05/06 cards: the loser discards all, the winner keeps weapon and defense, discards worthless and Cheap Hero", "[battle]") {
+  auto [s, hero, baliset, sh, kulon, snoop] = cards_battle();
   act(s, Faction::Atreides, plan(kNone8, 5, baliset, sh, hero));               // 5
   act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 3, kulon, snoop)); // 3 + 1 = 4
   // 1.07.05 revealed: the cards are on the wheels.
@@ -1037,15 +1053,7 @@ TEST_CASE("1.07.06.06 KeepCards: keeping nothing discards all, Pass keeps all", 
 }
 
 TEST_CASE("1.07.06.06 KeepCards rejections: the loser, worthless cards, a Cheap Hero, other cards", "[battle]") {
-  GameState s = cleared_board({Faction::Atreides, Faction::Harkonnen});
-  place(s, Faction::Atreides, kFlat, 5);
-  place(s, Faction::Harkonnen, kFlat, 5);
-  const uint8_t hero = give(s, Faction::Atreides, data::TreacheryKind::CheapHero);
-  const uint8_t baliset = give(s, Faction::Atreides, data::TreacheryKind::Baliset);
-  const uint8_t sh = give(s, Faction::Atreides, data::TreacheryKind::Shield);
-  const uint8_t kulon = give(s, Faction::Harkonnen, data::TreacheryKind::Kulon);
-  const uint8_t other = give(s, Faction::Harkonnen, data::TreacheryKind::Snooper);
-  enter_battle(s);
+  auto [s, hero, baliset, sh, kulon, other] = cards_battle();
   act(s, Faction::Atreides, plan(kNone8, 5, baliset, sh, hero));
   act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 3, kulon));
   decline_traitors(s);
