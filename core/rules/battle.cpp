@@ -93,6 +93,7 @@
 // (1.14.01, 3.01.11).
 #include <algorithm>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 #include "core/rules/battle_abilities.h"
 
@@ -116,7 +117,7 @@ constexpr int kCheapHeroOption = 100;  // Decision option offset for Cheap Hero 
 
 int fighters_at(const GameState& s, Faction f, LocationId loc) {
   int n = s.forces_at(f, loc, 0);
-  if (!(f == Faction::BeneGesserit && s.advanced)) n += s.forces_at(f, loc, 1);  // 2.02.12
+  if (specials_fight(s, f)) n += s.forces_at(f, loc, 1);  // 2.02.12
   return n;
 }
 
@@ -239,7 +240,7 @@ int max_dial(const GameState& s, Faction me, Faction opp, TerritoryId t, uint8_t
   const int worth = elite_worth(s, me, opp);
   for_area(t, area, [&](LocationId loc) {
     n += s.forces_at(me, loc, 0);
-    if (!(me == Faction::BeneGesserit && s.advanced)) n += worth * s.forces_at(me, loc, 1);
+    if (specials_fight(s, me)) n += worth * s.forces_at(me, loc, 1);
   });
   return std::min(n, 255);
 }
@@ -248,7 +249,7 @@ int max_dial(const GameState& s, Faction me, Faction opp, TerritoryId t, uint8_t
 // spice makes one unit of the dial count fully. per_token: one spice supports
 // one force token, elite tokens first, so an elite worth 2 counts fully for 1.
 int elites_in_area(const GameState& s, Faction me, TerritoryId t, uint8_t area) {
-  if (me == Faction::BeneGesserit && s.advanced) return 0;  // advisors
+  if (!specials_fight(s, me)) return 0;  // advisors (2.02.12)
   int n = 0;
   for_area(t, area, [&](LocationId loc) { n += s.forces_at(me, loc, 1); });
   return n;
@@ -410,7 +411,7 @@ void lose_all_in_area(GameState& s, Faction f, TerritoryId t, uint8_t area) {  /
     area = static_cast<uint8_t>((1u << data::territory(t).num_locations) - 1);
   for_area(t, area, [&](LocationId loc) {
     const int reg = s.forces_at(f, loc, 0);
-    const int spec = (f == Faction::BeneGesserit && s.advanced) ? 0 : s.forces_at(f, loc, 1);
+    const int spec = !specials_fight(s, f) ? 0 : s.forces_at(f, loc, 1);
     if (reg + spec) forces_to_tanks(s, f, loc, reg, spec);
   });
 }
@@ -422,7 +423,7 @@ void lose_dialed(GameState& s, Faction f, Faction opp, TerritoryId t, uint8_t ar
     if (n > 0) forces_to_tanks(s, f, loc, n, 0);
     units -= n;
   });
-  if (f == Faction::BeneGesserit && s.advanced) return;
+  if (!specials_fight(s, f)) return;  // advisors (2.02.12)
   const int worth = elite_worth(s, f, opp);
   for_area(t, area, [&](LocationId loc) {
     const int n = std::min<int>((units + worth - 1) / worth, s.forces_at(f, loc, 1));

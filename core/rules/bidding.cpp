@@ -45,6 +45,7 @@
 // KaramaCancel window for these (3.01.11.01 is not implemented for them).
 #include <algorithm>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -57,8 +58,6 @@ using data::TreacheryKind;
 
 // Ruling values (core/rulings.cpp).
 constexpr uint8_t kLastDealtOnTop = 1;     // BoughtInOrder
-constexpr uint8_t kBgKaramaAlways = 1;     // BgWorthlessKarama
-constexpr uint8_t kBgKaramaNever = 2;      // BgWorthlessKarama
 constexpr uint8_t kAllyBidOff = 1;         // AllyBidSupport
 constexpr uint8_t kAllyBidPermission = 2;  // AllyBidSupport
 constexpr uint8_t kPayEmperor = 1;         // EmperorAllyPayment
@@ -102,19 +101,12 @@ int bid_limit(const GameState& s, Faction f) {
   return std::min(limit, kMaxBid);
 }
 
-// 1.14.06 / 2.02.22 (ruling bg_worthless_karama): may the Bene Gesserit use a
-// worthless card as a Karama in this game?
-bool bg_worthless_karama(const GameState& s) {
-  if (s.rulings.is(RulingId::BgWorthlessKarama, kBgKaramaAlways)) return true;
-  if (s.rulings.is(RulingId::BgWorthlessKarama, kBgKaramaNever)) return false;
-  return s.advanced;  // advanced_only
-}
-
-// 3.01.11.04; Bene Gesserit worthless cards count as Karama (bg_worthless_karama).
-bool counts_as_karama(const GameState& s, Faction f, uint8_t card) {
-  const auto& tc = data::treachery_card(card);
-  if (tc.kind == TreacheryKind::Karama) return true;
-  return f == Faction::BeneGesserit && bg_worthless_karama(s) && tc.category == TreacheryCategory::Worthless;
+// 2.03.04: the faction in the game that receives card payments, or kNoFaction.
+uint8_t card_payee(const GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (faction_rules(static_cast<Faction>(fi)).receives_card_payments != Ability::None && s.has(static_cast<Faction>(fi)))
+      return static_cast<uint8_t>(fi);
+  return kNoFaction;
 }
 
 // The card spent on a Karama purchase: the Bene Gesserit spend a worthless
@@ -195,22 +187,27 @@ void open_card(Ctx& c, bool first) {
   s.waiting = bit(opener);
   // 2.01.05 / 3.01.11.02: a prevented look is this card's (the next card up for bid).
   b.atreides_blind = 0;
-  if (s.has(Faction::Atreides) && ability_cancelled(s, Faction::Atreides, Ability::AtreidesBidding)) {
-    b.atreides_blind = 1;
-    consume_prevention(s, Faction::Atreides, Ability::AtreidesBidding);
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto h = faction_rules(static_cast<Faction>(fi)).card_up_for_bid;
+    if (h && s.has(static_cast<Faction>(fi))) h(s);
   }
 }
 
-// 1.04.06.03, 2.03.04, 2.03.05, 1.10.02.05.
+// 1.04.06.03, 2.03.04, 2.03.05, 1.10.02.05: the payee is the faction whose
+// hook receives_card_payments names its ability (the Emperor), else the bank.
 // 3.01.11.02: a prevented 2.03.04 sends the next payment the Emperor would
 // receive (a purchase paid with spice) to the bank, 1.04.06.03.
 void pay_for_card(GameState& s, Faction buyer, int amount) {
-  const bool emperor_in = s.has(Faction::Emperor);
-  const bool prevented = emperor_in && amount > 0 && ability_cancelled(s, Faction::Emperor, Ability::EmperorPayment);
-  const bool to_emperor = emperor_in && buyer != Faction::Emperor && !prevented;
-  const SpiceAccount seller = to_emperor ? shield(Faction::Emperor) : bank();
+  const uint8_t payee = card_payee(s);
+  const bool emperor_in = payee != kNoFaction;
+  const auto emperor = static_cast<Faction>(payee);  // used only when emperor_in
+  const Ability payment = emperor_in ? faction_rules(emperor).receives_card_payments : Ability::None;
+  const bool buyer_is_emperor = static_cast<uint8_t>(buyer) == payee;
+  const bool prevented = emperor_in && amount > 0 && ability_cancelled(s, emperor, payment);
+  const bool to_emperor = emperor_in && !buyer_is_emperor && !prevented;
+  const SpiceAccount seller = to_emperor ? shield(emperor) : bank();
   const int own = std::min<int>(amount, s.of(buyer).spice);
-  bool paid_emperor = emperor_in && buyer != Faction::Emperor && own > 0;  // 2.03.04 was used
+  bool paid_emperor = emperor_in && !buyer_is_emperor && own > 0;  // 2.03.04 was used
   if (own > 0) transfer_spice(s, shield(buyer), seller, own);
   int rest = amount - own;
   const uint8_t a = supporting_ally(s, buyer);
@@ -222,16 +219,17 @@ void pay_for_card(GameState& s, Faction buyer, int amount) {
     // The Emperor's own spice never pays the Emperor (2.03.05 fair market).
     // Ruling emperor_ally_payment: the ally's share of the Emperor's own
     // purchase goes to the bank (1.04.06.03) or to the Emperor (2.03.04).
-    SpiceAccount to = ally == Faction::Emperor ? bank() : seller;
-    if (ally != Faction::Emperor && buyer != Faction::Emperor && emperor_in && part > 0) paid_emperor = true;
-    if (buyer == Faction::Emperor && s.rulings.is(RulingId::EmperorAllyPayment, kPayEmperor) && part > 0) {
+    const bool ally_is_emperor = a == payee;
+    SpiceAccount to = ally_is_emperor ? bank() : seller;
+    if (!ally_is_emperor && !buyer_is_emperor && emperor_in && part > 0) paid_emperor = true;
+    if (buyer_is_emperor && s.rulings.is(RulingId::EmperorAllyPayment, kPayEmperor) && part > 0) {
       paid_emperor = true;
-      if (!prevented) to = shield(Faction::Emperor);
+      if (!prevented) to = shield(emperor);
     }
     if (part > 0) transfer_spice(s, shield(ally), to, part);
     rest -= part;
   }
-  if (prevented && paid_emperor) consume_prevention(s, Faction::Emperor, Ability::EmperorPayment);
+  if (prevented && paid_emperor) consume_prevention(s, emperor, payment);
   // rest > 0 only if spice left the buyer and ally between the bid and the
   // sale (a bribe); they pay what they have.
 }
@@ -255,20 +253,10 @@ void sell(Ctx& c) {
     pay_for_card(s, buyer, b.high_bid);
   }
   // Ruling karama_automatic_use = next_occasion: any sale is 2.03.04's occasion.
-  if (prevention_at_next_occasion(s) && s.has(Faction::Emperor))
-    consume_prevention(s, Faction::Emperor, Ability::EmperorPayment);
+  if (const uint8_t payee = card_payee(s); prevention_at_next_occasion(s) && payee != kNoFaction)
+    consume_prevention(s, static_cast<Faction>(payee), faction_rules(static_cast<Faction>(payee)).receives_card_payments);
   hand.push(card);
-  // 2.05.08 TOP CARD (3.01.11.02: a prevented one is this purchase's; no extra card).
-  if (buyer == Faction::Harkonnen && hand.n < hand_limit(s, buyer)) {
-    if (ability_cancelled(s, buyer, Ability::HarkonnenTopCard)) {
-      consume_prevention(s, buyer, Ability::HarkonnenTopCard);
-    } else {
-      const uint8_t extra = draw_treachery(c);
-      if (extra != kNone8) hand.push(extra);
-    }
-  } else if (buyer == Faction::Harkonnen && prevention_at_next_occasion(s)) {
-    consume_prevention(s, buyer, Ability::HarkonnenTopCard);  // a purchase at the hand limit
-  }
+  if (const auto h = faction_rules(buyer).bought_card) h(c);  // 2.05.08
   open_card(c, false);
 }
 
@@ -350,7 +338,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (!counts_as_karama(s, me, a.card))
         return reject(RejectCode::IllegalChoice,
                       name + " is not a Karama card (3.01.11.04" +
-                          (me == Faction::BeneGesserit ? std::string(
+                          (faction_rules(me).worthless_as_karama ? std::string(
                                                              "; a worthless card counts only as the ruling "
                                                              "bg_worthless_karama allows)")
                                                        : std::string(")")));
@@ -452,11 +440,10 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 }  // namespace
 
-// 2.01.05: the Atreides may look at the card up for bid. Their ally may not:
-// the alliance ability 2.01.09 only extends Prescience (2.01.08) in battle.
+// 2.01.05 (hook sees_card_up_for_bid): the Atreides may look at the card up for bid.
 bool can_see_card_up_for_bid(const GameState& s, Faction f) {
-  return f == Faction::Atreides && s.has(f) && s.phase == Phase::Bidding && !s.bidding.row.empty() &&
-         !s.bidding.atreides_blind;  // 3.01.11.02
+  const auto h = faction_rules(f).sees_card_up_for_bid;
+  return h && s.has(f) && s.phase == Phase::Bidding && !s.bidding.row.empty() && h(s);
 }
 
 const PhaseRules& bidding_rules() {

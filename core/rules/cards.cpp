@@ -116,6 +116,7 @@
 // last one let through while the action is replayed).
 #include <algorithm>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -137,17 +138,8 @@ TreacheryKind kind_of(uint8_t card) { return data::treachery_card(card).kind; }
 std::string fname(Faction f) { return std::string(faction_name(f)); }
 Faction me_at(const GameState& s, Seat seat) { return s.faction_at(seat); }
 
-// 1.14.06 / 2.02.22 (ruling bg_worthless_karama), as in bidding.cpp.
-bool bg_worthless_karama(const GameState& s) {
-  if (s.rulings.is(RulingId::BgWorthlessKarama, 1)) return true;   // always
-  if (s.rulings.is(RulingId::BgWorthlessKarama, 2)) return false;  // never
-  return s.advanced;                                               // advanced_only
-}
-bool is_karama(const GameState& s, Faction f, uint8_t card) {
-  const auto& tc = data::treachery_card(card);
-  if (tc.kind == TreacheryKind::Karama) return true;
-  return f == Faction::BeneGesserit && bg_worthless_karama(s) && tc.category == TreacheryCategory::Worthless;
-}
+// 1.14.06 / 2.02.22 (hook worthless_as_karama, ruling bg_worthless_karama).
+bool is_karama(const GameState& s, Faction f, uint8_t card) { return counts_as_karama(s, f, card); }
 
 // A card in hand that is already promised elsewhere.
 std::optional<std::string> committed(const GameState& s, Seat seat, uint8_t card) {
@@ -1017,7 +1009,7 @@ void consume_prevention(GameState& s, Faction f, Ability ability) {
 
 bool may_hold_karama(const GameState& s, Faction f) {
   if (!s.has(f) || s.of(f).hand.n == 0) return false;
-  if (f == Faction::BeneGesserit && bg_worthless_karama(s)) return true;
+  if (const auto h = faction_rules(f).worthless_as_karama; h && h(s)) return true;  // 1.14.06
   int gone = 0;
   for (int i = 0; i < s.treachery_discard.n; ++i)
     if (kind_of(s.treachery_discard.ids[i]) == TreacheryKind::Karama) ++gone;

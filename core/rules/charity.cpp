@@ -2,34 +2,36 @@
 // their spice to 2, once a turn (1.03.02); the Bene Gesserit always receive
 // at least 2 (2.02.09). Every eligible seat answers ClaimCharity or Pass,
 // in any order; the phase ends when all have answered.
-// 3.01.11.02 (cards.cpp): a prevented 2.02.09 makes the Bene Gesserit's next
-// charity where it matters (they hold 1 spice or more) follow 1.03: with 2 or
-// more they are not asked, with 1 they receive 1; the prevention is consumed
-// then (at the phase's start, or when they answer). With 0 spice both rules
-// give 2 and the prevention waits for a later turn.
+// Faction hooks (core/factions/faction_rules.h): charity_amount (2.02.09 the
+// Bene Gesserit) and charity_prevention_due (its 3.01.11.02 prevention: with
+// 2 or more spice they are not asked, with 1 they receive 1; the prevention is
+// consumed then, at the phase's start or when they answer).
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
 namespace {
 
-bool bg_ability(const GameState& s, Faction f) {  // 2.02.09, unless prevented
-  return f == Faction::BeneGesserit && !ability_cancelled(s, f, Ability::BgCharity);
+// A faction ability's charity amount, -1 when 1.03 applies.
+int ability_amount(const GameState& s, Faction f) {
+  const auto h = faction_rules(f).charity_amount;
+  return h ? h(s) : -1;
 }
-// 3.01.11.02: the ability would change this charity's outcome.
-bool bg_prevention_used(const GameState& s, Faction f) {
-  return f == Faction::BeneGesserit && ability_cancelled(s, f, Ability::BgCharity) &&
-         (s.of(f).spice >= 1 || prevention_at_next_occasion(s));
+// 3.01.11.02: the prevented ability whose outcome this charity would change.
+Ability prevention_due(const GameState& s, Faction f) {
+  const auto h = faction_rules(f).charity_prevention_due;
+  return h ? h(s) : Ability::None;
 }
 
 bool eligible(const GameState& s, Faction f) {
   const auto& fs = s.of(f);
   if (fs.charity_turn == s.turn) return false;
-  return fs.spice <= 1 || bg_ability(s, f);
+  return fs.spice <= 1 || ability_amount(s, f) >= 0;
 }
 
 int charity_amount(const GameState& s, Faction f) {
   const int spice = s.of(f).spice;
-  if (bg_ability(s, f)) return 2;  // 2.02.09: at least 2 whatever they hold
+  if (const int a = ability_amount(s, f); a >= 0) return a;
   return spice < 2 ? 2 - spice : 0;
 }
 
@@ -39,7 +41,8 @@ void enter(Ctx& c) {
   for (Seat seat = 0; seat < s.num_seats; ++seat) {
     const Faction f = s.faction_at(seat);
     if (eligible(s, f)) s.waiting |= bit(seat);
-    else if (bg_prevention_used(s, f) && s.of(f).charity_turn != s.turn) consume_prevention(s, f, Ability::BgCharity);
+    else if (const Ability due = prevention_due(s, f); due != Ability::None && s.of(f).charity_turn != s.turn)
+      consume_prevention(s, f, due);
   }
   if (!s.waiting) enter_phase(c, Phase::Bidding);
 }
@@ -55,12 +58,12 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
-  const bool used = bg_prevention_used(s, me);
+  const Ability due = prevention_due(s, me);
   if (a.kind == ActionKind::ClaimCharity) {
     transfer_spice(s, bank(), shield(me), charity_amount(s, me));
     s.of(me).charity_turn = s.turn;
   }
-  if (used) consume_prevention(s, me, Ability::BgCharity);
+  if (due != Ability::None) consume_prevention(s, me, due);
   s.waiting &= static_cast<uint8_t>(~bit(seat));
   if (!s.waiting) enter_phase(c, Phase::Bidding);
 }

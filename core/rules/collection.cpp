@@ -6,6 +6,7 @@
 // Automatic: nobody decides anything here.
 #include <algorithm>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -27,7 +28,7 @@ void enter(Ctx& c) {
         const auto piece = static_cast<LocationId>(ter.first_location + i);
         if (s.in_storm(piece)) continue;  // forces under the storm cannot harvest
         forces += s.forces_at(fa, piece, 0);
-        if (!(fa == Faction::BeneGesserit && s.advanced)) forces += s.forces_at(fa, piece, 1);
+        if (specials_fight(s, fa)) forces += s.forces_at(fa, piece, 1);  // 2.02.12
       }
       const bool thopters = occupies(s, fa, data::territory_of(data::arrakeen())) ||
                             occupies(s, fa, data::territory_of(data::carthag()));

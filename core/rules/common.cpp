@@ -1,6 +1,7 @@
 // Helpers shared by several phases: decks, forces, spice, storm order.
 #include <algorithm>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat {
@@ -91,7 +92,7 @@ void forces_to_tanks(GameState& s, Faction f, LocationId loc, int regular, int s
   s.forces_at(f, loc, 1) = static_cast<uint8_t>(s.forces_at(f, loc, 1) - special);
   fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] + regular);
   // Bene Gesserit advisors are ordinary forces in the tanks.
-  if (f == Faction::BeneGesserit)
+  if (faction_rules(f).specials_tank_as_regular)
     fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] + special);
   else
     fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] + special);
@@ -110,7 +111,7 @@ bool occupies(const GameState& s, Faction f, TerritoryId t) {
     auto loc = static_cast<LocationId>(ter.first_location + i);
     if (s.forces_at(f, loc, 0) > 0) return true;
     // Bene Gesserit advisors (advanced) do not occupy (2.02.12).
-    if (s.forces_at(f, loc, 1) > 0 && !(f == Faction::BeneGesserit && s.advanced)) return true;
+    if (s.forces_at(f, loc, 1) > 0 && specials_fight(s, f)) return true;
   }
   return false;
 }
@@ -127,10 +128,12 @@ int other_factions_in(const GameState& s, Faction f, TerritoryId t) {
 
 int occupancy_others(const GameState& s, Faction f, TerritoryId t) {
   int n = other_factions_in(s, f, t);
-  const Faction bg = Faction::BeneGesserit;
-  if (s.rulings.is(RulingId::AdvisorOccupancy, 1) && f != bg && s.has(bg) && s.advanced && !occupies(s, bg, t) &&
-      s.forces_in_territory(bg, t) > 0)
-    ++n;  // advisors alone count too (2.02.12 vs 1.06.05.09)
+  if (!s.rulings.is(RulingId::AdvisorOccupancy, 1)) return n;
+  for (int o = 0; o < kNumFactions; ++o) {  // advisors alone count too (2.02.12 vs 1.06.05.09)
+    const auto of = static_cast<Faction>(o);
+    if (of == f || !s.has(of) || specials_fight(s, of)) continue;
+    if (!occupies(s, of, t) && s.forces_in_territory(of, t) > 0) ++n;
+  }
   return n;
 }
 

@@ -1,18 +1,16 @@
 // 1.09 Mentat Pause: bribe spice collected (1.09.01), stronghold victory
 // (1.09.02, 4 strongholds for an alliance 1.10.02.02), multiple winners
-// (1.09.03), the Bene Gesserit prediction (2.02.03), the game-end default
-// (1.09.05) with the Fremen (2.04.09) and Spacing Guild (2.06.08) special
-// victories, and the move to the next turn. Automatic.
+// (1.09.03), the game-end default (1.09.05), and the move to the next turn.
+// Automatic. Faction hooks (core/factions/faction_rules.h):
+// takes_over_victory (2.02.03 the Bene Gesserit prediction) and
+// default_victory (2.04.09 Fremen, 2.06.08 Spacing Guild special victories).
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
 namespace {
 
-// Victory kinds stored in GameState::victory_kind.
-enum : uint8_t { kNoVictory = 0, kStronghold = 1, kPrediction = 2, kGuildDefault = 3,
-                 kFremenSpecial = 4, kFremenDefault = 5, kMostStrongholds = 6 };
-
-uint8_t fbit(Faction f) { return static_cast<uint8_t>(1u << static_cast<int>(f)); }
+uint8_t fbit(Faction f) { return faction_bit(f); }
 
 bool controls(const GameState& s, Faction f, TerritoryId t) {
   if (!occupies(s, f, t)) return false;
@@ -41,11 +39,7 @@ int team_strongholds(const GameState& s, Faction f) {
   return n;
 }
 
-uint8_t team(const GameState& s, Faction f) {
-  uint8_t m = fbit(f);
-  if (s.of(f).ally != kNoFaction) m |= fbit(static_cast<Faction>(s.of(f).ally));
-  return m;
-}
+uint8_t team(const GameState& s, Faction f) { return team_of(s, f); }
 
 void end_game(GameState& s, uint8_t winners, uint8_t kind) {
   s.winners = winners;
@@ -70,10 +64,11 @@ void enter(Ctx& c) {
     }
   }
   if (winners) {
-    if (s.has(Faction::BeneGesserit)) {
-      const auto& bg = s.of(Faction::BeneGesserit);
-      if (bg.prediction_turn == s.turn && (winners >> bg.prediction_faction) & 1u) {
-        end_game(s, fbit(Faction::BeneGesserit), kPrediction);
+    for (int fi = 0; fi < kNumFactions; ++fi) {  // 2.02.03
+      const auto h = faction_rules(static_cast<Faction>(fi)).takes_over_victory;
+      VictoryClaim claim;
+      if (h && s.has(static_cast<Faction>(fi)) && h(s, winners, &claim)) {
+        end_game(s, claim.winners, claim.kind);
         return;
       }
     }
@@ -81,24 +76,17 @@ void enter(Ctx& c) {
     return;
   }
   if (s.turn >= s.max_turns) {
-    if (s.has(Faction::Fremen)) {
-      const auto tabr = data::territory_of(data::sietch_tabr());
-      const auto habbanya = data::territory_of(data::habbanya_sietch());
-      const auto tuek = data::territory_of(data::tueks_sietch());
-      bool ok = other_factions_in(s, Faction::Fremen, tabr) == 0 && other_factions_in(s, Faction::Fremen, habbanya) == 0;
-      for (auto f : {Faction::Harkonnen, Faction::Atreides, Faction::Emperor})
-        if (s.has(f) && occupies(s, f, tuek)) ok = false;
-      if (s.has(Faction::Guild) && ok) {
-        end_game(s, team(s, Faction::Fremen), kFremenSpecial);
-        return;
-      }
+    bool claimed = false;  // 2.04.09, 2.06.08: the first claim by priority
+    VictoryClaim first;
+    for (int fi = 0; fi < kNumFactions; ++fi) {
+      const auto h = faction_rules(static_cast<Faction>(fi)).default_victory;
+      VictoryClaim claim;
+      if (!h || !s.has(static_cast<Faction>(fi)) || !h(s, &claim)) continue;
+      if (!claimed || claim.priority < first.priority) first = claim;
+      claimed = true;
     }
-    if (s.has(Faction::Guild)) {
-      end_game(s, team(s, Faction::Guild), kGuildDefault);
-      return;
-    }
-    if (s.has(Faction::Fremen)) {
-      end_game(s, team(s, Faction::Fremen), kFremenDefault);
+    if (claimed) {
+      end_game(s, first.winners, first.kind);
       return;
     }
     int best = -1;

@@ -1,30 +1,34 @@
 // 1.01 Storm phase: 0.16 first storm (dial 0..20), 1.01.02 storm movement
 // (dial 1..3 by the two players who last used the battle wheels), 1.01.03
-// destruction, 2.04.13 advanced Fremen storm deck, 2.04.16 Fremen half losses.
-// The storm's effect on movement and battles (1.01.04) is checked where those
-// happen (shipment_movement.cpp, battle.cpp).
-// 3.01.11.02 (cards.cpp): a prevented 2.04.16 is used up by the next storm
-// movement that catches Fremen forces: every Fremen force it catches is
-// destroyed (those left from a half loss while the storm stayed too). A
-// prevented 2.04.14: the Fremen do not see the next storm card drawn
-// (GameState::storm_card_hidden, inspect/view.cpp).
+// destruction. The storm's effect on movement and battles (1.01.04) is
+// checked where those happen (shipment_movement.cpp, battle.cpp).
+// Faction hooks (core/factions/faction_rules.h): deals_storm_card and
+// storm_phase_ends (2.04.13-14 the Fremen storm deck), storm_catches and
+// storm_moved (2.04.16 Fremen half losses, and their Karama prevention).
 #include <algorithm>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
 namespace {
 
-bool uses_storm_deck(const GameState& s) { return s.advanced && s.has(Faction::Fremen) && s.turn > 1; }
+// 2.04.13: a faction in the game deals the storm from its deck (from turn 2).
+bool uses_storm_deck(const GameState& s) {
+  if (s.turn <= 1) return false;
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto h = faction_rules(static_cast<Faction>(fi)).deals_storm_card;
+    if (h && s.has(static_cast<Faction>(fi)) && h(s)) return true;
+  }
+  return false;
+}
 
 int dial_max(const GameState& s) { return s.turn == 1 ? 20 : 3; }
 int dial_min(const GameState& s) { return s.turn == 1 ? 0 : 1; }
 
-// Applies storm damage to one sector. `ends_here` matters for spice only.
-// Returns true when it caught Fremen forces while 2.04.16 is prevented.
-bool storm_sweep_sector(GameState& s, int sector, bool spice_too) {
-  const bool half_losses = s.advanced && !ability_cancelled(s, Faction::Fremen, Ability::FremenStormLosses);  // 2.04.16
-  bool prevented_use = false;
+// Applies storm damage to one sector. `spice_too` matters for spice only.
+// prevented_used[f] |= the storm_catches hook's answer (3.01.11.02).
+void storm_sweep_sector(GameState& s, int sector, bool spice_too, bool* prevented_used) {
   for (int l = 0; l < data::kNumLocations; ++l) {
     const auto loc = static_cast<LocationId>(l);
     const auto& L = data::location(loc);
@@ -41,39 +45,30 @@ bool storm_sweep_sector(GameState& s, int sector, bool spice_too) {
       if (!s.has(fa)) continue;
       int reg = s.forces_at(fa, loc, 0), spec = s.forces_at(fa, loc, 1);
       if (reg + spec == 0) continue;
-      if (fa == Faction::Fremen && s.advanced && !half_losses) prevented_use = true;
-      if (fa == Faction::Fremen && half_losses) {
-        // 2.04.16: half the forces there, rounded up; once per stay.
-        if (s.fremen_storm_losses_taken[loc]) continue;
-        int lose = (reg + spec + 1) / 2;
-        int lose_reg = std::min(reg, lose);
-        int lose_spec = lose - lose_reg;
-        forces_to_tanks(s, fa, loc, lose_reg, lose_spec);
-        s.fremen_storm_losses_taken[loc] = 1;
+      if (const auto h = faction_rules(fa).storm_catches) {
+        if (h(s, loc, reg, spec)) prevented_used[fi] = true;
       } else {
         forces_to_tanks(s, fa, loc, reg, spec);
       }
     }
   }
-  return prevented_use;
 }
 
 void move_storm(Ctx& c, int sectors) {
   auto& s = c.s;
   c.record(DrawKind::StormMove, static_cast<uint16_t>(sectors));
   int sector = s.storm_sector;
-  bool prevented_use = false;  // 3.01.11.02 of 2.04.16: this movement is the ability's next use
-  if (sectors > 0) prevented_use = storm_sweep_sector(s, sector, false);  // where it starts (forces only)
+  bool prevented_used[kNumFactions] = {};  // 3.01.11.02: this movement is a prevented ability's next use
+  if (sectors > 0) storm_sweep_sector(s, sector, false, prevented_used);  // where it starts (forces only)
   for (int i = 0; i < sectors; ++i) {
     sector = (sector + 1) % data::kNumSectors;
-    prevented_use = storm_sweep_sector(s, sector, true) || prevented_use;
+    storm_sweep_sector(s, sector, true, prevented_used);
   }
-  if (prevented_use || (s.advanced && prevention_at_next_occasion(s)))  // ruling karama_automatic_use
-    consume_prevention(s, Faction::Fremen, Ability::FremenStormLosses);
   s.storm_sector = static_cast<int8_t>(sector);
-  // A Fremen half-loss only protects forces while the storm stays on them.
-  for (int l = 0; l < data::kNumLocations; ++l)
-    if (!s.in_storm(static_cast<LocationId>(l))) s.fremen_storm_losses_taken[l] = 0;
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto h = faction_rules(static_cast<Faction>(fi)).storm_moved;
+    if (h && s.has(static_cast<Faction>(fi))) h(s, prevented_used[fi]);
+  }
 }
 
 void choose_dialers(GameState& s) {
@@ -97,19 +92,9 @@ void choose_dialers(GameState& s) {
 
 void finish(Ctx& c) {
   auto& s = c.s;
-  // 2.04.13: the Fremen draw the face-down storm card for the next turn.
-  if (s.advanced && s.has(Faction::Fremen)) {
-    if (s.storm_card != 0) s.storm_deck.push(s.storm_card);
-    s.storm_card = 0;
-    shuffle_pile(c, s.storm_deck, DrawKind::ShuffleStormDeck);
-    s.storm_card = s.storm_deck.pop();
-    c.record(DrawKind::StormCard, s.storm_card);
-    // 2.04.14 / 3.01.11.02: a prevented look is this card's.
-    s.storm_card_hidden = 0;
-    if (ability_cancelled(s, Faction::Fremen, Ability::FremenStormCard)) {
-      s.storm_card_hidden = 1;
-      consume_prevention(s, Faction::Fremen, Ability::FremenStormCard);
-    }
+  for (int fi = 0; fi < kNumFactions; ++fi) {  // 2.04.13: the next storm card
+    const auto h = faction_rules(static_cast<Faction>(fi)).storm_phase_ends;
+    if (h && s.has(static_cast<Faction>(fi))) h(c);
   }
   enter_phase(c, Phase::SpiceBlow);
 }
