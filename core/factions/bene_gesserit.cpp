@@ -49,6 +49,7 @@ constexpr FactionRules make() {
   r.charity_amount = charity_amount;
   r.charity_prevention_due = charity_prevention_due;
   r.takes_over_victory = takes_over_victory;
+  r.predicts = true;
   r.worthless_as_karama = worthless_as_karama;
   return r;
 }

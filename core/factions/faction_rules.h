@@ -36,6 +36,16 @@ namespace mentat::rules {
 enum VictoryKind : uint8_t { kNoVictory = 0, kStronghold = 1, kPrediction = 2, kGuildDefault = 3,
                              kFremenSpecial = 4, kFremenDefault = 5, kMostStrongholds = 6 };
 
+// What a view reveals of a faction ability's secrets (inspect/view.cpp,
+// inspect/projection.cpp ask through sees_secret below).
+enum class Secret : uint8_t {
+  StormCard = 0,              // 2.04.14 the next storm card (GameState::storm_card)
+  Wormsign = 1,               // 2.01.07 the spice card seen (GameState::wormsign_card)
+  KwisatzHaderachLosses = 2,  // 2.01.10 KwisatzHaderachState::losses
+  KaramaPlan = 3,             // 1.14.01 the battle plan of side `side` seen by Karama
+  PrescienceAnswer = 4,       // 2.01.08/09 the Prescience answer before the reveal
+};
+
 // A claim to win when the last turn ends without a stronghold victory
 // (1.09.04): the lowest `priority` among the claims wins.
 struct VictoryClaim {
@@ -94,7 +104,98 @@ struct FactionRules {
   // cards count as Karama cards in this game.
   bool (*worthless_as_karama)(const GameState& s) = nullptr;
 
+  // ---- 1.05 revival (revival.cpp) ----
+  // 2.03.11 / 2.04.20 (advanced): only one of this faction's special forces
+  // may be revived a turn.
+  bool one_special_revival = false;
+  // 2.04.11: the free revival this faction grants its ally this turn (0: none;
+  // the ally's own is used when larger).
+  int (*ally_free_revival)(const GameState& s) = nullptr;
+  // The Revival phase begins: may consume this faction's preventions; true
+  // when this faction must first answer its grant (RevivalGrant below).
+  bool (*revival_begins)(GameState& s) = nullptr;
+  // The grant question (2.04.11 fremen_decides): its texts and its answer.
+  struct RevivalGrant {
+    const char* wait = "";    // rejection to the others while it is asked
+    const char* answer = "";  // rejection of another action kind
+    const char* prompt = "";  // the decision's prompt
+  } revival_grant;
+  void (*revival_grant_answer)(GameState& s, bool accept) = nullptr;
+  // The Revival phase ends.
+  void (*revival_ends)(GameState& s) = nullptr;
+  // 2.03.07: the ability by which this faction pays for up to
+  // `ally_extra_revival` forces of its ally beyond the limit (None: no).
+  Ability pays_ally_revival = Ability::None;
+  int ally_extra_revival = 0;
+
+  // ---- 1.06 shipment and movement (shipment_movement.cpp) ----
+  // The phase begins (after its scratch is reset, before anyone ships):
+  // 2.01.07 Wormsign, 3.01.11.02 of 2.06.12.
+  void (*shipment_movement_begins)(GameState& s) = nullptr;
+  // Shipping abilities, each the Ability a Karama may cancel or prevent
+  // (Ability::None: the faction does not have it). `team` ones are the
+  // faction's and its ally's (2.06.09 / 2.06.10).
+  Ability ship_half_price = Ability::None;  // 2.06.06 team: half the 1.06.03.01 cost, rounded up
+  Ability ship_cross = Ability::None;       // 2.06.05.02 team: from one territory to another
+  Ability ship_off_planet = Ability::None;  // 2.06.05.03: from the board back to reserves
+  // 2.06.04: the ability that sends other factions' shipment payments to this
+  // faction (None: to the bank, 1.06.03.02).
+  Ability receives_shipment_payments = Ability::None;
+  // 2.04.05: this faction sends forces from reserves for free instead of
+  // shipping them (1.06.03 does not apply); its checks and its effects.
+  bool sends_from_reserves = false;
+  std::optional<Rejection> (*check_send)(const GameState& s, const Action& a) = nullptr;
+  void (*sent)(GameState& s, const Action& a) = nullptr;  // after the forces arrived
+  Ability storm_migration = Ability::None;  // 2.04.17: a send into the storm (✷)
+  // 2.04.06: the faction moves `movement_range` territories by
+  // `movement_ability` (1.06.05.03: otherwise 1).
+  int movement_range = 0;
+  Ability movement_ability = Ability::None;
+
+  // ---- 1.07 battle (battle.cpp) ----
+  // 2.03.08-09 / 2.04.18 (advanced): the battle worth of one of this
+  // faction's special forces against `opp` (null: 1). battle.cpp applies the
+  // basic game and the Karama prevention (BattleState::karama_elite_off).
+  int (*elite_worth)(const GameState& s, Faction opp) = nullptr;
+  // The ability that makes the special forces count double (3.01.11.02: a
+  // prevention is consumed by the faction's next battle with them).
+  Ability elite_ability = Ability::None;
+  // 2.04.21 (advanced): the ability by which this faction's dial counts fully
+  // without spice (1.13.04 does not apply); Ability::None: 1.13.04 applies.
+  Ability battle_hardened = Ability::None;
+  // 3.01.11.02: this faction's battle plan is in; a prevented battle ability
+  // that the plan could have used is consumed (2.01.11 Kwisatz Haderach).
+  void (*plan_submitted)(GameState& s) = nullptr;
+
+  // ---- 1.12 deals (deals.cpp) ----
+  // 2.03.06: this faction may give spice to its ally at any time (GiveSpice).
+  bool gives_ally_spice = false;
+
+  // ---- 1.14 the faction's once-a-game Karama power (cards.cpp) ----
+  // cards.cpp checks what every power shares (advanced game, a Karama in
+  // hand, not used yet), discards the card and marks the power used; these
+  // check and apply the rest. No `check`: the faction has no such power
+  // (the Bene Gesserit, 1.14.06).
+  struct KaramaPower {
+    std::optional<Rejection> (*check)(const GameState& s, Faction me, const Action& a) = nullptr;
+    void (*apply)(Ctx& c, Seat seat, const Action& a) = nullptr;
+    // Candidate PlayCard actions (a superset of the legal ones) from `base`
+    // (kind and card set).
+    void (*candidates)(const GameState& s, Faction me, const Action& base, std::vector<Action>& out) = nullptr;
+    const char* prompt = "";  // appended to the Karama card's prompt: ", or ..."
+  } karama_power;
+
+  // ---- what a view reveals (inspect/view.cpp, inspect/projection.cpp) ----
+  // The secrets this faction's abilities keep (bit = rules::Secret) and who
+  // sees each: `viewer` is a faction in the game; `side` is the battle side
+  // for Secret::KaramaPlan.
+  uint32_t keeps_secrets = 0;
+  bool (*reveals)(const GameState& s, Faction viewer, Secret what, int side) = nullptr;
+
   // ---- 1.09 victory (mentat_pause.cpp) ----
+  // 2.02.03: this faction predicts a winner and a turn at setup (FactionState::prediction_*;
+  // setup.cpp asks it, 3.01.22 Truthtrance may ask about it).
+  bool predicts = false;
   // 2.02.03: a stronghold victory of `winners` is taken over by this
   // faction (true, and *claim set: its winners and kind).
   bool (*takes_over_victory)(const GameState& s, uint8_t winners, VictoryClaim* claim) = nullptr;
@@ -120,12 +221,53 @@ extern const FactionRules kGuildRules;
 
 // ---- folds over the table (the phases' common questions) ----
 
+// True when a faction in the game keeps `what` (its ability makes it exist).
+bool secret_kept(const GameState& s, Secret what);
+// Does faction `viewer` (in the game) see `what`? False when nobody keeps it.
+bool sees_secret(const GameState& s, Faction viewer, Secret what, int side = 0);
+
 // Mask bit of a faction, and of it with its ally (1.10.02.01: allies win together).
 inline uint8_t faction_bit(Faction f) { return static_cast<uint8_t>(1u << static_cast<int>(f)); }
 inline uint8_t team_of(const GameState& s, Faction f) {
   uint8_t m = faction_bit(f);
   if (s.of(f).ally != kNoFaction) m |= faction_bit(static_cast<Faction>(s.of(f).ally));
   return m;
+}
+
+// ---- helpers of cards.cpp for the Karama powers ----
+// 3.01.20 / 1.14.02 revival by a card or a Karama power: Action.to a leader
+// or Action.value = regular + 16 x special forces, at most `max_forces`;
+// `elite_limit`: 2.03.11 / 2.04.20 apply; `rule` is cited in rejections.
+std::optional<Rejection> check_card_revival(const GameState& s, Faction me, const Action& a, int max_forces, bool elite_limit,
+                                            const std::string& rule);
+void apply_card_revival(GameState& s, Faction me, const Action& a, bool elite_limit);
+void card_revival_candidates(const GameState& s, Faction me, int max_forces, Action base, std::vector<Action>& out);
+// Opens a response window (false when the stack is full).
+bool open_window(GameState& s, Window w);
+// Candidates naming each faction id as the target (Action.to).
+inline void target_candidates(const Action& base, std::vector<Action>& out) {
+  for (int f = 0; f < kNumFactions; ++f) {
+    Action a = base;
+    a.to = static_cast<uint8_t>(f);
+    out.push_back(a);
+  }
+}
+
+// 1.06.03: checks a shipment's destination `to` for faction `me`
+// (storm unless `storm_ok`, occupancy, the map); defined in shipment_movement.cpp.
+std::optional<Rejection> check_ship_destination(const GameState& s, Faction me, LocationId to, bool storm_ok);
+
+// The ally of f when it is in the game, else kNoFaction.
+inline uint8_t ally_in_game(const GameState& s, Faction f) {
+  const uint8_t a = s.of(f).ally;
+  return a < kNumFactions && s.f[a].in_game ? a : kNoFaction;
+}
+// An ability f has itself or through its ally (2.06.09 / 2.06.10): the
+// `field` of f's entry, else of its ally's; Ability::None when neither.
+inline Ability team_ability(const GameState& s, Faction f, Ability FactionRules::*field) {
+  if (const Ability a = faction_rules(f).*field; a != Ability::None) return a;
+  const uint8_t ally = ally_in_game(s, f);
+  return ally == kNoFaction ? Ability::None : faction_rules(static_cast<Faction>(ally)).*field;
 }
 
 // 3.01.11.04 / 1.14.06: does `card` count as a Karama card for faction f?

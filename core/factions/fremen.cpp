@@ -74,13 +74,122 @@ bool default_victory(const GameState& s, VictoryClaim* claim) {
   return true;
 }
 
+// 2.04.18 (advanced): Fedaykin count as two forces in battle.
+int elite_worth(const GameState&, Faction) { return 2; }
+
+// ---- 2.04.05 / 2.04.17 sending, 2.04.06 movement (shipment_movement.cpp) ----
+
+// 2.04.05: the Fremen send reserves free to The Great Flat or within two
+// territories of it; 2.04.17 (advanced) into the storm too (✷).
+std::optional<Rejection> check_send(const GameState& s, const Action& a) {
+  const std::string loc(data::location(a.to).name);
+  if (!data::in_fremen_shipping_range(data::territory_of(a.to)))
+    return reject(RejectCode::IllegalChoice, "the Fremen send forces only to The Great Flat or a territory within two of it (2.04.05)");
+  if (s.in_storm(a.to) && !s.advanced)
+    return reject(RejectCode::Storm, loc + " is in the storm: the Fremen may not send forces into it (2.04.05; storm migration is advanced, 2.04.17)");
+  if (s.in_storm(a.to))
+    if (auto why = ability_blocked(s, kMe, Ability::FremenStormMigration)) return reject(RejectCode::Storm, *why);
+  return check_ship_destination(s, kMe, a.to, s.advanced);  // 2.04.17 storm migration
+}
+
+// 2.04.17: storm migration at half loss, regular forces first; rounded up
+// (2.04.16) or down by ruling fremen_migration_loss.
+void sent(GameState& s, const Action& a) {
+  if (!s.in_storm(a.to)) return;
+  const int n = a.forces + a.special;
+  const int lose = s.rulings.is(RulingId::FremenMigrationLoss, 1) ? n / 2 : (n + 1) / 2;
+  const int lose_reg = std::min<int>(a.forces, lose);
+  forces_to_tanks(s, kMe, a.to, lose_reg, lose - lose_reg);
+  s.fremen_storm_losses_taken[a.to] = 1;
+}
+
+// ---- 2.04.11 the ally's free revival (revival.cpp) ----
+
+constexpr uint8_t kGrantPrevented = 2;  // GameState::revival_fremen_grant: 3.01.11.02 this turn
+
+bool has_ally(const GameState& s) {
+  const uint8_t a = s.of(kMe).ally;
+  return a < kNumFactions && s.f[a].in_game;
+}
+const FactionState& ally(const GameState& s) { return s.f[s.of(kMe).ally]; }
+
+// 2.04.11 "at your discretion": does the Fremen's ally have a free revival of 3 this turn?
+int ally_free_revival(const GameState& s) {
+  if (s.revival_fremen_grant == kGrantPrevented) return 0;  // 3.01.11.02
+  return s.rulings.is(RulingId::FremenAllyRevival, 0) || s.revival_fremen_grant != 0 ? 3 : 0;
+}
+
+// 3.01.11.02: a prevented 2.04.11 is used up by the ally's next Revival phase
+// with forces in the tanks (its free revival is its own this turn). Ruling
+// fremen_ally_revival=fremen_decides: the Fremen are asked when their ally
+// has forces in the tanks.
+bool revival_begins(GameState& s) {
+  s.revival_fremen_grant = 0;
+  if (!has_ally(s)) return false;
+  if (ability_cancelled(s, kMe, Ability::FremenAllyRevival)) {
+    if (ally(s).tanks[0] + ally(s).tanks[1] > 0 || prevention_at_next_occasion(s)) {  // ruling karama_automatic_use
+      s.revival_fremen_grant = kGrantPrevented;
+      consume_prevention(s, kMe, Ability::FremenAllyRevival);
+    }
+  }
+  if (!s.rulings.is(RulingId::FremenAllyRevival, 1)) return false;
+  return ally(s).tanks[0] + ally(s).tanks[1] > 0 && s.revival_fremen_grant != kGrantPrevented;
+}
+
+void revival_grant_answer(GameState& s, bool accept) { s.revival_fremen_grant = accept ? 1 : 0; }
+void revival_ends(GameState& s) { s.revival_fremen_grant = 0; }
+
+// ---- 1.14.03 Karama power: place a sandworm (spice_blow.cpp places it) ----
+
+std::optional<Rejection> karama_check(const GameState& s, Faction, const Action& a) {
+  if (s.turn <= 1) return reject(RejectCode::WrongPhase, "the Fremen Karama sandworm is placed after turn 1 (1.14.03)");
+  return check_fremen_worm(s, a.to);
+}
+void karama_apply(Ctx& c, Seat, const Action& a) { fremen_karama_worm(c, a.to, (a.value & kKaramaProtectAlly) != 0); }
+void karama_candidates(const GameState&, Faction, const Action& base, std::vector<Action>& out) {
+  for (int tr = 0; tr < data::kNumTerritories; ++tr) {
+    const auto& ter = data::territory(static_cast<TerritoryId>(tr));
+    if (ter.kind != data::TerritoryKind::Sand && ter.kind != data::TerritoryKind::ProtectedSand) continue;
+    Action w = base;
+    w.to = ter.first_location;
+    w.value = kKaramaProtectAlly;
+    out.push_back(w);
+  }
+}
+
+// 2.04.14: the Fremen see the next storm card, unless a Karama prevents it (3.01.11.02).
+bool reveals(const GameState& s, Faction viewer, Secret what, int) {
+  return what == Secret::StormCard && viewer == kMe && !s.storm_card_hidden;
+}
+
 constexpr FactionRules make() {
   FactionRules r;
   r.deals_storm_card = deals_storm_card;
   r.storm_catches = storm_catches;
   r.storm_moved = storm_moved;
   r.storm_phase_ends = storm_phase_ends;
+  r.keeps_secrets = 1u << static_cast<int>(Secret::StormCard);
+  r.reveals = reveals;
   r.default_victory = default_victory;
+  r.elite_worth = elite_worth;
+  r.elite_ability = Ability::FremenFedaykin;
+  r.battle_hardened = Ability::FremenBattleHardened;  // 2.04.21
+  r.one_special_revival = true;  // 2.04.20
+  r.ally_free_revival = ally_free_revival;
+  r.revival_begins = revival_begins;
+  r.revival_grant = {"the Fremen are deciding their ally's free revival first (2.04.11)",
+                     "answer whether your ally's free revival is 3 this turn (Respond: accept=true grants it, 2.04.11)",
+                     "Grant your ally a free revival of 3 this turn (accept) or not (2.04.11)"};
+  r.revival_grant_answer = revival_grant_answer;
+  r.revival_ends = revival_ends;
+  r.sends_from_reserves = true;  // 2.04.05
+  r.check_send = check_send;
+  r.sent = sent;
+  r.storm_migration = Ability::FremenStormMigration;
+  r.movement_range = 2;  // 2.04.06
+  r.movement_ability = Ability::FremenMovement;
+  r.karama_power = {karama_check, karama_apply, karama_candidates,
+                    ", or place your sandworm at a location (target) of a sand territory, value 1 protecting your ally's forces there (1.14.03)"};
   return r;
 }
 

@@ -16,9 +16,38 @@ bool default_victory(const GameState& s, VictoryClaim* claim) {
   return true;
 }
 
+// 3.01.11.02: a prevented 2.06.12 is this phase's: the Guild goes in storm
+// order (ShipMoveState::guild_timing_off, public).
+void shipment_movement_begins(GameState& s) {
+  if (s.advanced && ability_cancelled(s, kMe, Ability::GuildTiming)) {
+    s.shipmove.guild_timing_off = 1;
+    consume_prevention(s, kMe, Ability::GuildTiming);
+  }
+}
+
+// ---- 1.14.05 Karama power: cancel the off-planet shipment just made (shipment_movement.cpp) ----
+
+std::optional<Rejection> karama_check(const GameState& s, Faction, const Action& a) {
+  if (s.phase != Phase::ShipmentMovement)
+    return reject(RejectCode::WrongPhase, "the Spacing Guild Karama power is used during the Shipment and Movement phase (1.14.05)");
+  if (a.to >= kNumFactions) return reject(RejectCode::Malformed, "name the faction whose shipment you cancel (target)");
+  return check_guild_cancel(s, static_cast<Faction>(a.to));
+}
+void karama_apply(Ctx& c, Seat, const Action&) { guild_cancel_shipment(c); }
+void karama_candidates(const GameState&, Faction, const Action& base, std::vector<Action>& out) {
+  target_candidates(base, out);
+}
+
 constexpr FactionRules make() {
   FactionRules r;
   r.default_victory = default_victory;
+  r.shipment_movement_begins = shipment_movement_begins;
+  r.ship_half_price = Ability::GuildHalfPrice;      // 2.06.06, the ally 2.06.09
+  r.ship_cross = Ability::GuildCrossShip;           // 2.06.05.02, the ally 2.06.10
+  r.ship_off_planet = Ability::GuildOffPlanet;      // 2.06.05.03 (2.06.07 cost: shipment_movement.cpp)
+  r.receives_shipment_payments = Ability::GuildPayment;  // 2.06.04
+  r.karama_power = {karama_check, karama_apply, karama_candidates,
+                    ", or cancel the off-planet shipment just made by a faction (target, 1.14.05)"};
   return r;
 }
 

@@ -28,9 +28,50 @@ void bought_card(Ctx& c) {
   }
 }
 
+// ---- 1.14.04 Karama power: take another faction's whole hand, give as many back ----
+
+std::string fname(Faction f) { return std::string(faction_name(f)); }
+
+std::optional<Rejection> karama_check(const GameState& s, Faction me, const Action& a) {
+  if (s.phase != Phase::Bidding)
+    return reject(RejectCode::WrongPhase, "the Harkonnen Karama power is used during the Bidding phase (1.14.04)");
+  if (a.to >= kNumFactions || !s.has(static_cast<Faction>(a.to)))
+    return reject(RejectCode::Malformed, "name the faction whose hand you take (target)");
+  const auto target = static_cast<Faction>(a.to);
+  if (target == me) return reject(RejectCode::IllegalChoice, "take another player's hand (1.14.04)");
+  if (s.of(target).hand.n == 0) return reject(RejectCode::IllegalChoice, fname(target) + " hold no treachery cards");
+  if (!s.karama_taken.empty()) return reject(RejectCode::IllegalChoice, "a hand taken by Karama is still being given back");
+  return std::nullopt;
+}
+
+// The cards go to GameState::karama_taken; the KaramaGiveBack window
+// (cards.cpp) asks the Harkonnen which cards to give back.
+void karama_apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  auto& theirs = s.of(static_cast<Faction>(a.to)).hand;
+  int k = 0;
+  while (!theirs.empty()) {
+    s.karama_taken.push(theirs.pop());
+    ++k;
+  }
+  Window w;
+  w.kind = WindowKind::KaramaGiveBack;
+  w.owner = seat;
+  w.asked = bit(seat);
+  w.subject = static_cast<uint8_t>(k);
+  w.target = a.to;
+  open_window(s, w);
+}
+
+void karama_candidates(const GameState&, Faction, const Action& base, std::vector<Action>& out) {
+  target_candidates(base, out);
+}
+
 constexpr FactionRules make() {
   FactionRules r;
   r.bought_card = bought_card;
+  r.karama_power = {karama_check, karama_apply, karama_candidates,
+                    ", or take the whole hand of a faction (target) and give as many cards back (1.14.04)"};
   return r;
 }
 

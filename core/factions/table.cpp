@@ -26,4 +26,22 @@ constexpr std::array<const FactionRules*, kNumFactions> make_table() {
 // Constant-initialised: no dynamic initialisation order to worry about.
 constinit const std::array<const FactionRules*, kNumFactions> kFactionTable = make_table();
 
+namespace {
+// The faction in the game that keeps `what`, or null.
+const FactionRules* keeper(const GameState& s, Secret what) {
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto& r = *kFactionTable[fi];
+    if ((r.keeps_secrets >> static_cast<int>(what)) & 1u && r.reveals && s.has(static_cast<Faction>(fi))) return &r;
+  }
+  return nullptr;
+}
+}  // namespace
+
+bool secret_kept(const GameState& s, Secret what) { return keeper(s, what) != nullptr; }
+
+bool sees_secret(const GameState& s, Faction viewer, Secret what, int side) {
+  const FactionRules* r = keeper(s, what);
+  return r && r->reveals(s, viewer, what, side);
+}
+
 }  // namespace mentat::rules

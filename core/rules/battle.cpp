@@ -229,9 +229,13 @@ Faction faction_of_side(const GameState& s, int side) { return s.faction_at(seat
 int elite_worth(const GameState& s, Faction me, Faction opp) {
   if (!s.advanced) return 1;
   if (s.battle.karama_elite_off & (1u << static_cast<int>(me))) return 1;  // 3.01.11.02
-  if (me == Faction::Fremen) return 2;
-  if (me == Faction::Emperor && opp != Faction::Fremen) return 2;
-  return 1;
+  const auto h = faction_rules(me).elite_worth;  // 2.03.08-09, 2.04.18
+  return h ? h(s, opp) : 1;
+}
+
+// 2.04.21: the faction's dial counts fully without spice (unless a Karama prevents it).
+bool battle_hardened(const GameState& s, Faction me) {
+  return faction_rules(me).battle_hardened != Ability::None && !s.battle.karama_hardened_off;
 }
 
 // 1.07.04.02: the highest dial, in force units.
@@ -366,7 +370,7 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const Action&
                                                  territory_name(t) + " (1.07.04.02)");
   if (a.amount > 0) {
     if (!s.advanced) return reject(RejectCode::IllegalChoice, "spice dialing is an advanced rule (1.13.04)");
-    if (me == Faction::Fremen && !s.battle.karama_hardened_off)
+    if (battle_hardened(s, me))
       return reject(RejectCode::IllegalChoice, "Fremen forces count fully without spice (2.04.21 battle hardened)");
     if (a.amount > a.value)
       return reject(RejectCode::IllegalChoice, "at most one spice for each force dialed (1.13.04)");
@@ -609,7 +613,7 @@ void resolve(Ctx& c) {
   for (int i = 0; i < 2; ++i) {
     const int paid = pay_dialed_spice(s, fa[i], p[i]);
     int dial2 = 2 * p[i].dial;
-    if (s.advanced && (fa[i] != Faction::Fremen || b.karama_hardened_off))  // 1.13.04.02, 2.04.21; ruling spice_dialing_elite
+    if (s.advanced && !battle_hardened(s, fa[i]))  // 1.13.04.02, 2.04.21; ruling spice_dialing_elite
       dial2 = p[i].dial + spiced_units(s, fa[i], fa[1 - i], t, b.area, p[i].dial, paid);
     total[i] = dial2;
     if (p[i].leader != kNone8 && !killed[i]) total[i] += 2 * data::leader(p[i].leader).strength;
@@ -671,16 +675,15 @@ void karama_prevented_battle(GameState& s) {
   const TerritoryId t = b.territory;
   for (int side = 0; side < 2; ++side) {
     const Faction me = faction_of_side(s, side), opp = faction_of_side(s, 1 - side);
-    const Ability elite = me == Faction::Emperor ? Ability::EmperorSardaukar : Ability::FremenFedaykin;
+    const Ability elite = faction_rules(me).elite_ability;
     const bool counts = elite_worth(s, me, opp) == 2 && elites_in_area(s, me, t, b.area) > 0;
-    if ((me == Faction::Emperor || me == Faction::Fremen) && (counts || prevention_at_next_occasion(s)) &&
-        ability_cancelled(s, me, elite)) {
+    if (elite != Ability::None && (counts || prevention_at_next_occasion(s)) && ability_cancelled(s, me, elite)) {
       b.karama_elite_off = static_cast<uint8_t>(b.karama_elite_off | (1u << static_cast<int>(me)));
       consume_prevention(s, me, elite);
     }
-    if (me == Faction::Fremen && ability_cancelled(s, me, Ability::FremenBattleHardened)) {
+    if (const Ability hard = faction_rules(me).battle_hardened; hard != Ability::None && ability_cancelled(s, me, hard)) {
       b.karama_hardened_off = 1;
-      consume_prevention(s, me, Ability::FremenBattleHardened);
+      consume_prevention(s, me, hard);
     }
   }
 }
@@ -833,7 +836,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       p.dial = a.value;
       p.spice = static_cast<uint8_t>(a.amount);
       p.kwisatz_haderach = a.flag ? 1 : 0;
-      if (s.faction_at(seat) == Faction::Atreides) consume_prevention(s, Faction::Atreides, Ability::KwisatzHaderach);  // 3.01.11.02
+      if (const auto h = faction_rules(s.faction_at(seat)).plan_submitted) h(s);  // 3.01.11.02
       b.plans_in |= bit(seat);
       s.waiting &= static_cast<uint8_t>(~bit(seat));
       if (!s.waiting) reveal(c);
@@ -879,7 +882,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
                  "Battle plan in " + territory_name(b.territory) + " against " + std::string(faction_name(opp)) +
                      ": dial 0.." + std::to_string(max) + ", a leader (options: leader ids; 100 + card id for a Cheap Hero)" +
                      " and optionally a weapon and a defense (1.07.04)" +
-                     (s.advanced && (me != Faction::Fremen || s.battle.karama_hardened_off) ? "; spice 0..dial (1.13.04)" : ""),
+                     (s.advanced && !battle_hardened(s, me) ? "; spice 0..dial (1.13.04)" : ""),
                  0, max, {}};
       for (uint8_t id : available_leaders(s, me, b.territory)) d.options.push_back(id);
       for (uint8_t card : cheap_heroes_in_hand(s, me)) d.options.push_back(static_cast<uint16_t>(kCheapHeroOption + card));
@@ -938,7 +941,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
         if (fits_weapon_slot(hand.ids[i])) weapons.push_back(hand.ids[i]);
         if (fits_defense_slot(hand.ids[i])) defenses.push_back(hand.ids[i]);
       }
-      const bool spiced = s.advanced && (me != Faction::Fremen || s.battle.karama_hardened_off);
+      const bool spiced = s.advanced && !battle_hardened(s, me);
       auto add = [&](uint8_t leader, uint8_t hero, int dial, uint8_t w, uint8_t d) {
         Action a;
         a.kind = ActionKind::BattlePlan;

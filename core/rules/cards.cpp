@@ -130,7 +130,6 @@ constexpr uint8_t kShipStep = 0, kMoveStep = 2;
 
 constexpr int kWeatherControlMax = 10;   // 3.01.23
 constexpr int kGholaForces = 5;          // 3.01.20
-constexpr int kEmperorKaramaForces = 3;  // 1.14.02
 constexpr uint8_t kAllOtherSeats = 0;    // RulingId::KaramaWindows
 
 std::string card_name(uint8_t card) { return std::string(data::treachery_card(card).name); }
@@ -169,10 +168,9 @@ struct Revival {
 Revival revival_of(const Action& a) { return {a.to, a.value & 15, a.value >> 4}; }
 
 // Whether the one-elite-a-turn revival limit (2.03.11, 2.04.20) applies to a
-// revival by card or Karama power: rulings ghola_elite_limit and
-// emperor_karama_elite_limit.
+// revival by card: ruling ghola_elite_limit (the Emperor's Karama power:
+// emperor_karama_elite_limit, core/factions/emperor.cpp).
 bool ghola_elite_limit(const GameState& s) { return s.rulings.is(RulingId::GholaEliteLimit, 1); }
-bool emperor_karama_elite_limit(const GameState& s) { return s.rulings.is(RulingId::EmperorKaramaEliteLimit, 0); }
 
 std::optional<Rejection> check_revival(const GameState& s, Faction me, const Action& a, int max_forces, bool elite_limit,
                                        const std::string& rule) {
@@ -197,7 +195,7 @@ std::optional<Rejection> check_revival(const GameState& s, Faction me, const Act
     return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[0]) + " regular forces in the Tleilaxu Tanks");
   if (r.special > fs.tanks[1])
     return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[1]) + " special forces in the Tleilaxu Tanks");
-  if (elite_limit && r.special > 0 && s.advanced && (me == Faction::Emperor || me == Faction::Fremen) &&
+  if (elite_limit && r.special > 0 && s.advanced && faction_rules(me).one_special_revival &&
       (r.special > 1 || fs.special_revived_turn == s.turn))
     return reject(RejectCode::IllegalChoice, "only one " + std::string(data::faction_setup(me).special_force_name) +
                                                  " may be revived per turn (2.03.11 / 2.04.20)");
@@ -252,7 +250,7 @@ void revival_candidates(const GameState& s, Faction me, int max_forces, Action b
 int fighters_at(const GameState& s, Faction f, LocationId l) {
   int n = s.forces_at(f, l, 0);
   // Advisors do not count (2.02.12) unless ruling family_atomics_advisors = advisors_count.
-  if (!(f == Faction::BeneGesserit && s.advanced) || s.rulings.is(RulingId::FamilyAtomicsAdvisors, 1))
+  if (specials_fight(s, f) || s.rulings.is(RulingId::FamilyAtomicsAdvisors, 1))
     n += s.forces_at(f, l, 1);
   return n;
 }
@@ -545,7 +543,7 @@ std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Actio
       return reject(RejectCode::WrongPhase, "a Karama buys a shipment at Guild rates in the Shipment and Movement phase (3.01.11.03)");
     if (s.shipmove.current != seat || s.step != kShipStep || !has_bit(s.waiting, seat))
       return reject(RejectCode::NotYourDecision, "a Karama buys a shipment at Guild rates at your own shipment step (3.01.11.03)");
-    if (me == Faction::Fremen)
+    if (faction_rules(me).sends_from_reserves)
       return reject(RejectCode::IllegalChoice, "the Fremen have no off-planet reserves; they send forces for free (2.04.03, 2.04.05)");
     if (s.of(me).reserves[0] + s.of(me).reserves[1] == 0)
       return reject(RejectCode::IllegalChoice, "you have no reserves to ship (3.01.11.03)");
@@ -557,50 +555,12 @@ std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Actio
     return reject(RejectCode::IllegalChoice,
                   "outside bidding (3.01.11.04), a response window (3.01.11.01) and a shipment at Guild rates (value 128, 3.01.11.03) "
                   "a Karama serves the faction Karama powers, an advanced rule (1.13.06, 1.14)");
-  if (me == Faction::BeneGesserit)
+  const auto& power = faction_rules(me).karama_power;  // 1.14.01-05 in the factions' files
+  if (!power.check)
     return reject(RejectCode::IllegalChoice, "the Bene Gesserit have no once-a-game Karama power: they may use worthless cards as Karama instead (1.14.06)");
   if (s.of(me).karama_power_used)
     return reject(RejectCode::IllegalChoice, "the " + fname(me) + " Karama power is used once per game, and was used (1.14.00)");
-  switch (me) {
-    case Faction::Emperor:
-      if (s.phase != Phase::Revival)
-        return reject(RejectCode::WrongPhase, "the Emperor's Karama power is used during the Revival phase (1.14.02)");
-      return check_revival(s, me, a, kEmperorKaramaForces, emperor_karama_elite_limit(s), "1.14.02");
-    case Faction::Harkonnen: {
-      if (s.phase != Phase::Bidding)
-        return reject(RejectCode::WrongPhase, "the Harkonnen Karama power is used during the Bidding phase (1.14.04)");
-      if (a.to >= kNumFactions || !s.has(static_cast<Faction>(a.to)))
-        return reject(RejectCode::Malformed, "name the faction whose hand you take (target)");
-      const auto target = static_cast<Faction>(a.to);
-      if (target == me) return reject(RejectCode::IllegalChoice, "take another player's hand (1.14.04)");
-      if (s.of(target).hand.n == 0) return reject(RejectCode::IllegalChoice, fname(target) + " hold no treachery cards");
-      if (!s.karama_taken.empty()) return reject(RejectCode::IllegalChoice, "a hand taken by Karama is still being given back");
-      return std::nullopt;
-    }
-    case Faction::Atreides: {
-      if (s.phase != Phase::Battle)
-        return reject(RejectCode::WrongPhase, "the Atreides Karama power is used during the Battle phase (1.14.01)");
-      if (s.step == 0 || s.battle.aggressor < 0 || s.battle.territory >= data::kNumTerritories || battle_plans_revealed(s))
-        return reject(RejectCode::WrongPhase, "the Atreides look at a battle plan while a battle's plans are still secret (1.14.01)");
-      if (a.to >= kNumFactions) return reject(RejectCode::Malformed, "name the faction whose battle plan you look at (target)");
-      const auto target = static_cast<Faction>(a.to);
-      if (target == me) return reject(RejectCode::IllegalChoice, "look at another player's battle plan (1.14.01)");
-      if (s.seat_of(target) != s.battle.aggressor && s.seat_of(target) != s.battle.defender)
-        return reject(RejectCode::IllegalChoice, fname(target) + " is not fighting the current battle (1.14.01)");
-      if (s.battle.karama_seen) return reject(RejectCode::IllegalChoice, "a battle plan of this battle is already seen by Karama");
-      return std::nullopt;
-    }
-    case Faction::Fremen:
-      if (s.turn <= 1) return reject(RejectCode::WrongPhase, "the Fremen Karama sandworm is placed after turn 1 (1.14.03)");
-      return check_fremen_worm(s, a.to);
-    case Faction::Guild:
-      if (s.phase != Phase::ShipmentMovement)
-        return reject(RejectCode::WrongPhase, "the Spacing Guild Karama power is used during the Shipment and Movement phase (1.14.05)");
-      if (a.to >= kNumFactions) return reject(RejectCode::Malformed, "name the faction whose shipment you cancel (target)");
-      return check_guild_cancel(s, static_cast<Faction>(a.to));
-    case Faction::BeneGesserit: break;
-  }
-  return reject(RejectCode::IllegalChoice, "no Karama power");
+  return power.check(s, me, a);
 }
 
 std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Action& a) {
@@ -652,7 +612,7 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
           return std::nullopt;
         case Question::PredictedFaction:
         case Question::PredictedTurn:
-          if (static_cast<Faction>(asked) != Faction::BeneGesserit)
+          if (!faction_rules(static_cast<Faction>(asked)).predicts)  // 2.02.03
             return reject(RejectCode::IllegalChoice, "only the Bene Gesserit make a prediction (2.02.03)");
           if (static_cast<Question>(q) == Question::PredictedFaction && a.to >= kNumFactions)
             return reject(RejectCode::Malformed, "unknown faction (target)");
@@ -678,37 +638,7 @@ void apply_karama(Ctx& c, Seat seat, const Action& a) {
     return;
   }
   s.of(me).karama_power_used = 1;
-  if (me == Faction::Atreides) {  // 1.14.01
-    s.battle.karama_seen = static_cast<uint8_t>(s.seat_of(static_cast<Faction>(a.to)) == s.battle.aggressor ? 1 : 2);
-    return;
-  }
-  if (me == Faction::Fremen) {  // 1.14.03
-    fremen_karama_worm(c, a.to, (a.value & kKaramaProtectAlly) != 0);
-    return;
-  }
-  if (me == Faction::Guild) {  // 1.14.05
-    guild_cancel_shipment(c);
-    return;
-  }
-  if (me == Faction::Emperor) {
-    do_revival(s, me, a, emperor_karama_elite_limit(s));
-    return;
-  }
-  if (me == Faction::Harkonnen) {
-    auto& theirs = s.of(static_cast<Faction>(a.to)).hand;
-    int k = 0;
-    while (!theirs.empty()) {
-      s.karama_taken.push(theirs.pop());
-      ++k;
-    }
-    Window w;
-    w.kind = WindowKind::KaramaGiveBack;
-    w.owner = seat;
-    w.asked = bit(seat);
-    w.subject = static_cast<uint8_t>(k);
-    w.target = a.to;
-    push_window(s, w);
-  }
+  if (const auto h = faction_rules(me).karama_power.apply) h(c, seat, a);  // 1.14.01-05
 }
 
 void apply_play(Ctx& c, Seat seat, const Action& a) {
@@ -773,22 +703,7 @@ void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
       Action g = a;
       g.value = kKaramaGuildRates;
       out.push_back(g);
-      if (me == Faction::Emperor) revival_candidates(s, me, kEmperorKaramaForces, a, out);
-      if (me == Faction::Harkonnen || me == Faction::Atreides || me == Faction::Guild)
-        for (int f = 0; f < kNumFactions; ++f) {
-          Action h = a;
-          h.to = static_cast<uint8_t>(f);
-          out.push_back(h);
-        }
-      if (me == Faction::Fremen)
-        for (int tr = 0; tr < data::kNumTerritories; ++tr) {
-          const auto& ter = data::territory(static_cast<TerritoryId>(tr));
-          if (ter.kind != data::TerritoryKind::Sand && ter.kind != data::TerritoryKind::ProtectedSand) continue;
-          Action w = a;
-          w.to = ter.first_location;
-          w.value = kKaramaProtectAlly;
-          out.push_back(w);
-        }
+      if (const auto h = faction_rules(me).karama_power.candidates) h(s, me, a, out);  // 1.14.01-05
       // 3.01.11.02: prevent each ability of another faction in the game once.
       for (int ab = 1; ab < kNumAbilities; ++ab) {
         const AbilityInfo* info = ability_info(static_cast<Ability>(ab));
@@ -829,12 +744,7 @@ void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
 std::string play_prompt(const GameState& s, Faction me, uint8_t card) {
   if (is_karama(s, me, card)) {
     std::string p = "Play " + card_name(card) + " as a Karama: buy this turn's shipment at Guild rates, paid to the bank (value 128, 3.01.11.03)";
-    if (me == Faction::Emperor) p += ", or revive a leader (target) or up to 3 forces (value = regular + 16 x special) free (1.14.02)";
-    if (me == Faction::Harkonnen) p += ", or take the whole hand of a faction (target) and give as many cards back (1.14.04)";
-    if (me == Faction::Atreides) p += ", or look at the whole battle plan of a faction in the current battle (target, 1.14.01)";
-    if (me == Faction::Fremen)
-      p += ", or place your sandworm at a location (target) of a sand territory, value 1 protecting your ally's forces there (1.14.03)";
-    if (me == Faction::Guild) p += ", or cancel the off-planet shipment just made by a faction (target, 1.14.05)";
+    p += faction_rules(me).karama_power.prompt;  // 1.14.01-05
     p += ", or prevent the next use of a faction ability marked with a star (value 64 + ability, target = faction, 3.01.11.02)";
     return p;
   }
@@ -854,6 +764,17 @@ std::string play_prompt(const GameState& s, Faction me, uint8_t card) {
 }
 
 }  // namespace
+
+std::optional<Rejection> check_card_revival(const GameState& s, Faction me, const Action& a, int max_forces, bool elite_limit,
+                                            const std::string& rule) {
+  return check_revival(s, me, a, max_forces, elite_limit, rule);
+}
+void apply_card_revival(GameState& s, Faction me, const Action& a, bool elite_limit) { do_revival(s, me, a, elite_limit); }
+void card_revival_candidates(const GameState& s, Faction me, int max_forces, Action base, std::vector<Action>& out) {
+  revival_candidates(s, me, max_forces, base, out);
+}
+bool open_window(GameState& s, Window w) { return push_window(s, w); }
+
 
 // ---- interface ------------------------------------------------------------------
 

@@ -19,6 +19,7 @@
 // the game waits for, and AllyPermission only in the phases that use it, so
 // random and bot play stays short; validate accepts them from any seat at
 // any time.
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -48,12 +49,13 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
     return reject(RejectCode::WrongPhase, "no deals or bribes until the first storm has been placed (1.12.04)");
   const Faction me = s.faction_at(seat);
   if (a.kind == ActionKind::GiveSpice) {
-    if (me != Faction::Emperor)
+    if (!faction_rules(me).gives_ally_spice)  // hook gives_ally_spice (2.03.06)
       return reject(RejectCode::IllegalChoice, "only the Emperor may give spice to an ally (2.03.06); allies may not give each other spice (1.10.02.04)");
+    const std::string giver = "the " + std::string(faction_name(me));
     const uint8_t ally = live_ally(s, me);
-    if (ally == kNoFaction) return reject(RejectCode::IllegalChoice, "the Emperor gives spice only to his ally (2.03.06), and he has none");
+    if (ally == kNoFaction) return reject(RejectCode::IllegalChoice, giver + " gives spice only to his ally (2.03.06), and he has none");
     if (a.faction != ally)
-      return reject(RejectCode::IllegalChoice, "the Emperor gives spice only to his ally, " + std::string(faction_name(static_cast<Faction>(ally))) +
+      return reject(RejectCode::IllegalChoice, giver + " gives spice only to his ally, " + std::string(faction_name(static_cast<Faction>(ally))) +
                                                    " (2.03.06); others may be bribed (1.12)");
     if (a.amount == 0) return reject(RejectCode::Malformed, "a gift needs an amount of at least 1");
     if (a.amount > s.of(me).spice) return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice");
@@ -111,7 +113,7 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
   const uint8_t ally = live_ally(s, me);
   if (ally == kNoFaction) return;
   const auto& fs = s.of(me);
-  if (me == Faction::Emperor && fs.spice > 0)
+  if (faction_rules(me).gives_ally_spice && fs.spice > 0)
     out.push_back(Decision{ActionKind::GiveSpice, "Give spice to your ally, behind their shield, at any time (2.03.06)", 1, fs.spice, {ally}});
   const bool bids = s.rulings.is(RulingId::AllyBidSupport, kBidPermission);
   if (!permission_offered(s)) return;
@@ -128,7 +130,7 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   const uint8_t ally = live_ally(s, me);
   if (ally == kNoFaction) return;
   const auto& fs = s.of(me);
-  if (me == Faction::Emperor && fs.spice > 0) {
+  if (faction_rules(me).gives_ally_spice && fs.spice > 0) {
     Action g;
     g.kind = ActionKind::GiveSpice;
     g.faction = ally;

@@ -6,6 +6,10 @@
 //    1.05.01.04 paid to the bank; 1.05.02 revived forces go to reserves.
 //  * 2.03.10 / 2.04.19 Sardaukar and Fedaykin count as one force;
 //    2.03.11 / 2.04.20 (advanced) only one of them a turn.
+//  Faction hooks (core/factions/faction_rules.h): one_special_revival,
+//  ally_free_revival, revival_begins / revival_grant / revival_grant_answer /
+//  revival_ends (2.04.11, the Fremen's file), pays_ally_revival (2.03.07, the
+//  Emperor's file). The rules they carry:
 //  * 2.04.11 the Fremen's ally has a free revival of 3. Ruling
 //    fremen_ally_revival: `always` granted, or `fremen_decides`: at the start
 //    of the phase, when their ally has forces in the tanks, the Fremen answer
@@ -26,6 +30,7 @@
 //    leader revival: Revive.leader = 254 (core/rules/battle_abilities.cpp).
 #include <algorithm>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 #include "core/rules/battle_abilities.h"
 
@@ -33,12 +38,11 @@ namespace mentat::rules {
 namespace {
 
 constexpr int kRevivalLimit = 3;       // 1.05.01
-constexpr int kEmperorAllyExtra = 3;   // 2.03.07
 constexpr int kCostPerForce = 2;       // 1.05.01.03
 
 enum RevivalStep : uint8_t {
   kRevive = 0,        // every seat that can revive: Revive or Pass
-  kFremenGrant = 1,   // ruling fremen_ally_revival=fremen_decides: the Fremen answer Respond first
+  kFremenGrant = 1,   // a faction answers its ally grant first (hook revival_begins: 2.04.11 fremen_decides)
 };
 
 Faction ally_of(const GameState& s, Faction f) { return static_cast<Faction>(s.of(f).ally); }
@@ -47,43 +51,39 @@ bool has_ally(const GameState& s, Faction f) {
   return a < kNumFactions && s.f[a].in_game;
 }
 
-constexpr uint8_t kGrantPrevented = 2;  // GameState::revival_fremen_grant: 3.01.11.02 this turn
-
-// 2.04.11 "at your discretion": does the Fremen's ally have a free revival of 3 this turn?
-bool fremen_grant(const GameState& s) {
-  if (s.revival_fremen_grant == kGrantPrevented) return false;  // 3.01.11.02
-  return s.rulings.is(RulingId::FremenAllyRevival, 0) || s.revival_fremen_grant != 0;
-}
-
 int free_revival(const GameState& s, Faction f) {
   int n = data::faction_setup(f).free_revival;
-  if (has_ally(s, f) && ally_of(s, f) == Faction::Fremen && fremen_grant(s)) n = std::max(n, 3);  // 2.04.11
+  if (has_ally(s, f))
+    if (const auto h = faction_rules(ally_of(s, f)).ally_free_revival) n = std::max(n, h(s));  // 2.04.11
   return n;
 }
 
-// Ruling fremen_ally_revival=fremen_decides: the Fremen are asked when their
-// ally has forces in the tanks.
-bool fremen_asked(const GameState& s) {
-  if (!s.rulings.is(RulingId::FremenAllyRevival, 1) || !s.has(Faction::Fremen) || !has_ally(s, Faction::Fremen)) return false;
-  const auto& ally = s.of(ally_of(s, Faction::Fremen));
-  return ally.tanks[0] + ally.tanks[1] > 0 && s.revival_fremen_grant != kGrantPrevented;
+// 2.03.07: the ally paying for forces beyond the limit (the Emperor), or null.
+const FactionRules* patron_rules(const GameState& s, Faction f) {
+  if (!has_ally(s, f)) return nullptr;
+  const auto& r = faction_rules(ally_of(s, f));
+  return r.pays_ally_revival != Ability::None ? &r : nullptr;
 }
-
-// Forces beyond the normal limit that the Emperor pays for (2.03.07).
-bool emperor_pays_extra(const GameState& s, Faction f) {
-  return f != Faction::Emperor && has_ally(s, f) && ally_of(s, f) == Faction::Emperor;
-}
+bool emperor_pays_extra(const GameState& s, Faction f) { return patron_rules(s, f) != nullptr; }
+Faction patron(const GameState& s, Faction f) { return ally_of(s, f); }  // when emperor_pays_extra
 int emperor_extra_limit(const GameState& s, Faction f) {
-  if (!emperor_pays_extra(s, f)) return 0;
-  if (ability_cancelled(s, Faction::Emperor, Ability::EmperorAllyRevival)) return 0;  // 3.01.11.02
-  return kEmperorAllyExtra;
+  const auto* r = patron_rules(s, f);
+  if (!r) return 0;
+  if (ability_cancelled(s, patron(s, f), r->pays_ally_revival)) return 0;  // 3.01.11.02
+  return r->ally_extra_revival;
 }
 
 // Special forces (Sardaukar/Fedaykin) that may still be revived this turn.
 int special_limit(const GameState& s, Faction f) {
-  if (s.advanced && (f == Faction::Emperor || f == Faction::Fremen))
+  if (s.advanced && faction_rules(f).one_special_revival)
     return s.of(f).special_revived_turn == s.turn ? 0 : 1;  // 2.03.11 / 2.04.20
   return 255;
+}
+
+// The grant question asked at kFremenGrant: the one seat waited for answers it.
+const FactionRules::RevivalGrant& grant_asked(const GameState& s) {
+  if (!s.waiting) return kNoFactionRules.revival_grant;
+  return faction_rules(s.faction_at(static_cast<Seat>(__builtin_ctz(s.waiting)))).revival_grant;
 }
 
 // Spice cost of `n` forces split into what the faction and the Emperor pay.
@@ -164,7 +164,10 @@ bool has_choice(const GameState& s, Faction f) {
 
 void finish_if_done(Ctx& c) {
   if (c.s.waiting) return;
-  c.s.revival_fremen_grant = 0;
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto h = faction_rules(static_cast<Faction>(fi)).revival_ends;
+    if (h && c.s.has(static_cast<Faction>(fi))) h(c.s);
+  }
   enter_phase(c, Phase::ShipmentMovement);
 }
 
@@ -181,30 +184,23 @@ void enter(Ctx& c) {
   auto& s = c.s;
   for (auto& fs : s.f) fs.revived = 0;
   s.waiting = 0;
-  s.revival_fremen_grant = 0;
-  // 3.01.11.02: a prevented 2.04.11 is used up by the ally's next Revival
-  // phase with forces in the tanks (its free revival is its own this turn).
-  if (s.has(Faction::Fremen) && has_ally(s, Faction::Fremen) &&
-      ability_cancelled(s, Faction::Fremen, Ability::FremenAllyRevival)) {
-    const auto& ally = s.of(ally_of(s, Faction::Fremen));
-    if (ally.tanks[0] + ally.tanks[1] > 0 || prevention_at_next_occasion(s)) {  // ruling karama_automatic_use
-      s.revival_fremen_grant = kGrantPrevented;
-      consume_prevention(s, Faction::Fremen, Ability::FremenAllyRevival);
+  for (int fi = 0; fi < kNumFactions; ++fi) {  // 2.04.11, ruling fremen_ally_revival=fremen_decides
+    const auto f = static_cast<Faction>(fi);
+    const auto h = faction_rules(f).revival_begins;
+    if (h && s.has(f) && h(s)) {
+      s.step = kFremenGrant;
+      s.waiting = bit(s.seat_of(f));
+      return;
     }
-  }
-  if (fremen_asked(s)) {  // 2.04.11, ruling fremen_ally_revival=fremen_decides
-    s.step = kFremenGrant;
-    s.waiting = bit(s.seat_of(Faction::Fremen));
-    return;
   }
   ask_revivals(c);
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
   if (s.step == kFremenGrant) {
-    if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "the Fremen are deciding their ally's free revival first (2.04.11)");
-    if (a.kind != ActionKind::Respond)
-      return reject(RejectCode::WrongPhase, "answer whether your ally's free revival is 3 this turn (Respond: accept=true grants it, 2.04.11)");
+    const auto& g = grant_asked(s);
+    if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, g.wait);
+    if (a.kind != ActionKind::Respond) return reject(RejectCode::WrongPhase, g.answer);
     return std::nullopt;
   }
   if (a.kind != ActionKind::Revive && a.kind != ActionKind::Pass)
@@ -222,12 +218,14 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     return reject(RejectCode::IllegalChoice, "only one " + std::string(data::faction_setup(me).special_force_name) + " may be revived per turn (2.03.11 / 2.04.20)");
   const int limit = kRevivalLimit + emperor_extra_limit(s, me);
   if (n > limit && emperor_pays_extra(s, me)) {
-    if (auto why = ability_blocked(s, Faction::Emperor, Ability::EmperorAllyRevival))
+    if (auto why = ability_blocked(s, patron(s, me), patron_rules(s, me)->pays_ally_revival))
       return reject(RejectCode::IllegalChoice, "at most 3 forces may be revived per turn (1.05.01): " + *why);
   }
   if (n > limit) {
     std::string why = "at most " + std::to_string(limit) + " forces may be revived per turn (1.05.01";
-    why += emperor_extra_limit(s, me) ? ", plus 3 paid by the Emperor ally, 2.03.07)" : ")";
+    why += emperor_extra_limit(s, me) ? ", plus " + std::to_string(emperor_extra_limit(s, me)) + " paid by the " +
+                                            std::string(faction_name(patron(s, me))) + " ally, 2.03.07)"
+                                      : ")";
     return reject(RejectCode::IllegalChoice, why);
   }
   Cost cost = force_cost(s, me, n);
@@ -237,16 +235,17 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   }
   if (cost.own > fs.spice)
     return reject(RejectCode::NotEnoughSpice, "this revival costs " + std::to_string(cost.own) + " spice and you have " + std::to_string(fs.spice));
-  if (cost.emperor > 0 && cost.emperor > s.of(Faction::Emperor).spice)
-    return reject(RejectCode::NotEnoughSpice, "the Emperor must pay " + std::to_string(cost.emperor) + " spice for the extra forces and has only " +
-                                                  std::to_string(s.of(Faction::Emperor).spice) + " (2.03.07)");
+  if (cost.emperor > 0 && cost.emperor > s.of(patron(s, me)).spice)
+    return reject(RejectCode::NotEnoughSpice, "the " + std::string(faction_name(patron(s, me))) + " must pay " +
+                                                  std::to_string(cost.emperor) + " spice for the extra forces and has only " +
+                                                  std::to_string(s.of(patron(s, me)).spice) + " (2.03.07)");
   return std::nullopt;
 }
 
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   if (s.step == kFremenGrant) {
-    s.revival_fremen_grant = a.flag ? 1 : 0;
+    faction_rules(s.faction_at(seat)).revival_grant_answer(s, a.flag);
     ask_revivals(c);
     return;
   }
@@ -254,14 +253,14 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   auto& fs = s.of(me);
   // 3.01.11.02: a prevented 2.03.07 is used up by the ally's answer when it
   // could have revived more than 3 forces.
-  if (emperor_pays_extra(s, me) && ability_cancelled(s, Faction::Emperor, Ability::EmperorAllyRevival) &&
+  if (emperor_pays_extra(s, me) && ability_cancelled(s, patron(s, me), patron_rules(s, me)->pays_ally_revival) &&
       (fs.tanks[0] + std::min<int>(fs.tanks[1], special_limit(s, me)) > kRevivalLimit || prevention_at_next_occasion(s)))
-    consume_prevention(s, Faction::Emperor, Ability::EmperorAllyRevival);
+    consume_prevention(s, patron(s, me), patron_rules(s, me)->pays_ally_revival);
   if (a.kind == ActionKind::Revive) {
     const int n = a.forces + a.special;
     const Cost cost = force_cost(s, me, n);
     if (cost.own) transfer_spice(s, shield(me), bank(), cost.own);                  // 1.05.01.04
-    if (cost.emperor) transfer_spice(s, shield(Faction::Emperor), bank(), cost.emperor);  // 2.03.07
+    if (cost.emperor) transfer_spice(s, shield(patron(s, me)), bank(), cost.emperor);  // 2.03.07
     fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] - a.forces);
     fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] - a.special);
     fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + a.forces);  // 1.05.02
@@ -288,8 +287,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (!has_bit(s.waiting, seat)) return;
   if (s.step == kFremenGrant) {
-    out.push_back(Decision{ActionKind::Respond,
-                           "Grant your ally a free revival of 3 this turn (accept) or not (2.04.11)", 0, 1, {}});
+    out.push_back(Decision{ActionKind::Respond, faction_rules(s.faction_at(seat)).revival_grant.prompt, 0, 1, {}});
     return;
   }
   const Faction me = s.faction_at(seat);

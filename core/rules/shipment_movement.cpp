@@ -78,6 +78,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -129,13 +130,14 @@ bool advisors_limited(const GameState& s) { return s.rulings.is(RulingId::Adviso
 
 // ---- shipment ----------------------------------------------------------------
 
+// Hooks ship_half_price / ship_cross (2.06.06 / 2.06.09, 2.06.05.02 / 2.06.10).
 bool guild_rates(const GameState& s, Faction f) {
-  if (ability_cancelled(s, f, Ability::GuildHalfPrice)) return false;  // 3.01.11.01 / 1.00.04 (cards.cpp)
-  return f == Faction::Guild || (s.has(Faction::Guild) && allied_with(s, f, Faction::Guild));  // 2.06.06 / 2.06.09
+  const Ability a = team_ability(s, f, &FactionRules::ship_half_price);
+  return a != Ability::None && !ability_cancelled(s, f, a);  // 3.01.11.01 / 1.00.04 (cards.cpp)
 }
 bool may_cross_ship(const GameState& s, Faction f) {
-  if (ability_cancelled(s, f, Ability::GuildCrossShip)) return false;  // 3.01.11.02 (cards.cpp)
-  return f == Faction::Guild || (s.has(Faction::Guild) && allied_with(s, f, Faction::Guild));  // 2.06.05.02 / 2.06.10
+  const Ability a = team_ability(s, f, &FactionRules::ship_cross);
+  return a != Ability::None && !ability_cancelled(s, f, a);  // 3.01.11.02 (cards.cpp)
 }
 
 int shipment_cost(const GameState& s, Faction f, LocationId to, int n) {
@@ -145,16 +147,27 @@ int shipment_cost(const GameState& s, Faction f, LocationId to, int n) {
 }
 // 3.01.11.01: a shipment that the Guild's half price (2.06.06 / 2.06.09) makes cheaper.
 bool uses_half_price(const GameState& s, Faction me, const Action& a) {
-  if (!guild_rates(s, me) || karama_shipment(s, me) || a.flag || me == Faction::Fremen || a.to >= kNumLocations) return false;
+  if (!guild_rates(s, me) || karama_shipment(s, me) || a.flag || faction_rules(me).sends_from_reserves || a.to >= kNumLocations)
+    return false;
   const int full = (a.forces + a.special) * (is_stronghold_loc(a.to) ? 1 : 2);
   return shipment_cost(s, me, a.to, a.forces + a.special) < full;
 }
 int off_planet_cost(int n) { return (n + 1) / 2; }  // 2.06.07
 
+// 2.06.04 (hook receives_shipment_payments): the faction in the game that
+// receives other factions' shipment payments, or kNoFaction.
+uint8_t shipment_receiver(const GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (faction_rules(static_cast<Faction>(fi)).receives_shipment_payments != Ability::None && s.has(static_cast<Faction>(fi)))
+      return static_cast<uint8_t>(fi);
+  return kNoFaction;
+}
+
 // Who receives shipment spice (2.06.04): the Guild when another faction ships.
 SpiceAccount payee(const GameState& s, Faction shipper) {
   if (karama_shipment(s, shipper)) return bank();  // 3.01.11.03 (cards.cpp)
-  if (s.has(Faction::Guild) && shipper != Faction::Guild) return shield(Faction::Guild);
+  const uint8_t guild = shipment_receiver(s);
+  if (guild != kNoFaction && static_cast<uint8_t>(shipper) != guild) return shield(static_cast<Faction>(guild));
   return bank();
 }
 
@@ -162,9 +175,12 @@ SpiceAccount payee(const GameState& s, Faction shipper) {
 // another faction's shipment goes to the bank (1.06.03.02); the prevention
 // is consumed by that shipment.
 SpiceAccount shipment_payee(GameState& s, SpiceAccount to) {
-  if (to.holder != SpiceHolder::Faction || to.index != static_cast<uint8_t>(Faction::Guild)) return to;
-  if (!ability_cancelled(s, Faction::Guild, Ability::GuildPayment)) return to;
-  consume_prevention(s, Faction::Guild, Ability::GuildPayment);
+  const uint8_t guild = shipment_receiver(s);
+  if (to.holder != SpiceHolder::Faction || guild == kNoFaction || to.index != guild) return to;
+  const auto g = static_cast<Faction>(guild);
+  const Ability payment = faction_rules(g).receives_shipment_payments;
+  if (!ability_cancelled(s, g, payment)) return to;
+  consume_prevention(s, g, payment);
   return bank();
 }
 
@@ -172,7 +188,7 @@ enum class ShipKind { Normal, FremenSend, CrossShip, OffPlanet };
 ShipKind ship_kind(Faction me, const Action& a) {
   if (a.flag) return ShipKind::OffPlanet;
   if (a.from != kNone8) return ShipKind::CrossShip;
-  return me == Faction::Fremen ? ShipKind::FremenSend : ShipKind::Normal;
+  return faction_rules(me).sends_from_reserves ? ShipKind::FremenSend : ShipKind::Normal;  // 2.04.05
 }
 
 // Checks the destination of any shipment into the board.
@@ -236,9 +252,10 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
   const ShipKind kind = ship_kind(me, a);
   if (kind == ShipKind::OffPlanet || kind == ShipKind::CrossShip) {
     if (a.from >= kNumLocations) return reject(RejectCode::Malformed, "unknown location to ship from");
-    if (kind == ShipKind::OffPlanet && me != Faction::Guild)
+    if (kind == ShipKind::OffPlanet && faction_rules(me).ship_off_planet == Ability::None)
       return reject(RejectCode::IllegalChoice, "only the Spacing Guild may ship forces from the board back to reserves (1.06.04, 2.06.05.03)");
-    if (auto why = ability_blocked(s, me, kind == ShipKind::OffPlanet ? Ability::GuildOffPlanet : Ability::GuildCrossShip))
+    if (auto why = ability_blocked(s, me, kind == ShipKind::OffPlanet ? faction_rules(me).ship_off_planet
+                                                                       : team_ability(s, me, &FactionRules::ship_cross)))
       return reject(RejectCode::IllegalChoice, *why);
     if (kind == ShipKind::CrossShip && !may_cross_ship(s, me))
       return reject(RejectCode::IllegalChoice, "only the Spacing Guild and its ally may ship from one territory to another (2.06.05.02, 2.06.10)");
@@ -265,15 +282,7 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
   if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
   if (a.forces > fs.reserves[0] || a.special > fs.reserves[1])
     return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.reserves[0]) + " regular and " + std::to_string(fs.reserves[1]) + " special forces in reserve");
-  if (kind == ShipKind::FremenSend) {
-    if (!data::in_fremen_shipping_range(data::territory_of(a.to)))
-      return reject(RejectCode::IllegalChoice, "the Fremen send forces only to The Great Flat or a territory within two of it (2.04.05)");
-    if (s.in_storm(a.to) && !s.advanced)
-      return reject(RejectCode::Storm, loc_name(a.to) + " is in the storm: the Fremen may not send forces into it (2.04.05; storm migration is advanced, 2.04.17)");
-    if (s.in_storm(a.to))
-      if (auto why = ability_blocked(s, me, Ability::FremenStormMigration)) return reject(RejectCode::Storm, *why);
-    return check_destination(s, me, a.to, s.advanced);  // 2.04.17 storm migration
-  }
+  if (kind == ShipKind::FremenSend) return faction_rules(me).check_send(s, a);  // 2.04.05
   if (auto r = check_destination(s, me, a.to, false)) return r;
   if (bg_advanced(s, me) && kind_in_territory(s, me, data::territory_of(a.to), 1) > 0)
     return reject(RejectCode::IllegalChoice, "fighters may not be shipped to a territory where you have advisors (2.02.13)");
@@ -305,14 +314,14 @@ bool visit_ship_candidates(const GameState& s, Faction me, bool full, Emit&& emi
       if (!full) continue;
       if (fs.reserves[0] + fs.reserves[1] > 1 && emit(make(to, fs.reserves[0], fs.reserves[1]))) return true;
       // The largest affordable shipment of regular forces, if the full one is not.
-      if (me != Faction::Fremen && fs.reserves[0] > 1) {
+      if (!faction_rules(me).sends_from_reserves && fs.reserves[0] > 1) {
         int n = fs.reserves[0];
         while (n > 1 && shipment_cost(s, me, to, n) > fs.spice) --n;
         if (n > 1 && n < fs.reserves[0] && emit(make(to, n, 0))) return true;
       }
     }
   }
-  const bool cross = may_cross_ship(s, me), off = me == Faction::Guild;
+  const bool cross = may_cross_ship(s, me), off = faction_rules(me).ship_off_planet != Ability::None;
   if (!cross && !off) return false;
   for (int l = 0; l < kNumLocations; ++l) {
     const auto from = static_cast<LocationId>(l);
@@ -408,7 +417,8 @@ GroupType bg_group_type(const GameState& s, Faction me, const Action& a) {
 // Movement range in territories (1.06.05.03/.04, 2.04.06).
 int move_range(const GameState& s, Faction me, bool group_has_advisors) {
   if (bg_advanced(s, me) && group_has_advisors) return 1;  // 2.02.12: advisors never use ornithopters
-  int r = me == Faction::Fremen && !ability_cancelled(s, me, Ability::FremenMovement) ? 2 : 1;  // 3.01.11.02
+  const auto& fr = faction_rules(me);  // 2.04.06 (3.01.11.02: not when prevented)
+  int r = fr.movement_ability != Ability::None && !ability_cancelled(s, me, fr.movement_ability) ? fr.movement_range : 1;
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
   if (orn) r = std::max(r, 3);
   return r;
@@ -513,8 +523,9 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
   if (d_no_storm >= 0 && d_no_storm <= range)
     return reject(RejectCode::Storm, "the storm blocks every path from " + ter_name(from_t) + " to " + loc_name(a.to) + " within " + std::to_string(range) + " territories (1.06.05.06)");
   const int d_free = path_length(s, me, a, false, false);
-  if (me == Faction::Fremen && range < 2 && d >= 0 && d <= 2)  // 2.04.06 prevented or cancelled by a Karama
-    if (auto why = ability_blocked(s, me, Ability::FremenMovement)) return reject(RejectCode::IllegalChoice, *why);
+  const auto& fr = faction_rules(me);  // 2.04.06 prevented or cancelled by a Karama
+  if (fr.movement_ability != Ability::None && range < fr.movement_range && d >= 0 && d <= fr.movement_range)
+    if (auto why = ability_blocked(s, me, fr.movement_ability)) return reject(RejectCode::IllegalChoice, *why);
   if (d_free >= 0 && d_free <= range)
     return reject(RejectCode::Occupancy, "strongholds at the occupancy limit block every path to " + loc_name(a.to) + " (1.06.05.09)");
   return reject(RejectCode::IllegalChoice, loc_name(a.to) + " is " + std::to_string(d_free) + " territories from " + ter_name(from_t) +
@@ -524,7 +535,7 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
 // 2.04.06: does this (valid) Fremen move need the two-territory movement?
 // Not when ornithopters give them three (1.06.05.03/.04).
 bool uses_fremen_movement(const GameState& s, Faction me, const Action& a) {
-  if (me != Faction::Fremen || a.n_placements == 0) return false;
+  if (faction_rules(me).movement_ability == Ability::None || a.n_placements == 0) return false;
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
   return !orn && path_length(s, me, a, true, true) > 1;
 }
@@ -791,18 +802,10 @@ void enter(Ctx& c) {
   auto& s = c.s;
   s.shipmove = ShipMoveState{};
   for (auto& fs : s.f) fs.shipped = fs.moved = 0;
-  // 3.01.11.02: a prevented 2.06.12 is this phase's; the Guild goes in storm order.
-  if (guild_timing_applies(s) && ability_cancelled(s, Faction::Guild, Ability::GuildTiming)) {
-    s.shipmove.guild_timing_off = 1;
-    consume_prevention(s, Faction::Guild, Ability::GuildTiming);
-  }
-  if (s.advanced && s.has(Faction::Atreides) && !s.spice_deck.empty()) {  // 2.01.07 Wormsign, before anyone ships
-    if (ability_cancelled(s, Faction::Atreides, Ability::AtreidesWormsign)) {
-      consume_prevention(s, Faction::Atreides, Ability::AtreidesWormsign);  // 3.01.11.02: no look this turn
-    } else {
-      s.wormsign_turn = s.turn;
-      s.wormsign_card = s.spice_deck.top();
-    }
+  // 3.01.11.02 of 2.06.12 (the Guild goes in storm order), 2.01.07 Wormsign.
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto h = faction_rules(static_cast<Faction>(fi)).shipment_movement_begins;
+    if (h && s.has(static_cast<Faction>(fi))) h(s);
   }
   if (!wartime_options(s).empty()) {  // 2.02.17: before shipment and movement
     s.step = kWartime;
@@ -901,7 +904,8 @@ int own_share(const GameState& s, Faction me, const Action& a, int cost) {
 void apply_ship(GameState& s, Faction me, const Action& a) {
   auto& fs = s.of(me);
   const int n = a.forces + a.special;
-  switch (ship_kind(me, a)) {
+  const ShipKind kind = ship_kind(me, a);
+  switch (kind) {
     case ShipKind::OffPlanet:
       pay_ally_share(s, me, a, bank());
       transfer_spice(s, shield(me), bank(), own_share(s, me, a, off_planet_cost(n)));  // 2.06.07
@@ -924,7 +928,7 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
       break;
     case ShipKind::Normal:
     case ShipKind::FremenSend: {
-      if (me != Faction::Fremen) {
+      if (kind == ShipKind::Normal) {
         const SpiceAccount to = shipment_payee(s, payee(s, me));
         const AllyShare ally_part = pay_ally_share(s, me, a, to);
         const int cost = own_share(s, me, a, shipment_cost(s, me, a.to, n));
@@ -942,21 +946,15 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
       fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - a.special);
       s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
       s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + a.special);
-      if (me == Faction::Fremen && s.in_storm(a.to)) {
-        // 2.04.17: storm migration at half loss, regular forces first; rounded up
-        // (2.04.16) or down by ruling fremen_migration_loss.
-        const int lose = s.rulings.is(RulingId::FremenMigrationLoss, 1) ? n / 2 : (n + 1) / 2;
-        const int lose_reg = std::min<int>(a.forces, lose);
-        forces_to_tanks(s, me, a.to, lose_reg, lose - lose_reg);
-        s.fremen_storm_losses_taken[a.to] = 1;
-      }
+      if (kind == ShipKind::FremenSend) faction_rules(me).sent(s, a);  // 2.04.17
       break;
     }
   }
   fs.shipped = 1;
   // Ruling karama_automatic_use = next_occasion: any other faction's shipment is 2.06.04's occasion.
-  if (me != Faction::Guild && s.has(Faction::Guild) && prevention_at_next_occasion(s))
-    consume_prevention(s, Faction::Guild, Ability::GuildPayment);
+  if (const uint8_t guild = shipment_receiver(s);
+      guild != kNoFaction && static_cast<uint8_t>(me) != guild && prevention_at_next_occasion(s))
+    consume_prevention(s, static_cast<Faction>(guild), faction_rules(static_cast<Faction>(guild)).receives_shipment_payments);
 }
 
 // 3.01.11.02: a prevented 2.02.16 is used up by the Bene Gesserit's next move
@@ -1038,24 +1036,36 @@ void after_shipment(Ctx& c, Faction me, const Action& a) {
   to_move_step(c);
 }
 
+// 3.01.11.02: a shipment step is the use opportunity of every shipping
+// ability (each faction's ship_* and storm_migration hooks) `me` may have.
+void consume_shipping_preventions(GameState& s, Faction me) {
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto& r = faction_rules(static_cast<Faction>(fi));
+    for (Ability ab : {r.ship_half_price, r.ship_cross, r.ship_off_planet, r.storm_migration})
+      if (ab != Ability::None) consume_prevention(s, me, ab);
+  }
+}
+
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
   switch (s.step) {
     case kShip: {
       // 3.01.11.01: a Karama may cancel the Guild's half price (2.06.06 / 2.06.09) as it is used (cards.cpp).
-      if (a.kind == ActionKind::Ship && uses_half_price(s, me, a) && karama_window(c, seat, Ability::GuildHalfPrice, a)) return;
+      if (a.kind == ActionKind::Ship && uses_half_price(s, me, a) &&
+          karama_window(c, seat, team_ability(s, me, &FactionRules::ship_half_price), a))
+        return;
       // The other shipping abilities marked ✷ (ruling karama_windows = all_other_seats), in Ability order.
       if (a.kind == ActionKind::Ship) {
         const ShipKind k = ship_kind(me, a);
-        if (k == ShipKind::CrossShip && karama_window(c, seat, Ability::GuildCrossShip, a)) return;
-        if (k == ShipKind::OffPlanet && karama_window(c, seat, Ability::GuildOffPlanet, a)) return;
-        if (k == ShipKind::FremenSend && s.in_storm(a.to) && karama_window(c, seat, Ability::FremenStormMigration, a)) return;
+        if (k == ShipKind::CrossShip && karama_window(c, seat, team_ability(s, me, &FactionRules::ship_cross), a)) return;
+        if (k == ShipKind::OffPlanet && karama_window(c, seat, faction_rules(me).ship_off_planet, a)) return;
+        if (k == ShipKind::FremenSend && s.in_storm(a.to) && karama_window(c, seat, faction_rules(me).storm_migration, a))
+          return;
       }
       if (a.kind == ActionKind::Ship) apply_ship(s, me, a);
       // 3.01.11.02: this shipment step was the use opportunity of the shipping abilities.
-      for (Ability ab : {Ability::GuildHalfPrice, Ability::GuildCrossShip, Ability::GuildOffPlanet, Ability::FremenStormMigration})
-        consume_prevention(s, me, ab);
+      consume_shipping_preventions(s, me);
       // 1.14.05 (ruling karama_windows = all_other_seats): the Guild is asked whether it cancels this shipment.
       if (a.kind == ActionKind::Ship && s.shipmove.last_to != kNone8 && me != Faction::Guild && karama_windows_ask(s) &&
           karama_power_possible(s, Faction::Guild)) {
@@ -1086,7 +1096,8 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       // 3.01.11.01: a Karama may cancel the Fremen two-territory movement as it is used (cards.cpp;
       // the placements wait in GameState::pending_move_*).
       if (a.kind == ActionKind::Move && uses_fremen_movement(s, me, a) && karama_window(c, seat, Ability::FremenMovement, a)) return;
-      consume_prevention(s, me, Ability::FremenMovement);  // 3.01.11.02: this movement was its use opportunity
+      if (const Ability mv = faction_rules(me).movement_ability; mv != Ability::None)
+        consume_prevention(s, me, mv);  // 3.01.11.02: this movement was its use opportunity
       if (a.kind == ActionKind::Move) {
         apply_move(s, me, a);
         if (intrusion(s, me, a.to)) {
@@ -1334,6 +1345,10 @@ void guild_cancel_shipment(Ctx& c) {
 const PhaseRules& shipment_movement_rules() {
   static const PhaseRules r{enter, validate, apply, decisions, legal};
   return r;
+}
+
+std::optional<Rejection> check_ship_destination(const GameState& s, Faction me, LocationId to, bool storm_ok) {
+  return check_destination(s, me, to, storm_ok);
 }
 
 }  // namespace mentat::rules
