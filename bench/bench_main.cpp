@@ -8,6 +8,7 @@
 #include "bots/selfplay.h"
 #include "core/engine.h"
 #include "events/codec.h"
+#include "replay/fold.h"
 #include "store/room.h"
 #include "support/random_play.h"
 
@@ -167,6 +168,19 @@ void BM_SelfPlayStored(benchmark::State& state) {
 }
 BENCHMARK(BM_SelfPlayStored)->Unit(benchmark::kMillisecond);
 
+// A 6-faction advanced game of bots, one seat per profile (easy, medium,
+// hard, brutal, hard, brutal), not verified at the end.
+bots::GameSpec six_bots(uint64_t seed, const std::string& room) {
+  bots::GameSpec spec;
+  spec.setup = testplay::setup_for(seed, 6, true);
+  spec.profiles = {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard,
+                   bots::Profile::Brutal, bots::Profile::Hard, bots::Profile::Brutal};
+  spec.bot_seed = seed;
+  spec.room = room;
+  spec.verify = false;
+  return spec;
+}
+
 // Self-play by bots (bots/selfplay.h): complete 6-faction advanced games, one
 // seat per profile (easy, medium, hard, brutal, hard, brutal), every action
 // through store::submit_loaded (the room kept in memory: validate, apply,
@@ -182,14 +196,7 @@ void self_play_bots(benchmark::State& state, bool wal) {
   uint64_t seed = 1;
   int64_t games = 0, events = 0;
   for (auto _ : state) {
-    bots::GameSpec spec;
-    spec.setup = testplay::setup_for(seed, 6, true);
-    spec.profiles = {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard,
-                     bots::Profile::Brutal, bots::Profile::Hard, bots::Profile::Brutal};
-    spec.bot_seed = seed;
-    spec.room = "b" + std::to_string(seed);
-    spec.verify = false;
-    const auto r = bots::play_game(*st, spec);
+    const auto r = bots::play_game(*st, six_bots(seed, "b" + std::to_string(seed)));
     if (!r.ok) state.SkipWithError(r.error.c_str());
     events += r.events;
     ++seed;
@@ -207,6 +214,39 @@ BENCHMARK(BM_SelfPlayBots)->Unit(benchmark::kMillisecond);
 // appends go to the memtable only (a simulation's store, not a game's).
 void BM_SelfPlayBotsNoWal(benchmark::State& state) { self_play_bots(state, false); }
 BENCHMARK(BM_SelfPlayBotsNoWal)->Unit(benchmark::kMillisecond);
+
+// The full verify of one stored room (replay/fold.h verify_room, as `mentat
+// verify` and `mentat recover` run it): decode, re-validate, refold, draws,
+// state hash, custody invariants, stored snapshots, client action ids and
+// the projection check (every seat's and the observer's view unchanged when
+// what they may not know is permuted). The room: one 6-faction advanced game
+// played by bots through store::submit_loaded (snapshots and client ids as
+// the server stores them). BM_VerifyNoProjection skips the view checks.
+void verify(benchmark::State& state, bool projection) {
+  const auto dir = std::filesystem::temp_directory_path() / "mentat-bench-verify";
+  std::filesystem::remove_all(dir);
+  std::string err;
+  auto st = store::EventStore::open(dir.string(), store::Options{false, true}, &err);
+  const auto game = bots::play_game(*st, six_bots(2026, "v"));
+  if (!game.ok) state.SkipWithError(game.error.c_str());
+  replay::VerifyOptions opts;
+  opts.projection = projection;
+  int64_t events = 0;
+  for (auto _ : state) {
+    const auto r = replay::verify_room(*st, "v", {}, opts);
+    if (!r.ok) state.SkipWithError((r.check + ": " + r.detail).c_str());
+    events += r.events;
+  }
+  state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  state.counters["per_event"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["events/game"] = static_cast<double>(game.events);
+  st.reset();
+  std::filesystem::remove_all(dir);
+}
+void BM_VerifyFull(benchmark::State& state) { verify(state, true); }
+BENCHMARK(BM_VerifyFull)->Unit(benchmark::kMillisecond);
+void BM_VerifyNoProjection(benchmark::State& state) { verify(state, false); }
+BENCHMARK(BM_VerifyNoProjection)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -20,6 +20,7 @@
 #include "inspect/view.h"
 #include "replay/diff.h"
 #include "replay/fold.h"
+#include "replay/progress.h"
 #include "replay/tools.h"
 #include "server/server.h"
 #include "store/room.h"
@@ -133,10 +134,10 @@ int print_log(store::EventStore& st, const std::string& room, bool json, bool hi
 int do_verify(store::EventStore& st, const std::vector<std::string>& rooms) {
   int bad = 0;
   std::printf("%-20s %8s  %s\n", "room", "events", "result");
+  replay::VerifyProgress progress(static_cast<int64_t>(rooms.size()), replay::events_to_verify(st, rooms));
   for (const auto& room : rooms) {
-    auto r = replay::verify_room(st, room, [&](int64_t v, int64_t head) {
-      if (head > 2000) std::fprintf(stderr, "\r%s: %lld/%lld", room.c_str(), static_cast<long long>(v), static_cast<long long>(head));
-    });
+    auto r = replay::verify_room(st, room, [&](int64_t v, int64_t head) { progress.at(v, head); });
+    progress.room_done(r.events);
     if (r.ok) {
       std::printf("%-20s %8lld  ok\n", room.c_str(), static_cast<long long>(r.events));
     } else {
@@ -145,6 +146,7 @@ int do_verify(store::EventStore& st, const std::vector<std::string>& rooms) {
                   static_cast<long long>(r.first_bad), r.check.c_str(), r.detail.c_str());
     }
   }
+  progress.finish();
   std::printf("%zu room(s) verified, %d failed\n", rooms.size(), bad);
   return bad ? 1 : 0;
 }
@@ -379,7 +381,10 @@ int main(int argc, char** argv) {
   cmd_serve->add_option("--data", data_dir, "store directory")->capture_default_str();
   cmd_serve->add_option("--listen", listen_addr, "HOST:PORT (port 0: any free port)")->capture_default_str();
   cmd_serve->add_option("--port-file", port_file, "write the bound port to this file");
-  cmd_serve->add_option("--threads", serve_opts.threads, "worker threads (each connection or long-poll holds one)")->capture_default_str();
+  cmd_serve->add_option("--threads", serve_opts.threads, "worker threads (each request being answered or long-poll holds one)")->capture_default_str();
+  cmd_serve->add_option("--max-connections", serve_opts.max_connections, "open connections at once (beyond: 503 at once)")->capture_default_str();
+  cmd_serve->add_option("--header-timeout", serve_opts.header_timeout_seconds, "seconds for a request's line and headers to arrive")->capture_default_str();
+  cmd_serve->add_option("--body-timeout", serve_opts.body_timeout_seconds, "seconds for a request's body to arrive after its headers")->capture_default_str();
   cmd_serve->add_option("--bot-threads", serve_opts.bot_threads, "threads that play the rooms' bot seats (0: bots never act)")->capture_default_str();
   auto* cmd_recover = app.add_subcommand("recover", "open a store after a crash and verify every room");
   std::string recover_dir;

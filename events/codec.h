@@ -8,8 +8,8 @@
 //    false, sets *error to one sentence and leaves *out unspecified.
 //  * The state encoding is canonical: equal states give equal bytes, and
 //    decode_state(encode_state(s)) reproduces s field for field.
-//  * Thread-safe: no shared mutable state (each JSON call builds its own
-//    flatbuffers::Parser).
+//  * Thread-safe: JSON printers keep one parser per thread (reused); JSON
+//    is printed valid for any stored text (events/json_text.h).
 #pragma once
 
 #include <cstdint>

@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "events/codec.h"
+#include "events/json_text.h"
+
 namespace mentat::inspect {
 
 namespace {
@@ -187,19 +190,8 @@ std::string render_svg(const GameState& s, Viewer who) {
 }
 
 std::string render_replay_html(const std::string& title, const std::vector<ReplayFrame>& frames) {
-  auto js_string = [](const std::string& t) {
-    std::string out = "\"";
-    for (char c : t) {
-      switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '<': out += "\\u003c"; break;
-        default: out += c;
-      }
-    }
-    return out + "\"";
-  };
+  // Valid JSON (and safe inside <script>) for any text: codec::json_quote.
+  auto js_string = [](const std::string& t) { return codec::json_quote(t); };
   std::string data = "[";
   for (size_t i = 0; i < frames.size(); ++i) {
     const auto& f = frames[i];

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "events/codec.h"
+#include "events/json_text.h"
+
 namespace mentat::inspect {
 
 namespace {
@@ -141,7 +144,8 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
   if (show_hidden && !e.draws.empty()) drawn = fmt::format(" [{} draws]", e.draws.size());
   // The phase and turn in which the action was taken.
   const GameState& at = before ? *before : after;
-  return fmt::format("v{:<4} T{:<2} {:<22} {} {}{}", e.version, at.turn, phase_name(at.phase), who, what, drawn);
+  // Free text (a deal, a bribe note) never reaches a terminal with its control characters.
+  return codec::printable(fmt::format("v{:<4} T{:<2} {:<22} {} {}{}", e.version, at.turn, phase_name(at.phase), who, what, drawn));
 }
 
 }  // namespace mentat::inspect

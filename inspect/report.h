@@ -2,7 +2,8 @@
 //
 // Contract: pure; thread-safe. `before` is the state the event was applied
 // to (null for version 0), `after` the state it produced. The summary names
-// only what is public unless `show_hidden` is set (adjudicator output).
+// only what is public unless `show_hidden` is set (adjudicator output). It
+// holds no control characters: free text goes through codec::printable.
 #pragma once
 
 #include <string>

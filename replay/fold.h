@@ -18,7 +18,7 @@ namespace mentat::replay {
 
 struct VerifyOptions {
   bool projection = true;          // check every seat's and the observer's view after every event
-  inspect::ViewFn view = inspect::view_json;  // the view under test (tests plant leaks here)
+  inspect::ViewFn view = inspect::build_view;  // the view under test, compared as bytes (tests plant leaks here)
 };
 
 struct VerifyReport {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "events/codec.h"
+#include "events/json_text.h"
 #include "events/schema_text.h"
 
 namespace mentat::server::api {
@@ -86,10 +87,9 @@ std::string print(const char* table, const uint8_t* buffer, bool nulls) {
   if (!p.SetRootType(table)) throw std::logic_error(std::string("internal: no table ") + table + " in the API schema");
   p.opts.output_default_scalars_in_json = nulls;
   std::string out;
-  const bool ok = flatbuffers::GenerateText(p, buffer, &out);
+  const bool ok = codec::print_json(p, buffer, &out);  // escapes control characters, bytes not UTF-8 as U+FFFD
   p.opts.output_default_scalars_in_json = false;
-  if (!ok) throw std::runtime_error("cannot print a " + short_name(table) + " as JSON (a string is not UTF-8)");
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  if (!ok) throw std::runtime_error("cannot print a " + short_name(table) + " as JSON");
   return out;
 }
 

@@ -10,11 +10,12 @@
 //    returns null and sets *error to one sentence ending in the parser's
 //    message. The table lives in *buffer (its owner).
 //  * print<T>(b, nulls) prints the finished buffer of `b` (root T) as one
-//    line of strict JSON, non-ASCII UTF-8 as is. nulls: every scalar field
-//    is printed (its default if unset, null for an unset optional one);
-//    otherwise only the fields present in the buffer. A Builder writes every
-//    scalar it is given, defaults included. Throws std::runtime_error when a
-//    string is not UTF-8 (never for the server's own strings).
+//    line of strict JSON, non-ASCII UTF-8 as is, made valid for any stored
+//    text by codec::print_json (control characters escaped, bytes that are
+//    not UTF-8 as U+FFFD). nulls: every scalar field is printed (its default
+//    if unset, null for an unset optional one); otherwise only the fields
+//    present in the buffer. A Builder writes every scalar it is given,
+//    defaults included.
 //  * Thread-safe: each thread keeps its own parser, built on its first use
 //    (about 0.6 ms and 150 KB: the three schema texts), then reused.
 #pragma once

@@ -30,7 +30,9 @@
 #include "inspect/report.h"
 #include "inspect/view.h"
 #include "replay/fold.h"
+#include "replay/progress.h"
 #include "server/api.h"
+#include "server/conn_gate.h"
 #include "store/room.h"
 
 namespace mentat::server {
@@ -197,7 +199,7 @@ enum class Auth { Observer, SeatToken, Bad };
 struct Server::Impl {
   store::EventStore& store;
   ServerOptions opts;
-  httplib::Server http;
+  GatedHttpServer http;  // connection limits: server/conn_gate.h
   std::thread thread;
   std::atomic<bool> stopping{false};
   std::atomic<bool> started{false};
@@ -220,7 +222,16 @@ struct Server::Impl {
   size_t lat_next = 0;
   static constexpr size_t kLatencies = 4096;
 
-  Impl(store::EventStore& s, ServerOptions o) : store(s), opts(o) {}
+  Impl(store::EventStore& s, ServerOptions o) : store(s), opts(o), http(gate_options(o)) {}
+
+  static GateOptions gate_options(const ServerOptions& o) {
+    GateOptions g;
+    g.workers = std::max(2, o.threads);
+    g.max_connections = std::max(1, o.max_connections);
+    g.header_timeout_ms = static_cast<int>(std::max(0.05, o.header_timeout_seconds) * 1000);
+    g.body_timeout_ms = static_cast<int>(std::max(0.05, o.body_timeout_seconds) * 1000);
+    return g;
+  }
 
   void record_latency(double ms) {
     std::scoped_lock lock(lat_mu);
@@ -834,7 +845,6 @@ struct Server::Impl {
   }
 
   void routes() {
-    http.new_task_queue = [n = static_cast<size_t>(std::max(2, opts.threads))] { return new httplib::ThreadPool(n); };
     http.set_payload_max_length(opts.max_body_bytes);
     http.set_keep_alive_timeout(opts.keep_alive_seconds);
     // Replies are written in pieces (headers, then body): without
@@ -1051,9 +1061,13 @@ int run_recover(const std::string& data_dir, bool projection) {
   int bad = 0;
   replay::VerifyOptions vo;
   vo.projection = projection;
+  int64_t total = 0;
+  for (const auto& m : rooms) total += m.head + 1;
+  replay::VerifyProgress progress(static_cast<int64_t>(rooms.size()), total);  // on stderr
   for (const auto& m : rooms) {
     const auto r0 = Clock::now();
-    auto r = replay::verify_room(*st, m.room, {}, vo);
+    auto r = replay::verify_room(*st, m.room, [&](int64_t v, int64_t head) { progress.at(v, head); }, vo);
+    progress.room_done(r.events);
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - r0).count();
     if (r.ok) {
       std::printf("%-24s %8lld %8lld %10.1f  ok\n", m.room.c_str(), static_cast<long long>(m.head),
@@ -1065,6 +1079,7 @@ int run_recover(const std::string& data_dir, bool projection) {
                   static_cast<long long>(r.first_bad), r.check.c_str(), r.detail.c_str());
     }
   }
+  progress.finish();
   const auto t_end = Clock::now();
   std::printf("%zu room(s), %d failed; store opened in %.1f ms, verified in %.1f ms, total %.1f ms\n", rooms.size(), bad,
               std::chrono::duration<double, std::milli>(t_open - t0).count(),

@@ -51,7 +51,10 @@
 namespace mentat::server {
 
 struct ServerOptions {
-  int threads = 64;              // worker threads (each open connection and each long-poll holds one)
+  int threads = 64;              // worker threads (each request being answered and each long-poll holds one)
+  int max_connections = 512;     // open connections at once; beyond, 503 at once (server/conn_gate.h)
+  double header_timeout_seconds = 10;  // request line and headers must arrive within this (else closed)
+  double body_timeout_seconds = 30;    // a request body must arrive within this of its headers
   int max_wait_seconds = 30;     // cap on ?wait= of GET /rooms/{id}/events
   int keep_alive_seconds = 5;    // idle keep-alive connections are closed after this
   size_t max_body_bytes = 1 << 20;

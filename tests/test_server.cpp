@@ -3,11 +3,16 @@
 // their tables of server/api.fbs, the schema the server prints them with.
 #include <catch2/catch.hpp>
 #include <httplib.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 #include <thread>
@@ -20,6 +25,7 @@
 #include "server/api.h"
 #include "server/server.h"
 #include "store/room.h"
+#include "support/mini_json.h"
 #include "support/random_play.h"
 
 namespace fs = std::filesystem;
@@ -54,7 +60,8 @@ std::string str(const flatbuffers::String* s) { return s ? s->str() : std::strin
 
 class Harness {
  public:
-  Harness() {
+  // `tweak` adjusts the server's options (after the defaults below).
+  explicit Harness(std::function<void(server::ServerOptions&)> tweak = {}) : tweak_(std::move(tweak)) {
     static std::atomic<int> counter{0};
     dir_ = fs::temp_directory_path() / ("mentat-server-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     fs::remove_all(dir_);
@@ -71,6 +78,7 @@ class Harness {
     server::ServerOptions o;
     o.threads = 16;
     o.keep_alive_seconds = 1;
+    if (tweak_) tweak_(o);
     server_ = std::make_unique<server::Server>(*store_, o);
     port_ = server_->start("127.0.0.1", 0, &error);
     REQUIRE(port_ > 0);
@@ -88,6 +96,7 @@ class Harness {
   }
   store::EventStore& store() { return *store_; }
   server::Server& server() { return *server_; }
+  int port() const { return port_; }
 
   Res request(const std::string& method, const std::string& path, const std::string& body = "",
               const std::string& token = "") {
@@ -105,6 +114,7 @@ class Harness {
   }
 
  private:
+  std::function<void(server::ServerOptions&)> tweak_;
   fs::path dir_;
   std::unique_ptr<store::EventStore> store_;
   std::unique_ptr<server::Server> server_;
@@ -759,4 +769,199 @@ TEST_CASE("server bots: a stored room with bot seats is resumed at start-up, old
   CHECK(s.version > 10);
   for (const auto& e : stored_events(h, "old")) CHECK(e.id.find(":bot-") != std::string::npos);
   CHECK(replay::verify_room(h.store(), "old").ok);
+}
+
+namespace {
+bool has_raw_control(const std::string& s) {
+  for (unsigned char c : s)
+    if (c < 0x20 || c == 0x7f) return true;
+  return false;
+}
+// The body parsed by the strict reader (RFC 8259; tests/support/mini_json.h).
+mini_json::Value strict_json(const Res& r) {
+  INFO(r.status << " " << r.body);
+  CHECK_FALSE(has_raw_control(r.body));
+  try {
+    return mini_json::parse(r.body);
+  } catch (const std::exception& e) {
+    FAIL("not strict JSON: " << e.what());
+  }
+  return {};
+}
+}  // namespace
+
+TEST_CASE("server: hostile deal text and room ids never break a feed (strict JSON everywhere)", "[server][hostile]") {
+  Harness h;
+  Room room = make_room(h, "hostile");
+  // The setup through the room layer, until deals are accepted.
+  GameState s = head_state_of(h, "hostile");
+  for (int guard = 0; guard < 200 && (s.phase == Phase::Setup || s.phase == Phase::Storm); ++guard) {
+    Seat who = 0;
+    while (!((waiting_for(s) >> who) & 1u)) ++who;
+    const auto acts = legal_actions(s, who);
+    REQUIRE(!acts.empty());
+    auto o = store::submit(h.store(), "hostile", who, s.version, acts[0], "setup-" + std::to_string(guard));
+    REQUIRE(o.ok);
+    s = head_state_of(h, "hostile");
+  }
+  REQUIRE(s.phase != Phase::Setup);
+  // Through the API: C0 controls, ESC sequences, DEL, a C1 control and U+2028 as JSON escapes.
+  const std::string deal =
+      R"("action_type":"Deal","action":{"with":["Harkonnen"],"text":"a\u0001b\u001b[31mred\u001b[0m\u007f\u0085\u2028 \"end\""})";
+  auto r = h.post("/rooms/hostile/actions", act_body(s.version, "deal1", deal), room.tokens[0]);
+  strict_json(r);
+  REQUIRE(r.status == 200);
+  // A byte that is not UTF-8 (the parser's \x extension, or raw): refused with a strict JSON error, or stored.
+  for (const std::string& text : {std::string(R"(\xff)"), std::string("\xff\xfe")}) {
+    s = head_state_of(h, "hostile");
+    const std::string bad = R"("action_type":"Deal","action":{"with":["Harkonnen"],"text":"x)" + text + R"(y"})";
+    auto b = h.post("/rooms/hostile/actions", act_body(s.version, "deal-" + std::to_string(s.version), bad), room.tokens[0]);
+    strict_json(b);
+    CHECK((b.status == 200 || b.status == 400));
+  }
+  // Stored by another path (the room layer takes any bytes): the feed stays valid.
+  s = head_state_of(h, "hostile");
+  Action a;
+  a.kind = ActionKind::Deal;
+  a.factions[a.n_factions++] = static_cast<uint8_t>(Faction::Harkonnen);
+  a.text = "raw\x01\x1b\xff\xc0\xaf\xed\xa0\x80 end";
+  REQUIRE(store::submit(h.store(), "hostile", 0, s.version, a, "raw").ok);
+  a.kind = ActionKind::Bribe;
+  a.faction = static_cast<uint8_t>(Faction::Harkonnen);
+  a.amount = 1;
+  REQUIRE(store::submit(h.store(), "hostile", 0, s.version + 1, a, "bribe").ok);
+
+  for (const std::string& token : {std::string(), room.tokens[0], room.tokens[1]}) {
+    auto ev = strict_json(h.get("/rooms/hostile/events?after=-1", token));
+    REQUIRE(ev.find("events"));
+    CHECK(ev["events"].size() == static_cast<size_t>(head_of(h, "hostile") + 1));
+    strict_json(h.get("/rooms/hostile/view", token));
+  }
+  strict_json(h.get("/rooms"));
+  // A hostile room id is echoed in the 404 as valid JSON.
+  auto nf = h.get("/rooms/%01%1b%5b31m%ff%22%5c%7f/view");
+  CHECK(nf.status == 404);
+  CHECK(strict_json(nf)["error"].str().find("no room") != std::string::npos);
+  auto nf2 = h.get("/rooms/%c0%af%ed%a0%80x/events");
+  CHECK(nf2.status == 404);
+  strict_json(nf2);
+  // The refold still verifies.
+  CHECK(replay::verify_room(h.store(), "hostile").ok);
+}
+
+namespace {
+// A loopback TCP connection to the test server that sends `first` (maybe
+// an unfinished request) and keeps the socket open.
+int open_raw(int port, const std::string& first) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  if (!first.empty()) REQUIRE(::send(fd, first.data(), first.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(first.size()));
+  return fd;
+}
+// What the server sends before closing, waiting at most `ms`; `closed` tells
+// whether the server closed the connection in that time.
+std::string read_until_closed(int fd, int ms, bool* closed) {
+  std::string got;
+  *closed = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return got;
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(left)) <= 0) continue;
+    char buf[4096];
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) {
+      *closed = true;
+      return got;
+    }
+    got.append(buf, static_cast<size_t>(n));
+  }
+}
+// GET /health on a fresh connection, giving up after `seconds`.
+int health_status(int port, int seconds) {
+  httplib::Client c("127.0.0.1", port);
+  c.set_connection_timeout(seconds);
+  c.set_read_timeout(seconds);
+  auto r = c.Get("/health");
+  return r ? r->status : 0;
+}
+}  // namespace
+
+TEST_CASE("server limits: 80 slowloris connections do not block /health, and are closed at the header deadline",
+          "[server][limits]") {
+  Harness h([](server::ServerOptions& o) {
+    o.threads = 8;
+    o.header_timeout_seconds = 1.5;
+  });
+  std::vector<int> socks;
+  for (int i = 0; i < 80; ++i) socks.push_back(open_raw(h.port(), "GET /health HTTP/1.1\r\nHost: x\r\n"));
+  // Half of them keep sending one header line now and then (never the blank line).
+  std::atomic<bool> done{false};
+  std::thread trickle([&] {
+    for (int k = 0; k < 10 && !done; ++k) {
+      for (size_t i = 0; i < socks.size(); i += 2) {
+        const std::string line = "X-Slow-" + std::to_string(k) + ": 1\r\n";
+        (void)!::send(socks[i], line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+  });
+  // /health answers while every slow connection is open (bounded wait: 2 s).
+  for (int i = 0; i < 3; ++i) CHECK(health_status(h.port(), 2) == 200);
+  // A normal request on a kept-alive connection works too.
+  CHECK(h.get("/rooms").status == 200);
+  // The server closes every one of them once the header deadline has passed.
+  int closed_by_server = 0;
+  for (int fd : socks) {
+    bool closed = false;
+    read_until_closed(fd, 4000, &closed);
+    closed_by_server += closed ? 1 : 0;
+  }
+  done = true;
+  trickle.join();
+  CHECK(closed_by_server == 80);
+  for (int fd : socks) ::close(fd);
+  CHECK(health_status(h.port(), 2) == 200);
+}
+
+TEST_CASE("server limits: connections beyond max_connections are answered 503 at once, and a body must arrive in time",
+          "[server][limits]") {
+  Harness h([](server::ServerOptions& o) {
+    o.max_connections = 10;
+    o.header_timeout_seconds = 30;
+    o.body_timeout_seconds = 1;
+  });
+  std::vector<int> idle;
+  for (int i = 0; i < 10; ++i) idle.push_back(open_raw(h.port(), ""));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const int extra = open_raw(h.port(), "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+  bool closed = false;
+  const std::string answer = read_until_closed(extra, 2000, &closed);
+  CHECK(closed);
+  CHECK_THAT(answer, Catch::StartsWith("HTTP/1.1 503"));
+  CHECK_THAT(answer, Catch::Contains("\"code\":\"busy\""));
+  ::close(extra);
+  for (int fd : idle) ::close(fd);
+  // Once they are gone, requests are served again.
+  int status = 0;
+  for (int i = 0; i < 40 && status != 200; ++i) {
+    status = health_status(h.port(), 2);
+    if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  CHECK(status == 200);
+  // A body announced but never sent: the connection is closed after the body deadline, nothing stored.
+  const int slow = open_raw(h.port(), "POST /rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{");
+  read_until_closed(slow, 4000, &closed);
+  CHECK(closed);
+  ::close(slow);
+  std::string error;
+  auto rooms = h.store().rooms(&error);
+  CHECK(rooms.empty());
+  CHECK(health_status(h.port(), 2) == 200);
 }

@@ -1,6 +1,7 @@
 // Adjudication tools: fork, rerun, diff, bisect, verify, render.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "inspect/render.h"
 #include "replay/diff.h"
 #include "replay/fold.h"
+#include "replay/progress.h"
 #include "replay/tools.h"
 #include "store/room.h"
 
@@ -377,4 +379,63 @@ TEST_CASE("the HTML replay steps through the game in headless Chromium", "[tools
   const std::string first = run(browser + flags + "'file://" + html.string() + "' 2>/dev/null");
   CHECK_THAT(first, Catch::Contains("data-version=\"0\""));
   fs::remove_all(dir);
+}
+
+TEST_CASE("verify's projection check on view bytes catches a hidden value inside a view", "[tools][projection]") {
+  Store S;
+  std::string err, room = "leak";
+  REQUIRE(store::create_room(*S.st, three(11), &room, &err));
+  play(*S.st, room, 11, 40);
+  REQUIRE(replay::verify_room(*S.st, room).ok);  // the real views (bytes) hold
+  // Every seat is given the Harkonnen's own view: its hand and traitors leak to the others.
+  replay::VerifyOptions seats;
+  seats.view = [](const GameState& s, inspect::Viewer who) {
+    return inspect::build_view(s, who.kind == inspect::Viewer::SeatView ? inspect::Viewer::of(s.seat_of(Faction::Harkonnen)) : who);
+  };
+  auto r = replay::verify_room(*S.st, room, {}, seats);
+  CHECK_FALSE(r.ok);
+  CHECK(r.check == "projection");
+  CHECK_THAT(r.detail, Catch::Contains("seat"));
+  // The observer is given the whole state.
+  replay::VerifyOptions observer;
+  observer.view = [](const GameState& s, inspect::Viewer who) {
+    return inspect::build_view(s, who.kind == inspect::Viewer::Observer ? inspect::Viewer::state() : who);
+  };
+  r = replay::verify_room(*S.st, room, {}, observer);
+  CHECK_FALSE(r.ok);
+  CHECK(r.check == "projection");
+  CHECK_THAT(r.detail, Catch::Contains("observer"));
+  // One hidden number (the Atreides' spice behind the shield) in every view.
+  replay::VerifyOptions spice;
+  spice.view = [](const GameState& s, inspect::Viewer who) {
+    return inspect::build_view(s, who) + std::to_string(s.of(Faction::Atreides).spice);
+  };
+  r = replay::verify_room(*S.st, room, {}, spice);
+  CHECK_FALSE(r.ok);
+  CHECK(r.check == "projection");
+}
+
+TEST_CASE("verify progress: a status line on a terminal, one summary line otherwise", "[tools]") {
+  for (bool tty : {false, true}) {
+    std::FILE* f = std::tmpfile();
+    REQUIRE(f);
+    {
+      replay::VerifyProgress p(2, 600, f, tty);
+      p.at(256, 299);
+      p.room_done(300);
+      CHECK_THAT(p.status(), Catch::Contains("1/2 rooms") && Catch::Contains("events/s") && Catch::Contains("ETA"));
+      p.at(256, 299);
+      p.room_done(300);
+      p.finish();
+    }
+    std::rewind(f);
+    std::string text;
+    char buf[512];
+    while (size_t n = std::fread(buf, 1, sizeof buf, f)) text.append(buf, n);
+    std::fclose(f);
+    INFO(text);
+    CHECK_THAT(text, Catch::Contains("verified 2 room(s), 600 events in "));
+    CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+    if (!tty) CHECK(text.rfind("verified", 0) == 0);
+  }
 }

@@ -1,5 +1,9 @@
 // A minimal JSON reader for tests only: objects, arrays, strings (with the
 // standard escapes, \uXXXX decoded to UTF-8), numbers, booleans and null.
+// Strict as RFC 8259 and JSON.parse are: raw control characters (U+0000 to
+// U+001F) in strings, bytes that are not UTF-8 (overlong forms and encoded
+// surrogates included), lone surrogate escapes, numbers outside the JSON
+// grammar (leading zeros, "1.", ".5", "+1", nan) and trailing text are errors.
 // Errors throw std::runtime_error. Not for production use: no streaming, no
 // duplicate-key detection, numbers held as double.
 #pragma once
@@ -142,7 +146,24 @@ class Parser {
     if (consume_literal("null")) return v;
     if (c == '-' || (c >= '0' && c <= '9')) {
       const std::size_t start = pos_;
-      while (pos_ < s_.size() && std::string_view("+-.eE0123456789").find(s_[pos_]) != std::string_view::npos) ++pos_;
+      auto digits = [&] {
+        const std::size_t from = pos_;
+        while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
+        if (pos_ == from) fail("a number needs digits");
+        return pos_ - from;
+      };
+      if (s_[pos_] == '-') ++pos_;
+      const bool zero = pos_ < s_.size() && s_[pos_] == '0';
+      if (digits() > 1 && zero) fail("a number with a leading zero");
+      if (pos_ < s_.size() && s_[pos_] == '.') {
+        ++pos_;
+        digits();
+      }
+      if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
+        ++pos_;
+        if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
+        digits();
+      }
       const std::string token(s_.substr(start, pos_ - start));
       char* end = nullptr;
       v.type = Value::Type::Number;
@@ -151,6 +172,27 @@ class Parser {
       return v;
     }
     fail(std::string("unexpected character '") + c + "'");
+  }
+
+  // One UTF-8 sequence starting at pos_ (a byte >= 0x80), copied to out.
+  void append_raw_utf8(std::string& out) {
+    const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s_[i]); };
+    const unsigned char c = b(pos_);
+    std::size_t len = 0;
+    unsigned cp = 0, min = 0;
+    if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1Fu, min = 0x80;
+    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0Fu, min = 0x800;
+    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07u, min = 0x10000;
+    else fail("a byte that does not start UTF-8");
+    if (pos_ + len > s_.size()) fail("truncated UTF-8");
+    for (std::size_t i = 1; i < len; ++i) {
+      if ((b(pos_ + i) & 0xC0) != 0x80) fail("bad UTF-8 continuation byte");
+      cp = (cp << 6) | (b(pos_ + i) & 0x3Fu);
+    }
+    if (cp < min) fail("overlong UTF-8");
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000)) fail("UTF-8 outside Unicode scalar values");
+    out.append(s_.substr(pos_, len));
+    pos_ += len;
   }
 
   unsigned parse_hex4() {
@@ -192,6 +234,13 @@ class Parser {
       if (pos_ >= s_.size()) fail("unterminated string");
       const char c = s_[pos_++];
       if (c == '"') return out;
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20) fail("a raw control character in a string");
+      if (u >= 0x80) {
+        --pos_;
+        append_raw_utf8(out);
+        continue;
+      }
       if (c != '\\') { out += c; continue; }
       if (pos_ >= s_.size()) fail("unterminated escape");
       const char e = s_[pos_++];
@@ -206,10 +255,13 @@ class Parser {
         case 't': out += '\t'; break;
         case 'u': {
           unsigned cp = parse_hex4();
-          if (cp >= 0xD800 && cp < 0xDC00 && consume_literal("\\u")) {
+          if (cp >= 0xD800 && cp < 0xDC00) {
+            if (!consume_literal("\\u")) fail("a lone high surrogate");
             const unsigned lo = parse_hex4();
             if (lo < 0xDC00 || lo >= 0xE000) fail("bad surrogate pair");
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+          } else if (cp >= 0xDC00 && cp < 0xE000) {
+            fail("a lone low surrogate");
           }
           append_utf8(out, cp);
           break;
