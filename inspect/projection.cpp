@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::inspect {
@@ -50,29 +51,29 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
     }
   }
   // 2.01.07 the card the Atreides saw on the spice deck.
-  if (!(seat && me == Faction::Atreides) && t.wormsign_card < data::kNumSpiceCards)
+  if (!(seat && rules::sees_secret(s, me, rules::Secret::Wormsign)) && t.wormsign_card < data::kNumSpiceCards)
     t.wormsign_card = static_cast<uint8_t>((t.wormsign_card + 1) % data::kNumSpiceCards);
-  if (!(seat && me == Faction::Fremen && !s.storm_card_hidden) && t.storm_card) t.storm_card = static_cast<uint8_t>(t.storm_card % 6 + 1);
+  if (!(seat && rules::sees_secret(s, me, rules::Secret::StormCard)) && t.storm_card)  // 2.04.14
+    t.storm_card = static_cast<uint8_t>(t.storm_card % 6 + 1);
   // The battle plans of the other side, before they are revealed.
   if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s))
     for (int i = 0; i < 2; ++i) {
       const Seat side = i == 0 ? s.battle.aggressor : s.battle.defender;
       if (side < 0 || (seat && side == viewer.seat)) continue;
-      if (seat && me == Faction::Atreides && s.battle.karama_seen == i + 1) continue;  // 1.14.01
+      if (seat && rules::sees_secret(s, me, rules::Secret::KaramaPlan, i)) continue;  // 1.14.01
       t.battle.plan[i].dial = static_cast<uint8_t>(t.battle.plan[i].dial ^ 1);
       t.battle.plan[i].spice = static_cast<uint8_t>(t.battle.plan[i].spice ^ 1);
     }
   // The prescience answer, for seats that are neither the Atreides side nor the answering side.
   if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s) && s.battle.prescience_answered && seat) {
-    const bool entitled = me == Faction::Atreides ||
-                          (s.has(Faction::Atreides) && s.of(Faction::Atreides).ally == static_cast<uint8_t>(me)) ||
+    const bool entitled = rules::sees_secret(s, me, rules::Secret::PrescienceAnswer) ||  // 2.01.08/09
                           viewer.seat == s.battle.aggressor || viewer.seat == s.battle.defender;
     if (!entitled) t.battle.prescience_value = static_cast<uint8_t>(t.battle.prescience_value ^ 1);
   } else if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s) && s.battle.prescience_answered && !seat) {
     t.battle.prescience_value = static_cast<uint8_t>(t.battle.prescience_value ^ 1);
   }
   // The Kwisatz Haderach loss count belongs to the Atreides.
-  if (!(seat && me == Faction::Atreides)) t.kh.losses = static_cast<uint8_t>(t.kh.losses ^ 1);
+  if (!(seat && rules::sees_secret(s, me, rules::Secret::KwisatzHaderachLosses))) t.kh.losses = static_cast<uint8_t>(t.kh.losses ^ 1);
   // The card up for bid, unless this seat may look at it.
   if (s.phase == Phase::Bidding && t.bidding.index < t.bidding.row.n && !t.treachery_deck.empty() &&
       !(seat && rules::can_see_card_up_for_bid(s, me)))

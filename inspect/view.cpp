@@ -3,6 +3,7 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "core/engine.h"
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 #include "events/codec.h"
 #include "events/json_text.h"
@@ -182,7 +183,7 @@ std::string build_view(const GameState& s, Viewer who) {
       const bool in = (s.battle.plans_in >> sides[i]) & 1u;
       const bool own = who.kind == Viewer::SeatView && who.seat == sides[i];
       // 1.14.01: the Atreides' Karama shows them this side's whole plan.
-      const bool karama = who.kind == Viewer::SeatView && s.battle.karama_seen == i + 1 && me == Faction::Atreides;
+      const bool karama = who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::KaramaPlan, i);
       if (!in || !(all || revealed || own || karama)) continue;
       const auto& p = s.battle.plan[i];
       auto leader = p.leader < data::kNumLeaders ? b.CreateString(data::leader(p.leader).name) : Offset<flatbuffers::String>(0);
@@ -210,9 +211,8 @@ std::string build_view(const GameState& s, Viewer who) {
     auto wheels = cards(b, s.battle.wheels);
     // The answer: the Atreides, their ally and the answering seat; everyone after the reveal.
     bool sees_answer = all || revealed;
-    if (who.kind == Viewer::SeatView && s.has(Faction::Atreides)) {
-      const Faction atreides_ally = static_cast<Faction>(s.of(Faction::Atreides).ally);
-      sees_answer |= me == Faction::Atreides || (s.of(Faction::Atreides).ally != kNoFaction && me == atreides_ally) ||
+    if (who.kind == Viewer::SeatView && rules::secret_kept(s, rules::Secret::PrescienceAnswer)) {
+      sees_answer |= rules::sees_secret(s, me, rules::Secret::PrescienceAnswer) ||  // 2.01.08/09: the Atreides and their ally
                      who.seat == s.battle.aggressor || who.seat == s.battle.defender;
       // The answering seat is the Atreides side's opponent; both battling seats qualify only
       // when one of them is the Atreides side, which the element being asked implies.
@@ -290,8 +290,9 @@ std::string build_view(const GameState& s, Viewer who) {
   auto v_aside = cards(b, s.treachery_set_aside);
   auto v_window = rules::window_open(s) ? b.CreateString(rules::window_description(s)) : 0;
   // 2.01.07 Wormsign: the card the Atreides looked at, theirs to know until the turn ends.
-  const bool wormsign = s.wormsign_turn == s.turn && s.wormsign_card < data::kNumSpiceCards && s.has(Faction::Atreides) &&
-                        (all || (who.kind == Viewer::SeatView && me == Faction::Atreides));
+  const bool wormsign = s.wormsign_turn == s.turn && s.wormsign_card < data::kNumSpiceCards &&
+                        rules::secret_kept(s, rules::Secret::Wormsign) &&
+                        (all || (who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::Wormsign)));
   auto v_wormsign = wormsign ? b.CreateString(data::spice_card_name(s.wormsign_card)) : 0;
   fb::ViewBuilder vb(b);
   vb.add_viewer(v_viewer);
@@ -314,7 +315,7 @@ std::string build_view(const GameState& s, Viewer who) {
   vb.add_spice_discard_a(v_sa);
   vb.add_spice_discard_b(v_sb);
   vb.add_traitor_deck_count(s.traitor_deck.n);
-  const bool sees_storm = all || (who.kind == Viewer::SeatView && me == Faction::Fremen && !s.storm_card_hidden);  // 2.04.14, 3.01.11.02
+  const bool sees_storm = all || (who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::StormCard));  // 2.04.14
   if (sees_storm && s.storm_card) vb.add_storm_card(s.storm_card);
   if (bidding.o) vb.add_bidding(bidding);
   if (battle.o) vb.add_battle(battle);
@@ -322,7 +323,8 @@ std::string build_view(const GameState& s, Viewer who) {
   vb.add_winners(v_winners);
   vb.add_rulings(v_rulings);
   vb.add_shield_wall_destroyed(s.shield_wall_destroyed);
-  if (s.has(Faction::Atreides) && (all || (who.kind == Viewer::SeatView && me == Faction::Atreides)))
+  if (rules::secret_kept(s, rules::Secret::KwisatzHaderachLosses) &&
+      (all || (who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::KwisatzHaderachLosses))))
     vb.add_kwisatz_haderach_losses(s.kh.losses);
   vb.add_kwisatz_haderach_dead(s.kh.dead);
   if (v_tt.o) vb.add_truthtrance(v_tt);
