@@ -1,5 +1,6 @@
 // The room server: `mentat serve` (JSON over HTTP, cpp-httplib's blocking
-// server and its thread pool). Endpoints and examples: docs/SERVER.md; the
+// server; its connections go through server/conn_gate.h: a waiting room,
+// header/body deadlines, a connection cap). Endpoints: docs/SERVER.md; the
 // request and response tables: server/api.fbs (read and printed by
 // FlatBuffers, server/api.h).
 //
