@@ -80,6 +80,21 @@ struct FactionRules {
   // next storm card is drawn.
   void (*storm_phase_ends)(Ctx& c) = nullptr;
 
+  // ---- 1.10.01 Nexus (nexus.cpp) ----
+  // A step this faction takes upon conclusion of the Nexus (2.04.08 Beast of
+  // Burden), while GameState::step is the Nexus's faction step; the seat
+  // asked is the one in GameState::waiting.
+  struct FactionStep {
+    // The Nexus concluded: true when the faction is asked (waiting set).
+    bool (*begins)(GameState& s) = nullptr;
+    std::optional<Rejection> (*validate)(const GameState& s, const Action& a) = nullptr;
+    // Applies the answer; true while the faction is still asked (waiting set).
+    bool (*apply)(GameState& s, const Action& a) = nullptr;
+    void (*decisions)(const GameState& s, std::vector<Decision>& out) = nullptr;
+    void (*legal)(const GameState& s, std::vector<Action>& out) = nullptr;
+    const char* wait = "";  // the rejection to every other seat
+  } after_nexus;
+
   // ---- 1.03 CHOAM Charity (charity.cpp) ----
   // 2.02.09: the charity this faction receives when it claims, and whether
   // it may claim whatever it holds; return -1 for the 1.03 rule. May not

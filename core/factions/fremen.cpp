@@ -5,6 +5,7 @@
 // 2.04.19-20 Fedaykin revival (revival.cpp), 2.04.18/21 battle
 // (battle.cpp), 1.14.03 Karama (cards.cpp, spice_blow.cpp); docs/ARCHITECTURE.md.
 #include <algorithm>
+#include <utility>
 
 #include "core/factions/faction_rules.h"
 
@@ -103,6 +104,124 @@ void sent(GameState& s, const Action& a) {
   s.fremen_storm_losses_taken[a.to] = 1;
 }
 
+// ---- 2.04.08 Beast of Burden: the worm rides upon conclusion of the Nexus (nexus.cpp) ----
+// For each worm of the spice blow (SpiceBlowState::rides, in order) where the
+// Fremen have forces outside the storm, they may WormRide{to} (all those
+// forces; Action.forces/special, when not both zero, choose how many
+// regular/Fedaykin ride) to any territory without their ally's forces, not
+// in storm, within the occupancy limit, or Pass.
+
+// Fremen forces (regular, special) in territory t outside the storm.
+std::pair<int, int> ridable(const GameState& s, TerritoryId t) {
+  const auto& ter = data::territory(t);
+  int reg = 0, spec = 0;
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    if (s.in_storm(loc)) continue;
+    reg += s.forces_at(kMe, loc, 0);
+    spec += s.forces_at(kMe, loc, 1);
+  }
+  return {reg, spec};
+}
+
+TerritoryId ride_from(const GameState& s) { return s.blow.rides[s.blow.ride_index]; }
+
+// The next ride with forces to carry (true: asked), or the rides are over.
+bool next_ride(GameState& s) {
+  s.waiting = 0;
+  while (s.blow.ride_index < s.blow.n_rides) {
+    auto [reg, spec] = ridable(s, ride_from(s));
+    if (reg + spec > 0) {
+      s.waiting = bit(s.seat_of(kMe));
+      return true;
+    }
+    ++s.blow.ride_index;
+  }
+  s.blow.n_rides = 0;
+  s.blow.ride_index = 0;
+  for (auto& r : s.blow.rides) r = 0;
+  return false;
+}
+
+bool rides_begin(GameState& s) {
+  s.blow.ride_index = 0;
+  return next_ride(s);
+}
+
+std::optional<Rejection> validate_ride(const GameState& s, const Action& a) {
+  if (a.kind == ActionKind::Pass) return std::nullopt;
+  if (a.kind != ActionKind::WormRide)
+    return reject(RejectCode::WrongPhase, "ride the sandworm (WormRide) or Pass (2.04.08)");
+  if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown destination location");
+  const TerritoryId from = ride_from(s);
+  const TerritoryId dest = data::territory_of(a.to);
+  if (dest == from) return reject(RejectCode::IllegalChoice, "the sandworm must carry the forces to another territory");
+  if (s.in_storm(a.to)) return reject(RejectCode::Storm, std::string(data::location(a.to).name) + " is in the storm");
+  const uint8_t ally = ally_in_game(s, kMe);
+  if (ally != kNoFaction && s.forces_in_territory(static_cast<Faction>(ally), dest) > 0)
+    return reject(RejectCode::IllegalChoice, "the Fremen may not ride into a territory holding their ally's forces (2.04.08)");
+  if (data::territory(dest).stronghold && occupancy_others(s, kMe, dest) >= 2)
+    return reject(RejectCode::Occupancy, std::string(data::territory(dest).name) + " is already occupied by two other factions");
+  auto [reg, spec] = ridable(s, from);
+  if (a.forces > reg || a.special > spec)
+    return reject(RejectCode::IllegalChoice, "only " + std::to_string(reg) + " forces and " + std::to_string(spec) +
+                                                 " Fedaykin outside the storm can ride from " + std::string(data::territory(from).name));
+  return std::nullopt;
+}
+
+bool apply_ride(GameState& s, const Action& a) {
+  if (a.kind == ActionKind::WormRide) {
+    const TerritoryId from = ride_from(s);
+    auto [reg_all, spec_all] = ridable(s, from);
+    int reg = a.forces, spec = a.special;
+    if (reg == 0 && spec == 0) {
+      reg = reg_all;
+      spec = spec_all;
+    }
+    const auto& ter = data::territory(from);
+    for (int i = 0; i < ter.num_locations && reg + spec > 0; ++i) {
+      const auto loc = static_cast<LocationId>(ter.first_location + i);
+      if (s.in_storm(loc)) continue;
+      for (int k = 0; k < 2; ++k) {
+        int& want = k == 0 ? reg : spec;
+        const int n = std::min<int>(want, s.forces_at(kMe, loc, k));
+        s.forces_at(kMe, loc, k) = static_cast<uint8_t>(s.forces_at(kMe, loc, k) - n);
+        s.forces_at(kMe, a.to, k) = static_cast<uint8_t>(s.forces_at(kMe, a.to, k) + n);
+        want -= n;
+      }
+    }
+  }
+  ++s.blow.ride_index;
+  return next_ride(s);
+}
+
+void ride_legal(const GameState& s, std::vector<Action>& out) {
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    Action a;
+    a.kind = ActionKind::WormRide;
+    a.to = static_cast<LocationId>(l);
+    if (!validate_ride(s, a)) out.push_back(a);
+  }
+  Action pass;
+  pass.kind = ActionKind::Pass;
+  out.push_back(pass);
+}
+
+void ride_decisions(const GameState& s, std::vector<Decision>& out) {
+  const TerritoryId from = ride_from(s);
+  auto [reg, spec] = ridable(s, from);
+  Decision d{ActionKind::WormRide,
+             "Ride the sandworm from " + std::string(data::territory(from).name) + " with up to " + std::to_string(reg) +
+                 " forces and " + std::to_string(spec) + " Fedaykin (2.04.08)",
+             0, reg + spec, {}};
+  std::vector<Action> acts;
+  ride_legal(s, acts);
+  for (const auto& a : acts)
+    if (a.kind == ActionKind::WormRide) d.options.push_back(a.to);
+  out.push_back(d);
+  out.push_back(Decision{ActionKind::Pass, "Do not ride the sandworm", 0, 0, {}});
+}
+
 // ---- 2.04.11 the ally's free revival (revival.cpp) ----
 
 constexpr uint8_t kGrantPrevented = 2;  // GameState::revival_fremen_grant: 3.01.11.02 this turn
@@ -188,6 +307,8 @@ constexpr FactionRules make() {
   r.storm_migration = Ability::FremenStormMigration;
   r.movement_range = 2;  // 2.04.06
   r.movement_ability = Ability::FremenMovement;
+  r.after_nexus = {rides_begin, validate_ride, apply_ride, ride_decisions, ride_legal,
+                   "only the Fremen may ride the sandworm now"};
   r.karama_power = {karama_check, karama_apply, karama_candidates,
                     ", or place your sandworm at a location (target) of a sand territory, value 1 protecting your ally's forces there (1.14.03)"};
   return r;

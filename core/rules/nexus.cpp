@@ -18,14 +18,13 @@
 // Limits: 1.10.01.04 two players per alliance, 1.10.01.05 one alliance per
 // player; 1.10.01.03 allies are public (FactionState::ally is in the view).
 //
-// Worm rides (step kRides): for each worm of the spice blow (s.blow.rides,
-// in order) where the Fremen have forces outside the storm, the Fremen may
-// WormRide{to} (all those forces; Action.forces/special, when not both zero,
-// choose how many regular/Fedaykin ride) to any territory without their
-// ally's forces, not in storm, within the occupancy limit, or Pass.
+// Upon conclusion (step kRides, the factions' step): the hook after_nexus of
+// each faction in the game, by id; 2.04.08 the Fremen worm rides
+// (core/factions/fremen.cpp).
 #include <algorithm>
 #include <utility>
 
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -33,7 +32,7 @@ namespace {
 
 enum NexusStep : uint8_t {
   kAlliances = 0,
-  kRides = 1,
+  kRides = 1,  // a faction's step upon conclusion (hook after_nexus)
 };
 
 uint8_t fbit(Faction f) { return static_cast<uint8_t>(1u << static_cast<int>(f)); }
@@ -52,101 +51,27 @@ bool passed_for_good(const GameState& s, uint8_t f) {
   return !reopens(s) && valid_faction(s, f) && !has_bit(s.waiting, s.f[f].seat);
 }
 
-// ---- 2.04.08 worm rides ------------------------------------------------
+// ---- the factions' steps upon conclusion (hook after_nexus: 2.04.08) ----------
 
-// Fremen forces (regular, special) in territory t outside the storm.
-std::pair<int, int> ridable(const GameState& s, TerritoryId t) {
-  const auto& ter = data::territory(t);
-  int reg = 0, spec = 0;
-  for (int i = 0; i < ter.num_locations; ++i) {
-    const auto loc = static_cast<LocationId>(ter.first_location + i);
-    if (s.in_storm(loc)) continue;
-    reg += s.forces_at(Faction::Fremen, loc, 0);
-    spec += s.forces_at(Faction::Fremen, loc, 1);
-  }
-  return {reg, spec};
-}
-
-TerritoryId ride_from(const GameState& s) { return s.blow.rides[s.blow.ride_index]; }
-
-void advance_rides(Ctx& c) {
+// Asks the first faction from id `first` on that has a step now; else the
+// Nexus is over.
+void faction_steps_from(Ctx& c, int first) {
   auto& s = c.s;
-  s.waiting = 0;
-  if (s.has(Faction::Fremen)) {
-    while (s.blow.ride_index < s.blow.n_rides) {
-      auto [reg, spec] = ridable(s, ride_from(s));
-      if (reg + spec > 0) {
-        s.step = kRides;
-        s.waiting = bit(s.seat_of(Faction::Fremen));
-        return;
-      }
-      ++s.blow.ride_index;
+  for (int fi = first; fi < kNumFactions; ++fi) {
+    const auto h = faction_rules(static_cast<Faction>(fi)).after_nexus.begins;
+    if (h && s.has(static_cast<Faction>(fi)) && h(s)) {
+      s.step = kRides;
+      return;
     }
   }
-  s.blow.n_rides = 0;
-  s.blow.ride_index = 0;
-  for (auto& r : s.blow.rides) r = 0;
+  s.waiting = 0;
   enter_phase(c, Phase::Charity);
 }
 
-std::optional<Rejection> validate_ride(const GameState& s, const Action& a) {
-  if (a.kind == ActionKind::Pass) return std::nullopt;
-  if (a.kind != ActionKind::WormRide)
-    return reject(RejectCode::WrongPhase, "ride the sandworm (WormRide) or Pass (2.04.08)");
-  if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown destination location");
-  const TerritoryId from = ride_from(s);
-  const TerritoryId dest = data::territory_of(a.to);
-  if (dest == from) return reject(RejectCode::IllegalChoice, "the sandworm must carry the forces to another territory");
-  if (s.in_storm(a.to)) return reject(RejectCode::Storm, std::string(data::location(a.to).name) + " is in the storm");
-  const uint8_t ally = s.of(Faction::Fremen).ally;
-  if (valid_faction(s, ally) && s.forces_in_territory(static_cast<Faction>(ally), dest) > 0)
-    return reject(RejectCode::IllegalChoice, "the Fremen may not ride into a territory holding their ally's forces (2.04.08)");
-  if (data::territory(dest).stronghold && occupancy_others(s, Faction::Fremen, dest) >= 2)
-    return reject(RejectCode::Occupancy, std::string(data::territory(dest).name) + " is already occupied by two other factions");
-  auto [reg, spec] = ridable(s, from);
-  if (a.forces > reg || a.special > spec)
-    return reject(RejectCode::IllegalChoice, "only " + std::to_string(reg) + " forces and " + std::to_string(spec) +
-                                                 " Fedaykin outside the storm can ride from " + std::string(data::territory(from).name));
-  return std::nullopt;
-}
-
-void apply_ride(Ctx& c, const Action& a) {
-  auto& s = c.s;
-  if (a.kind == ActionKind::WormRide) {
-    const TerritoryId from = ride_from(s);
-    auto [reg_all, spec_all] = ridable(s, from);
-    int reg = a.forces, spec = a.special;
-    if (reg == 0 && spec == 0) {
-      reg = reg_all;
-      spec = spec_all;
-    }
-    const auto& ter = data::territory(from);
-    for (int i = 0; i < ter.num_locations && reg + spec > 0; ++i) {
-      const auto loc = static_cast<LocationId>(ter.first_location + i);
-      if (s.in_storm(loc)) continue;
-      for (int k = 0; k < 2; ++k) {
-        int& want = k == 0 ? reg : spec;
-        const int n = std::min<int>(want, s.forces_at(Faction::Fremen, loc, k));
-        s.forces_at(Faction::Fremen, loc, k) = static_cast<uint8_t>(s.forces_at(Faction::Fremen, loc, k) - n);
-        s.forces_at(Faction::Fremen, a.to, k) = static_cast<uint8_t>(s.forces_at(Faction::Fremen, a.to, k) + n);
-        want -= n;
-      }
-    }
-  }
-  ++s.blow.ride_index;
-  advance_rides(c);
-}
-
-void ride_legal(const GameState& s, std::vector<Action>& out) {
-  for (int l = 0; l < data::kNumLocations; ++l) {
-    Action a;
-    a.kind = ActionKind::WormRide;
-    a.to = static_cast<LocationId>(l);
-    if (!validate_ride(s, a)) out.push_back(a);
-  }
-  Action pass;
-  pass.kind = ActionKind::Pass;
-  out.push_back(pass);
+// The faction asked at the faction step (the one seat waited for).
+const FactionRules::FactionStep& step_asked(const GameState& s) {
+  if (!s.waiting) return kNoFactionRules.after_nexus;
+  return faction_rules(s.faction_at(static_cast<Seat>(__builtin_ctz(s.waiting)))).after_nexus;
 }
 
 // ---- 1.10.01 alliances ----------------------------------------------------
@@ -167,8 +92,8 @@ void conclude_alliances(Ctx& c) {
   auto& s = c.s;
   for (auto& fs : s.f) fs.proposal = kNoFaction;
   s.nexus = NexusState{};
-  s.blow.ride_index = 0;
-  advance_rides(c);
+  s.waiting = 0;
+  faction_steps_from(c, 0);
 }
 
 void enter(Ctx& c) {
@@ -183,9 +108,9 @@ void enter(Ctx& c) {
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
   if (!has_bit(s.waiting, seat))
-    return reject(RejectCode::NotYourDecision, s.step == kRides ? "only the Fremen may ride the sandworm now"
+    return reject(RejectCode::NotYourDecision, s.step == kRides ? step_asked(s).wait
                                                                  : "this seat has already passed in this Nexus");
-  if (s.step == kRides) return validate_ride(s, a);
+  if (s.step == kRides) return step_asked(s).validate(s, a);
   const Faction me = s.faction_at(seat);
   switch (a.kind) {
     case ActionKind::Pass: return std::nullopt;
@@ -219,7 +144,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   if (s.step == kRides) {
-    apply_ride(c, a);
+    const Faction me = s.faction_at(seat);
+    if (!faction_rules(me).after_nexus.apply(s, a)) faction_steps_from(c, static_cast<int>(me) + 1);
     return;
   }
   const Faction me = s.faction_at(seat);
@@ -258,18 +184,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (!has_bit(s.waiting, seat)) return;
   if (s.step == kRides) {
-    const TerritoryId from = ride_from(s);
-    auto [reg, spec] = ridable(s, from);
-    Decision d{ActionKind::WormRide,
-               "Ride the sandworm from " + std::string(data::territory(from).name) + " with up to " + std::to_string(reg) +
-                   " forces and " + std::to_string(spec) + " Fedaykin (2.04.08)",
-               0, reg + spec, {}};
-    std::vector<Action> acts;
-    ride_legal(s, acts);
-    for (const auto& a : acts)
-      if (a.kind == ActionKind::WormRide) d.options.push_back(a.to);
-    out.push_back(d);
-    out.push_back(Decision{ActionKind::Pass, "Do not ride the sandworm", 0, 0, {}});
+    faction_rules(s.faction_at(seat)).after_nexus.decisions(s, out);
     return;
   }
   const Faction me = s.faction_at(seat);
@@ -292,7 +207,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
   if (s.step == kRides) {
-    ride_legal(s, out);
+    faction_rules(s.faction_at(seat)).after_nexus.legal(s, out);
     return;
   }
   std::vector<Decision> ds;
