@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -386,6 +388,15 @@ int main(int argc, char** argv) {
   cmd_serve->add_option("--header-timeout", serve_opts.header_timeout_seconds, "seconds for a request's line and headers to arrive")->capture_default_str();
   cmd_serve->add_option("--body-timeout", serve_opts.body_timeout_seconds, "seconds for a request's body to arrive after its headers")->capture_default_str();
   cmd_serve->add_option("--bot-threads", serve_opts.bot_threads, "threads that play the rooms' bot seats (0: bots never act)")->capture_default_str();
+#ifdef MENTAT_WEB_DIR
+  serve_opts.web_dir = MENTAT_WEB_DIR;
+#endif
+  serve_opts.access_log = "-";
+  std::string admin_token_file;
+  cmd_serve->add_option("--web", serve_opts.web_dir, "folder of the browser client (web/); '' serves none")->capture_default_str();
+  cmd_serve->add_option("--cors", serve_opts.cors, "origins allowed to call the API from a browser: '*' or a comma-separated list");
+  cmd_serve->add_option("--admin-token-file", admin_token_file, "file holding the host's admin token (/admin/...; at least 16 characters)");
+  cmd_serve->add_option("--access-log", serve_opts.access_log, "one line per request: '-' stderr, a file, or '' for none")->capture_default_str();
   auto* cmd_recover = app.add_subcommand("recover", "open a store after a crash and verify every room");
   std::string recover_dir;
   bool recover_fast = false;
@@ -418,7 +429,23 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
 
-  if (cmd_serve->parsed()) return server::run_serve(data_dir, listen_addr, port_file, serve_opts);
+  if (cmd_serve->parsed()) {
+    if (!admin_token_file.empty()) {
+      std::ifstream f(admin_token_file);
+      std::string token;
+      if (!f || !std::getline(f, token)) {
+        std::fprintf(stderr, "mentat: cannot read the admin token from %s\n", admin_token_file.c_str());
+        return 2;
+      }
+      while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.pop_back();
+      if (token.size() < 16) {
+        std::fprintf(stderr, "mentat: the admin token in %s must have at least 16 characters\n", admin_token_file.c_str());
+        return 2;
+      }
+      serve_opts.admin_token = token;
+    }
+    return server::run_serve(data_dir, listen_addr, port_file, serve_opts);
+  }
   if (cmd_recover->parsed()) return server::run_recover(recover_dir.empty() ? data_dir : recover_dir, !recover_fast);
   if (cmd_selfplay->parsed()) {
     sp.data_dir = data_dir;

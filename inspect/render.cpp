@@ -101,7 +101,8 @@ std::pair<double, double> centre(LocationId l) {
 
 std::string render_board_layer() {
   std::string out = "<g id=\"board\">";
-  out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#d7ccc8\" stroke=\"#5d4037\"><title>Polar Sink</title></circle>", kCx, kCy, kInner);
+  out += fmt::format("<circle class=\"sink\" data-location=\"{}\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#d7ccc8\" stroke=\"#5d4037\"><title>Polar Sink</title></circle>",
+                     static_cast<int>(data::polar_sink()), kCx, kCy, kInner);
   for (int l = 0; l < data::kNumLocations; ++l) {
     const auto loc = static_cast<LocationId>(l);
     const auto& L = data::location(loc);

@@ -8,6 +8,9 @@ pkgs=(build-essential cmake ninja-build pkg-config
       chromium libcpp-httplib-dev
       clang libclang-rt-14-dev   # the libFuzzer targets (tests/fuzz)
       libbenchmark-dev)          # bench/ (MENTAT_BUILD_BENCH)
+# The browser test (tests/web) needs node and npm: Debian's, unless a node is
+# already installed (from elsewhere: its own npm comes with it).
+if ! command -v node >/dev/null 2>&1; then pkgs+=(nodejs npm); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -119,6 +119,13 @@ std::string valid_utf8(std::string_view s) {
   return out;
 }
 
+bool same_secret(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char d = 0;
+  for (size_t i = 0; i < a.size(); ++i) d |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return d == 0;
+}
+
 std::string submit_request_json(int64_t expect, std::string_view id, const Action& a) {
   Builder b;
   const auto ids = b.CreateString(id.data(), id.size());

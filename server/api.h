@@ -64,4 +64,8 @@ std::string valid_utf8(std::string_view s);
 // For clients written in C++ (tests, bots).
 std::string submit_request_json(int64_t expect, std::string_view id, const Action& a);
 
+// Whether two secrets (tokens) are equal, in time independent of where they
+// differ (their lengths are not secret).
+bool same_secret(std::string_view a, std::string_view b);
+
 }  // namespace mentat::server::api

@@ -33,6 +33,7 @@
 #include "replay/progress.h"
 #include "server/api.h"
 #include "server/conn_gate.h"
+#include "server/web.h"
 #include "store/room.h"
 
 namespace mentat::server {
@@ -104,13 +105,6 @@ std::string random_hex(size_t bytes) {
 uint64_t random_u64() {
   thread_local std::random_device rd;
   return (static_cast<uint64_t>(rd()) << 32) ^ rd();
-}
-
-bool same_secret(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char d = 0;
-  for (size_t i = 0; i < a.size(); ++i) d |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return d == 0;
 }
 
 std::string token_name(Seat seat) { return "token." + std::to_string(seat); }
@@ -196,7 +190,7 @@ enum class Auth { Observer, SeatToken, Bad };
 
 }  // namespace
 
-struct Server::Impl {
+struct Server::Impl : web::Host {
   store::EventStore& store;
   ServerOptions opts;
   GatedHttpServer http;  // connection limits: server/conn_gate.h
@@ -297,7 +291,7 @@ struct Server::Impl {
     }
     bool found = false;
     for (size_t s = 0; s < tokens.size(); ++s)
-      if (same_secret(tokens[s], token)) {
+      if (api::same_secret(tokens[s], token)) {
         *seat = static_cast<Seat>(s);
         found = true;
       }
@@ -428,6 +422,7 @@ struct Server::Impl {
           }
       }
       if (!bot) return;  // game over, or only humans are asked
+      if (web::archived(store, room)) return;
       if (moves == opts.bot_moves_per_turn) {
         queue_bots(room);
         return;
@@ -484,6 +479,123 @@ struct Server::Impl {
       if (text && !text->empty()) queue_bots(m.room);
     }
     if (!error.empty()) std::fprintf(stderr, "mentat serve: listing rooms for the bots: %s\n", error.c_str());
+  }
+
+  // ---- web::Host (server/web.cpp) -----------------------------------------
+
+  bool seat_of(const std::string& room, const std::string& auth, Seat* seat, web::Answer* err) override {
+    Reply e;
+    auto sl = slot(room, &e);
+    if (sl && authenticate(*sl, room, auth, seat, &e) != Auth::Bad) return true;
+    *err = {e.status, e.body};
+    return false;
+  }
+
+  bool state_at(const std::string& room, int64_t version, std::shared_ptr<const GameState>* out,
+                web::Answer* err) override {
+    Reply e;
+    auto sl = slot(room, &e);
+    std::string error;
+    if (sl && head_state(*sl, room, out, &error)) {
+      if (version < 0 || version == static_cast<int64_t>((*out)->version)) return true;
+      if (version > static_cast<int64_t>((*out)->version)) {
+        *err = this->error(404, "not_found", fmt::format("room {} has no version {} yet", room, version));
+        return false;
+      }
+      auto s = std::make_shared<GameState>();
+      if (store::load_state(store, room, version, s.get(), &error)) {
+        *out = s;
+        return true;
+      }
+    }
+    if (sl) e = error_reply(500, "store", error);
+    *err = {e.status, e.body};
+    return false;
+  }
+
+  web::Answer error(int status, const std::string& code, const std::string& message) override {
+    const Reply r = error_reply(status, code, message);
+    return {r.status, r.body};
+  }
+
+  bool reissue_token(const std::string& room, Seat seat, std::string* token, std::string* error) override {
+    Reply e;
+    auto sl = slot(room, &e);
+    if (!sl) {
+      *error = "no room " + room;
+      return false;
+    }
+    *token = random_hex(32);
+    if (!store.put_room_secrets(room, {{token_name(seat), *token}}, error)) return false;
+    std::scoped_lock lock(sl->mu);
+    sl->tokens_loaded = false;
+    sl->tokens.clear();
+    return true;
+  }
+
+  bool set_bot(const std::string& room, Seat seat, const std::string& profile, std::string* bots_text,
+               std::string* error) override {
+    Reply e;
+    auto sl = slot(room, &e);
+    if (!sl) {
+      *error = "no room " + room;
+      return false;
+    }
+    std::unique_lock write(sl->write);  // no submit of this room meanwhile
+    auto text = store.get_room_secret(room, "bots", error);
+    if (!error->empty()) return false;
+    std::vector<BotSeat> seats;
+    if (text && !parse_bots_secret(*text, &seats)) {
+      *error = "room " + room + ": damaged bots secret";
+      return false;
+    }
+    std::erase_if(seats, [&](const BotSeat& b) { return b.seat == seat; });
+    if (profile != "human") {
+      BotSeat b;
+      b.seat = seat;
+      if (!bots::parse_profile(profile, &b.profile)) {
+        *error = "unknown bot profile \"" + profile + "\" (easy, medium, hard, brutal or human)";
+        return false;
+      }
+      seats.push_back(b);
+    }
+    std::sort(seats.begin(), seats.end(), [](const BotSeat& a, const BotSeat& b) { return a.seat < b.seat; });
+    *bots_text = bots_secret(seats);
+    std::vector<std::pair<std::string, std::string>> secrets = {{"bots", *bots_text}};
+    // Rooms created before bot seats had no bot seed: one now.
+    if (!store.get_room_secret(room, "bot_seed", error)) secrets.emplace_back("bot_seed", std::to_string(random_u64()));
+    if (!error->empty() || !store.put_room_secrets(room, secrets, error)) return false;
+    {
+      std::scoped_lock lock(sl->mu);
+      sl->bots_loaded = false;
+      sl->bot_seats.clear();
+      sl->bots.clear();
+    }
+    write.unlock();
+    if (!seats.empty()) queue_bots(room);
+    return true;
+  }
+
+  void room_changed(const std::string& room) override {
+    Reply e;
+    if (auto sl = slot(room, &e)) {
+      {
+        std::scoped_lock lock(sl->mu);
+        sl->changed.notify_all();
+      }
+      after_event(*sl, room);
+    }
+  }
+
+  void count_request() override { ++requests; }
+  MetricsSnapshot metrics_snapshot() const override { return snapshot(); }
+  int64_t rooms_in_store() override {
+    std::string error;
+    return static_cast<int64_t>(store.rooms(&error).size());
+  }
+  web::Answer metrics_json() override {
+    const Reply r = metrics();
+    return {r.status, r.body};
   }
 
   // ---- handlers ----------------------------------------------------------
@@ -775,6 +887,7 @@ struct Server::Impl {
     const Auth a = authenticate(*sl, room, auth, &seat, &err);
     if (a == Auth::Bad) return err;
     if (a != Auth::SeatToken) return error_reply(401, "bad_token", "acting needs a seat token (Authorization: Bearer TOKEN)");
+    if (web::archived(store, room)) return error_reply(410, "archived", "room " + room + " is archived: it takes no more actions");
     std::string buffer, error;
     const auto* req = api::parse<fb::SubmitRequest>(body, &buffer, &error);
     if (!req) return error_reply(400, "malformed", error);
@@ -860,6 +973,7 @@ struct Server::Impl {
       httplib::default_socket_options(sock);
       listen_fd = sock;
     });
+    web::install(http, *this, store, opts);  // the browser client, admin, CORS, access log (server/web.cpp)
     auto wrap = [this](auto fn) {
       return [this, fn](const httplib::Request& req, httplib::Response& res) {
         ++requests;

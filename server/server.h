@@ -62,6 +62,11 @@ struct ServerOptions {
   int max_events_per_poll = 500; // GET /rooms/{id}/events returns at most this many (more:true)
   int bot_threads = 1;           // workers that play bot seats (0: bots never act)
   int bot_moves_per_turn = 16;   // a worker yields to the next room after this many moves
+  // The web side (server/web.h, docs/SERVER.md "Web client", "Hosting").
+  std::string web_dir;           // the browser client's files (web/); empty: none served
+  std::string cors;              // origins allowed to call the API from a browser: "*" or a comma-separated list
+  std::string admin_token;       // the host's bearer token for /admin/...; empty: admin routes are off
+  std::string access_log;        // one line per request: "-" stderr, else a file (appended); empty: none
 };
 
 struct MetricsSnapshot {

@@ -11,8 +11,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <fstream>
 #include <set>
 #include <string>
 #include <thread>
@@ -99,14 +101,21 @@ class Harness {
   int port() const { return port_; }
 
   Res request(const std::string& method, const std::string& path, const std::string& body = "",
-              const std::string& token = "") {
+              const std::string& token = "", httplib::Headers h = {}) {
     httplib::Client c("127.0.0.1", port_);
     c.set_read_timeout(20);
-    httplib::Headers h;
     if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
-    httplib::Result r = method == "GET" ? c.Get(path.c_str(), h) : c.Post(path.c_str(), h, body, "application/json");
+    httplib::Result r = method == "GET"       ? c.Get(path.c_str(), h)
+                        : method == "OPTIONS" ? c.Options(path.c_str(), h)
+                                              : c.Post(path.c_str(), h, body, "application/json");
     if (!r) return {};
+    last_headers_ = r->headers;
     return {r->status, r->body};
+  }
+  // The headers of the last answer.
+  std::string header(const std::string& name) const {
+    auto it = last_headers_.find(name);
+    return it == last_headers_.end() ? std::string() : it->second;
   }
   Res get(const std::string& path, const std::string& token = "") { return request("GET", path, "", token); }
   Res post(const std::string& path, const std::string& body, const std::string& token = "") {
@@ -115,6 +124,7 @@ class Harness {
 
  private:
   std::function<void(server::ServerOptions&)> tweak_;
+  httplib::Headers last_headers_;
   fs::path dir_;
   std::unique_ptr<store::EventStore> store_;
   std::unique_ptr<server::Server> server_;
@@ -964,4 +974,193 @@ TEST_CASE("server limits: connections beyond max_connections are answered 503 at
   auto rooms = h.store().rooms(&error);
   CHECK(rooms.empty());
   CHECK(health_status(h.port(), 2) == 200);
+// ---- the web side (server/web.h) -----------------------------------------------
+
+namespace {
+
+// The Harness's tweak for the web side's options.
+std::function<void(server::ServerOptions&)> web_options(const std::string& access_log = "") {
+  return [access_log](server::ServerOptions& o) {
+    o.web_dir = std::string(MENTAT_SOURCE_DIR) + "/web";
+    o.admin_token = "admin-token-for-tests-0123456789";
+    o.cors = "https://play.example";
+    o.access_log = access_log;
+  };
+}
+
+// The body of POST /actions for the first of the seat's legal actions of `kind`.
+std::string legal_body(Harness& h, const std::string& room, const std::string& token, const std::string& kind,
+                       const std::string& id) {
+  auto r = h.get("/rooms/" + room + "/legal", token);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  auto j = r.as<fb::LegalActions>();
+  REQUIRE(j->actions());
+  for (const auto* la : *j->actions()) {
+    if (str(la->kind()) != kind) continue;
+    Action a;
+    GameSetup ignored;
+    std::string error;
+    REQUIRE(codec::action_from_table(static_cast<uint8_t>(la->action_type()), la->action(), &a, &ignored, &error));
+    return server::api::submit_request_json(j->version(), id, a);
+  }
+  FAIL("no legal " << kind << " in " << r.body);
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("server web: the client's files, the board, past observer views and a seat's legal actions", "[server][web]") {
+  Harness h(web_options());
+  SECTION("static files, only from web/") {
+    auto index = h.get("/");
+    CHECK(index.status == 200);
+    CHECK_THAT(index.body, Catch::Contains("<title>Mentat"));
+    CHECK_THAT(h.header("Content-Type"), Catch::StartsWith("text/html"));
+    CHECK(h.get("/js/table.js").status == 200);
+    CHECK_THAT(h.header("Content-Type"), Catch::StartsWith("text/javascript"));
+    CHECK(h.get("/app.css").status == 200);
+    CHECK(h.get("/nothing.html").code() == "not_found");
+    CHECK(h.get("/../CMakeLists.txt").status == 404);
+    CHECK(h.get("/%2e%2e/CMakeLists.txt").status == 404);
+    CHECK(h.get("/js/../../CMakeLists.txt").status == 404);
+  }
+  Room room = make_room(h, "w1");
+  SECTION("the board: the observer's picture, at any version") {
+    auto svg = h.get("/rooms/w1/board.svg");
+    REQUIRE(svg.status == 200);
+    CHECK(svg.body.rfind("<svg", 0) == 0);
+    CHECK_THAT(svg.body, Catch::Contains("data-location="));
+    CHECK_THAT(svg.body, !Catch::Contains("id=\"panel\""));
+    CHECK_THAT(h.header("Content-Type"), Catch::StartsWith("image/svg+xml"));
+    CHECK(h.get("/rooms/w1/board.svg?v=0").status == 200);
+    CHECK(h.get("/rooms/w1/board.svg?v=5").code() == "not_found");
+    CHECK(h.get("/rooms/w1/board.svg?v=x").code() == "malformed");
+    CHECK(h.get("/rooms/zz/board.svg").code() == "unknown_room");
+  }
+  SECTION("legal actions: the seat's own, labelled, each accepted as it is") {
+    CHECK(h.get("/rooms/w1/legal").code() == "bad_token");
+    CHECK(h.get("/rooms/w1/legal", "nope").code() == "bad_token");
+    auto legal = h.get("/rooms/w1/legal", room.tokens[2]);
+    REQUIRE(legal.status == 200);
+    auto j = legal.as<fb::LegalActions>();
+    CHECK(j->seat() == 2);
+    REQUIRE(list_size(j->actions()) > 0);
+    CHECK(str(j->actions()->Get(0)->kind()) == "Predict");
+    CHECK_THAT(str(j->actions()->Get(0)->label()), Catch::StartsWith("Bene Gesserit predicts"));
+    CHECK_THAT(legal.body, Catch::Contains(R"("action_type": "Predict")"));
+    // The Harkonnen are asked nothing in the setup: no legal actions.
+    auto none = h.get("/rooms/w1/legal", room.tokens[1]).as<fb::LegalActions>();
+    CHECK(list_size(none->actions()) == 0);
+    auto sent = h.post("/rooms/w1/actions", legal_body(h, "w1", room.tokens[2], "Predict", "bg-1"), room.tokens[2]);
+    INFO(sent.body);
+    CHECK(sent.status == 200);
+    SECTION("a past observer view hides the prediction") {
+      auto v1 = h.get("/rooms/w1/observer?v=1");
+      REQUIRE(v1.status == 200);
+      auto vj = v1.as<fb::ViewResponse>();
+      CHECK_FALSE(vj->seat().has_value());
+      CHECK(vj->version() == 1);
+      CHECK_THAT(v1.body, Catch::Contains(R"("viewer": "observer")"));
+      CHECK(faction_entry(vj->view_nested_root(), "bene_gesserit")->prediction_faction() == nullptr);
+      CHECK(h.get("/rooms/w1/observer?v=0").as<fb::ViewResponse>()->version() == 0);
+      CHECK(h.get("/rooms/w1/observer?v=2").code() == "not_found");
+    }
+  }
+}
+
+TEST_CASE("server web: admin actions need the admin token: reissue a token, change a bot seat, archive", "[server][web]") {
+  SECTION("off without an admin token") {
+    Harness plain;
+    Room room = make_room(plain, "a0");
+    CHECK(plain.post("/admin/rooms/a0/token", R"({"seat":0})", "anything").status == 404);
+  }
+  Harness h(web_options());
+  Room room = make_room(h, "a1");
+  const std::string admin = "admin-token-for-tests-0123456789";
+  CHECK(h.post("/admin/rooms/a1/token", R"({"seat":0})").code() == "bad_token");
+  CHECK(h.post("/admin/rooms/a1/token", R"({"seat":0})", room.tokens[0]).code() == "bad_token");
+  CHECK(h.post("/admin/rooms/a1/token", R"({"seat":0})", admin + "x").code() == "bad_token");
+  CHECK(h.post("/admin/rooms/zz/token", R"({"seat":0})", admin).code() == "unknown_room");
+  CHECK(h.post("/admin/rooms/a1/token", R"({"seat":7})", admin).code() == "malformed");
+  CHECK(h.post("/admin/rooms/a1/token", R"({"seat":0,"colour":1})", admin).code() == "malformed");
+
+  SECTION("reissue: the old token stops working, the new one plays") {
+    CHECK(h.get("/rooms/a1/view", room.tokens[2]).status == 200);
+    auto r = h.post("/admin/rooms/a1/token", R"({"seat":2})", admin);
+    REQUIRE(r.status == 200);
+    const std::string fresh = str(r.as<fb::AdminResponse>()->token());
+    CHECK(fresh.size() == 64);
+    CHECK(fresh != room.tokens[2]);
+    CHECK(h.get("/rooms/a1/view", room.tokens[2]).code() == "bad_token");
+    CHECK(h.get("/rooms/a1/view", fresh).as<fb::ViewResponse>()->seat() == 2);
+    CHECK(h.post("/rooms/a1/actions", act_body(0, "p", kPredict), fresh).status == 200);
+  }
+  SECTION("a human seat becomes a bot (and plays), then a human again") {
+    CHECK(h.post("/admin/rooms/a1/bot", R"({"seat":0,"profile":"wizard"})", admin).code() == "malformed");
+    CHECK(h.post("/admin/rooms/a1/bot", R"({"seat":0})", admin).code() == "malformed");
+    auto r = h.post("/admin/rooms/a1/bot", R"({"seat":2,"profile":"easy"})", admin);
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    CHECK(str(r.as<fb::AdminResponse>()->bots()) == "2:easy");
+    for (int i = 0; i < 400 && head_of(h, "a1") < 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(head_of(h, "a1") >= 1);  // the Bene Gesserit bot predicted
+    auto back = h.post("/admin/rooms/a1/bot", R"({"seat":2,"profile":"human"})", admin);
+    CHECK(str(back.as<fb::AdminResponse>()->bots()).empty());
+  }
+  SECTION("an archived room takes no actions until it is reopened") {
+    CHECK(h.post("/admin/rooms/a1/archive", R"({})", admin).code() == "malformed");
+    auto r = h.post("/admin/rooms/a1/archive", R"({"archived":true})", admin);
+    REQUIRE(r.status == 200);
+    CHECK(r.as<fb::AdminResponse>()->archived());
+    auto refused = h.post("/rooms/a1/actions", act_body(0, "p", kPredict), room.tokens[2]);
+    CHECK(refused.status == 410);
+    CHECK(refused.code() == "archived");
+    CHECK(head_of(h, "a1") == 0);
+    CHECK(h.get("/rooms/a1/view").status == 200);  // still readable
+    CHECK_FALSE(h.post("/admin/rooms/a1/archive", R"({"archived":false})", admin).as<fb::AdminResponse>()->archived());
+    CHECK(h.post("/rooms/a1/actions", act_body(0, "p", kPredict), room.tokens[2]).status == 200);
+  }
+}
+
+TEST_CASE("server web: /metrics in Prometheus text, CORS, an access log line per request without tokens", "[server][web]") {
+  const fs::path log = fs::temp_directory_path() / ("mentat-access-" + std::to_string(::getpid()) + ".log");
+  fs::remove(log);
+  std::vector<std::string> tokens;
+  {
+    Harness h(web_options(log.string()));
+    Room room = make_room(h, "m1");
+    tokens = room.tokens;
+    REQUIRE(h.post("/rooms/m1/actions", act_body(0, "p", kPredict), room.tokens[2]).status == 200);
+
+    auto prom = h.get("/metrics?format=prometheus");
+    CHECK(prom.status == 200);
+    CHECK_THAT(h.header("Content-Type"), Catch::StartsWith("text/plain"));
+    CHECK_THAT(prom.body, Catch::Contains("# TYPE mentat_appends_total counter\nmentat_appends_total 1\n"));
+    CHECK_THAT(prom.body, Catch::Contains("mentat_rooms_in_store 1\n"));
+    CHECK_THAT(prom.body, Catch::Contains("mentat_append_latency_ms{quantile=\"0.99\"}"));
+    CHECK_THAT(h.request("GET", "/metrics", "", "", {{"Accept", "text/plain"}}).body, Catch::StartsWith("# HELP"));
+    CHECK(h.get("/metrics").as<fb::Metrics>()->appends() == 1);  // JSON stays the default
+
+    auto pre = h.request("OPTIONS", "/rooms/m1/actions", "", "", {{"Origin", "https://play.example"}});
+    CHECK(pre.status == 204);
+    CHECK(h.header("Access-Control-Allow-Origin") == "https://play.example");
+    CHECK_THAT(h.header("Access-Control-Allow-Headers"), Catch::Contains("Authorization"));
+    h.request("GET", "/rooms", "", "", {{"Origin", "https://play.example"}});
+    CHECK(h.header("Access-Control-Allow-Origin") == "https://play.example");
+    h.request("GET", "/rooms", "", "", {{"Origin", "https://evil.example"}});
+    CHECK(h.header("Access-Control-Allow-Origin").empty());
+
+    CHECK(h.get("/rooms/m1/events?after=0&wait=0", room.tokens[0]).status == 200);
+  }
+  std::ifstream f(log);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  fs::remove(log);
+  CHECK_THAT(text, Catch::Contains("\"POST /rooms/m1/actions\" 200 "));
+  CHECK_THAT(text, Catch::Contains("\"GET /rooms/m1/events\" 200 "));  // the path, never the query
+  CHECK_THAT(text, Catch::Contains("\"OPTIONS /rooms/m1/actions\" 204 "));
+  CHECK_THAT(text, !Catch::Contains("after="));
+  CHECK_THAT(text, !Catch::Contains("Bearer"));
+  for (const auto& t : tokens) CHECK_THAT(text, !Catch::Contains(t));
+  CHECK(std::count(text.begin(), text.end(), '\n') == 9);  // one line for each of the 9 requests above
 }

@@ -1,0 +1,380 @@
+// Browser test of the web client (docs/SERVER.md "Web client"), run by ctest
+// ("web: a game in the browser"). Starts `mentat serve`, drives Debian's
+// chromium with playwright-core (installed by tests/web/setup.sh into
+// MENTAT_WEB_NODE; no browser is ever downloaded) and checks:
+//  * the lobby creates a 2-faction basic game (Atreides, a person, against a
+//    Harkonnen bot) and shows the seat link;
+//  * the Atreides seat is played through the page's controls only (widgets
+//    where they apply, else the generic legal-action buttons) to Game Over,
+//    first in a desktop window, then on a 390-px-wide phone screen;
+//  * in the middle: an action whose reply is lost (the page resends the same
+//    client action id: stored once, answered as a duplicate), an action sent
+//    while offline (resent after the connection comes back), and a reload;
+//  * an observer page that never receives private data: every view it gets
+//    equals the server's observer view at that version, no summary of it
+//    shows a hidden detail, it never asks for legal actions, never sees a token;
+//  * screenshots on the desktop and the phone, checked by size and content;
+//  * the access log has a line per request and no token; the game verifies.
+// Environment: MENTAT_BINARY, MENTAT_SOURCE_DIR, MENTAT_WEB_NODE, MENTAT_WEB_OUT,
+// MENTAT_CHROMIUM (default /usr/bin/chromium).
+import { spawn, execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import assert from 'node:assert/strict';
+
+const env = process.env;
+const BIN = env.MENTAT_BINARY, SRC = env.MENTAT_SOURCE_DIR;
+const OUT = env.MENTAT_WEB_OUT || fs.mkdtempSync(path.join(os.tmpdir(), 'mentat-web-out-'));
+const CHROMIUM = env.MENTAT_CHROMIUM || '/usr/bin/chromium';
+assert.ok(BIN && SRC && env.MENTAT_WEB_NODE, 'MENTAT_BINARY, MENTAT_SOURCE_DIR and MENTAT_WEB_NODE must be set');
+const { chromium } = createRequire(path.join(env.MENTAT_WEB_NODE, 'package.json'))('playwright-core');
+
+const t0 = Date.now();
+const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s]`, ...a);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+fs.mkdirSync(OUT, { recursive: true });
+const used = {};  // the widgets tried once
+const stats = { actions: 0, widgets: {}, generic: 0, errors: 0 };
+
+// ---- the server ----------------------------------------------------------------
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mentat-web-'));
+const data = path.join(work, 'data'), portFile = path.join(work, 'port'), accessLog = path.join(work, 'access.log');
+const adminFile = path.join(work, 'admin');
+fs.writeFileSync(adminFile, 'admin-secret-0123456789abcdef\n');
+const server = spawn(BIN, ['serve', '--data', data, '--listen', '127.0.0.1:0', '--port-file', portFile, '--threads', '16',
+  '--web', path.join(SRC, 'web'), '--access-log', accessLog, '--admin-token-file', adminFile],
+{ stdio: ['ignore', 'inherit', 'inherit'] });
+let serverExited = false;
+server.on('exit', () => { serverExited = true; });
+let port = 0;
+for (let i = 0; i < 400 && !port; i++) {
+  if (serverExited) throw new Error('mentat serve exited early');
+  try { port = Number(fs.readFileSync(portFile, 'utf8').trim()); } catch (_) { await sleep(25); }
+}
+assert.ok(port > 0, 'mentat serve did not write its port');
+const BASE = `http://127.0.0.1:${port}`;
+log('server on', BASE);
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM, headless: true, chromiumSandbox: false,
+  args: ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+});
+
+let failed = false;
+try {
+  await run();
+  log('PASS');
+} catch (e) {
+  failed = true;
+  console.error(e);
+} finally {
+  await browser.close().catch(() => {});
+  server.kill('SIGTERM');
+  await new Promise((r) => (serverExited ? r() : server.on('exit', r)));
+}
+if (!failed) {
+  const room = globalThis.ROOM;
+  const out = execFileSync(BIN, ['--data', data, 'verify', room], { encoding: 'utf8' });
+  log('verify:', out.trim().split('\n').pop());
+  fs.rmSync(work, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
+
+// ---- helpers ---------------------------------------------------------------------
+
+// Decodes an 8-bit RGB(A) non-interlaced PNG (what chromium writes) into
+// {width, height, colours (distinct, sampled), dark (share of dark pixels)}.
+function pngStats(file) {
+  const b = fs.readFileSync(file);
+  assert.equal(b.toString('latin1', 1, 4), 'PNG');
+  let width = 0, height = 0, ctype = 0;
+  const idat = [];
+  for (let at = 8; at < b.length;) {
+    const len = b.readUInt32BE(at), type = b.toString('latin1', at + 4, at + 8);
+    const body = b.subarray(at + 8, at + 8 + len);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0); height = body.readUInt32BE(4);
+      assert.equal(body[8], 8, 'bit depth'); ctype = body[9]; assert.equal(body[12], 0, 'interlace');
+    } else if (type === 'IDAT') idat.push(body);
+    at += 12 + len;
+  }
+  const bpp = ctype === 6 ? 4 : ctype === 2 ? 3 : assert.fail(`PNG colour type ${ctype}`);
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * bpp, img = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)], src = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? img[y * stride + x - bpp] : 0, up = y ? img[(y - 1) * stride + x] : 0;
+      const c = x >= bpp && y ? img[(y - 1) * stride + x - bpp] : 0;
+      let v = src[x];
+      if (f === 1) v += a; else if (f === 2) v += up; else if (f === 3) v += (a + up) >> 1;
+      else if (f === 4) { const p = a + up - c, pa = Math.abs(p - a), pb = Math.abs(p - up), pc = Math.abs(p - c); v += pa <= pb && pa <= pc ? a : pb <= pc ? up : c; }
+      img[y * stride + x] = v & 255;
+    }
+  }
+  const colours = new Set();
+  let dark = 0, n = 0;
+  for (let y = 0; y < height; y += 3) for (let x = 0; x < width; x += 3) {
+    const i = y * stride + x * bpp;
+    colours.add((img[i] << 16) | (img[i + 1] << 8) | img[i + 2]);
+    if (img[i] + img[i + 1] + img[i + 2] < 200) dark++;
+    n++;
+  }
+  return { width, height, colours: colours.size, dark: dark / n };
+}
+
+async function shot(page, name, w, h) {
+  const file = path.join(OUT, `${name}.png`);
+  await page.screenshot({ path: file });
+  const s = pngStats(file);
+  log(`screenshot ${name}: ${s.width}x${s.height}, ${s.colours} colours, ${(s.dark * 100).toFixed(1)}% dark`);
+  assert.equal(s.width, w, `${name}: width`);
+  assert.equal(s.height, h, `${name}: height`);
+  assert.ok(s.colours >= 30, `${name}: a page with a board has many colours, got ${s.colours}`);
+  assert.ok(s.dark > 0.002 && s.dark < 0.5, `${name}: some text, not a dark page (${s.dark})`);
+  return s;
+}
+
+async function api(p, token) {
+  const r = await fetch(BASE + p, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  return { status: r.status, body: await r.json() };
+}
+
+// The page is drawn for its newest view: decisions rendered for the version shown.
+async function settled(page, timeout = 60000) {
+  await page.waitForFunction(() => {
+    const d = document.body.dataset;
+    return d.gameOver === 'yes' || (d.sending !== 'yes' && d.version && d.decisions === d.version && d.myTurn === 'yes');
+  }, null, { timeout, polling: 50 });
+  return page.evaluate(() => ({ ...document.body.dataset }));
+}
+
+
+// One action through the page's controls. Returns false at Game Over.
+async function playOne(page) {
+  const d = await settled(page);
+  if (d.gameOver === 'yes') return false;
+  const v = Number(d.version);
+  const kinds = await page.$$eval('.decision', (ds) => ds.map((x) => x.dataset.kind));
+  const lastError = await page.$eval('#act-result', (e) => e.className === 'error');
+  let how = 'generic';
+  if (!lastError && kinds.includes('Ship') && !used.Ship && await page.$('#board [data-location].option')) {
+    // Pick the destination on the board itself, one force.
+    await page.locator('#board [data-location].option').first().click({ force: true });
+    const picked = await page.$eval('form.ship select[name=to]', (s) => s.value);
+    const clicked = await page.$eval('#board [data-location].picked', (p) => p.dataset.location);
+    assert.equal(picked, clicked, 'clicking a territory picks it as the destination');
+    await page.fill('form.ship input[name=forces]', '1');
+    await page.click('form.ship button[type=submit]');
+    how = used.Ship = 'Ship';
+  } else if (!lastError && kinds.includes('Move') && !used.Move && await page.$('form.move')) {
+    await page.click('form.move button[type=submit]');
+    how = used.Move = 'Move';
+  } else if (!lastError && kinds.includes('BattlePlan') && await page.$('form.wheel')) {
+    await page.click('form.wheel button[type=submit]');
+    how = 'BattlePlan';
+  } else if (!lastError && kinds.includes('Bid') && !used.Bid && await page.$('form.bid')) {
+    await page.click('form.bid button[type=submit]');
+    how = used.Bid = 'Bid';
+  } else {
+    // The generic control: prefer passing (short games), else the first legal choice.
+    const open = '.decision > div > .legal > [data-legal="0"], .decision > div > .legal > .legal-send';
+    let target = await page.$('.decision[data-kind=Pass] > div > .legal > [data-legal="0"]') || await page.$(open);
+    if (!target) {  // only widgets' kinds: their legal choices are folded under the widget
+      await page.click('.decision details.suggested > summary');
+      target = await page.$('.decision details.suggested > .legal > [data-legal="0"], .decision details.suggested > .legal > .legal-send');
+    }
+    await target.click();
+  }
+  try {
+    await page.waitForFunction((v0) => Number(document.body.dataset.version) > v0 || document.querySelector('#act-result.error') ||
+      document.body.dataset.gameOver === 'yes', v, { timeout: 30000, polling: 50 });
+  } catch (e) {
+    await page.screenshot({ path: path.join(OUT, 'failure.png') }).catch(() => {});
+    log(`stuck after ${how} at v${v}:`, JSON.stringify(await page.evaluate(() => ({ ...document.body.dataset,
+      result: document.querySelector('#act-result').textContent, decisions: document.querySelector('#decisions').textContent.slice(0, 400) }))));
+    throw e;
+  }
+  if (env.MENTAT_WEB_VERBOSE) log(`  v${v} ${kinds.join(',')}: ${how}`);
+  const err = await page.$eval('#act-result', (e) => (e.className === 'error' ? e.textContent : ''));
+  if (err) { stats.errors++; log(`  ${how} at v${v} answered: ${err}`); }
+  if (how === 'generic') stats.generic++; else stats.widgets[how] = (stats.widgets[how] || 0) + 1;
+  stats.actions++;
+  return true;
+}
+
+// ---- the test -------------------------------------------------------------------
+
+async function run() {
+  // Lobby, on the desktop.
+  const desk = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const lobby = await desk.newPage();
+  await lobby.goto(BASE + '/');
+  await lobby.check('input[data-faction=atreides]');
+  await lobby.check('input[data-faction=harkonnen]');
+  await lobby.selectOption('select[data-who=harkonnen]', 'easy');
+  await lobby.fill('input[name=turns]', '2');
+  await lobby.fill('input[name=room]', 'browser-game');
+  await lobby.click('summary:has-text("Seeds")');
+  await lobby.fill('input[name=seed]', '7');
+  await lobby.fill('input[name=bot_seed]', '7');
+  await lobby.click('#create-button');
+  await lobby.waitForSelector('#seat-links li[data-faction=atreides] a.seat-link');
+  const seatLink = await lobby.getAttribute('#seat-links li[data-faction=atreides] a.seat-link', 'href');
+  const observerLink = await lobby.getAttribute('#seat-links a.observer-link', 'href');
+  assert.equal(await lobby.$('#seat-links li[data-faction=harkonnen] a.seat-link'), null, 'a bot seat has no link');
+  const room = new URL(seatLink).searchParams.get('room');
+  globalThis.ROOM = room;
+  const token = new URLSearchParams(new URL(seatLink).hash.slice(1)).get('token');
+  assert.match(token, /^[0-9a-f]{64}$/);
+  assert.ok(!observerLink.includes(token), 'the observer link has no token');
+  log('room', room, 'created in the lobby');
+
+  // The observer: record every API answer it receives.
+  const obsCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const obs = await obsCtx.newPage();
+  const seen = [];
+  obs.on('response', async (r) => {
+    const u = new URL(r.url());
+    if (!u.pathname.startsWith('/rooms/')) return;
+    let body = '';
+    try { body = await r.text(); } catch (_) { return; }
+    seen.push({ path: u.pathname, query: u.search, status: r.status(), body, auth: !!(await r.request().allHeaders()).authorization });
+  });
+  await obs.goto(observerLink);
+  await obs.waitForSelector('#board svg');
+
+  // The seat, on the desktop.
+  const page = await desk.newPage();
+  await page.goto(seatLink);
+  await page.waitForSelector('#board svg');
+  assert.ok(!page.url().includes(token), 'the token leaves the address bar once read');
+  assert.match(await page.textContent('#who'), /Atreides/);
+  await settled(page);
+  await shot(page, 'desktop-start', 1280, 900);
+  const layout = await page.evaluate(() => {
+    const b = document.querySelector('#board svg').getBoundingClientRect(), s = document.querySelector('.side').getBoundingClientRect();
+    return { board: b.width, sideLeft: s.left, boardRight: b.right };
+  });
+  assert.ok(layout.board > 600 && layout.sideLeft >= layout.boardRight - 1, `desktop: board beside the panel ${JSON.stringify(layout)}`);
+  assert.ok(await page.$eval('#private', (e) => /Hand:/.test(e.textContent)), 'the private panel shows the hand');
+
+  for (let i = 0; i < 6 && await playOne(page); i++);
+
+  // A reply lost on the way back: the page resends the same id.
+  let lostId = null;
+  await page.route('**/rooms/*/actions', async (route) => {
+    if (lostId) return route.continue();
+    lostId = JSON.parse(route.request().postData()).id;
+    const first = await route.fetch();  // the server stores it ...
+    log(`lost reply: the server answered ${first.status()} to ${lostId}; the page never hears of it`);
+    await route.abort('connectionreset');
+  });
+  if (await playOne(page)) {
+    assert.ok(lostId, 'an action was sent');
+    await page.waitForFunction(() => /already stored/.test(document.querySelector('#act-result').textContent), null, { timeout: 20000 });
+    log('lost reply: resent', lostId, 'and answered as a duplicate');
+  }
+  await page.unroute('**/rooms/*/actions');
+
+  // Offline while acting: the page keeps the action and sends it when back.
+  let offlineId = null, offlineStale = false;
+  const d = await settled(page);
+  if (d.gameOver !== 'yes') {
+    page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/actions')) offlineId = JSON.parse(r.postData()).id; });
+    await desk.setOffline(true);
+    const acting = playOne(page);
+    await page.waitForFunction(() => document.body.dataset.conn === 'offline', null, { timeout: 20000 });
+    await sleep(1500);
+    await desk.setOffline(false);
+    await acting;
+    offlineStale = await page.$eval('#act-result', (e) => /moved on/.test(e.textContent));
+    await page.waitForFunction(() => document.body.dataset.conn === 'online', null, { timeout: 30000 });
+    log('offline: reconnected, action', offlineId);
+  }
+  // A reload in the middle keeps the seat (this tab's sessionStorage).
+  await page.reload();
+  await page.waitForSelector('#board svg');
+  assert.match(await page.textContent('#who'), /Atreides/);
+
+  for (const id of [lostId, offlineId].filter(Boolean)) {
+    let all = [];
+    for (let after = -1; ;) {
+      const r = await api(`/rooms/${room}/events?after=${after}`, token);
+      all = all.concat(r.body.events);
+      if (!r.body.more) break;
+      after = all[all.length - 1].version;
+    }
+    const n = all.filter((e) => e.id === id).length;
+    // Stored once; or never, if the game moved on before it arrived (409, shown).
+    assert.ok(n === 1 || (n === 0 && id === offlineId && offlineStale), `action ${id} is stored exactly once (found ${n})`);
+  }
+
+  for (let i = 0; i < 4 && await playOne(page); i++);
+  await page.close();
+
+  // The rest on a phone.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+  const mob = await phone.newPage();
+  await mob.goto(seatLink);
+  await mob.waitForSelector('#board svg');
+  await settled(mob);
+  await shot(mob, 'phone-table', 390, 844);
+  const fit = await mob.evaluate(() => ({ scroll: document.documentElement.scrollWidth, board: document.querySelector('#board svg').getBoundingClientRect().width }));
+  assert.ok(fit.scroll <= 390 && fit.board > 300 && fit.board <= 390, `phone: the table fits the screen ${JSON.stringify(fit)}`);
+  let guard = 0;
+  while (await playOne(mob)) assert.ok(++guard < 400, 'the game ends');
+  await mob.waitForSelector('#game-over');
+  log('Game Over on the phone:', await mob.textContent('#game-over'), JSON.stringify(stats));
+  await mob.locator('#game-over').scrollIntoViewIfNeeded();
+  await shot(mob, 'phone-game-over', 390, 844);
+  assert.ok(stats.widgets.Ship || stats.widgets.Move || stats.widgets.Bid || stats.widgets.BattlePlan, 'a widget was used');
+  assert.ok(stats.generic > 0, 'the generic controls were used');
+
+  // The observer saw the end too, and only public data.
+  await obs.waitForSelector('#game-over', { timeout: 30000 });
+  await shot(obs, 'desktop-observer', 1280, 900);
+  assert.equal(await obs.$('#decisions-box:not([hidden])'), null, 'no decisions for the observer');
+  assert.ok(!(await obs.$eval('#private-box', (e) => !e.hidden)), 'no private panel for the observer');
+  await sleep(300);
+  let views = 0, evs = 0;
+  for (const r of seen) {
+    assert.ok(!r.auth, 'the observer sends no token');
+    assert.ok(!r.body.includes(token), 'the observer never receives a token');
+    assert.ok(!r.path.endsWith('/legal'), 'the observer never asks for legal actions');
+    if (r.path.endsWith('/view')) {
+      const got = JSON.parse(r.body);
+      assert.equal(got.seat, null);
+      assert.equal(got.view.viewer, 'observer');
+      const want = await api(`/rooms/${room}/observer?v=${got.version}`);
+      assert.deepEqual(got.view, want.body.view, `the observer's view at v${got.version} is the observer view`);
+      for (const f of got.view.factions) {
+        for (const k of ['hand', 'traitors', 'traitor_offer', 'prediction_faction', 'storm_dial'])
+          assert.ok(f[k] === undefined || f[k] === null || (Array.isArray(f[k]) && f[k].length === 0), `observer: ${f.faction}.${k} hidden`);
+        assert.ok(f.spice === null || f.spice === undefined, `observer: ${f.faction} spice hidden`);
+      }
+      views++;
+    } else if (r.path.endsWith('/events')) {
+      const got = JSON.parse(r.body);
+      assert.equal(got.seat, null);
+      for (const e of got.events) {
+        assert.ok(!e.own && e.id === undefined, 'observer events carry no client ids');
+        assert.doesNotMatch(e.summary, /keeps traitor|predicts .* on turn|dials \d+|battle plan:/, 'no hidden detail in a summary');
+      }
+      evs += got.events.length;
+    }
+  }
+  assert.ok(views >= 3 && evs >= 10, `the observer followed the game (${views} views, ${evs} events)`);
+  log(`observer: ${seen.length} answers, ${views} views, ${evs} events, all public`);
+
+  // The access log: one line per request, no token.
+  const lines = fs.readFileSync(accessLog, 'utf8').trim().split('\n');
+  assert.ok(lines.length >= seen.length, 'a line per request');
+  assert.ok(lines.some((l) => / "POST \/rooms\/browser-game\/actions" 200 /.test(l)), 'actions are logged');
+  assert.ok(!lines.some((l) => l.includes(token)), 'the access log holds no token');
+  log(`access log: ${lines.length} lines, no token`);
+}
