@@ -371,6 +371,21 @@ async function run() {
   assert.ok(views >= 3 && evs >= 10, `the observer followed the game (${views} views, ${evs} events)`);
   log(`observer: ${seen.length} answers, ${views} views, ${evs} events, all public`);
 
+  // The replay: every version, the board at each, what changed.
+  const rep = await obsCtx.newPage();
+  await rep.goto(`${BASE}/replay.html?room=${room}#v=1`);
+  await rep.waitForFunction(() => document.body.dataset.version === '1' && document.querySelector('#board svg'));
+  const head = (await api(`/rooms/${room}/observer`)).body.version;
+  assert.equal(Number(await rep.getAttribute('#slider', 'max')), head, 'the slider spans every version');
+  assert.equal(await rep.locator('#log [data-version]').count(), head + 1, 'one log line per event');
+  await rep.keyboard.press('ArrowRight');
+  await rep.waitForFunction(() => document.body.dataset.version === '2');
+  assert.ok(await rep.locator('#changes li').count() > 0, 'what changed is listed');
+  await rep.keyboard.press('End');
+  await rep.waitForFunction((h) => document.body.dataset.version === String(h), head);
+  assert.match(await rep.textContent('#summary'), /v\d+/);
+  log(`replay: ${head + 1} versions`);
+
   // The access log: one line per request, no token.
   const lines = fs.readFileSync(accessLog, 'utf8').trim().split('\n');
   assert.ok(lines.length >= seen.length, 'a line per request');

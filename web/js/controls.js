@@ -43,13 +43,19 @@ export function renderDecisions(box, ctx) {
 // action as JSON to edit.
 function generic(d, acts, ctx, collapsed) {
   const parts = [];
+  // A response ("answers yes") names the card it would spend.
+  const label = (a) => {
+    const card = a.action && a.action.card;
+    const name = card !== undefined && (myFaction(ctx).hand || []).find((h) => h.id === card);
+    return name && !a.label.includes(name.name) ? `${a.label} (${name.name})` : a.label;
+  };
   if (acts.length && acts.length <= 16) {
     parts.push(el('div', { class: 'legal' }, acts.map((a, i) => el('button', {
       type: 'button', class: i === 0 && !collapsed ? 'primary' : '', dataset: { legal: i },
       onclick: () => ctx.send(a.action_type, a.action ?? {}),
-    }, a.label))));
+    }, label(a)))));
   } else if (acts.length) {
-    const sel = el('select', { class: 'legal-select' }, acts.map((a, i) => el('option', { value: i }, a.label)));
+    const sel = el('select', { class: 'legal-select' }, acts.map((a, i) => el('option', { value: i }, label(a))));
     parts.push(el('div', { class: 'legal' }, sel, el('button', { type: 'button', class: 'legal-send',
       onclick: () => { const a = acts[Number(sel.value)]; ctx.send(a.action_type, a.action ?? {}); } }, 'Send')));
   }
