@@ -974,6 +974,8 @@ TEST_CASE("server limits: connections beyond max_connections are answered 503 at
   auto rooms = h.store().rooms(&error);
   CHECK(rooms.empty());
   CHECK(health_status(h.port(), 2) == 200);
+}
+
 // ---- the web side (server/web.h) -----------------------------------------------
 
 namespace {
