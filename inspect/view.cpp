@@ -2,6 +2,8 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <cstring>
+
 #include "core/engine.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
@@ -26,25 +28,86 @@ std::string_view zone_name(LeaderZone z) {
   return "?";
 }
 
+// Strings that recur within one view (faction keys, zones, locations, card
+// names) are written once per view and shared by offset: the JSON is the
+// same, the buffer smaller and cheaper to build. Which copy is shared
+// depends only on the order of the view's contents, so the bytes stay a
+// function of the contents (equal views, equal bytes).
+struct Interned {
+  FlatBufferBuilder& b;
+  Offset<flatbuffers::String> faction[kNumFactions] = {};
+  Offset<flatbuffers::String> zone[4] = {};
+  Offset<flatbuffers::String> location[data::kNumLocations] = {};
+  Offset<flatbuffers::String> card[data::kNumTreacheryCards] = {};
+  Offset<flatbuffers::String> leader[data::kNumLeaders] = {};
+  Offset<flatbuffers::String> spice[data::kNumSpiceCards] = {};
+  // `text` is called only for the first use of slot i.
+  template <size_t N, class Text>
+  Offset<flatbuffers::String> get(Offset<flatbuffers::String> (&slot)[N], size_t i, Text text) {
+    if (i >= N) return b.CreateString(text());
+    if (!slot[i].o) slot[i] = b.CreateString(text());
+    return slot[i];
+  }
+  Offset<flatbuffers::String> of(Faction f) { return get(faction, static_cast<size_t>(f), [f] { return faction_key(f); }); }
+  Offset<flatbuffers::String> of(LeaderZone z) { return get(zone, static_cast<size_t>(z), [z] { return zone_name(z); }); }
+  Offset<flatbuffers::String> of(LocationId l) { return get(location, l, [l] { return data::location(l).name; }); }
+  Offset<flatbuffers::String> card_name(uint8_t id) { return get(card, id, [id] { return data::treachery_card(id).name; }); }
+  Offset<flatbuffers::String> leader_name(LeaderId id) { return get(leader, id, [id] { return data::leader(id).name; }); }
+  Offset<flatbuffers::String> spice_name(uint8_t id) { return get(spice, id, [id] { return data::spice_card_name(id); }); }
+};
+
+// The rulings list, written first into the cleared builder: its bytes and
+// offset depend only on the game's rulings, so they are built once per
+// thread and copied (the same bytes as building them: nothing before them
+// in the buffer). Rulings are not hidden from anyone; the projection check
+// still compares these bytes like any others.
+Offset<flatbuffers::Vector<Offset<fb::RulingView>>> rulings_first(FlatBufferBuilder& b, const Rulings& r) {
+  struct Cache {
+    bool valid = false;
+    Rulings key;
+    std::string bytes;
+    flatbuffers::uoffset_t offset = 0;
+  };
+  thread_local Cache cache;
+  if (cache.valid && cache.key == r) {
+    b.PushBytes(reinterpret_cast<const uint8_t*>(cache.bytes.data()), cache.bytes.size());
+    b.TrackMinAlign(sizeof(flatbuffers::uoffset_t));  // the strictest alignment inside the block
+    return Offset<flatbuffers::Vector<Offset<fb::RulingView>>>(cache.offset);
+  }
+  std::vector<Offset<fb::RulingView>> v;
+  v.reserve(ruling_registry().size());
+  for (const auto& info : ruling_registry())
+    v.push_back(fb::CreateRulingView(b, b.CreateString(info.key), b.CreateString(info.values[r.get(info.id)])));
+  const auto out = b.CreateVector(v);
+  cache.valid = true;
+  cache.key = r;
+  cache.bytes.assign(reinterpret_cast<const char*>(b.GetCurrentBufferPointer()), b.GetSize());
+  cache.offset = out.o;
+  return out;
+}
+
 // Offsets are gathered on the stack (piles are bounded by N): no vector per list.
 template <int N>
-Offset<flatbuffers::Vector<Offset<fb::CardView>>> cards(FlatBufferBuilder& b, const Pile<N>& p) {
+Offset<flatbuffers::Vector<Offset<fb::CardView>>> cards(Interned& in, const Pile<N>& p) {
+  auto& b = in.b;
   Offset<fb::CardView> v[N > 0 ? N : 1];
-  for (int i = 0; i < p.n; ++i) v[i] = fb::CreateCardView(b, p.ids[i], b.CreateString(data::treachery_card(p.ids[i]).name));
+  for (int i = 0; i < p.n; ++i) v[i] = fb::CreateCardView(b, p.ids[i], in.card_name(p.ids[i]));
   return b.CreateVector(v, static_cast<size_t>(p.n));
 }
 
 template <int N>
-Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> leader_names(FlatBufferBuilder& b, const Pile<N>& p) {
+Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> leader_names(Interned& in, const Pile<N>& p) {
+  auto& b = in.b;
   Offset<flatbuffers::String> v[N > 0 ? N : 1];
-  for (int i = 0; i < p.n; ++i) v[i] = b.CreateString(data::leader(p.ids[i]).name);
+  for (int i = 0; i < p.n; ++i) v[i] = in.leader_name(p.ids[i]);
   return b.CreateVector(v, static_cast<size_t>(p.n));
 }
 
 template <int N>
-Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> spice_names(FlatBufferBuilder& b, const Pile<N>& p) {
+Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> spice_names(Interned& in, const Pile<N>& p) {
+  auto& b = in.b;
   Offset<flatbuffers::String> v[N > 0 ? N : 1];
-  for (int i = 0; i < p.n; ++i) v[i] = b.CreateString(data::spice_card_name(p.ids[i]));
+  for (int i = 0; i < p.n; ++i) v[i] = in.spice_name(p.ids[i]);
   return b.CreateVector(v, static_cast<size_t>(p.n));
 }
 
@@ -71,6 +134,8 @@ std::string build_view(const GameState& s, Viewer who) {
     return fresh;
   }();
   b.Clear();
+  const auto v_rulings = rulings_first(b, s.rulings);
+  Interned strs{b};
   const bool all = who.kind == Viewer::State;
   const Faction me = who.kind == Viewer::SeatView ? s.faction_at(who.seat) : Faction::Atreides;
   auto mine = [&](Faction f) { return all || (who.kind == Viewer::SeatView && f == me); };
@@ -80,23 +145,32 @@ std::string build_view(const GameState& s, Viewer who) {
     const Faction f = s.faction_at(seat);
     const auto& fs = s.of(f);
     OffsetList<fb::ForcesView, data::kNumLocations> forces;
+    const uint8_t* row = &s.forces[static_cast<int>(f)][0][0];  // [location][kind], contiguous
     for (int l = 0; l < data::kNumLocations; ++l) {
+      if (l + 4 <= data::kNumLocations && l % 4 == 0) {  // skip four empty locations at once
+        uint64_t word;
+        std::memcpy(&word, row + 2 * l, sizeof word);
+        if (word == 0) {
+          l += 3;
+          continue;
+        }
+      }
       const auto loc = static_cast<LocationId>(l);
       if (s.forces_in_location(f, loc) == 0) continue;
-      forces.push_back(fb::CreateForcesView(b, b.CreateString(data::location(loc).name), data::location(loc).sector,
+      forces.push_back(fb::CreateForcesView(b, strs.of(loc), data::location(loc).sector,
                                             s.forces_at(f, loc, 0), s.forces_at(f, loc, 1)));
     }
-    auto name = b.CreateString(faction_key(f));
+    auto name = strs.of(f);
     auto fv_forces = forces.create(b);
-    auto ally = fs.ally != kNoFaction ? b.CreateString(faction_key(static_cast<Faction>(fs.ally))) : 0;
+    auto ally = fs.ally != kNoFaction ? strs.of(static_cast<Faction>(fs.ally)) : 0;
     Offset<flatbuffers::Vector<Offset<fb::CardView>>> hand = 0;
     Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> traitors = 0, offer = 0;
     Offset<flatbuffers::String> pred = 0;
     if (mine(f)) {
-      hand = cards(b, fs.hand);
-      traitors = leader_names(b, fs.traitors);
-      offer = leader_names(b, fs.traitor_offer);
-      if (fs.prediction_faction != kNoFaction) pred = b.CreateString(faction_key(static_cast<Faction>(fs.prediction_faction)));
+      hand = cards(strs, fs.hand);
+      traitors = leader_names(strs, fs.traitors);
+      offer = leader_names(strs, fs.traitor_offer);
+      if (fs.prediction_faction != kNoFaction) pred = strs.of(static_cast<Faction>(fs.prediction_faction));
     }
     OffsetList<flatbuffers::String, rules::kNumAbilities> prevented;  // 3.01.11.02 (public)
     const uint32_t bits = s.prevented[static_cast<int>(f)];
@@ -145,7 +219,7 @@ std::string build_view(const GameState& s, Viewer who) {
   OffsetList<fb::SpiceView, data::kNumLocations> spice;
   for (int l = 0; l < data::kNumLocations; ++l)
     if (s.spice_on_board[l])
-      spice.push_back(fb::CreateSpiceView(b, b.CreateString(data::location(static_cast<LocationId>(l)).name), s.spice_on_board[l]));
+      spice.push_back(fb::CreateSpiceView(b, strs.of(static_cast<LocationId>(l)), s.spice_on_board[l]));
 
   // Leaders: pool and tanks are public (face-down leaders: only to their own faction).
   OffsetList<fb::LeaderView, data::kNumLeaders> leaders;
@@ -156,8 +230,8 @@ std::string build_view(const GameState& s, Viewer who) {
     const bool face_down = ls.zone == LeaderZone::TanksFaceDown;
     if (face_down && !mine(L.faction)) continue;  // 1.05.05: only its own faction may look
     leaders.push_back(fb::CreateLeaderView(
-        b, b.CreateString(L.name), b.CreateString(faction_key(L.faction)), L.strength, b.CreateString(zone_name(ls.zone)),
-        ls.holder < kNumFactions ? b.CreateString(faction_key(static_cast<Faction>(ls.holder))) : 0));
+        b, strs.leader_name(static_cast<LeaderId>(l)), strs.of(L.faction), L.strength, strs.of(ls.zone),
+        ls.holder < kNumFactions ? strs.of(static_cast<Faction>(ls.holder)) : 0));
   }
 
   Offset<fb::BiddingView> bidding = 0;
@@ -165,7 +239,7 @@ std::string build_view(const GameState& s, Viewer who) {
     Offset<fb::CardView> current = 0;
     const uint8_t card = s.bidding.row.ids[s.bidding.index];
     if (all || (who.kind == Viewer::SeatView && rules::can_see_card_up_for_bid(s, me)))
-      current = fb::CreateCardView(b, card, b.CreateString(data::treachery_card(card).name));
+      current = fb::CreateCardView(b, card, strs.card_name(card));
     // Sold cards leave the row: the card up for bid is number dealt - left + 1.
     bidding = fb::CreateBiddingView(b, s.bidding.dealt, static_cast<uint8_t>(s.bidding.dealt - s.bidding.row.n + s.bidding.index + 1), current,
                                     s.bidding.high_bid, s.bidding.high_bidder, s.bidding.current);
@@ -177,7 +251,7 @@ std::string build_view(const GameState& s, Viewer who) {
     const Seat sides[2] = {s.battle.aggressor, s.battle.defender};
     Offset<fb::PlanView> plans[2] = {0, 0};
     auto card_name = [&](uint8_t id) {
-      return id < data::kNumTreacheryCards ? b.CreateString(data::treachery_card(id).name) : Offset<flatbuffers::String>(0);
+      return id < data::kNumTreacheryCards ? strs.card_name(id) : Offset<flatbuffers::String>(0);
     };
     for (int i = 0; i < 2; ++i) {
       const bool in = (s.battle.plans_in >> sides[i]) & 1u;
@@ -186,7 +260,7 @@ std::string build_view(const GameState& s, Viewer who) {
       const bool karama = who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::KaramaPlan, i);
       if (!in || !(all || revealed || own || karama)) continue;
       const auto& p = s.battle.plan[i];
-      auto leader = p.leader < data::kNumLeaders ? b.CreateString(data::leader(p.leader).name) : Offset<flatbuffers::String>(0);
+      auto leader = p.leader < data::kNumLeaders ? strs.leader_name(p.leader) : Offset<flatbuffers::String>(0);
       auto hero = card_name(p.cheap_hero);
       auto weapon = card_name(p.weapon);
       auto defense = card_name(p.defense);
@@ -208,7 +282,7 @@ std::string build_view(const GameState& s, Viewer who) {
                                                                           : Offset<flatbuffers::String>(0);
     auto territory = b.CreateString(data::territory(s.battle.territory).name);
     auto in_v = b.CreateVector(in);
-    auto wheels = cards(b, s.battle.wheels);
+    auto wheels = cards(strs, s.battle.wheels);
     // The answer: the Atreides, their ally and the answering seat; everyone after the reveal.
     bool sees_answer = all || revealed;
     if (who.kind == Viewer::SeatView && rules::secret_kept(s, rules::Secret::PrescienceAnswer)) {
@@ -244,11 +318,7 @@ std::string build_view(const GameState& s, Viewer who) {
 
   OffsetList<flatbuffers::String, kNumFactions> winners;
   for (int i = 0; i < kNumFactions; ++i)
-    if ((s.winners >> i) & 1u) winners.push_back(b.CreateString(faction_key(static_cast<Faction>(i))));
-  std::vector<Offset<fb::RulingView>> rulings;
-  rulings.reserve(ruling_registry().size());
-  for (const auto& info : ruling_registry())
-    rulings.push_back(fb::CreateRulingView(b, b.CreateString(info.key), b.CreateString(info.values[s.rulings.get(info.id)])));
+    if ((s.winners >> i) & 1u) winners.push_back(strs.of(static_cast<Faction>(i)));
   std::vector<int8_t> order;
   if (s.phase != Phase::Setup)
     for (Seat x : storm_order(s)) order.push_back(x);
@@ -265,19 +335,18 @@ std::string build_view(const GameState& s, Viewer who) {
   auto v_factions = factions.create(b);
   auto v_spice = spice.create(b);
   auto v_leaders = leaders.create(b);
-  auto v_tdeck = all ? cards(b, s.treachery_deck) : 0;
-  auto v_tdiscard = cards(b, s.treachery_discard);
-  auto v_sdeck = all ? spice_names(b, s.spice_deck) : 0;
-  auto v_sa = spice_names(b, s.spice_discard[0]);
-  auto v_sb = spice_names(b, s.spice_discard[1]);
+  auto v_tdeck = all ? cards(strs, s.treachery_deck) : 0;
+  auto v_tdiscard = cards(strs, s.treachery_discard);
+  auto v_sdeck = all ? spice_names(strs, s.spice_deck) : 0;
+  auto v_sa = spice_names(strs, s.spice_discard[0]);
+  auto v_sb = spice_names(strs, s.spice_discard[1]);
   auto v_decs = b.CreateVector(decs);
   auto v_winners = winners.create(b);
-  auto v_rulings = b.CreateVector(rulings);
   Offset<fb::TruthtranceView> v_tt = 0;  // 3.01.22, public
   if (s.truthtrance.asker < kNumFactions) {
     const auto& t = s.truthtrance;
-    auto asker = b.CreateString(faction_key(static_cast<Faction>(t.asker)));
-    auto asked = b.CreateString(faction_key(static_cast<Faction>(t.asked)));
+    auto asker = strs.of(static_cast<Faction>(t.asker));
+    auto asked = strs.of(static_cast<Faction>(t.asked));
     fb::TruthtranceViewBuilder tb(b);
     tb.add_asker(asker);
     tb.add_asked(asked);
@@ -287,13 +356,13 @@ std::string build_view(const GameState& s, Viewer who) {
     tb.add_turn(t.turn);
     v_tt = tb.Finish();
   }
-  auto v_aside = cards(b, s.treachery_set_aside);
+  auto v_aside = cards(strs, s.treachery_set_aside);
   auto v_window = rules::window_open(s) ? b.CreateString(rules::window_description(s)) : 0;
   // 2.01.07 Wormsign: the card the Atreides looked at, theirs to know until the turn ends.
   const bool wormsign = s.wormsign_turn == s.turn && s.wormsign_card < data::kNumSpiceCards &&
                         rules::secret_kept(s, rules::Secret::Wormsign) &&
                         (all || (who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::Wormsign)));
-  auto v_wormsign = wormsign ? b.CreateString(data::spice_card_name(s.wormsign_card)) : 0;
+  auto v_wormsign = wormsign ? strs.spice_name(s.wormsign_card) : 0;
   fb::ViewBuilder vb(b);
   vb.add_viewer(v_viewer);
   vb.add_version(s.version);

@@ -310,6 +310,36 @@ TEST_CASE("views: the builder reused by a thread gives the bytes of a fresh buil
   CHECK(compared > 10);
 }
 
+TEST_CASE("views: the rulings block reused between views follows the game's rulings", "[views]") {
+  // build_view copies the rulings list it built last when the rulings are the
+  // same; a game with other rulings must show its own, and going back gives
+  // the first bytes again.
+  GameState s = create_game(testplay::setup_for(33, 6, true), nullptr);
+  GameState other = s;
+  const auto& info = ruling_info(RulingId::DealTiming);
+  REQUIRE(info.values.size() >= 2);
+  other.rulings.value[static_cast<int>(RulingId::DealTiming)] = static_cast<uint8_t>((s.rulings.get(RulingId::DealTiming) + 1) % info.values.size());
+  auto value_of = [&](const std::string& bytes) {
+    const fb::View* v = fb::GetView(bytes.data());
+    REQUIRE(v->rulings() != nullptr);
+    REQUIRE(v->rulings()->size() == ruling_registry().size());
+    for (const auto* r : *v->rulings())
+      if (r->id()->string_view() == info.key) return std::string(r->value()->string_view());
+    return std::string("missing");
+  };
+  for (const auto who : {inspect::Viewer::observer(), inspect::Viewer::of(2), inspect::Viewer::state()}) {
+    const std::string first = inspect::build_view(s, who);
+    const std::string changed = inspect::build_view(other, who);
+    CHECK(value_of(first) == std::string(info.values[s.rulings.get(RulingId::DealTiming)]));
+    CHECK(value_of(changed) == std::string(info.values[other.rulings.get(RulingId::DealTiming)]));
+    CHECK(first != changed);
+    CHECK(inspect::build_view(s, who) == first);
+    // Every view is a valid buffer (the copied block and the strings shared within a view).
+    flatbuffers::Verifier verifier(reinterpret_cast<const uint8_t*>(changed.data()), changed.size());
+    CHECK(fb::VerifyViewBuffer(verifier));
+  }
+}
+
 TEST_CASE("bots: make_input's view is trusted only while it holds its own bytes", "[bots][views]") {
   GameState s = create_game(testplay::setup_for(32, 4, true), nullptr);
   const Seat seat = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
