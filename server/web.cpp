@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/engine.h"
+#include "core/rulings.h"
 #include "events/codec.h"
 #include "inspect/render.h"
 #include "inspect/report.h"
@@ -227,6 +228,22 @@ void install(httplib::Server& http, Host& host, store::EventStore& store, const 
   http.Get("/", [serve_file](const httplib::Request&, httplib::Response& res) { serve_file("index.html", res); });
   http.Get(R"(/((?:[A-Za-z0-9_-]+/)?[A-Za-z0-9_-]+\.(?:html|js|mjs|css|svg|png|ico)))",
            [serve_file](const httplib::Request& req, httplib::Response& res) { serve_file(req.matches[1].str(), res); });
+
+  // ---- the rulings (the lobby's choices) -------------------------------------
+  http.Get("/rulings", [&host, send](const httplib::Request&, httplib::Response& res) {
+    host.count_request();
+    api::Builder b;
+    std::vector<Offset<fb::RulingInfoView>> items;
+    for (const auto& r : ruling_registry()) {
+      std::vector<std::string> values(r.values.begin(), r.values.end());
+      const std::string dflt = r.default_value < values.size() ? values[r.default_value] : std::string();
+      const auto key = b.CreateString(std::string(r.key)), question = b.CreateString(std::string(r.question));
+      const auto vals = b.CreateVectorOfStrings(values);
+      const auto d = b.CreateString(dflt), source = b.CreateString(std::string(r.source));
+      items.push_back(fb::CreateRulingInfoView(b, key, question, vals, d, source));
+    }
+    send(res, answer(b, fb::CreateRulingList(b, b.CreateVector(items)), false));
+  });
 
   // ---- the board, past views, legal actions -----------------------------------
   http.Get(R"(/rooms/([^/]+)/board\.svg)", [&host, send](const httplib::Request& req, httplib::Response& res) {

@@ -1027,6 +1027,14 @@ TEST_CASE("server web: the client's files, the board, past observer views and a 
     CHECK(h.get("/%2e%2e/CMakeLists.txt").status == 404);
     CHECK(h.get("/js/../../CMakeLists.txt").status == 404);
   }
+  SECTION("the rulings the lobby offers") {
+    auto r = h.get("/rulings");
+    REQUIRE(r.status == 200);
+    auto j = r.as<fb::RulingList>();
+    REQUIRE(list_size(j->rulings()) == static_cast<size_t>(kNumRulings));
+    CHECK_THAT(r.body, Catch::Contains(R"("id": "contested_stronghold")"));
+    for (const auto* x : *j->rulings()) CHECK(list_size(x->values()) >= 2);
+  }
   Room room = make_room(h, "w1");
   SECTION("the board: the observer's picture, at any version") {
     auto svg = h.get("/rooms/w1/board.svg");

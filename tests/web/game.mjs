@@ -214,6 +214,8 @@ async function run() {
   const desk = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const lobby = await desk.newPage();
   await lobby.goto(BASE + '/');
+  await lobby.waitForSelector('#rulings select[data-ruling]', { state: 'attached' });
+  assert.ok(await lobby.locator('#rulings select[data-ruling]').count() >= 10, 'the lobby offers the rulings');
   await lobby.check('input[data-faction=atreides]');
   await lobby.check('input[data-faction=harkonnen]');
   await lobby.selectOption('select[data-who=harkonnen]', 'easy');

@@ -36,10 +36,9 @@ document.getElementById('create-form').addEventListener('submit', async (ev) => 
   if (f.bot_seed.value) req.bot_seed = Number(f.bot_seed.value);
   if (f.room.value) req.room = f.room.value;
   if (f.name.value) req.name = f.name.value;
-  const rulings = f.rulings.value.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-    const [id, ...rest] = l.split('=');
-    return { id: id.trim(), value: rest.join('=').trim() };
-  });
+  // Only the rulings changed from their defaults.
+  const rulings = [...f.querySelectorAll('select[data-ruling]')].filter((s) => s.value !== s.dataset.default)
+    .map((s) => ({ id: s.dataset.ruling, value: s.value }));
   if (rulings.length) req.rulings = rulings;
   try {
     const r = await api.post('/rooms', req);
@@ -80,3 +79,15 @@ async function loadRooms() {
   }
 }
 loadRooms();
+
+async function loadRulings() {
+  try {
+    const r = await api.get('/rulings', { auth: false });
+    document.getElementById('rulings').replaceChildren(...r.rulings.map((x) => el('div', {},
+      el('label', { title: x.source }, el('select', { dataset: { ruling: x.id, default: x.default_value } },
+        x.values.map((v) => el('option', { value: v, selected: v === x.default_value }, v))), ` ${x.question}`))));
+  } catch (e) {
+    document.getElementById('rulings').textContent = String(e.message || e);
+  }
+}
+loadRulings();
