@@ -298,6 +298,8 @@ int main(int argc, char** argv) {
   bool verify_all = false;
   cmd_verify->add_option("room", room, "room id");
   cmd_verify->add_flag("--all", verify_all, "every room in the store");
+  bool verify_checksums = false;
+  cmd_verify->add_flag("--checksums", verify_checksums, "first read and check every record of every kind (as recover does)");
 
   // rooms, rulings
   auto* cmd_rooms = app.add_subcommand("rooms", "list rooms");
@@ -402,6 +404,12 @@ int main(int argc, char** argv) {
   bool recover_fast = false;
   cmd_recover->add_option("dir", recover_dir, "store directory (default: --data)");
   cmd_recover->add_flag("--no-projection", recover_fast, "skip the per-seat view checks (faster)");
+  bool accept_loss = false;
+  cmd_recover->add_flag("--accept-loss", accept_loss, "open a store that lost acknowledged writes anyway; lists the loss");
+
+  auto* cmd_backup = app.add_subcommand("backup", "copy the store (beside a running server too) into a new directory");
+  std::string backup_dest;
+  cmd_backup->add_option("dest", backup_dest, "new directory for the copy")->required();
 
   // selfplay, tournament (bots/selfplay.h, docs/BOTS.md)
   auto* cmd_selfplay = app.add_subcommand("selfplay", "play complete games between bots into the store");
@@ -446,7 +454,7 @@ int main(int argc, char** argv) {
     }
     return server::run_serve(data_dir, listen_addr, port_file, serve_opts);
   }
-  if (cmd_recover->parsed()) return server::run_recover(recover_dir.empty() ? data_dir : recover_dir, !recover_fast);
+  if (cmd_recover->parsed()) return server::run_recover(recover_dir.empty() ? data_dir : recover_dir, !recover_fast, accept_loss);
   if (cmd_selfplay->parsed()) {
     sp.data_dir = data_dir;
     return bots::run_selfplay(sp);
@@ -468,7 +476,7 @@ int main(int argc, char** argv) {
   std::string error;
   const bool reader = cmd_log->parsed() || cmd_show->parsed() || cmd_actions->parsed() || cmd_verify->parsed() ||
                       cmd_rooms->parsed() || cmd_render->parsed() || cmd_replay->parsed() || cmd_step->parsed() ||
-                      cmd_diff->parsed() || cmd_bisect->parsed();
+                      cmd_diff->parsed() || cmd_bisect->parsed() || cmd_backup->parsed();
   auto st = open_store(data_dir, reader, &error);
   if (!st) return fail(3, error);
 
@@ -576,7 +584,9 @@ int main(int argc, char** argv) {
     } else {
       return fail(2, "verify needs a room or --all");
     }
-    return do_verify(*st, rooms);
+    const int bad_records = verify_checksums ? server::print_integrity(*st) : 0;
+    const int rc = do_verify(*st, rooms);
+    return rc ? rc : bad_records ? 1 : 0;
   }
 
   if (cmd_rooms->parsed()) {
@@ -652,6 +662,7 @@ int main(int argc, char** argv) {
   }
 
   if (cmd_step->parsed()) return run_stepper(*st, room, as);
+  if (cmd_backup->parsed()) return server::run_backup(*st, backup_dest);
 
   if (cmd_fork->parsed()) {
     if (fork_name.empty()) fork_name = fmt::format("{}-f{}", room, at);

@@ -1155,17 +1155,22 @@ int run_serve(const std::string& data_dir, const std::string& listen, const std:
   return code;
 }
 
-int run_recover(const std::string& data_dir, bool projection) {
+int run_recover(const std::string& data_dir, bool projection, bool accept_loss) {
   const auto t0 = Clock::now();
   std::string error;
   store::Options o;
   o.create_if_missing = false;
-  auto st = store::EventStore::open(data_dir, o, &error);
+  o.accept_loss = accept_loss;
+  std::vector<store::LostWrite> lost;
+  auto st = store::EventStore::open(data_dir, o, &error, &lost);
   if (!st) {
     std::fprintf(stderr, "mentat: %s\n", error.c_str());
     return 3;
   }
+  for (const auto& l : lost) std::printf("accepted loss in %s: %s\n", data_dir.c_str(), l.what.c_str());
+  if (!lost.empty()) std::printf("(recorded in %s/MENTAT-LOSSES)\n", data_dir.c_str());
   const auto t_open = Clock::now();
+  const int bad_records = print_integrity(*st);
   auto rooms = st->rooms(&error);
   if (!error.empty()) {
     std::fprintf(stderr, "mentat: %s\n", error.c_str());
@@ -1199,7 +1204,7 @@ int run_recover(const std::string& data_dir, bool projection) {
               std::chrono::duration<double, std::milli>(t_open - t0).count(),
               std::chrono::duration<double, std::milli>(t_end - t_open).count(),
               std::chrono::duration<double, std::milli>(t_end - t0).count());
-  return bad ? 1 : 0;
+  return bad || bad_records || !lost.empty() ? 1 : 0;
 }
 
 }  // namespace mentat::server

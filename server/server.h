@@ -110,10 +110,27 @@ class Server {
 int run_serve(const std::string& data_dir, const std::string& listen, const std::string& port_file,
               const ServerOptions& opts);
 
-// `mentat recover DIR`: opens the store (RocksDB replays its log), verifies
-// every room with replay::verify_room and prints a table and the time taken.
-// Returns 0 when every room verifies, 1 when one fails, 3 when the store does
-// not open.
-int run_recover(const std::string& data_dir, bool projection);
+// `mentat recover DIR`: opens the store for writing (RocksDB replays its
+// log; an open that finds acknowledged writes missing or the store damaged
+// fails, see store::EventStore::open), checks every record of every kind
+// (store::EventStore::check_integrity), verifies every room with
+// replay::verify_room and prints a table and the time taken. With
+// `accept_loss`, a store that lost acknowledged writes is opened anyway
+// (store::Options::accept_loss) and what was lost is listed. Returns 0 when
+// everything checks and nothing was lost, 1 when a room or record fails or a
+// loss was accepted, 3 when the store does not open.
+int run_recover(const std::string& data_dir, bool projection, bool accept_loss = false);
+
+// The record check of `recover` and `verify --checksums`: runs
+// store::EventStore::check_integrity and prints each problem (one line) to
+// stdout, or one line saying all records check. Returns the number of
+// problems (a check that cannot run counts as one).
+int print_integrity(store::EventStore& st);
+
+// `mentat backup DEST`: copies `st` (opened read-only, beside a running
+// server if need be) into the new store DEST (store::EventStore::copy_to),
+// then opens the copy and checks every record of it. Returns 0, 1 when the
+// copy does not check, 3 when it cannot be made.
+int run_backup(store::EventStore& st, const std::string& dest);
 
 }  // namespace mentat::server

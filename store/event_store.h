@@ -7,6 +7,10 @@
 //   snapshots  room '\0' be64(version)        -> StateEncoding FlatBuffer (events/state.fbs)
 //   actions    room '\0' client_action_id      -> be64(version)   (idempotency)
 //   default    "secret" '\0' room '\0' name      -> value           (room secrets, see below)
+//              "mentat" '\0' "ack-log"           -> "1"             (this store keeps MENTAT-ACKS)
+// Beside the database, MENTAT-ACKS (store/ack_log.h) records every
+// acknowledged write until the database's table files hold it, and
+// MENTAT-LOSSES (text) every loss a host accepted (Options::accept_loss).
 //
 // Contract:
 //  * append() is compare-and-set on the room's head version: it succeeds only
@@ -25,11 +29,21 @@
 //    directory, so the copy is the stored one.
 //  * Errors never leave a partial write; they come back as Status with one
 //    sentence naming the room and version.
+//  * Durability: a write that returned success (append Ok, create_fork and
+//    put_room_secrets true) is never lost silently. The database's own log
+//    cannot tell a log cut short or deleted from one whose last writes were
+//    never acknowledged, so each such write is also recorded, synced, in an
+//    acknowledgement log before it returns (see open()). A write that fails
+//    (disk full, I/O error) returns an error and is not acknowledged, though
+//    its event may be stored (a resend then answers Duplicate); the next
+//    write first asks the database to resume, so writing continues once the
+//    cause is gone.
 #pragma once
 
 #include <rocksdb/db.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -41,6 +55,9 @@
 #include <vector>
 
 namespace mentat::store {
+
+class AckLog;
+struct AckRecord;
 
 struct RoomMeta {
   std::string room;
@@ -72,13 +89,33 @@ struct Options {
   // a process that dies before that loses them. Only throughput benchmarks
   // turn it off; a store for real games keeps it.
   bool wal = true;
+  // The host's decision to open a store that lost acknowledged writes (its
+  // log damaged, cut short or deleted): keep the consistent prefix that can
+  // be read, remove records that point past a room's surviving head, list
+  // what is gone in open()'s *lost and append it to DIR/MENTAT-LOSSES. Only
+  // `mentat recover --accept-loss` sets it; never a default. Writable only.
+  bool accept_loss = false;
+};
+
+// An acknowledged write an open found missing.
+struct LostWrite {
+  std::string room;
+  int64_t first = -1, last = -1;  // events: the versions lost; -1 for a fork or a secret
+  std::string what;               // one sentence naming the room and what is gone
 };
 
 class EventStore {
  public:
   // Opens (or creates) the store in `dir`. On failure returns null and sets
-  // *error (a damaged database is reported, never repaired silently).
-  static std::unique_ptr<EventStore> open(const std::string& dir, const Options& opts, std::string* error);
+  // *error to sentences naming `dir` and what is wrong. Damage is reported,
+  // never repaired silently: the open fails when the database's log or files
+  // cannot be read, when an acknowledged write is missing (each is listed:
+  // room and versions), or when the acknowledgement log is damaged or gone,
+  // unless opts.accept_loss (then *lost, if given, receives what was given
+  // up). Writes that never returned success (a torn tail after a crash) are
+  // dropped quietly. A reader (read_only) checks the same and writes nothing.
+  static std::unique_ptr<EventStore> open(const std::string& dir, const Options& opts, std::string* error,
+                                          std::vector<LostWrite>* lost = nullptr);
   ~EventStore();
   EventStore(const EventStore&) = delete;
   EventStore& operator=(const EventStore&) = delete;
@@ -113,9 +150,32 @@ class EventStore {
                         std::string* error);
   std::optional<std::string> get_room_secret(const std::string& room, const std::string& name, std::string* error);
 
+  // Reads every stored record (events, room metadata, snapshots, client
+  // action ids, secrets), checks every checksum the store keeps, and checks
+  // the records against each other: every event, snapshot and client action
+  // id belongs to a room and lies at or below its head, and every client
+  // action id names an event that carries it. Appends one sentence per
+  // problem (naming the store, the room and the record) to *problems.
+  // Returns false with *error only when the check itself cannot run. Costs
+  // a full read of the store; thread-safe like any reader.
+  bool check_integrity(std::vector<std::string>* problems, std::string* error);
+
+  // Backup: copies every record of the store as of one moment (a reader's
+  // open, or a snapshot of a writer) into a new store at `dest`, which must
+  // not exist, and makes the copy durable; *records counts what was copied.
+  // A reader may do it beside the process that writes the store. The copy
+  // opens like any store; restoring is putting it in the store's place.
+  bool copy_to(const std::string& dest, int64_t* records, std::string* error);
+
+  const std::string& dir() const { return dir_; }
+
   // Writes a snapshot (canonical state bytes) at a version. Used by drills
   // and tests that plant a bad snapshot; rooms write theirs through append().
   bool debug_put_snapshot(const std::string& room, int64_t version, const std::string& bytes, std::string* error);
+
+  // Makes the next `n` acknowledgement records fail to be written, as a
+  // full disk would after the database has synced the write. For tests.
+  void debug_fail_acknowledgements(int n);
 
   // Replaces a stored event (sealed with a valid checksum unless `raw`). For
   // tests and drills that plant corruption; never used by the engine.
@@ -125,6 +185,18 @@ class EventStore {
  private:
   EventStore() = default;
   std::mutex& room_lock(const std::string& room);
+  static std::unique_ptr<EventStore> open_once(const std::string& dir, const Options& opts, std::string* error,
+                                               std::vector<LostWrite>* lost, bool diagnose = false);
+  bool check_acknowledged(const std::vector<AckRecord>& acks, std::vector<LostWrite>* lost, std::string* error);
+  bool drop_beyond_heads(int64_t* dropped, std::string* error);
+  bool acknowledge(const std::vector<AckRecord>& recs, std::string* error);
+  bool resume_writes(std::string* error);
+  void write_failed(const rocksdb::Status& st);
+
+  std::string dir_;
+  std::unique_ptr<AckLog> acks_;  // null for readers and unsynced stores
+  std::atomic<bool> write_failed_{false};
+  std::mutex resume_mu_;
 
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;

@@ -6,26 +6,14 @@
 #include <filesystem>
 #include <string>
 
+#include "support/run_command.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out;
-};
-
-Run run(const std::string& args) {
-  const std::string cmd = std::string(MENTAT_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WEXITSTATUS(status), out};
-}
+using testrun::Run;
+Run run(const std::string& args) { return testrun::run_mentat(args); }
 
 }  // namespace
 
