@@ -126,7 +126,7 @@ std::string advice(const std::string& dir) {
 }
 
 std::string damaged(const std::string& dir, const std::string& what) {
-  return "store " + dir + " is damaged: " + what + ". " + advice(dir);
+  return "cannot open the store at " + dir + ": it is damaged: " + what + ". " + advice(dir);
 }
 
 // RocksDB's own recovery after a failed write (a thread that waits for free
@@ -286,8 +286,9 @@ std::unique_ptr<EventStore> EventStore::open_once(const std::string& dir, const 
     std::string list;
     for (size_t n = 0; n < gone.size() && n < 8; ++n) list += (n ? "; " : "") + gone[n].what;
     if (gone.size() > 8) list += "; and " + std::to_string(gone.size() - 8) + " more";
-    *error = "store " + dir + " is damaged: acknowledged writes are missing (its write-ahead log was damaged, cut short "
-             "or deleted): " + list + ". " + advice(dir);
+    *error = "cannot open the store at " + dir +
+             ": it is damaged: acknowledged writes are missing (its write-ahead log was damaged, cut short or "
+             "deleted): " + list + ". " + advice(dir);
     return nullptr;
   }
   if (opts.read_only) return store;

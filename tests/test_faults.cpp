@@ -221,7 +221,7 @@ TEST_CASE("faults: a full disk during appends answers 5xx, loses nothing acknowl
   std::printf("full-disk test: %zu acknowledged, refused while full: \"%s\"\n", c.acked.size(), failure_text.c_str());
 }
 
-TEST_CASE("faults: an append that fails after the database write is not acknowledged; its resend is", "[faults]") {
+TEST_CASE("faults: an append that fails after the database write is not acknowledged, and its resend is", "[faults]") {
   const fs::path dir = fs::temp_directory_path() / ("mentat-faults-ack-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   Client c;
