@@ -46,7 +46,7 @@ struct GameResult {
   std::string room;
   int64_t version = -1;  // last stored version (the failing one when !ok)
   std::string error;
-  uint8_t winners = 0;   // factions (mask)
+  FactionMask winners = 0;   // factions (mask)
   uint8_t victory_kind = 0;
   int turns = 0;
   int events = 0;        // events stored after creation

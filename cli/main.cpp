@@ -14,6 +14,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/commands.h"
 #include "core/engine.h"
 #include "events/codec.h"
 #include "inspect/custody.h"
@@ -250,6 +251,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> ruling_args;
   std::string room_name;
   int max_turns = 10;
+  std::string modules_arg;
+  cmd_new->add_option("--modules", modules_arg, "comma-separated game modules (choam_richese, leader_skills, ...); default none");
   cmd_new->add_option("--factions", factions_arg, "comma-separated, in seat order")->capture_default_str();
   cmd_new->add_option("--seed", seed, "game seed")->capture_default_str();
   cmd_new->add_option("--rules", rules_arg, "basic or advanced")->check(CLI::IsMember({"basic", "advanced"}))->capture_default_str();
@@ -300,6 +303,12 @@ int main(int argc, char** argv) {
   cmd_verify->add_flag("--all", verify_all, "every room in the store");
   bool verify_checksums = false;
   cmd_verify->add_flag("--checksums", verify_checksums, "first read and check every record of every kind (as recover does)");
+
+  // migrate (cli/upgrade.cpp)
+  auto* cmd_migrate = app.add_subcommand("migrate", "refold rooms stored under an older state format and record their new hashes");
+  bool migrate_all = false;
+  cmd_migrate->add_option("room", room, "room id");
+  cmd_migrate->add_flag("--all", migrate_all, "every room in the store");
 
   // rooms, rulings
   auto* cmd_rooms = app.add_subcommand("rooms", "list rooms");
@@ -484,6 +493,7 @@ int main(int argc, char** argv) {
     g->seed = seed;
     g->advanced = rules_arg == "advanced";
     g->max_turns = static_cast<uint8_t>(std::clamp(max_turns, 0, 255));
+    if (!data::parse_module_list(modules_arg, &g->modules, &error)) return false;
     std::stringstream ss(factions_arg);
     std::string item;
     while (std::getline(ss, item, ',')) {
@@ -587,6 +597,19 @@ int main(int argc, char** argv) {
     const int bad_records = verify_checksums ? server::print_integrity(*st) : 0;
     const int rc = do_verify(*st, rooms);
     return rc ? rc : bad_records ? 1 : 0;
+  }
+
+  if (cmd_migrate->parsed()) {
+    std::vector<std::string> rooms;
+    if (migrate_all) {
+      for (const auto& m : st->rooms(&error)) rooms.push_back(m.room);
+      if (!error.empty()) return fail(3, error);
+    } else if (!room.empty()) {
+      rooms.push_back(room);
+    } else {
+      return fail(2, "migrate needs a room or --all");
+    }
+    return cli::do_migrate(*st, rooms);
   }
 
   if (cmd_rooms->parsed()) {

@@ -56,13 +56,14 @@ std::string_view phase_name(Phase p) {
 std::optional<std::string> check_setup(const GameSetup& setup) {
   if (setup.factions.size() < 2 || setup.factions.size() > kMaxSeats)
     return "a game needs 2 to 6 factions, got " + std::to_string(setup.factions.size());
-  uint8_t seen = 0;
+  FactionMask seen = 0;
   for (Faction f : setup.factions) {
     auto i = static_cast<int>(f);
     if (i < 0 || i >= kNumFactions) return std::string("unknown faction");
-    if (seen & (1u << i)) return "faction " + std::string(faction_name(f)) + " appears twice";
-    seen |= static_cast<uint8_t>(1u << i);
+    if (seen & faction_bit(f)) return "faction " + std::string(faction_name(f)) + " appears twice";
+    seen = static_cast<FactionMask>(seen | faction_bit(f));
   }
+  if (auto why = data::check_factions_and_modules(setup.factions, setup.modules)) return why;
   if (setup.max_turns < 1 || setup.max_turns > 20)
     return "max_turns must be 1..20, got " + std::to_string(setup.max_turns);
   for (int i = 0; i < kNumRulings; ++i) {
@@ -81,6 +82,7 @@ GameState create_game(const GameSetup& setup, DrawLog* draws) {
   s.advanced = setup.advanced ? 1 : 0;
   s.max_turns = setup.max_turns;
   s.rulings = setup.rulings;
+  s.modules = setup.modules;
   for (size_t i = 0; i < setup.factions.size(); ++i) {
     s.seat_faction[i] = static_cast<uint8_t>(setup.factions[i]);
     auto& fs = s.of(setup.factions[i]);

@@ -24,12 +24,18 @@
 #include <string>
 #include <vector>
 
+#include "core/data/modules.h"
 #include "core/state.h"
 
 namespace mentat {
 
 inline constexpr uint32_t kEngineVersion = 1;
 inline constexpr uint32_t kRulesVersion = 2;  // 2: Karama powers, ally payments, KeepCards, ... (session 2)
+// The canonical state encoding's format (events/state_codec.cpp), recorded in
+// every creation event (CreateGame.state_format; absent = 2, the format before
+// it was recorded). 3: twelve factions (16-bit faction sets, 62 leaders,
+// 60-card treachery piles), game modules.
+inline constexpr uint32_t kStateFormat = 3;
 
 // Action kinds; the numbers equal the FlatBuffers union tags (events/mentat.fbs).
 enum class ActionKind : uint8_t {
@@ -127,6 +133,11 @@ struct GameSetup {
   uint8_t max_turns = 10;
   Rulings rulings = Rulings::defaults();
   std::string name;
+  data::ModuleSet modules = 0;          // the game's modules (core/data/modules.h)
+  // The canonical state format of the game's recorded hashes (events decoded
+  // from stores older than format 3 read 2). Not a rule: nothing in the
+  // engine reads it; verify and migrate do (replay/fold.h).
+  uint32_t state_format = kStateFormat;
 };
 
 enum class RejectCode : uint8_t {
@@ -162,7 +173,8 @@ struct Decision {
   std::vector<uint16_t> options; // discrete choices (leader ids, locations, factions, ...)
 };
 
-// Errors in GameSetup (bad faction list, duplicate factions, ...).
+// Errors in GameSetup (bad faction list, duplicate factions, a faction or
+// module whose rules this release does not implement, ...).
 std::optional<std::string> check_setup(const GameSetup& setup);
 // Creates the game (version 0). Precondition: check_setup passed.
 GameState create_game(const GameSetup& setup, DrawLog* draws);

@@ -21,6 +21,7 @@
 
 #include "core/data/board.h"
 #include "core/data/components.h"
+#include "core/data/modules.h"
 #include "core/rng.h"
 #include "core/rulings.h"
 #include "core/types.h"
@@ -231,9 +232,8 @@ struct SpiceBlowState {
 
 // 1.10.01 Nexus scratch (core/rules/nexus.cpp).
 struct NexusState {
-  uint8_t allied = 0;                   // factions (mask) that allied in this Nexus (1.10.01.02)
-  uint8_t proposed[kNumFactions] = {};  // per faction: factions it proposed to in this Nexus (mask)
-  uint8_t pad = 0;
+  FactionMask allied = 0;                   // factions that allied in this Nexus (1.10.01.02)
+  FactionMask proposed[kNumFactions] = {};  // per faction: factions it proposed to in this Nexus
 };
 
 // 1.07 Battle scratch (core/rules/battle.cpp). The sub-step is GameState::step
@@ -275,7 +275,7 @@ struct BattleState {
   uint8_t karama_seen = 0;         // 1.14.01: 1 + side whose whole plan the Atreides see by Karama; public (the plan is not)
   // 3.01.11.02 (set when the battle starts, public): factions (bit = Faction) whose elite forces count
   // as one in this battle (2.03.08 / 2.04.18 prevented); 1: the Fremen need spice (2.04.21 prevented).
-  uint8_t karama_elite_off = 0;
+  FactionMask karama_elite_off = 0;
   uint8_t karama_hardened_off = 0;
   BattlePlanState plan[2];       // [0] aggressor, [1] defender
   Pile<6> wheels;                // cards on the revealed battle wheels
@@ -298,6 +298,7 @@ struct GameState {
   uint8_t advanced = 0;
   uint8_t max_turns = 10;
   Rulings rulings;
+  uint16_t modules = 0;   // data::ModuleSet: the game's modules (core/data/modules.h)
 
   // ---- progress ----
   Rng rng;
@@ -308,7 +309,7 @@ struct GameState {
   uint8_t waiting = 0;    // seats a decision is expected from (mask)
   uint8_t nexus_pending = 0;
   uint8_t shield_wall_destroyed = 0;  // Family Atomics
-  uint8_t winners = 0;    // factions that won (mask over Faction), set at game over
+  FactionMask winners = 0;  // factions that won (mask over Faction), set at game over
   uint8_t victory_kind = 0;
 
   // ---- board ----
@@ -325,8 +326,8 @@ struct GameState {
   LeaderState leaders[data::kNumLeaders];
 
   // ---- decks ----
-  Pile<data::kNumTreacheryCards> treachery_deck;
-  Pile<data::kNumTreacheryCards> treachery_discard;
+  Pile<data::kNumAllTreacheryCards> treachery_deck;  // wide enough for every card set a module adds
+  Pile<data::kNumAllTreacheryCards> treachery_discard;
   Pile<data::kNumSpiceCards> spice_deck;
   Pile<data::kNumSpiceCards> spice_discard[2];  // A and B (1.13.02 advanced: two piles)
   Pile<data::kNumSpiceCards> spice_set_aside;   // turn-1 Shai-Hulud (1.02.02)
@@ -369,7 +370,10 @@ struct GameState {
   uint8_t wormsign_card = kNone8;         // the spice card seen on top of the spice deck; SECRET (the Atreides only)
 
   // ---- helpers (pure) ----
-  bool has(Faction fa) const { return f[static_cast<int>(fa)].in_game != 0; }
+  bool has(Faction fa) const {  // false for kNoFaction (a neutral leader's "faction")
+    return static_cast<int>(fa) < kNumFactions && f[static_cast<int>(fa)].in_game != 0;
+  }
+  bool uses(data::Module m) const { return (modules & data::module_bit(m)) != 0; }
   FactionState& of(Faction fa) { return f[static_cast<int>(fa)]; }
   const FactionState& of(Faction fa) const { return f[static_cast<int>(fa)]; }
   Faction faction_at(Seat s) const { return static_cast<Faction>(seat_faction[s]); }

@@ -17,6 +17,12 @@ constexpr FactionNames kFactionNames[kNumFactions] = {
   {"Fremen", "fremen"},
   {"Harkonnen", "harkonnen"},
   {"Spacing Guild", "spacing_guild"},
+  {"Ixians", "ixians"},
+  {"Tleilaxu", "tleilaxu"},
+  {"CHOAM", "choam"},
+  {"Richese", "richese"},
+  {"Ecaz", "ecaz"},
+  {"Moritani", "moritani"},
 };
 
 constexpr char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }

@@ -37,8 +37,12 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& a, const GameSetup
         rulings.push_back(fb::CreateRulingChoice(b, b.CreateString(info.key),
                                                  b.CreateString(info.values[setup->rulings.get(info.id)])));
       }
+      std::vector<fb::Module> modules;
+      for (int m = 0; m < data::kNumModules; ++m)
+        if (setup->modules & data::module_bit(static_cast<data::Module>(m))) modules.push_back(static_cast<fb::Module>(m));
       return fb::CreateCreateGame(b, setup->seed, b.CreateVector(factions), setup->advanced, setup->max_turns,
-                                  b.CreateVector(rulings), b.CreateString(setup->name))
+                                  b.CreateVector(rulings), b.CreateString(setup->name),
+                                  modules.empty() ? 0 : b.CreateVector(modules), setup->state_format)
           .Union();
     }
     case ActionKind::SelectTraitor: return fb::CreateSelectTraitor(b, a.value).Union();
@@ -131,6 +135,16 @@ bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, 
         }
       }
       if (t->name()) g.name = t->name()->str();
+      if (t->modules()) {
+        for (auto m : *t->modules()) {
+          if (static_cast<int>(m) >= data::kNumModules) {
+            *error = "unknown module id " + std::to_string(static_cast<int>(m));
+            return false;
+          }
+          g.modules = static_cast<data::ModuleSet>(g.modules | data::module_bit(static_cast<data::Module>(m)));
+        }
+      }
+      g.state_format = t->state_format();
       if (setup) *setup = std::move(g);
       break;
     }

@@ -63,7 +63,7 @@ bool view_to_json(std::string_view bytes, std::string* out, std::string* error);
 bool table_to_json(const char* root, std::string_view bytes, std::string* out, std::string* error);
 
 // Canonical state encoding and its hash.
-inline constexpr uint32_t kStateFormat = 2;
+using mentat::kStateFormat;  // core/engine.h
 std::string encode_state(const GameState& s);
 bool decode_state(std::string_view bytes, GameState* out, std::string* error);
 uint64_t state_hash(const GameState& s);

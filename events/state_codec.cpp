@@ -17,21 +17,26 @@ constexpr int width() {
   else return sizeof(T);
 }
 
+// Fixed buffers, no capacity checks: every field visited is a distinct part
+// of the state, so each stream holds at most sizeof(GameState) / width
+// values (a pile's count byte is its own field; its ids are bounded by N).
 struct Writer {
-  std::vector<uint8_t> u8;
-  std::vector<uint16_t> u16;
-  std::vector<uint64_t> u64;
+  static constexpr size_t kMax8 = sizeof(GameState), kMax16 = sizeof(GameState) / 2, kMax64 = sizeof(GameState) / 8;
+  uint8_t u8[kMax8];
+  uint16_t u16[kMax16];
+  uint64_t u64[kMax64];
+  size_t n8 = 0, n16 = 0, n64 = 0;
 
   template <class T>
   void operator()(const char*, int, const T& x) {
-    if constexpr (width<T>() == 1) u8.push_back(static_cast<uint8_t>(x));
-    else if constexpr (width<T>() == 2) u16.push_back(static_cast<uint16_t>(x));
-    else u64.push_back(static_cast<uint64_t>(x));
+    if constexpr (width<T>() == 1) u8[n8++] = static_cast<uint8_t>(x);
+    else if constexpr (width<T>() == 2) u16[n16++] = static_cast<uint16_t>(x);
+    else u64[n64++] = static_cast<uint64_t>(x);
   }
   template <int N>
   void pile(const char*, int, const Pile<N>& p) {
-    u8.push_back(p.n);
-    for (int i = 0; i < p.n; ++i) u8.push_back(p.ids[i]);
+    u8[n8++] = p.n;
+    for (int i = 0; i < p.n; ++i) u8[n8++] = p.ids[i];
   }
 };
 
@@ -74,12 +79,11 @@ namespace {
 // The canonical encoding of `s`, finished in `b` (paid once per stored event:
 // the streams are reserved up front, the hash reads the builder's buffer).
 void build_state(const GameState& s, flatbuffers::FlatBufferBuilder& b) {
-  Writer w;
-  w.u8.reserve(4096);
-  w.u16.reserve(256);
-  w.u64.reserve(32);
+  thread_local Writer w;  // large: kept off the stack, reused
+  w.n8 = w.n16 = w.n64 = 0;
   visit_fields(s, w);
-  auto enc = fb::CreateStateEncoding(b, kStateFormat, b.CreateVector(w.u8), b.CreateVector(w.u16), b.CreateVector(w.u64));
+  auto enc = fb::CreateStateEncoding(b, kStateFormat, b.CreateVector(w.u8, w.n8), b.CreateVector(w.u16, w.n16),
+                                     b.CreateVector(w.u64, w.n64));
   fb::FinishStateEncodingBuffer(b, enc);
 }
 

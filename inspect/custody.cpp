@@ -96,8 +96,10 @@ std::optional<Violation> check_invariants(const GameState& s) {
       twice = Violation{"custody", fmt::format("{} is in more than one place (again in {})", component_label(k, id), zone())};
   });
   if (twice) return twice;
-  for (int i = 0; i < data::kNumTreacheryCards; ++i)
-    if (seen[0][i] != 1) return Violation{"custody", fmt::format("{} is nowhere", component_label(Component::Treachery, static_cast<uint8_t>(i)))};
+  // Every treachery card of the card sets the game's modules put in the deck.
+  const uint8_t sets = data::card_sets_in(s.modules, data::CardPlace::TreacheryDeck);
+  for (int i = 0; i < data::kNumAllTreacheryCards; ++i)
+    if (((sets >> static_cast<int>(data::treachery_card(static_cast<TreacheryId>(i)).set)) & 1u) && seen[0][i] != 1) return Violation{"custody", fmt::format("{} is nowhere", component_label(Component::Treachery, static_cast<uint8_t>(i)))};
   for (int i = 0; i < data::kNumSpiceCards; ++i)
     if (seen[1][i] != 1) return Violation{"custody", fmt::format("{} is nowhere", component_label(Component::Spice, static_cast<uint8_t>(i)))};
   for (int l = 0; l < data::kNumLeaders; ++l) {

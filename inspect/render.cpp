@@ -17,7 +17,8 @@ namespace {
 constexpr double kCx = 400, kCy = 400, kInner = 55, kRing = 62;
 constexpr double kPi = 3.14159265358979323846;
 
-const char* kFactionColor[kNumFactions] = {"#2e7d32", "#6a1b9a", "#c62828", "#ef6c00", "#212121", "#1565c0"};
+const char* kFactionColor[kNumFactions] = {"#2e7d32", "#6a1b9a", "#c62828", "#ef6c00", "#212121", "#1565c0",
+                                           "#00838f", "#8d6e63", "#795548", "#9e9e9e", "#ad1457", "#558b2f"};
 
 std::string esc(std::string_view t) {
   std::string out;

@@ -1,12 +1,86 @@
 #include "replay/fold.h"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 #include "core/engine.h"
 #include "events/codec.h"
+#include "core/rules/rules.h"
 #include "inspect/custody.h"
+#include "store/room.h"
 
 namespace mentat::replay {
+
+std::optional<std::string> OnceOnly::check(const GameState& before, const codec::Event& e) {
+  // 1.14 faction Karama powers: a Karama card played for no other purpose
+  // (not 3.01.11.03 Guild rates, not 3.01.11.02 prevention), advanced game.
+  if (e.action.kind == ActionKind::PlayCard && e.seat >= 0 && e.seat < before.num_seats && before.advanced &&
+      e.action.card < data::kNumAllTreacheryCards &&
+      data::treachery_card(e.action.card).kind == data::TreacheryKind::Karama &&
+      !(e.action.value & (rules::kKaramaGuildRates | rules::kKaramaPrevent))) {
+    const Faction f = before.faction_at(e.seat);
+    if (karama_power_ & faction_bit(f))
+      return "the " + std::string(faction_name(f)) + " once-per-game Karama power is used a second time (1.14.00)";
+    karama_power_ = static_cast<FactionMask>(karama_power_ | faction_bit(f));
+  }
+  // Every shuffle is drawn once: within one shuffle's recorded positions no
+  // card appears twice.
+  for (size_t i = 0; i < e.draws.size();) {
+    const DrawKind k = e.draws[i].kind;
+    size_t j = i;
+    if (k == DrawKind::ShuffleTreachery || k == DrawKind::ShuffleSpice || k == DrawKind::ShuffleTraitors ||
+        k == DrawKind::ShuffleStormDeck) {
+      uint64_t seen = 0;
+      for (; j < e.draws.size() && e.draws[j].kind == k; ++j) {
+        const uint16_t id = e.draws[j].value;
+        if (id < 64 && ((seen >> id) & 1u)) return "a shuffle draws the same card twice (draw " + std::to_string(j) + ")";
+        if (id < 64) seen |= uint64_t{1} << id;
+      }
+    }
+    i = std::max(j, i + 1);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+struct StepFailure {
+  std::string check, detail;
+};
+
+// Decodes the event stored at version v.
+std::optional<StepFailure> decode_step(int64_t v, const std::string& bytes, codec::Event& e) {
+  std::string err;
+  if (!codec::decode_event(bytes, &e, &err)) return StepFailure{"decode", err};
+  if (static_cast<int64_t>(e.version) != v)
+    return StepFailure{"version", "the event stored at version " + std::to_string(v) + " says version " + std::to_string(e.version)};
+  return std::nullopt;
+}
+
+// Folds event e (version v) into s under this engine: CreateGame only at
+// version 0, the action accepted by validate, the once-only effects, the
+// recorded draws drawn again; s is then the state after it.
+std::optional<StepFailure> fold_step(GameState& s, int64_t v, const codec::Event& e, OnceOnly& once, const char* illegal) {
+  DrawLog draws;
+  if (v == 0) {
+    if (e.action.kind != ActionKind::CreateGame) return StepFailure{"validate", "version 0 is not a CreateGame event"};
+    if (auto bad = check_setup(e.setup)) return StepFailure{"validate", *bad};
+    s = create_game(e.setup, &draws);
+    if (auto twice = once.check(s, e)) return StepFailure{"once", *twice};
+  } else {
+    if (e.action.kind == ActionKind::CreateGame) return StepFailure{"validate", "a CreateGame event after version 0"};
+    if (auto rej = validate(s, e.seat, e.action)) return StepFailure{"validate", std::string(illegal) + rej->reason};
+    if (auto twice = once.check(s, e)) return StepFailure{"once", *twice};
+    apply(s, e.seat, e.action, &draws);
+  }
+  if (draws != e.draws)
+    return StepFailure{"draws", "the random outcomes differ from those recorded (" + std::to_string(draws.size()) + " drawn, " +
+                                    std::to_string(e.draws.size()) + " recorded)"};
+  return std::nullopt;
+}
+
+}  // namespace
 
 VerifyReport verify_room(store::EventStore& store, const std::string& room,
                          const std::function<void(int64_t, int64_t)>& progress, const VerifyOptions& opts) {
@@ -21,6 +95,14 @@ VerifyReport verify_room(store::EventStore& store, const std::string& room,
   }
   GameState s;
   std::set<std::string> action_ids;
+  OnceOnly once;
+  std::optional<store::Migration> mig = store::read_migration(store, room, &error);
+  if (!error.empty()) {
+    r.ok = false;
+    r.check = "store";
+    r.detail = error;
+    return r;
+  }
   auto fail = [&](int64_t v, std::string check, std::string detail) {
     r.ok = false;
     r.first_bad = v;
@@ -31,32 +113,17 @@ VerifyReport verify_room(store::EventStore& store, const std::string& room,
   };
   bool scanned = store.scan_events(room, 0, meta->head, [&](int64_t v, const std::string& bytes) {
     codec::Event e;
-    std::string err;
-    if (!codec::decode_event(bytes, &e, &err)) return fail(v, "decode", err);
-    if (static_cast<int64_t>(e.version) != v)
-      return fail(v, "version", "the event stored at version " + std::to_string(v) + " says version " + std::to_string(e.version));
+    if (auto bad = decode_step(v, bytes, e)) return fail(v, bad->check, bad->detail);
     // A game stored by another rules version may legitimately not refold: say so.
-    if (e.rules_version != kRulesVersion) {
-      const bool ok_so_far = r.ok;
-      if (ok_so_far && r.detail.empty())
-        r.detail = "note: version " + std::to_string(v) + " was stored by rules version " + std::to_string(e.rules_version) +
-                   ", this engine is rules version " + std::to_string(kRulesVersion);
-    }
-    DrawLog draws;
+    if (e.rules_version != kRulesVersion && r.ok && r.detail.empty())
+      r.detail = "note: version " + std::to_string(v) + " was stored by rules version " + std::to_string(e.rules_version) +
+                 ", this engine is rules version " + std::to_string(kRulesVersion);
     if (v == 0) {
-      if (e.action.kind != ActionKind::CreateGame) return fail(v, "validate", "version 0 is not a CreateGame event");
-      if (auto bad = check_setup(e.setup)) return fail(v, "validate", *bad);
-      s = create_game(e.setup, &draws);
-    } else {
-      if (e.action.kind == ActionKind::CreateGame) return fail(v, "validate", "a CreateGame event after version 0");
-      if (auto rej = validate(s, e.seat, e.action))
-        return fail(v, "validate", "the stored action is not legal here: " + rej->reason);
-      apply(s, e.seat, e.action, &draws);
+      if (auto why = store::format_problem(room, e, mig ? &*mig : nullptr)) return fail(v, "format", *why);
     }
-    if (draws != e.draws)
-      return fail(v, "draws", "the random outcomes differ from those recorded (" + std::to_string(draws.size()) +
-                                  " drawn, " + std::to_string(e.draws.size()) + " recorded)");
-    if (codec::state_hash(s) != e.state_hash) return fail(v, "hash", "the refolded state's hash differs from the stored hash");
+    if (auto bad = fold_step(s, v, e, once, "the stored action is not legal here: ")) return fail(v, bad->check, bad->detail);
+    if (codec::state_hash(s) != store::expected_hash(mig ? &*mig : nullptr, e))
+      return fail(v, "hash", "the refolded state's hash differs from the stored hash");
     if (auto viol = inspect::check_invariants(s)) return fail(v, viol->invariant, viol->detail);
     // A stored snapshot at this version must be this very state (loads start from it).
     {
@@ -89,6 +156,71 @@ VerifyReport verify_room(store::EventStore& store, const std::string& room,
     r.first_bad = r.events;  // the version after the last good one
     r.detail = error;
   }
+  return r;
+}
+
+MigrateReport migrate_room(store::EventStore& store, const std::string& room) {
+  MigrateReport r;
+  std::string error;
+  auto meta = store.meta(room, &error);
+  if (!meta) {
+    r.ok = false;
+    r.check = "room";
+    r.detail = error.empty() ? "no room " + room : error;
+    return r;
+  }
+  auto fail = [&](int64_t v, std::string check, std::string detail) {
+    r.ok = false;
+    r.first_bad = v;
+    r.check = std::move(check);
+    r.detail = std::move(detail);
+    return false;
+  };
+  std::optional<store::Migration> old = store::read_migration(store, room, &error);
+  if (!error.empty()) {
+    fail(0, "store", error);
+    return r;
+  }
+  store::Migration mig;
+  mig.state_format = kStateFormat;
+  mig.hashes.reserve(static_cast<size_t>(meta->head + 1));
+  std::vector<std::pair<int64_t, std::string>> snapshots;
+  bool current = false;  // already in this format: nothing to write
+  GameState s;
+  OnceOnly once;
+  bool scanned = store.scan_events(room, 0, meta->head, [&](int64_t v, const std::string& bytes) {
+    codec::Event e;
+    if (auto bad = decode_step(v, bytes, e)) return fail(v, bad->check, bad->detail);
+    if (v == 0) {
+      r.from_format = old ? old->state_format : e.setup.state_format;
+      if (!store::format_problem(room, e, old ? &*old : nullptr)) {
+        current = true;
+        return false;  // stop scanning: nothing to do
+      }
+    }
+    if (auto bad = fold_step(s, v, e, once, "the recorded action is no longer accepted: ")) return fail(v, bad->check, bad->detail);
+    if (auto viol = inspect::check_invariants(s)) return fail(v, viol->invariant, viol->detail);
+    mig.hashes.push_back(codec::state_hash(s));
+    int64_t sv = -1;
+    std::string snap, serr;
+    if (store.latest_snapshot(room, v, &sv, &snap, &serr) && sv == v) snapshots.emplace_back(v, codec::encode_state(s));
+    ++r.events;
+    return true;
+  }, &error);
+  if (current) {
+    r.detail = "already in state format " + std::to_string(kStateFormat);
+    return r;
+  }
+  if (!r.ok) return r;
+  if (!scanned) {
+    fail(r.events, "store", error);
+    return r;
+  }
+  if (!store.put_migration(room, store::encode_migration(mig), snapshots, &error)) {
+    fail(r.events, "store", error);
+    return r;
+  }
+  r.migrated = true;
   return r;
 }
 

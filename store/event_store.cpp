@@ -808,6 +808,41 @@ void EventStore::debug_fail_acknowledgements(int n) {
   if (acks_) acks_->debug_fail_writes(n);
 }
 
+namespace {
+std::string migration_key(const std::string& room) { return std::string("migration", 9) + '\0' + room; }
+}  // namespace
+
+bool EventStore::put_migration(const std::string& room, const std::string& record,
+                               const std::vector<std::pair<int64_t, std::string>>& snapshots, std::string* error) {
+  if (!valid_room_id(room)) {
+    *error = "invalid room id '" + room + "'";
+    return false;
+  }
+  rocksdb::WriteBatch batch;
+  batch.Put(handles_[0], migration_key(room), record);
+  for (const auto& [version, bytes] : snapshots) batch.Put(snapshots_, vkey(room, version), bytes);
+  rocksdb::WriteOptions wo;
+  wo.sync = opts_.sync;
+  wo.disableWAL = !opts_.wal && !opts_.sync;
+  auto st = db_->Write(wo, &batch);
+  if (!st.ok()) {
+    *error = "room " + room + ": writing its migration failed: " + st.ToString();
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::string> EventStore::get_migration(const std::string& room, std::string* error) {
+  std::string v;
+  auto st = db_->Get(rocksdb::ReadOptions(), handles_[0], migration_key(room), &v);
+  if (st.IsNotFound()) return std::nullopt;
+  if (!st.ok()) {
+    *error = "room " + room + ": reading its migration: " + st.ToString();
+    return std::nullopt;
+  }
+  return v;
+}
+
 bool EventStore::debug_put_snapshot(const std::string& room, int64_t version, const std::string& bytes, std::string* error) {
   auto st = db_->Put(rocksdb::WriteOptions(), snapshots_, vkey(room, version), bytes);
   if (!st.ok()) *error = st.ToString();

@@ -169,6 +169,16 @@ class EventStore {
 
   const std::string& dir() const { return dir_; }
 
+  // Migration records (`mentat migrate`, store/room.h): a room's state hashes
+  // refolded under a newer state format, kept beside its events (which are
+  // never rewritten), written in one WriteBatch with the room's snapshots
+  // re-encoded in that format (version -> bytes, overwriting). Not shared
+  // with forks (each room is migrated on its own). get_migration returns
+  // nullopt with an empty *error when the room was never migrated.
+  bool put_migration(const std::string& room, const std::string& record,
+                     const std::vector<std::pair<int64_t, std::string>>& snapshots, std::string* error);
+  std::optional<std::string> get_migration(const std::string& room, std::string* error);
+
   // Writes a snapshot (canonical state bytes) at a version. Used by drills
   // and tests that plant a bad snapshot; rooms write theirs through append().
   bool debug_put_snapshot(const std::string& room, int64_t version, const std::string& bytes, std::string* error);

@@ -24,6 +24,7 @@ bool create_room(EventStore& store, const GameSetup& setup, std::string* room, s
   e.seat = kNoSeat;
   e.action.kind = ActionKind::CreateGame;
   e.setup = setup;
+  e.setup.state_format = kStateFormat;  // a new room's hashes are this release's format
   GameState s = create_game(setup, &e.draws);
   e.state_hash = codec::state_hash(s);
   const std::string snap = codec::encode_state(s);
@@ -39,15 +40,64 @@ bool create_room(EventStore& store, const GameSetup& setup, std::string* room, s
   return true;
 }
 
+std::string encode_migration(const Migration& m) {
+  std::string out = "MIG1";
+  auto put = [&out](uint64_t x, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((x >> (8 * i)) & 0xFF));
+  };
+  put(m.state_format, 4);
+  put(m.hashes.size(), 8);
+  for (uint64_t h : m.hashes) put(h, 8);
+  return out;
+}
+
+std::optional<Migration> read_migration(EventStore& store, const std::string& room, std::string* error) {
+  error->clear();
+  auto bytes = store.get_migration(room, error);
+  if (!bytes) return std::nullopt;
+  auto get = [&bytes](size_t at, int n) {
+    uint64_t x = 0;
+    for (int i = 0; i < n; ++i) x |= static_cast<uint64_t>(static_cast<uint8_t>((*bytes)[at + i])) << (8 * i);
+    return x;
+  };
+  if (bytes->size() < 16 || bytes->compare(0, 4, "MIG1") != 0) {
+    *error = "room " + room + ": its migration record is damaged";
+    return std::nullopt;
+  }
+  Migration m;
+  m.state_format = static_cast<uint32_t>(get(4, 4));
+  const uint64_t n = get(8, 8);
+  if (bytes->size() != 16 + 8 * n) {
+    *error = "room " + room + ": its migration record is damaged";
+    return std::nullopt;
+  }
+  m.hashes.resize(n);
+  for (uint64_t i = 0; i < n; ++i) m.hashes[i] = get(16 + 8 * i, 8);
+  return m;
+}
+
+uint64_t expected_hash(const Migration* m, const codec::Event& e) {
+  if (m && e.version < m->hashes.size()) return m->hashes[e.version];
+  return e.state_hash;
+}
+
+std::optional<std::string> format_problem(const std::string& room, const codec::Event& creation, const Migration* m) {
+  if (m && m->state_format == kStateFormat) return std::nullopt;
+  if (creation.setup.state_format == kStateFormat && !m) return std::nullopt;
+  const uint32_t stored = m ? m->state_format : creation.setup.state_format;
+  return "room " + room + " is stored under state format " + std::to_string(stored) + "; this release writes " +
+         std::to_string(kStateFormat) + ": run `mentat migrate " + room + "`";
+}
+
 namespace {
-// Applies a stored event to `s` (fold step); checks the stored hash when asked.
-bool fold_event(GameState& s, const codec::Event& e, bool check_hash, std::string* error) {
+// Applies a stored event to `s` (fold step); checks the expected hash when asked.
+bool fold_event(GameState& s, const codec::Event& e, const Migration* m, bool check_hash, std::string* error) {
   if (e.action.kind == ActionKind::CreateGame) {
     s = create_game(e.setup, nullptr);
   } else {
     apply(s, e.seat, e.action, nullptr);
   }
-  if (check_hash && codec::state_hash(s) != e.state_hash) {
+  if (check_hash && codec::state_hash(s) != expected_hash(m, e)) {
     *error = "state hash differs from the stored hash at version " + std::to_string(e.version);
     return false;
   }
@@ -62,6 +112,20 @@ bool load_state(EventStore& store, const std::string& room, int64_t version, Gam
     return false;
   }
   if (version < 0) version = m->head;
+  std::optional<Migration> mig = read_migration(store, room, error);
+  if (!error->empty()) return false;
+  {
+    std::string ev0;
+    codec::Event creation;
+    if (!store.read_event(room, 0, &ev0, error) || !codec::decode_event(ev0, &creation, error)) {
+      *error = "room " + room + " version 0: " + *error;
+      return false;
+    }
+    if (auto why = format_problem(room, creation, mig ? &*mig : nullptr)) {
+      *error = *why;
+      return false;
+    }
+  }
   if (version > m->head) {
     *error = "room " + room + " has no version " + std::to_string(version) + " (head " + std::to_string(m->head) + ")";
     return false;
@@ -82,7 +146,7 @@ bool load_state(EventStore& store, const std::string& room, int64_t version, Gam
       *error = "room " + room + " version " + std::to_string(snap_v) + ": " + *error;
       return false;
     }
-    if (codec::hash_bytes(snap) != ev.state_hash) {
+    if (codec::hash_bytes(snap) != expected_hash(mig ? &*mig : nullptr, ev)) {
       *error = "room " + room + ": snapshot at version " + std::to_string(snap_v) + " does not match its event's hash";
       return false;
     }
@@ -96,7 +160,7 @@ bool load_state(EventStore& store, const std::string& room, int64_t version, Gam
       ok = false;
       return false;
     }
-    ok = fold_event(s, e, v == version, error);
+    ok = fold_event(s, e, mig ? &*mig : nullptr, v == version, error);
     return ok;
   }, error);
   if (!scanned || !ok) return false;

@@ -14,6 +14,8 @@
 #pragma once
 
 #include <optional>
+#include <vector>
+#include <optional>
 #include <string>
 
 #include "core/engine.h"
@@ -38,7 +40,31 @@ struct Outcome {
 // derived from the seed and the clock. Returns false with *error on failure.
 bool create_room(EventStore& store, const GameSetup& setup, std::string* room, std::string* error);
 
-// Loads the state of `room` at `version` (-1: head).
+// ---- State formats and migration ------------------------------------------
+// Every event stores the hash of the state after it, in the canonical state
+// format of the release that stored it (the creation event records that
+// format: GameSetup::state_format). When this release writes another format
+// (kStateFormat), a stored room's hashes and snapshots no longer match and
+// the room must be migrated (`mentat migrate`, replay/fold.h migrate_room):
+// its events are refolded under this engine and the new hashes recorded
+// beside them (the events are never rewritten).
+struct Migration {
+  uint32_t state_format = 0;     // the format of `hashes`
+  std::vector<uint64_t> hashes;  // per version 0..hashes.size()-1
+};
+std::string encode_migration(const Migration& m);
+// nullopt with an empty *error when the room was never migrated.
+std::optional<Migration> read_migration(EventStore& store, const std::string& room, std::string* error);
+// The hash version e.version must have under this release: the migration's
+// for the versions it covers, else the stored one.
+uint64_t expected_hash(const Migration* m, const codec::Event& e);
+// Why a room whose creation event is `creation` cannot be read by this
+// release as it is ("room R is stored under state format 2; this release
+// writes 3: run `mentat migrate R`"), or nullopt.
+std::optional<std::string> format_problem(const std::string& room, const codec::Event& creation, const Migration* m);
+
+// Loads the state of `room` at `version` (-1: head). A room stored under
+// another state format and not migrated is refused with format_problem().
 bool load_state(EventStore& store, const std::string& room, int64_t version, GameState* out, std::string* error);
 
 // Creates `name` as a fork of `parent` sharing versions 0..at (nothing is

@@ -87,3 +87,31 @@ TEST_CASE("CLI: new, act, log, show, actions, verify", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("cli1"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("CLI: new refuses factions and modules whose rules are not implemented, and records modules", "[cli][modules]") {
+  const fs::path dir = fs::temp_directory_path() / ("mentat-cli-modules-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string data = "--data " + dir.string();
+
+  auto r = run(data + " new --factions atreides,choam --seed 4");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("choam (CHOAM) is not implemented"));
+  CHECK_THAT(r.out, Catch::Contains("playable factions: atreides, bene_gesserit, emperor, fremen, harkonnen, spacing_guild"));
+
+  r = run(data + " new --factions atreides,fremen --modules choam_richese,leader_skills,stronghold_cards --seed 4");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("module choam_richese (CHOAM & Richese) is not implemented"));
+
+  r = run(data + " new --factions atreides,fremen --modules spice_harvest --seed 4");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("unknown module 'spice_harvest'"));
+
+  // A base game records no module and the state format it was created under.
+  r = run(data + " new --factions atreides,fremen --seed 4 --room m1");
+  REQUIRE(r.code == 0);
+  r = run(data + " log m1 --json --to 0");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"state_format\": 3"));
+  CHECK_THAT(r.out, !Catch::Contains("\"modules\""));
+  fs::remove_all(dir);
+}

@@ -11,6 +11,7 @@
 
 #include "core/data/board.h"
 #include "core/data/components.h"
+#include "core/data/modules.h"
 #include "core/types.h"
 
 using namespace mentat;
@@ -36,8 +37,10 @@ bool sectors_equal_or_adjacent(int a, int b) {
 }
 
 constexpr std::array<Faction, kNumFactions> kAllFactions = {
-    Faction::Atreides, Faction::BeneGesserit, Faction::Emperor,
-    Faction::Fremen,   Faction::Harkonnen,    Faction::Guild};
+    Faction::Atreides, Faction::BeneGesserit, Faction::Emperor, Faction::Fremen, Faction::Harkonnen, Faction::Guild,
+    Faction::Ixians,   Faction::Tleilaxu,     Faction::Choam,   Faction::Richese, Faction::Ecaz,    Faction::Moritani};
+constexpr std::array<Faction, kNumBaseFactions> kBaseFactionList = {
+    Faction::Atreides, Faction::BeneGesserit, Faction::Emperor, Faction::Fremen, Faction::Harkonnen, Faction::Guild};
 
 }  // namespace
 
@@ -75,10 +78,14 @@ TEST_CASE("faction names and keys round-trip through parse_faction", "[data][typ
   CHECK(parse_faction("Guild", &parsed));
   CHECK(parsed == Faction::Guild);
   parsed = Faction::Fremen;
-  CHECK_FALSE(parse_faction("Ixians", &parsed));
+  CHECK_FALSE(parse_faction("Sardaukar", &parsed));
   CHECK_FALSE(parse_faction("", &parsed));
   CHECK_FALSE(parse_faction("atreides ", &parsed));
   CHECK(parsed == Faction::Fremen);  // untouched on failure
+  CHECK(parse_faction("CHOAM", &parsed));
+  CHECK(parsed == Faction::Choam);
+  CHECK(parse_faction("ixians", &parsed));
+  CHECK(parsed == Faction::Ixians);
 }
 
 // ---- Territories and locations ---------------------------------------------
@@ -509,9 +516,9 @@ TEST_CASE("spice deck", "[data][components]") {
 // ---- Leaders -----------------------------------------------------------------
 
 TEST_CASE("leaders", "[data][components]") {
-  CHECK(kNumLeaders == 30);
+  CHECK(kNumBaseLeaders == 30);
   std::set<std::string_view> names;
-  for (Faction f : kAllFactions) {
+  for (Faction f : kBaseFactionList) {
     int sum = 0;
     for (int i = 0; i < kLeadersPerFaction; ++i) {
       const LeaderId id = leader_id(f, i);
@@ -533,6 +540,7 @@ TEST_CASE("leaders", "[data][components]") {
       case Faction::Fremen: CHECK(sum == 23); break;
       case Faction::Harkonnen: CHECK(sum == 16); break;
       case Faction::Guild: CHECK(sum == 14); break;
+      default: FAIL("not a base faction"); break;
     }
   }
   CHECK(names.size() == 30u);
@@ -550,7 +558,7 @@ TEST_CASE("leaders", "[data][components]") {
 
 TEST_CASE("faction setup", "[data][components]") {
   int spice = 0, on_planet = 0;
-  for (Faction f : kAllFactions) {
+  for (Faction f : kBaseFactionList) {
     const FactionSetup& s = faction_setup(f);
     INFO(faction_name(f));
     CHECK(s.faction == f);
@@ -610,4 +618,96 @@ TEST_CASE("faction setup", "[data][components]") {
   CHECK(territory(fremen_start_territories()[1]).name == "False Wall South");
   CHECK(territory(fremen_start_territories()[2]).name == "False Wall West");
   CHECK(fremen_start_territories()[0] == territory_of(sietch_tabr()));
+}
+
+// ---- Expansion components and modules -----------------------------------------
+
+TEST_CASE("leader id scheme: five per faction, then the extra leaders", "[data][components][expansion]") {
+  CHECK(kNumLeaders == 62);
+  std::set<std::string_view> names;
+  for (Faction f : kAllFactions) {
+    const FactionLeaders ls = faction_leaders(f);
+    CHECK(ls.n == (f == Faction::Choam ? 6 : 5));
+    for (int i = 0; i < kLeadersPerFaction; ++i) {
+      CHECK(ls.ids[i] == static_cast<int>(f) * 5 + i);  // stable: faction * 5 + index
+      CHECK(leader(ls.ids[i]).faction == f);
+      names.insert(leader(ls.ids[i]).name);
+    }
+  }
+  CHECK(names.size() == 60u);
+  CHECK(faction_leaders(Faction::Choam).ids[5] == kAuditor);
+  CHECK(kAuditor == kFirstExtraLeader);
+  CHECK(leader(kDukeVidal).neutral());
+  CHECK(leader(kDukeVidal).strength == 6);
+  CHECK(find_leader("Auditor") == std::optional<LeaderId>(kAuditor));
+  CHECK(leader(leader_id(Faction::Ixians, 0)).name == "C'Tair Pilru");
+  CHECK(leader(59).name == "Vando Terboli");
+}
+
+TEST_CASE("expansion factions: setup tables", "[data][components][expansion]") {
+  CHECK(faction_setup(Faction::Choam).hand_limit == 5);
+  CHECK(faction_setup(Faction::Choam).free_revival == 0);
+  CHECK(faction_setup(Faction::Choam).starting_spice == 2);
+  CHECK(faction_setup(Faction::Ixians).special_forces == 7);
+  CHECK(faction_setup(Faction::Ixians).special_force_name == "Cyborgs");
+  CHECK(faction_setup(Faction::Ixians).special_on_planet == 3);
+  CHECK(faction_setup(Faction::Tleilaxu).traitors_kept == 0);
+  CHECK(faction_setup(Faction::Ecaz).starting_spice == 12);
+  CHECK(fixed_start_location(Faction::Ecaz) == find_location("Imperial Basin (Center Sector)"));
+  CHECK_FALSE(fixed_start_location(Faction::Moritani).has_value());
+  for (Faction f : kAllFactions) CHECK(faction_setup(f).forces_total == 20);
+}
+
+TEST_CASE("card sets: stable ids, names and categories", "[data][components][expansion]") {
+  int total = 0;
+  for (int si = 0; si < kNumCardSets; ++si) {
+    const CardSetInfo& set = card_set(static_cast<CardSet>(si));
+    CHECK(set.first == total);
+    total += set.count;
+    for (int id = set.first; id < set.first + set.count; ++id) CHECK(treachery_card(static_cast<TreacheryId>(id)).set == set.set);
+  }
+  CHECK(total == kNumAllTreacheryCards);
+  CHECK(card_set(CardSet::Richese).count == 10);
+  CHECK(card_set(CardSet::IxiansTleilaxu).count == 14);
+  CHECK(card_set(CardSet::EcazMoritani).count == 3);
+  CHECK(treachery_card(33).name == "Distrans");
+  CHECK(treachery_card(35).kind == TreacheryKind::Karama);  // the Richese Karama
+  CHECK(treachery_card(38).kind == TreacheryKind::Ornithopter);
+  CHECK(treachery_card(52).kind == TreacheryKind::Shield);  // the Ixians & Tleilaxu Shield
+  CHECK(treachery_card(59).name == "Reinforcements");
+  CHECK(treachery_card(44).category == TreacheryCategory::WeaponSpecial);  // Artillery Strike
+  CHECK(treachery_card(32).set == CardSet::Base);
+}
+
+TEST_CASE("modules: keys, factions they seat, card sets they add", "[data][modules][expansion]") {
+  ModuleSet m = 0;
+  std::string error;
+  REQUIRE(parse_module_list("choam_richese,leader_skills,stronghold_cards", &m, &error));
+  CHECK(m == (module_bit(Module::ChoamRichese) | module_bit(Module::LeaderSkills) | module_bit(Module::StrongholdCards)));
+  CHECK(module_list(m) == "choam_richese,leader_skills,stronghold_cards");
+  CHECK_FALSE(parse_module_list("choam_richese,spice_harvest", &m, &error));
+  CHECK(error.find("spice_harvest") != std::string::npos);
+  REQUIRE(parse_module_list("", &m, &error));
+  CHECK(m == 0);
+
+  CHECK(factions_allowed(0) == 0x3F);
+  CHECK((factions_allowed(module_bit(Module::ChoamRichese)) & faction_bit(Faction::Choam)) != 0);
+  CHECK((factions_allowed(module_bit(Module::ChoamRichese)) & faction_bit(Faction::Ixians)) == 0);
+  CHECK(card_sets_in(0, CardPlace::TreacheryDeck) == 1);
+  CHECK(card_sets_in(0, CardPlace::RicheseCache) == 0);
+  CHECK(card_sets_in(module_bit(Module::ChoamRichese), CardPlace::RicheseCache) == (1u << static_cast<int>(CardSet::Richese)));
+  CHECK(card_sets_in(module_bit(Module::IxiansTleilaxu) | module_bit(Module::EcazMoritani), CardPlace::TreacheryDeck) ==
+        (1u | (1u << static_cast<int>(CardSet::IxiansTleilaxu)) | (1u << static_cast<int>(CardSet::EcazMoritani))));
+
+  // Today only the six base factions and no module are implemented: each refusal names what is.
+  CHECK_FALSE(check_factions_and_modules({Faction::Atreides, Faction::Fremen}, 0).has_value());
+  auto why = check_factions_and_modules({Faction::Atreides, Faction::Choam}, module_bit(Module::ChoamRichese));
+  REQUIRE(why.has_value());
+  CHECK(why->find("choam_richese") != std::string::npos);
+  CHECK(why->find("not implemented") != std::string::npos);
+  why = check_factions_and_modules({Faction::Atreides, Faction::Choam}, 0);
+  REQUIRE(why.has_value());
+  CHECK(why->find("choam") != std::string::npos);
+  CHECK(why->find("atreides, bene_gesserit, emperor, fremen, harkonnen, spacing_guild") != std::string::npos);
+  for (Faction f : kAllFactions) CHECK(faction_rules_implemented(f) == (static_cast<int>(f) < kNumBaseFactions));
 }

@@ -34,6 +34,11 @@ const Value& components_json() {
   return v;
 }
 
+const Value& choam_richese_json() {
+  static const Value v = mini_json::parse_file(std::string(MENTAT_REFERENCE_DIR) + "/choam-richese.json");
+  return v;
+}
+
 std::string kind_key(TerritoryKind k) {
   switch (k) {
     case TerritoryKind::Sand: return "sand";
@@ -54,6 +59,8 @@ std::string category_key(TreacheryCategory c) {
     case TreacheryCategory::DefensePoison: return "defense-poison";
     case TreacheryCategory::Special: return "special";
     case TreacheryCategory::Worthless: return "worthless";
+    case TreacheryCategory::WeaponSpecial: return "weapon-special";
+    case TreacheryCategory::DefenseSpecial: return "defense-special";
   }
   return "?";
 }
@@ -333,7 +340,7 @@ TEST_CASE("reference: base leaders", "[reference][components]") {
 
 TEST_CASE("reference: base faction setup", "[reference][components]") {
   const Value& setup = components_json()["faction_setup_base"];
-  CHECK(setup.size() == static_cast<std::size_t>(kNumFactions));
+  CHECK(setup.size() == static_cast<std::size_t>(kNumBaseFactions));
   for (Faction f : kBaseFactions) {
     const std::string fname(faction_name(f));
     INFO(fname);
@@ -386,4 +393,135 @@ TEST_CASE("reference: base faction setup", "[reference][components]") {
       CHECK(territory(territory_of(*start)).num_locations == 1);
     }
   }
+}
+
+// ---- expansions (components.json, choam-richese.json) ------------------------
+
+namespace {
+constexpr Faction kExpansionFactions[] = {Faction::Ixians, Faction::Tleilaxu, Faction::Choam,
+                                          Faction::Richese, Faction::Ecaz, Faction::Moritani};
+}  // namespace
+
+TEST_CASE("reference: expansion treachery card sets", "[reference][components]") {
+  const Value& tc = components_json()["treachery_cards"];
+  // Our card set -> the reference's set name; ids of a set are its cards in name order.
+  for (int si = 1; si < kNumCardSets; ++si) {
+    const CardSetInfo& set = card_set(static_cast<CardSet>(si));
+    INFO(set.name);
+    CHECK(tc["counts_by_set"][std::string(set.name)].as_int() == set.count);
+    std::vector<std::pair<std::string, std::string>> ref;  // name, category (count 1 each)
+    for (const Value& c : tc["cards"].array) {
+      if (c["set"].str() != set.name) continue;
+      for (int i = 0; i < c["count"].as_int(); ++i) ref.emplace_back(c["name"].str(), c["category"].str());
+    }
+    std::sort(ref.begin(), ref.end());
+    REQUIRE(ref.size() == set.count);
+    for (int i = 0; i < set.count; ++i) {
+      const TreacheryCard& c = treachery_card(static_cast<TreacheryId>(set.first + i));
+      INFO("card " << set.first + i);
+      CHECK(std::string(c.name) == ref[static_cast<std::size_t>(i)].first);
+      CHECK(category_key(c.category) == ref[static_cast<std::size_t>(i)].second);
+      CHECK(c.set == set.set);
+    }
+  }
+  // The Richese cache holds the same ten cards choam-richese.json lists.
+  std::set<std::string> cache;
+  for (const Value& c : choam_richese_json()["richese_treachery_cards"].array) cache.insert(c["name"].str());
+  const CardSetInfo& richese = card_set(CardSet::Richese);
+  std::set<std::string> ours;
+  for (int i = 0; i < richese.count; ++i) ours.insert(std::string(treachery_card(static_cast<TreacheryId>(richese.first + i)).name));
+  CHECK(ours == cache);
+  CHECK(tc["total_all_sets"].as_int() == kNumAllTreacheryCards);
+}
+
+TEST_CASE("reference: expansion leaders, the Auditor and Duke Vidal", "[reference][components]") {
+  const Value& leaders = components_json()["leaders"];
+  const Value& by_faction = leaders["by_faction"];
+  int count = 0;
+  for (int fi = 0; fi < kNumFactions; ++fi) count += static_cast<int>(faction_leaders(static_cast<Faction>(fi)).n);
+  CHECK(count == leaders["count"].as_int());
+  for (Faction f : kExpansionFactions) {
+    const std::string fname(faction_name(f));
+    INFO(fname);
+    const Value& ref = by_faction[fname];
+    const FactionLeaders ours = faction_leaders(f);
+    REQUIRE(ref.size() == ours.n);
+    std::set<std::pair<std::string, int>> want, got;
+    for (const Value& r : ref.array) want.emplace(r["name"].str(), r.find("strength") == nullptr || r["strength"].is_null() ? 0 : r["strength"].as_int());
+    for (LeaderId id : ours) {
+      got.emplace(std::string(leader(id).name), leader(id).strength);
+      CHECK(leader(id).faction == f);
+      CHECK(find_leader(leader(id).name) == std::optional<LeaderId>(id));
+    }
+    CHECK(got == want);
+  }
+  CHECK(std::string(leader(kAuditor).name) == "Auditor");
+  CHECK(leader(kAuditor).faction == Faction::Choam);
+  const Value& vidal = leaders["duke_vidal"];
+  CHECK(std::string(leader(kDukeVidal).name) == vidal["name"].str());
+  CHECK(leader(kDukeVidal).strength == vidal["strength"].as_int());
+  CHECK(leader(kDukeVidal).neutral());
+  // CHOAM's five printed leaders plus the Auditor, as choam-richese.json lists them.
+  CHECK(choam_richese_json()["factions"]["CHOAM"]["setup"]["leaders"]["values"].size() == faction_leaders(Faction::Choam).n);
+}
+
+TEST_CASE("reference: expansion faction setup", "[reference][components]") {
+  const Value& setup = components_json()["faction_setup_expansions"]["factions"];
+  CHECK(setup.size() == static_cast<std::size_t>(kNumFactions - kNumBaseFactions));
+  for (Faction f : kExpansionFactions) {
+    const std::string fname(faction_name(f));
+    INFO(fname);
+    const Value& ref = setup[fname];
+    const FactionSetup& s = faction_setup(f);
+    CHECK(s.faction == f);
+    CHECK(s.starting_spice == ref["starting_spice"].as_int());
+    CHECK(s.forces_total == ref["forces_total"].as_int());
+    CHECK(s.free_revival == ref["free_revival"].as_int());
+    CHECK(s.hand_limit == ref["hand_limit"].as_int());
+    if (ref.find("special_forces") == nullptr) {
+      CHECK(s.special_forces == 0);
+    } else {
+      CHECK(s.special_forces == ref["special_forces"]["count"].as_int());
+      CHECK(std::string(s.special_force_name) == ref["special_forces"]["name"].str());
+      CHECK(s.forces_total - s.special_forces == ref["regular"].as_int());
+    }
+    CHECK(s.traitors_kept == (ref.find("traitors") == nullptr ? 1 : 0));  // Tleilaxu: Face Dancers instead
+    int on_planet = 0, special = 0;
+    std::string where;
+    for (const Value& p : ref["forces_on_planet"].array) {
+      const int sp = p.find("special_forces") == nullptr ? 0 : p["special_forces"].as_int();
+      on_planet += p["forces"].as_int() + sp;
+      special += sp;
+      where = p["territory"].str();
+    }
+    CHECK(s.forces_on_planet == on_planet);
+    CHECK(s.special_on_planet == special);
+    if (where.rfind("any", 0) == 0) {
+      CHECK(s.start_territory.empty());  // Moritani: by choice
+    } else {
+      CHECK(std::string(s.start_territory) == where);
+    }
+    const auto start = fixed_start_location(f);
+    if (start) CHECK(lname(*start) == ref["forces_on_planet"][0]["location"].str());
+  }
+  // choam-richese.json confirms CHOAM's and the Richese's numbers.
+  const Value& cr = choam_richese_json()["factions"];
+  for (Faction f : {Faction::Choam, Faction::Richese}) {
+    const Value& s = cr[std::string(faction_name(f))]["setup"];
+    INFO(faction_name(f));
+    CHECK(std::to_string(faction_setup(f).starting_spice) == s["starting_spice"]["fact"].str());
+    CHECK(std::to_string(faction_setup(f).free_revival) == s["free_revival"]["fact"].str());
+    CHECK(s["hand_limit"]["fact"].str().rfind(std::to_string(faction_setup(f).hand_limit), 0) == 0);
+  }
+}
+
+TEST_CASE("reference: leader skill cards", "[reference][components]") {
+  const Value& skills = components_json()["leader_skill_cards"];
+  CHECK(skills["count"].as_int() == kNumLeaderSkills);
+  REQUIRE(skills["names"].size() == static_cast<std::size_t>(kNumLeaderSkills));
+  for (int i = 0; i < kNumLeaderSkills; ++i) CHECK(std::string(leader_skill_name(static_cast<uint8_t>(i))) == skills["names"][static_cast<std::size_t>(i)].str());
+  const Value& strongholds = choam_richese_json()["advanced_stronghold_cards"]["cards"];
+  REQUIRE(strongholds.size() == static_cast<std::size_t>(kNumStrongholdCards));
+  for (int i = 0; i < kNumStrongholdCards; ++i)
+    CHECK(std::string(stronghold_card_name(static_cast<uint8_t>(i))) == strongholds[static_cast<std::size_t>(i)]["stronghold"].str());
 }

@@ -27,7 +27,7 @@ Ability charity_prevention_due(const GameState& s) {
 
 // 2.02.03: the prediction of the winner and the turn, if right, makes the
 // Bene Gesserit the sole winner.
-bool takes_over_victory(const GameState& s, uint8_t winners, VictoryClaim* claim) {
+bool takes_over_victory(const GameState& s, FactionMask winners, VictoryClaim* claim) {
   const auto& bg = s.of(kMe);
   if (bg.prediction_turn != s.turn || !((winners >> bg.prediction_faction) & 1u)) return false;
   *claim = VictoryClaim{0, faction_bit(kMe), kPrediction};

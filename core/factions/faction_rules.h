@@ -50,7 +50,7 @@ enum class Secret : uint8_t {
 // (1.09.04): the lowest `priority` among the claims wins.
 struct VictoryClaim {
   int priority = 0;     // 0 first
-  uint8_t winners = 0;  // mask over Faction
+  FactionMask winners = 0;  // mask over Faction
   uint8_t kind = 0;     // mentat_pause.cpp victory kinds
 };
 
@@ -213,7 +213,7 @@ struct FactionRules {
   bool predicts = false;
   // 2.02.03: a stronghold victory of `winners` is taken over by this
   // faction (true, and *claim set: its winners and kind).
-  bool (*takes_over_victory)(const GameState& s, uint8_t winners, VictoryClaim* claim) = nullptr;
+  bool (*takes_over_victory)(const GameState& s, FactionMask winners, VictoryClaim* claim) = nullptr;
   // 1.09.05: the faction's claim when the last turn ends with no stronghold
   // victory (false: none): 2.04.09 the Fremen special victory, 2.06.08 the
   // Guild's default win, 2.06.11 the Fremen's default win without the Guild.
@@ -241,10 +241,9 @@ bool secret_kept(const GameState& s, Secret what);
 // Does faction `viewer` (in the game) see `what`? False when nobody keeps it.
 bool sees_secret(const GameState& s, Faction viewer, Secret what, int side = 0);
 
-// Mask bit of a faction, and of it with its ally (1.10.02.01: allies win together).
-inline uint8_t faction_bit(Faction f) { return static_cast<uint8_t>(1u << static_cast<int>(f)); }
-inline uint8_t team_of(const GameState& s, Faction f) {
-  uint8_t m = faction_bit(f);
+// A faction with its ally (1.10.02.01: allies win together); faction_bit is core/types.h's.
+inline FactionMask team_of(const GameState& s, Faction f) {
+  FactionMask m = faction_bit(f);
   if (s.of(f).ally != kNoFaction) m |= faction_bit(static_cast<Faction>(s.of(f).ally));
   return m;
 }

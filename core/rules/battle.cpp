@@ -678,7 +678,7 @@ void karama_prevented_battle(GameState& s) {
     const Ability elite = faction_rules(me).elite_ability;
     const bool counts = elite_worth(s, me, opp) == 2 && elites_in_area(s, me, t, b.area) > 0;
     if (elite != Ability::None && (counts || prevention_at_next_occasion(s)) && ability_cancelled(s, me, elite)) {
-      b.karama_elite_off = static_cast<uint8_t>(b.karama_elite_off | (1u << static_cast<int>(me)));
+      b.karama_elite_off = static_cast<FactionMask>(b.karama_elite_off | faction_bit(me));
       consume_prevention(s, me, elite);
     }
     if (const Ability hard = faction_rules(me).battle_hardened; hard != Ability::None && ability_cancelled(s, me, hard)) {

@@ -10,7 +10,7 @@
 namespace mentat::rules {
 namespace {
 
-uint8_t fbit(Faction f) { return faction_bit(f); }
+FactionMask fbit(Faction f) { return faction_bit(f); }
 
 bool controls(const GameState& s, Faction f, TerritoryId t) {
   if (!occupies(s, f, t)) return false;
@@ -39,9 +39,9 @@ int team_strongholds(const GameState& s, Faction f) {
   return n;
 }
 
-uint8_t team(const GameState& s, Faction f) { return team_of(s, f); }
+FactionMask team(const GameState& s, Faction f) { return team_of(s, f); }
 
-void end_game(GameState& s, uint8_t winners, uint8_t kind) {
+void end_game(GameState& s, FactionMask winners, uint8_t kind) {
   s.winners = winners;
   s.victory_kind = kind;
   s.phase = Phase::GameOver;
@@ -53,7 +53,7 @@ void enter(Ctx& c) {
   for (int i = 0; i < kNumFactions; ++i)
     if (s.f[i].bribes) transfer_spice(s, bribe_pool(static_cast<Faction>(i)), shield(static_cast<Faction>(i)), s.f[i].bribes);
 
-  uint8_t winners = 0;
+  FactionMask winners = 0;
   for (Seat seat : order_from_first(s)) {
     const Faction f = s.faction_at(seat);
     const bool allied = s.of(f).ally != kNoFaction;
@@ -90,7 +90,7 @@ void enter(Ctx& c) {
       return;
     }
     int best = -1;
-    uint8_t mask = 0;
+    FactionMask mask = 0;
     for (Seat seat = 0; seat < s.num_seats; ++seat) {
       const Faction f = s.faction_at(seat);
       const int n = strongholds_of(s, f);

@@ -35,8 +35,8 @@ enum NexusStep : uint8_t {
   kRides = 1,  // a faction's step upon conclusion (hook after_nexus)
 };
 
-uint8_t fbit(Faction f) { return static_cast<uint8_t>(1u << static_cast<int>(f)); }
-uint8_t fbit(uint8_t f) { return static_cast<uint8_t>(1u << f); }
+FactionMask fbit(Faction f) { return faction_bit(f); }
+FactionMask fbit(uint8_t f) { return faction_bit(f); }
 
 bool valid_faction(const GameState& s, uint8_t f) { return f < kNumFactions && s.has(static_cast<Faction>(f)); }
 
@@ -165,7 +165,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       theirs.ally = static_cast<uint8_t>(me);
       mine.proposal = theirs.proposal = kNoFaction;
       mine.permit_ship = mine.permit_bids = theirs.permit_ship = theirs.permit_bids = 0;  // 1.10.02.05/06 consent is per alliance
-      s.nexus.allied |= static_cast<uint8_t>(fbit(me) | fbit(a.faction));
+      s.nexus.allied |= static_cast<FactionMask>(fbit(me) | fbit(a.faction));
       break;
     }
     case ActionKind::BreakAlliance: {

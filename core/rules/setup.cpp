@@ -60,7 +60,13 @@ void enter(Ctx& c) {
   s.phase = Phase::Setup;
   s.step = static_cast<uint8_t>(SetupStep::Prediction);
   // 0.05 / 0.06: shuffle the decks.
-  for (int i = 0; i < data::kNumTreacheryCards; ++i) s.treachery_deck.push(static_cast<uint8_t>(i));
+  // The card sets of the game's modules that go in the deck (the base set always).
+  const uint8_t sets = data::card_sets_in(s.modules, data::CardPlace::TreacheryDeck);
+  for (int set = 0; set < data::kNumCardSets; ++set) {
+    if (!((sets >> set) & 1u)) continue;
+    const auto& info = data::card_set(static_cast<data::CardSet>(set));
+    for (int i = info.first; i < info.first + info.count; ++i) s.treachery_deck.push(static_cast<uint8_t>(i));
+  }
   shuffle_pile(c, s.treachery_deck, DrawKind::ShuffleTreachery);
   for (int i = 0; i < data::kNumSpiceCards; ++i) s.spice_deck.push(static_cast<uint8_t>(i));
   shuffle_pile(c, s.spice_deck, DrawKind::ShuffleSpice);

@@ -53,8 +53,8 @@ inline GameSetup setup_for(uint64_t seed, int players, bool advanced, uint64_t s
   g.seed = seed;
   g.advanced = advanced;
   Rng r = Rng::from_seed(seed * 7919 + salt);
-  uint8_t all[kNumFactions] = {0, 1, 2, 3, 4, 5};
-  r.shuffle(std::span<uint8_t>(all, kNumFactions));
+  uint8_t all[kNumBaseFactions] = {0, 1, 2, 3, 4, 5};
+  r.shuffle(std::span<uint8_t>(all, kNumBaseFactions));
   for (int i = 0; i < players; ++i) g.factions.push_back(static_cast<Faction>(all[i]));
   return g;
 }

@@ -1,0 +1,72 @@
+// verify's once-only checks read the history itself, not the state's flags
+// (issue 12 item 5): replay::OnceOnly.
+#include <catch2/catch.hpp>
+
+#include "core/rules/rules.h"
+#include "replay/fold.h"
+#include "support/scenario.h"
+
+using namespace mentat;
+using scenario::game;
+
+namespace {
+
+codec::Event play_karama(Seat seat, uint8_t card, uint8_t value, uint8_t target) {
+  codec::Event e;
+  e.version = 1;
+  e.seat = seat;
+  e.action.kind = ActionKind::PlayCard;
+  e.action.card = card;
+  e.action.value = value;
+  e.action.to = target;
+  return e;
+}
+
+uint8_t a_karama() {
+  for (int id = 0; id < data::kNumTreacheryCards; ++id)
+    if (data::treachery_card(static_cast<TreacheryId>(id)).kind == data::TreacheryKind::Karama) return static_cast<uint8_t>(id);
+  return kNone8;
+}
+
+}  // namespace
+
+TEST_CASE("once-only: a faction Karama power used twice is found from the history, whatever the flags say", "[verify][once]") {
+  GameState s = game({Faction::Atreides, Faction::Harkonnen}, true);
+  const uint8_t k = a_karama();
+  REQUIRE(k != kNone8);
+  s.of(Faction::Atreides).karama_power_used = 0;  // the flag says nothing: the history decides
+  replay::OnceOnly once;
+  const Seat atreides = s.seat_of(Faction::Atreides);
+  CHECK_FALSE(once.check(s, play_karama(atreides, k, 0, static_cast<uint8_t>(Faction::Harkonnen))).has_value());
+  // Guild rates and prevention are not the once-per-game power (3.01.11.02/03).
+  CHECK_FALSE(once.check(s, play_karama(atreides, k, rules::kKaramaGuildRates, kNone8)).has_value());
+  CHECK_FALSE(once.check(s, play_karama(atreides, k, rules::kKaramaPrevent | 1, 4)).has_value());
+  // The other faction's first use is fine; the Atreides' second is not.
+  CHECK_FALSE(once.check(s, play_karama(s.seat_of(Faction::Harkonnen), k, 0, 0)).has_value());
+  auto twice = once.check(s, play_karama(atreides, k, 0, static_cast<uint8_t>(Faction::Harkonnen)));
+  REQUIRE(twice.has_value());
+  CHECK_THAT(*twice, Catch::Contains("Atreides once-per-game Karama power"));
+}
+
+TEST_CASE("once-only: the basic game has no faction Karama power to count", "[verify][once]") {
+  GameState s = game({Faction::Atreides, Faction::Harkonnen}, false);
+  replay::OnceOnly once;
+  const uint8_t k = a_karama();
+  CHECK_FALSE(once.check(s, play_karama(0, k, 0, 1)).has_value());
+  CHECK_FALSE(once.check(s, play_karama(0, k, 0, 1)).has_value());
+}
+
+TEST_CASE("once-only: a shuffle drawing a card twice is found", "[verify][once]") {
+  GameState s = game({Faction::Atreides, Faction::Harkonnen});
+  replay::OnceOnly once;
+  codec::Event e;
+  e.draws = {{DrawKind::ShuffleSpice, 3}, {DrawKind::ShuffleSpice, 7}, {DrawKind::ShuffleSpice, 2}};
+  CHECK_FALSE(once.check(s, e).has_value());
+  e.draws.push_back({DrawKind::ShuffleSpice, 7});
+  auto bad = once.check(s, e);
+  REQUIRE(bad.has_value());
+  CHECK_THAT(*bad, Catch::Contains("same card twice"));
+  // Two different piles shuffled in one event are separate shuffles.
+  e.draws = {{DrawKind::ShuffleTreachery, 3}, {DrawKind::ShuffleSpice, 3}, {DrawKind::ShuffleTraitors, 3}};
+  CHECK_FALSE(once.check(s, e).has_value());
+}
