@@ -49,7 +49,7 @@ void play_room(const fs::path& dir, int actions) {
   REQUIRE(st);
   GameSetup g;
   g.seed = 11;
-  for (int f = 0; f < kNumFactions; ++f) g.factions.push_back(static_cast<Faction>(f));
+  for (int f = 0; f < kNumBaseFactions; ++f) g.factions.push_back(static_cast<Faction>(f));
   std::string room = "b1";
   REQUIRE(store::create_room(*st, g, &room, &err));
   Rng rng = Rng::from_seed(5);
