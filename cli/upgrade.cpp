@@ -1,6 +1,7 @@
 // `mentat migrate`: bring stored rooms to this release's state format.
 #include <cstdio>
 
+#include "cli/cli.h"
 #include "cli/commands.h"
 #include "core/engine.h"
 #include "replay/fold.h"
@@ -26,6 +27,20 @@ int do_migrate(store::EventStore& st, const std::vector<std::string>& rooms) {
   }
   std::printf("%zu room(s): %d migrated, %d failed\n", rooms.size(), migrated, bad);
   return bad ? 1 : 0;
+}
+
+int cmd_migrate(const Args& a, store::EventStore& st) {
+  std::vector<std::string> rooms;
+  if (a.migrate_all) {
+    std::string error;
+    for (const auto& m : st.rooms(&error)) rooms.push_back(m.room);
+    if (!error.empty()) return fail(3, error);
+  } else if (!a.room.empty()) {
+    rooms.push_back(a.room);
+  } else {
+    return fail(2, "migrate needs a room or --all");
+  }
+  return do_migrate(st, rooms);
 }
 
 }  // namespace mentat::cli

@@ -1,4 +1,5 @@
 #include "events/codec.h"
+#include "events/names.h"
 
 #include <algorithm>
 #include <memory>
@@ -348,7 +349,8 @@ bool parse_action_json(std::string_view json, Action* out, GameSetup* setup, std
     *error = "internal: the event schema does not parse: " + parser.error_;
     return false;
   }
-  std::string text(json);
+  std::string text;  // names given for ids become ids (events/names.h)
+  if (!names::resolve_action_json(json, names::Context{}, &text, error)) return false;
   if (!parser.ParseJson(text.c_str())) {  // JSON only: no schema text or includes
     *error = "invalid action JSON: " + parser.error_;
     return false;

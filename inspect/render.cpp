@@ -7,8 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "core/rules/rules.h"
 #include "events/codec.h"
 #include "events/json_text.h"
+#include "inspect/report.h"
 
 namespace mentat::inspect {
 
@@ -116,6 +118,22 @@ std::string render_board_layer() {
     out += fmt::format("<path class=\"piece\" data-location=\"{}\" d=\"{}\" fill=\"{}\" stroke=\"#795548\" stroke-width=\"0.6\"><title>{} (sector {})</title></path>",
                        l, wedge(cells()[l]), fill, esc(L.name), L.sector);
   }
+  // Territory names at the middle of their pieces (strongholds larger).
+  for (int t = 0; t < data::kNumTerritories; ++t) {
+    const auto& T = data::territory(static_cast<TerritoryId>(t));
+    if (T.kind == data::TerritoryKind::PolarSink) continue;
+    double sx = 0, sy = 0;
+    int n = 0;
+    for (int k = 0; k < T.num_locations; ++k) {
+      auto [x, y] = centre(static_cast<LocationId>(T.first_location + k));
+      sx += x, sy += y, ++n;
+    }
+    const bool big = T.stronghold;
+    out += fmt::format("<text class=\"label\" x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{}\" "
+                       "fill-opacity=\"0.8\" pointer-events=\"none\"{}>{}</text>",
+                       sx / n, sy / n - 9, big ? 10 : 7, big ? "#3e2723" : "#6d4c41", big ? " font-weight=\"bold\"" : "", esc(T.name));
+  }
+  out += fmt::format("<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"9\" text-anchor=\"middle\" fill=\"#3e2723\">Polar Sink</text>", kCx, kCy - 20);
   for (int s = 0; s < data::kNumSectors; ++s) {
     auto [x, y] = polar(kInner + 5.3 * kRing, ((s + 0.5) * 20.0 - 90.0) * kPi / 180.0);
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#5d4037\">{}</text>", x, y, s);
@@ -143,17 +161,52 @@ std::string render_position_layer(const GameState& s) {
       if (!s.has(f)) continue;
       const int n = s.forces_in_location(f, loc);
       if (!n) continue;
-      const double fx = x + (k % 3) * 11 - 8, fy = y + (k / 3) * 11;
-      out += fmt::format("<g class=\"forces\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5.5\" fill=\"{}\"/>"
-                         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"7\" fill=\"#fff\" text-anchor=\"middle\">{}</text>"
+      const double fx = x + (k % 3) * 15 - 12, fy = y + (k / 3) * 15;
+      out += fmt::format("<g class=\"forces\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"7\" fill=\"{}\" stroke=\"#fff\"/>"
+                         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"9\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\">{}</text>"
                          "<title>{}: {} forces ({} special) in {}</title></g>",
-                         faction_key(f), fx, fy, kFactionColor[fi], fx, fy + 2.5, n, faction_name(f), n, s.forces_at(f, loc, 1),
+                         faction_key(f), fx, fy, kFactionColor[fi], fx, fy + 3, n, faction_name(f), n, s.forces_at(f, loc, 1),
                          esc(data::location(loc).name));
       ++k;
     }
   }
   out += fmt::format("<text x=\"10\" y=\"20\" font-size=\"14\" id=\"caption\">Turn {} · {} · storm in sector {}</text>", s.turn,
                      phase_name(s.phase), s.storm_sector);
+  // Player markers on the board's edge (1.01.01 storm order).
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {
+    const auto f = s.faction_at(seat);
+    auto [x, y] = polar(kInner + 5 * kRing + 9, ((rules::marker_sector(s, seat) + 0.5) * 20.0 - 90.0) * kPi / 180.0);
+    out += fmt::format("<g class=\"marker\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"8\" fill=\"{}\" stroke=\"#000\"/>"
+                       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"9\" fill=\"#fff\" text-anchor=\"middle\">{}</text><title>{}'s player marker</title></g>",
+                       faction_key(f), x, y, kFactionColor[static_cast<int>(f)], x, y + 3, faction_name(f).substr(0, 1), faction_name(f));
+  }
+  // Each faction's public counts: reserves, tanks, cards in hand, ally.
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {
+    const auto f = s.faction_at(seat);
+    const auto& fs = s.of(f);
+    const double x = 10 + (seat % 2) * 400, y = 784 + (seat / 2) * 14;
+    std::string line = fmt::format("{}: reserves {}+{}, tanks {}+{}, {} card{}", faction_name(f), fs.reserves[0], fs.reserves[1], fs.tanks[0],
+                                   fs.tanks[1], fs.hand.n, fs.hand.n == 1 ? "" : "s");
+    if (fs.ally < kNumFactions) line += ", allied with " + std::string(faction_name(static_cast<Faction>(fs.ally)));
+    out += fmt::format("<g class=\"status\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\"/>"
+                       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\">{}</text></g>",
+                       faction_key(f), x + 5, y - 4, kFactionColor[static_cast<int>(f)], x + 14, y, esc(line));
+  }
+  // The auction: which card of the row is up for bid (face down) and the high bid.
+  if (s.phase == Phase::Bidding && s.bidding.index < s.bidding.row.n) {
+    std::string bid = fmt::format("card {} of {} up for bid", s.bidding.index + 1, s.bidding.row.n);
+    if (s.bidding.high_bidder >= 0 && s.bidding.high_bidder < s.num_seats)
+      bid += fmt::format(": high bid {} by {}", s.bidding.high_bid, faction_name(s.faction_at(s.bidding.high_bidder)));
+    out += fmt::format("<text id=\"auction\" x=\"790\" y=\"20\" font-size=\"12\" text-anchor=\"end\">{}</text>", esc(bid));
+  }
+  if (s.winners) {
+    std::string w;
+    for (int i = 0; i < kNumFactions; ++i)
+      if ((s.winners >> i) & 1u) w += (w.empty() ? "" : ", ") + std::string(faction_name(static_cast<Faction>(i)));
+    out += fmt::format("<text id=\"winners\" x=\"{}\" y=\"{}\" font-size=\"20\" font-weight=\"bold\" text-anchor=\"middle\" "
+                       "fill=\"#1b5e20\" stroke=\"#fff\" stroke-width=\"0.6\">Winners: {} ({})</text>",
+                       kCx, kCy + 8, esc(w), victory_kind_name(s.victory_kind));
+  }
   out += "</g>";
   return out;
 }
@@ -177,16 +230,8 @@ std::string render_svg(const GameState& s, Viewer who) {
   out += "<rect width=\"800\" height=\"840\" fill=\"#fafafa\"/>";
   out += render_board_layer();
   out += render_position_layer(s);
-  // Legend.
-  int k = 0;
-  for (Seat seat = 0; seat < s.num_seats; ++seat) {
-    const auto f = s.faction_at(seat);
-    out += fmt::format("<circle cx=\"{}\" cy=\"790\" r=\"6\" fill=\"{}\"/><text x=\"{}\" y=\"794\" font-size=\"11\">{}</text>", 20 + k * 130,
-                       kFactionColor[static_cast<int>(f)], 30 + k * 130, faction_name(f));
-    ++k;
-  }
   const std::string panel = render_panel(s, who);
-  if (!panel.empty()) out += fmt::format("<text id=\"panel\" x=\"10\" y=\"825\" font-size=\"11\">{}</text>", esc(panel));
+  if (!panel.empty()) out += fmt::format("<text id=\"panel\" x=\"10\" y=\"834\" font-size=\"11\">{}</text>", esc(panel));
   out += "</svg>";
   return out;
 }
@@ -197,20 +242,26 @@ std::string render_replay_html(const std::string& title, const std::vector<Repla
   std::string data = "[";
   for (size_t i = 0; i < frames.size(); ++i) {
     const auto& f = frames[i];
-    data += fmt::format("{}{{\"v\":{},\"s\":{},\"l\":{},\"p\":{}}}", i ? "," : "", f.version, js_string(f.summary), js_string(f.layer), js_string(f.panel));
+    data += fmt::format("{}{{\"v\":{},\"s\":{},\"c\":{},\"l\":{},\"p\":{}}}", i ? "," : "", f.version, js_string(f.summary),
+                        js_string(f.changes), js_string(f.layer), js_string(f.panel));
   }
   data += "]";
   std::string html = R"(<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>)" + esc(title) + R"(</title>
-<style>body{font-family:sans-serif;margin:12px;display:flex;gap:16px}#log{font:12px monospace;height:800px;overflow:auto;width:520px}
-#log div{white-space:pre}#log .cur{background:#ffe082}#controls{margin:6px 0}#slider{width:600px}</style></head>
-<body><div><div id="controls"><input type="range" id="slider" min="0" value="0"> <span id="ver"></span></div>
-<svg id="svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 840" width="800" height="840" font-family="sans-serif">
-<rect width="800" height="840" fill="#fafafa"/>)" + render_board_layer() + R"(<g id="dyn"></g><text id="panel" x="10" y="825" font-size="11"></text></svg>
-<div id="summary"></div></div><div id="log"></div>
+<style>body{font-family:sans-serif;margin:8px;display:flex;gap:12px;height:calc(100vh - 16px);box-sizing:border-box}
+#left{display:flex;flex-direction:column;min-width:0}#svg{height:calc(100vh - 150px);width:auto;max-width:600px}
+#right{display:flex;flex-direction:column;flex:1;min-width:280px}
+#log{font:11px monospace;flex:1;overflow:auto}#log div{white-space:pre}#log .cur{background:#ffe082}
+#controls{margin:4px 0}#slider{width:420px}#summary{font:12px monospace}
+#changes{font:11px monospace;white-space:pre;height:110px;overflow:auto;border-top:1px solid #ccc;margin-top:4px}
+#msg{color:#b00020}</style></head>
+<body><div id="left"><div id="controls"><input type="range" id="slider" min="0" value="0"> <span id="ver"></span> <span id="msg"></span></div>
+<svg id="svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 840" font-family="sans-serif">
+<rect width="800" height="840" fill="#fafafa"/>)" + render_board_layer() + R"(<g id="dyn"></g><text id="panel" x="10" y="834" font-size="11"></text></svg>
+<div id="summary"></div></div><div id="right"><div id="log"></div><div id="changes"></div></div>
 <script>
 const F = )" + data + R"(;
-const slider = document.getElementById('slider'), log = document.getElementById('log');
+const slider = document.getElementById('slider'), log = document.getElementById('log'), msg = document.getElementById('msg');
 slider.max = F.length - 1;
 F.forEach((f, i) => { const d = document.createElement('div'); d.textContent = f.s; d.id = 'e' + i; d.onclick = () => show(i); log.appendChild(d); });
 function show(i) {
@@ -220,17 +271,28 @@ function show(i) {
   document.getElementById('panel').textContent = F[i].p;
   document.getElementById('ver').textContent = 'version ' + F[i].v + ' / ' + F[F.length - 1].v;
   document.getElementById('summary').textContent = F[i].s;
+  document.getElementById('changes').textContent = F[i].c ? 'what changed:\n' + F[i].c : '';
   document.querySelectorAll('#log .cur').forEach(e => e.className = '');
   const cur = document.getElementById('e' + i); cur.className = 'cur'; cur.scrollIntoView({block: 'nearest'});
   document.body.dataset.version = F[i].v;
+  if (location.hash !== '#v=' + F[i].v) history.replaceState(null, '', '#v=' + F[i].v);
 }
-slider.addEventListener('input', () => show(+slider.value));
-document.addEventListener('keydown', e => { if (e.key === 'ArrowRight') show(+slider.value + 1); if (e.key === 'ArrowLeft') show(+slider.value - 1);
+slider.addEventListener('input', () => { msg.textContent = ''; show(+slider.value); });
+document.addEventListener('keydown', e => {
+  if (e.target === slider && (e.key === 'ArrowRight' || e.key === 'ArrowLeft' || e.key === 'ArrowUp' || e.key === 'ArrowDown' ||
+                              e.key === 'Home' || e.key === 'End')) return;  // the focused slider steps by itself
+  if (e.key === 'ArrowRight') show(+slider.value + 1); if (e.key === 'ArrowLeft') show(+slider.value - 1);
   if (e.key === 'Home') show(0); if (e.key === 'End') show(F.length - 1); });
-const m = location.hash.match(/v=(\d+)/);
-let start = 0;
-if (m) { const want = +m[1]; const idx = F.findIndex(f => f.v === want); start = idx < 0 ? 0 : idx; }
-slider.value = start; slider.dispatchEvent(new Event('input'));
+function follow() {
+  const m = location.hash.match(/v=(\d+)/);
+  if (!m) { show(+slider.value); return; }
+  const want = +m[1], idx = F.findIndex(f => f.v === want);
+  if (idx < 0) { msg.textContent = 'no version ' + want + ' in this replay (' + F[0].v + '..' + F[F.length - 1].v + ')'; show(+slider.value); return; }
+  msg.textContent = '';
+  show(idx);
+}
+window.addEventListener('hashchange', follow);
+follow();
 </script></body></html>
 )";
   return html;

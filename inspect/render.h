@@ -29,9 +29,12 @@ struct ReplayFrame {
   std::string summary;  // one line (inspect/report.h)
   std::string layer;    // render_position_layer
   std::string panel;    // render_panel
+  std::string changes;  // what changed from the previous frame, one line each (inspect/report.h what_changed)
 };
-// One HTML file, no network needed: slider and arrow keys step through frames.
-// `#v=N` in the URL opens version N.
+// One HTML file, no network needed: slider and arrow keys step through frames
+// (one version per key, focused slider or not); the URL follows as `#v=N`,
+// and a changed or typed `#v=N` opens version N (an out-of-range one says
+// so). The layout fits 1024x768.
 std::string render_replay_html(const std::string& title, const std::vector<ReplayFrame>& frames);
 
 }  // namespace mentat::inspect

@@ -4,6 +4,7 @@
 
 #include "events/codec.h"
 #include "events/json_text.h"
+#include "replay/diff.h"
 
 namespace mentat::inspect {
 
@@ -133,9 +134,16 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       what = fmt::format("uses the Voice: {} {}", a.flag ? "play" : "do not play", k);
       break;
     }
-    case ActionKind::SetRulings: {
+    case ActionKind::SetRulings: {  // only what changes
       what = "adjudicator sets rulings:";
-      for (const auto& info : ruling_registry()) what += fmt::format(" {}={}", info.key, info.values[a.rulings.get(info.id)]);
+      int n = 0;
+      for (const auto& info : ruling_registry()) {
+        if (before && before->rulings.get(info.id) == a.rulings.get(info.id)) continue;
+        what += fmt::format(" {}={}", info.key, info.values[a.rulings.get(info.id)]);
+        if (before) what += fmt::format(" (was {})", info.values[before->rulings.get(info.id)]);
+        ++n;
+      }
+      if (n == 0) what += " none changed";
       break;
     }
     case ActionKind::None: what = "?"; break;
@@ -146,6 +154,65 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
   const GameState& at = before ? *before : after;
   // Free text (a deal, a bribe note) never reaches a terminal with its control characters.
   return codec::printable(fmt::format("v{:<4} T{:<2} {:<22} {} {}{}", e.version, at.turn, phase_name(at.phase), who, what, drawn));
+}
+
+namespace {
+
+bool secret_zone(const std::string& z) {
+  // Hands, decks, traitors, the storm card, the cards up for bid (face down,
+  // 1.04.03) and the cards a Harkonnen Karama took are not public.
+  return z.rfind("hand:", 0) == 0 || z.find("deck") != std::string::npos || z.rfind("traitor", 0) == 0 || z == "storm_card" ||
+         z == "up_for_bid" || z == "karama_taken" || z == "nowhere";
+}
+
+}  // namespace
+
+const char* victory_kind_name(uint8_t k) {
+  switch (k) {  // core/rules/mentat_pause.cpp
+    case 1: return "stronghold victory";
+    case 2: return "Bene Gesserit prediction";
+    case 3: return "Spacing Guild default victory";
+    case 4: return "Fremen special victory";
+    case 5: return "Fremen default victory";
+    case 6: return "most strongholds at the end";
+    default: return "victory";
+  }
+}
+
+std::vector<std::string> what_changed(const GameState& before, const GameState& after, bool show_hidden) {
+  std::vector<std::string> out;
+  if (after.winners != before.winners) {
+    std::string w;
+    for (int i = 0; i < kNumFactions; ++i)
+      if ((after.winners >> i) & 1u) w += (w.empty() ? "" : ", ") + std::string(faction_name(static_cast<Faction>(i)));
+    out.push_back(fmt::format("game over: {} win{} ({})", w, w.find(',') == std::string::npos ? "s" : "", victory_kind_name(after.victory_kind)));
+  }
+  for (const auto& d : replay::diff_states(before, after)) {
+    if (!show_hidden) {
+      if (d.group == "other") continue;
+      if (d.group == "spice" && d.what.rfind("behind", 0) == 0) continue;
+      if (d.group == "custody") {
+        if (d.what.rfind("traitor", 0) == 0 || d.what.rfind("storm", 0) == 0) continue;
+        if (secret_zone(d.after)) {
+          // A card reaching a hand or the auction: where it went is public, which card is not.
+          if (d.after.rfind("hand:", 0) == 0 || d.after == "up_for_bid")
+            out.push_back(fmt::format("a treachery card: {} -> {}", d.before, d.after));
+          continue;
+        }
+      }
+    }
+    out.push_back(fmt::format("{}: {} -> {}", d.what, d.before, d.after));
+  }
+  return out;
+}
+
+std::string outcome_line(const GameState& before, const GameState& after, bool show_hidden) {
+  std::string line;
+  for (const auto& c : what_changed(before, after, show_hidden)) {
+    if (c.rfind("waiting for:", 0) == 0 || c.rfind("phase:", 0) == 0) continue;
+    line += (line.empty() ? "" : "; ") + c;
+  }
+  return line;
 }
 
 }  // namespace mentat::inspect

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/state.h"
 #include "events/codec.h"
@@ -14,5 +15,18 @@
 namespace mentat::inspect {
 
 std::string summarize_event(const codec::Event& e, const GameState* before, const GameState& after, bool show_hidden);
+
+// What changed from `before` to `after`, in readable lines ("storm sector: 3
+// -> 7", "atreides forces in Arrakeen: 10 -> 8", "Lasgun #14: hand:atreides ->
+// treachery_discard", "game over: Atreides, Fremen win (stronghold victory)"),
+// from replay::diff_states. Without `show_hidden` only public changes are
+// listed: no spice behind shields, no card reaching a hand or a deck (only
+// "a treachery card"), no traitors, no internal fields.
+std::vector<std::string> what_changed(const GameState& before, const GameState& after, bool show_hidden);
+// "stronghold victory", "Fremen default victory", ... (GameState::victory_kind).
+const char* victory_kind_name(uint8_t kind);
+// The outcome of an event for the log: its public changes on one line, or ""
+// (pending-decision bookkeeping is left out).
+std::string outcome_line(const GameState& before, const GameState& after, bool show_hidden);
 
 }  // namespace mentat::inspect

@@ -10,6 +10,7 @@
 #include "events/codec.h"
 #include "events/json_text.h"
 #include "events/view_generated.h"
+#include "inspect/options_view.h"
 
 namespace mentat::inspect {
 
@@ -158,18 +159,21 @@ std::string build_view(const GameState& s, Viewer who) {
       const auto loc = static_cast<LocationId>(l);
       if (s.forces_in_location(f, loc) == 0) continue;
       forces.push_back(fb::CreateForcesView(b, strs.of(loc), data::location(loc).sector,
-                                            s.forces_at(f, loc, 0), s.forces_at(f, loc, 1)));
+                                            s.forces_at(f, loc, 0), s.forces_at(f, loc, 1), loc));
     }
     auto name = strs.of(f);
     auto fv_forces = forces.create(b);
     auto ally = fs.ally != kNoFaction ? strs.of(static_cast<Faction>(fs.ally)) : 0;
     Offset<flatbuffers::Vector<Offset<fb::CardView>>> hand = 0;
     Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> traitors = 0, offer = 0;
+    Offset<flatbuffers::Vector<uint8_t>> traitor_ids = 0, offer_ids = 0;
     Offset<flatbuffers::String> pred = 0;
     if (mine(f)) {
       hand = cards(strs, fs.hand);
       traitors = leader_names(strs, fs.traitors);
       offer = leader_names(strs, fs.traitor_offer);
+      traitor_ids = b.CreateVector(fs.traitors.ids, fs.traitors.n);
+      offer_ids = b.CreateVector(fs.traitor_offer.ids, fs.traitor_offer.n);
       if (fs.prediction_faction != kNoFaction) pred = strs.of(static_cast<Faction>(fs.prediction_faction));
     }
     OffsetList<flatbuffers::String, rules::kNumAbilities> prevented;  // 3.01.11.02 (public)
@@ -188,6 +192,8 @@ std::string build_view(const GameState& s, Viewer who) {
       fv.add_hand(hand);
       fv.add_traitors(traitors);
       fv.add_traitor_offer(offer);
+      fv.add_traitor_ids(traitor_ids);
+      fv.add_traitor_offer_ids(offer_ids);
       if (pred.o) fv.add_prediction_faction(pred);
       if (fs.prediction_turn) fv.add_prediction_turn(fs.prediction_turn);
       if (s.phase == Phase::Storm) fv.add_storm_dial(fs.storm_dial);
@@ -219,7 +225,7 @@ std::string build_view(const GameState& s, Viewer who) {
   OffsetList<fb::SpiceView, data::kNumLocations> spice;
   for (int l = 0; l < data::kNumLocations; ++l)
     if (s.spice_on_board[l])
-      spice.push_back(fb::CreateSpiceView(b, strs.of(static_cast<LocationId>(l)), s.spice_on_board[l]));
+      spice.push_back(fb::CreateSpiceView(b, strs.of(static_cast<LocationId>(l)), s.spice_on_board[l], static_cast<uint8_t>(l)));
 
   // Leaders: pool and tanks are public (face-down leaders: only to their own faction).
   OffsetList<fb::LeaderView, data::kNumLeaders> leaders;
@@ -231,7 +237,7 @@ std::string build_view(const GameState& s, Viewer who) {
     if (face_down && !mine(L.faction)) continue;  // 1.05.05: only its own faction may look
     leaders.push_back(fb::CreateLeaderView(
         b, strs.leader_name(static_cast<LeaderId>(l)), strs.of(L.faction), L.strength, strs.of(ls.zone),
-        ls.holder < kNumFactions ? strs.of(static_cast<Faction>(ls.holder)) : 0));
+        ls.holder < kNumFactions ? strs.of(static_cast<Faction>(ls.holder)) : 0, static_cast<uint8_t>(l)));
   }
 
   Offset<fb::BiddingView> bidding = 0;
@@ -311,9 +317,7 @@ std::string build_view(const GameState& s, Viewer who) {
   if (who.kind == Viewer::SeatView) {
     const auto ds = decisions(s, who.seat);
     decs.reserve(ds.size());
-    for (const auto& d : ds)
-      decs.push_back(fb::CreateDecisionView(b, b.CreateString(action_kind_name(d.kind)), b.CreateString(d.prompt), d.min,
-                                            d.max, b.CreateVector(d.options)));
+    for (const auto& d : ds) decs.push_back(build_decision_view(b, s, who.seat, d));
   }
 
   OffsetList<flatbuffers::String, kNumFactions> winners;

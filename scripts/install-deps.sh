@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Mentat builds and tests with (only those
 # missing). Needs root or sudo. Safe to run again.
+#   scripts/install-deps.sh          what building and the demo need
+#   scripts/install-deps.sh --test   also what only the tests need (chromium,
+#                                    for the headless HTML replay test)
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       librocksdb-dev libflatbuffers-dev flatbuffers-compiler
       libspdlog-dev libfmt-dev catch2 libcli11-dev libxxhash-dev librapidcheck-dev
-      chromium libcpp-httplib-dev
+      libcpp-httplib-dev
       clang libclang-rt-14-dev   # the libFuzzer targets (tests/fuzz)
       libbenchmark-dev)          # bench/ (MENTAT_BUILD_BENCH)
-# The browser test (tests/web) needs node and npm: Debian's, unless a node is
-# already installed (from elsewhere: its own npm comes with it).
-if ! command -v node >/dev/null 2>&1; then pkgs+=(nodejs npm); fi
+if [ "${1:-}" = "--test" ]; then
+  pkgs+=(chromium)   # the headless HTML replay test (tests/test_browser.cpp)
+  # The web client's browser test (tests/web) needs node and npm: Debian's,
+  # unless a node is already installed (from elsewhere: its own npm comes with it).
+  if ! command -v node >/dev/null 2>&1; then pkgs+=(nodejs npm); fi
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

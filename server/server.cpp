@@ -27,6 +27,7 @@
 #include "bots/bot.h"
 #include "core/engine.h"
 #include "events/codec.h"
+#include "events/names.h"
 #include "inspect/report.h"
 #include "inspect/view.h"
 #include "replay/fold.h"
@@ -888,8 +889,10 @@ struct Server::Impl : web::Host {
     if (a == Auth::Bad) return err;
     if (a != Auth::SeatToken) return error_reply(401, "bad_token", "acting needs a seat token (Authorization: Bearer TOKEN)");
     if (web::archived(store, room)) return error_reply(410, "archived", "room " + room + " is archived: it takes no more actions");
-    std::string buffer, error;
-    const auto* req = api::parse<fb::SubmitRequest>(body, &buffer, &error);
+    std::string buffer, error, resolved;
+    // Names for ids in the action (events/names.h), as `mentat act` takes them.
+    if (!names::resolve_action_json(body, names::Context{}, &resolved, &error)) return error_reply(400, "malformed", error);
+    const auto* req = api::parse<fb::SubmitRequest>(resolved, &buffer, &error);
     if (!req) return error_reply(400, "malformed", error);
     if (!req->expect() || *req->expect() < 0)
       return error_reply(400, "malformed", "expect must be the integer version the action is based on");

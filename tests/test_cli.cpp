@@ -81,8 +81,9 @@ TEST_CASE("CLI: new, act, log, show, actions, verify", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("0 failed"));
   r = run(data + " verify --all");
   CHECK(r.code == 0);
-  r = run(data + " verify nosuchroom");
-  CHECK(r.code == 1);
+  r = run(data + " verify nosuchroom");  // an input error (docs/CLI.md), with the nearest room
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("no room nosuchroom"));
   r = run(data + " rooms");
   CHECK_THAT(r.out, Catch::Contains("cli1"));
   fs::remove_all(dir);
@@ -113,5 +114,89 @@ TEST_CASE("CLI: new refuses factions and modules whose rules are not implemented
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("\"state_format\": 3"));
   CHECK_THAT(r.out, !Catch::Contains("\"modules\""));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("CLI: names in actions, labelled choices, --expect head", "[cli][names]") {
+  const fs::path dir = fs::temp_directory_path() / ("mentat-cli-names-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string data = "--data " + dir.string();
+  REQUIRE(run(data + " new --factions atreides,harkonnen,fremen --seed 7 --room n1").code == 0);
+
+  // The Fremen are asked for a traitor and their placement, labelled.
+  auto r = run(data + " actions n1 --seat fremen");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("traitor (leader): "));
+  r = run(data + " actions n1 --seat fremen --json");
+  REQUIRE(r.code == 0);
+  CHECK(r.out.rfind("{", 0) == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"choices\""));
+  CHECK_THAT(r.out, Catch::Contains("\"role\": \"traitor\""));
+
+  // The first traitor offered to the Fremen, by name.
+  const auto at = r.out.find("\"role\": \"traitor\"");
+  const auto nm = r.out.rfind("\"name\": \"", at);
+  REQUIRE(nm != std::string::npos);
+  const std::string leader = r.out.substr(nm + 9, r.out.find('"', nm + 9) - nm - 9);
+  r = run(data + " act n1 --seat fremen --expect head '{\"action_type\":\"SelectTraitor\",\"action\":{\"leader\":\"" + leader + "\"}}'");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("v1"));
+  r = run(data + " actions n1 --seat fremen");
+  CHECK_THAT(r.out, Catch::Contains("location (placements[].location): 65 Sietch Tabr"));
+
+  // Unknown and ambiguous names: exit 2, a sentence with suggestions, nothing stored.
+  r = run(data + R"( act n1 --seat fremen --expect head '{"action_type":"PlaceForces","action":{"placements":[{"location":"Sietch Tabor","forces":10}]}}')");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("did you mean 'Sietch Tabr'"));
+  r = run(data + R"( act n1 --seat fremen --expect head '{"action_type":"PlaceForces","action":{"placements":[{"location":"False Wall South","forces":10}]}}')");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("pieces"));
+  r = run(data + R"( act n1 --seat fremen --expect 1 '{"action_type":"Mve","action":{}}')");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("did you mean 'Move'"));
+  r = run(data + " act n1 --seat fremn --expect head '{\"action_type\":\"Pass\",\"action\":{}}'");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("did you mean 'fremen'"));
+  r = run(data + " act n1 --seat fremen --expect soon '{\"action_type\":\"Pass\",\"action\":{}}'");
+  CHECK(r.code == 2);
+  r = run(data + " log n1");
+  CHECK_THAT(r.out, Catch::Contains("v1"));
+  CHECK_THAT(r.out, !Catch::Contains("v2"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("CLI: the contract (exit codes, --version, did you mean, no store created by readers)", "[cli]") {
+  const fs::path dir = fs::temp_directory_path() / ("mentat-cli-contract-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string data = "--data " + dir.string();
+  auto r = run("--version");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("mentat engine"));
+  r = run(data + " neww --seed 1");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("did you mean 'new'"));
+  r = run(data + " new --no-such-option");
+  CHECK(r.code == 2);
+  // A read command on a path with no store says so and creates nothing.
+  r = run(data + " verify --all");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("no store at"));
+  CHECK_FALSE(fs::exists(dir));
+  // Options after the subcommand; a random seed when none is given.
+  r = run("new --factions atreides,harkonnen --room c1 " + data);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("seed "));
+  r = run("rooms --json " + data);
+  CHECK(r.code == 0);
+  CHECK(r.out == "[{\"room\":\"c1\",\"head\":0}]\n");
+  r = run(data + " new --factions atreides,harkonnen --seed 1 --ruling storm_on_markr=that_player");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("did you mean 'storm_on_marker'"));
+  r = run(data + " verify c2");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("did you mean 'c1'"));
+  r = run(data + " verify c1 --json");
+  CHECK(r.code == 0);
+  CHECK(r.out.rfind("{\"rooms\":[{\"room\":\"c1\"", 0) == 0);
   fs::remove_all(dir);
 }

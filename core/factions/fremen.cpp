@@ -310,7 +310,7 @@ constexpr FactionRules make() {
   r.after_nexus = {rides_begin, validate_ride, apply_ride, ride_decisions, ride_legal,
                    "only the Fremen may ride the sandworm now"};
   r.karama_power = {karama_check, karama_apply, karama_candidates,
-                    ", or place your sandworm at a location (target) of a sand territory, value 1 protecting your ally's forces there (1.14.03)"};
+                    ", or place your sandworm at a location (target) of a sand territory, value {\"protect_ally\": true} protecting your ally's forces there (1.14.03)"};
   return r;
 }
 

@@ -869,7 +869,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   switch (s.step) {
     case kChoose: {
       Decision d{ActionKind::ChooseBattle,
-                 "Choose your next battle as the aggressor (1.07.02): options are territory + 256 x opponent faction", 0, 0, {}};
+                 "Choose your next battle as the aggressor (1.07.02): a territory and an opponent (ChooseBattle.territory, .opponent)", 0, 0, {}};
       for (const auto& o : battles_of(s, seat))
         d.options.push_back(static_cast<uint16_t>(o.territory | (static_cast<int>(o.opponent) << 8)));
       out.push_back(std::move(d));
@@ -880,7 +880,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       const int max = max_dial(s, me, opp, b.territory, b.area);
       Decision d{ActionKind::BattlePlan,
                  "Battle plan in " + territory_name(b.territory) + " against " + std::string(faction_name(opp)) +
-                     ": dial 0.." + std::to_string(max) + ", a leader (options: leader ids; 100 + card id for a Cheap Hero)" +
+                     ": dial 0.." + std::to_string(max) + ", a leader (BattlePlan.leader) or a Cheap Hero (.cheap_hero)" +
                      " and optionally a weapon and a defense (1.07.04)" +
                      (s.advanced && !battle_hardened(s, me) ? "; spice 0..dial (1.13.04)" : ""),
                  0, max, {}};

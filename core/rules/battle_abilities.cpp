@@ -553,8 +553,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       Decision d{ActionKind::PrescienceAnswer,
                  std::string("The Atreides' Prescience (2.01.08): reveal the ") + element_name(e) +
                      " you will play; it binds your battle plan" +
-                     (e == kDial ? "" : (e == kLeader ? " (leader id, 100 + card id for a Cheap Hero" : " (card id") +
-                                            std::string(", 255: not played)")),
+                     (e == kDial ? "" : std::string(" (PrescienceAnswer.value: one of the choices)")),
                  0, 0, {}};
       for (uint8_t v : answer_values(s, seat, e)) d.options.push_back(v);
       if (e == kDial) d.max = battle_max_dial(s, seat);
@@ -569,8 +568,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       }
       Decision d{ActionKind::Voice,
                  "The Voice (2.02.06): command " + std::string(faction_name(s.faction_at(target))) +
-                     " to play (must) or not to play a kind of card: 0 poison weapon, 1 projectile weapon, 2 poison defense, "
-                     "3 projectile defense, 4 worthless card, 5 Cheap Hero, 64 + kind: a special weapon or defense by name",
+                     " to play (must) or not to play a kind of card (Voice.kind: one of the choices)",
                  0, 0, {}};
       for (uint8_t k = 0; k <= kCheapHero; ++k) d.options.push_back(k);
       for (int k = 0; k < data::kNumTreacheryKinds; ++k)

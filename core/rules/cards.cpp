@@ -189,7 +189,7 @@ std::optional<Rejection> check_revival(const GameState& s, Faction me, const Act
   const int n = r.regular + r.special;
   if (n == 0)
     return reject(RejectCode::Malformed, "revive a leader (target) or 1.." + std::to_string(max_forces) +
-                                             " forces (value = regular + 16 x special) (" + rule + ")");
+                                             " forces (value {\"forces\": N, \"special\": N}) (" + rule + ")");
   if (n > max_forces) return reject(RejectCode::IllegalChoice, "at most " + std::to_string(max_forces) + " forces (" + rule + ")");
   if (r.regular > fs.tanks[0])
     return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[0]) + " regular forces in the Tleilaxu Tanks");
@@ -522,7 +522,7 @@ std::optional<Rejection> storm_window(const GameState& s, uint8_t card, const ch
 std::optional<Rejection> check_prevent(const GameState& s, Faction me, const Action& a) {
   const int ab = a.value & 0x3F;
   const AbilityInfo* info = ability_info(static_cast<Ability>(ab));
-  if (!info) return reject(RejectCode::Malformed, "name the ability to prevent (value = 64 + ability id, 3.01.11.02)");
+  if (!info) return reject(RejectCode::Malformed, "name the ability to prevent (value {\"prevent\": ABILITY}, 3.01.11.02)");
   if (a.to >= kNumFactions || !s.has(static_cast<Faction>(a.to)))
     return reject(RejectCode::Malformed, "name the faction whose ability you prevent (target)");
   const auto target = static_cast<Faction>(a.to);
@@ -597,10 +597,10 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
     case TreacheryKind::Truthtrance: {
       const uint8_t asked = asked_of(a);
       if (asked >= kNumFactions || !s.has(static_cast<Faction>(asked)))
-        return reject(RejectCode::Malformed, "name the asked faction in value & 15 (3.01.22)");
+        return reject(RejectCode::Malformed, "name the asked faction (value {\"ask\": FACTION, \"question\": Q}, 3.01.22)");
       if (static_cast<Faction>(asked) == me) return reject(RejectCode::IllegalChoice, "Truthtrance asks one other player (3.01.22)");
       const int q = a.value >> 4;
-      if (q >= kNumQuestions) return reject(RejectCode::Malformed, "unknown Truthtrance question (value >> 4)");
+      if (q >= kNumQuestions) return reject(RejectCode::Malformed, "unknown Truthtrance question (value.question)");
       switch (static_cast<Question>(q)) {
         case Question::FreeForm:
         case Question::SpiceAtLeast: return std::nullopt;
@@ -743,9 +743,9 @@ void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 std::string play_prompt(const GameState& s, Faction me, uint8_t card) {
   if (is_karama(s, me, card)) {
-    std::string p = "Play " + card_name(card) + " as a Karama: buy this turn's shipment at Guild rates, paid to the bank (value 128, 3.01.11.03)";
+    std::string p = "Play " + card_name(card) + " as a Karama: buy this turn's shipment at Guild rates, paid to the bank (value \"guild_rates\", 3.01.11.03)";
     p += faction_rules(me).karama_power.prompt;  // 1.14.01-05
-    p += ", or prevent the next use of a faction ability marked with a star (value 64 + ability, target = faction, 3.01.11.02)";
+    p += ", or prevent the next use of a faction ability marked with a star (value {\"prevent\": ABILITY}, target = its faction, 3.01.11.02)";
     return p;
   }
   switch (kind_of(card)) {
@@ -754,10 +754,11 @@ std::string play_prompt(const GameState& s, Faction me, uint8_t card) {
       return "Play Family Atomics: every force on the Shield Wall is destroyed; Imperial Basin, Arrakeen and Carthag lose their storm protection (3.01.07)";
     case TreacheryKind::Hajr: return "Play Hajr: one more force movement this turn (3.01.09)";
     case TreacheryKind::TleilaxuGhola:
-      return "Play Tleilaxu Ghola: revive a leader (target) or up to 5 forces (value = regular + 16 x special) for free (3.01.20)";
+      return "Play Tleilaxu Ghola: revive a leader (target) or up to 5 forces (value {\"forces\": N, \"special\": N}) for free (3.01.20)";
     case TreacheryKind::Truthtrance:
-      return "Play Truthtrance: ask another faction (value & 15) a yes/no question (value >> 4: 0 free-form, 1 holds card kind target, "
-             "2 leader target is a traitor, 3 holds at least target spice, 4/5 Bene Gesserit predicted faction/turn target) (3.01.22)";
+      return "Play Truthtrance: ask another faction a yes/no question (value {\"ask\": FACTION, \"question\": Q}, Q one of free_form, "
+             "holds_card (card kind: target), is_traitor (leader: target), spice_at_least (target), predicted_faction, predicted_turn "
+             "(target)) (3.01.22)";
     default: break;
   }
   return "Play " + card_name(card);

@@ -1,0 +1,160 @@
+// Labelled choices (inspect/options.h). The meaning of Decision::options per
+// action kind is read here from the decisions' documented encodings
+// (core/rules/*.cpp: leaders, 100 + card id for a Cheap Hero, territory +
+// 256 x opponent for ChooseBattle, Voice kinds); this is the one place that
+// turns them into names and action fields.
+#include "inspect/options.h"
+
+#include <flatbuffers/flatbuffers.h>
+#include <fmt/format.h>
+
+#include "core/data/board.h"
+#include "core/data/components.h"
+#include "core/rules/battle_abilities.h"
+#include "events/codec.h"
+#include "events/names.h"
+#include "events/view_generated.h"
+#include "inspect/options_view.h"
+
+namespace mentat::inspect {
+namespace {
+
+constexpr int kCheapHeroOption = 100;  // BattlePlan / PrescienceAnswer: 100 + card id
+
+Choice location_choice(int option, LocationId l, const char* role, const char* field) {
+  return Choice{option, names::location_name(l), role, {{field, l}}};
+}
+
+Choice leader_or_hero(int option, int v, const char* leader_field, const char* hero_field) {
+  if (v == rules::ability::kKwisatzHaderachToken) return Choice{option, "Kwisatz Haderach", "kwisatz_haderach", {{"kwisatz_haderach", 1}}};
+  if (v >= kCheapHeroOption && v - kCheapHeroOption < data::kNumTreacheryCards)
+    return Choice{option, names::card_name(static_cast<TreacheryId>(v - kCheapHeroOption)), "cheap_hero", {{hero_field, v - kCheapHeroOption}}};
+  return Choice{option, names::leader_name(static_cast<LeaderId>(v)), "leader", {{leader_field, v}}};
+}
+
+std::string voice_kind_name(int k) {
+  static constexpr const char* kKinds[] = {"poison weapon", "projectile weapon", "poison defense", "projectile defense",
+                                           "worthless card", "Cheap Hero"};
+  if (k >= 0 && k < 6) return kKinds[k];
+  if (k >= rules::ability::kNamed && k - rules::ability::kNamed < data::kNumTreacheryKinds)
+    return std::string(data::treachery_kind_name(static_cast<data::TreacheryKind>(k - rules::ability::kNamed)));
+  return std::to_string(k);
+}
+
+Choice faction_choice(int option, int f, const char* field) {
+  return Choice{option, f < kNumFactions ? std::string(faction_name(static_cast<Faction>(f))) : "?", "faction", {{field, f}}};
+}
+
+void add_origins(const GameState& s, Seat seat, const char* field, std::vector<Choice>& out) {
+  const Faction me = s.faction_at(seat);
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const auto id = static_cast<LocationId>(l);
+    const int n = s.forces_in_location(me, id);
+    if (n == 0) continue;
+    Choice c = location_choice(-1, id, "origin", field);
+    c.forces = n;
+    c.special = s.forces_at(me, id, 1);
+    out.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+std::vector<Choice> label_choices(const GameState& s, Seat seat, const Decision& d) {
+  std::vector<Choice> out;
+  for (uint16_t o : d.options) {
+    const int v = o;
+    switch (d.kind) {
+      case ActionKind::Ship: out.push_back(location_choice(v, static_cast<LocationId>(v), "destination", "to")); break;
+      case ActionKind::Move: out.push_back(location_choice(v, static_cast<LocationId>(v), "destination", "to")); break;
+      case ActionKind::SendSpiritualAdvisor: out.push_back(location_choice(v, static_cast<LocationId>(v), "destination", "to")); break;
+      case ActionKind::WormRide: out.push_back(location_choice(v, static_cast<LocationId>(v), "destination", "to")); break;
+      case ActionKind::Flip: out.push_back(location_choice(v, static_cast<LocationId>(v), "location", "location")); break;
+      case ActionKind::PlaceForces: out.push_back(location_choice(v, static_cast<LocationId>(v), "location", "placements[].location")); break;
+      case ActionKind::SelectTraitor: out.push_back(Choice{v, names::leader_name(static_cast<LeaderId>(v)), "traitor", {{"leader", v}}}); break;
+      case ActionKind::Revive: out.push_back(Choice{v, names::leader_name(static_cast<LeaderId>(v)), "leader", {{"leader", v}}}); break;
+      case ActionKind::BattlePlan: out.push_back(leader_or_hero(v, v, "leader", "cheap_hero")); break;
+      case ActionKind::KeepCards: out.push_back(Choice{v, names::card_name(static_cast<TreacheryId>(v)), "card", {{"keep[]", v}}}); break;
+      case ActionKind::PlayCard:
+      case ActionKind::Respond: out.push_back(Choice{v, names::card_name(static_cast<TreacheryId>(v)), "card", {{"card", v}}}); break;
+      case ActionKind::Predict: out.push_back(faction_choice(v, v, "faction")); break;
+      case ActionKind::ProposeAlliance:
+      case ActionKind::AcceptAlliance: out.push_back(faction_choice(v, v, "with")); break;
+      case ActionKind::GiveSpice: out.push_back(faction_choice(v, v, "to")); break;
+      case ActionKind::ChooseBattle: {
+        const int t = v & 0xff, f = v >> 8;
+        out.push_back(Choice{v, fmt::format("{} against {}", names::territory_name(static_cast<TerritoryId>(t)),
+                                            f < kNumFactions ? faction_name(static_cast<Faction>(f)) : "?"),
+                             "battle", {{"territory", t}, {"opponent", f}}});
+        break;
+      }
+      case ActionKind::Prescience: {
+        static constexpr const char* kElements[] = {"leader", "weapon", "defense", "number dialed"};
+        out.push_back(Choice{v, v < 4 ? kElements[v] : std::to_string(v), "element", {{"element", v}}});
+        break;
+      }
+      case ActionKind::PrescienceAnswer: {
+        const int e = s.battle.prescience - 1;
+        Choice c{v, std::to_string(v), "answer", {{"value", v}}};
+        if (v == 255) c.name = "not played";
+        else if (e == rules::ability::kLeader) c.name = leader_or_hero(v, v, "value", "value").name;
+        else if (e == rules::ability::kWeapon || e == rules::ability::kDefense) c.name = names::card_name(static_cast<TreacheryId>(v));
+        out.push_back(std::move(c));
+        break;
+      }
+      case ActionKind::Voice: out.push_back(Choice{v, voice_kind_name(v), "voice_kind", {{"kind", v}}}); break;
+      default: out.push_back(Choice{v, std::to_string(v), "value", {}}); break;
+    }
+  }
+  if (d.kind == ActionKind::Move) add_origins(s, seat, "from[].location", out);
+  if (d.kind == ActionKind::Ship && s.faction_at(seat) == Faction::Guild) add_origins(s, seat, "from", out);
+  return out;
+}
+
+std::string choice_text(const Choice& c) {
+  std::string id;
+  for (const auto& f : c.set) id += (id.empty() ? "" : "/") + std::to_string(f.value);
+  if (id.empty()) id = std::to_string(c.option);
+  std::string out = id + " " + c.name;
+  if (c.forces >= 0) out += c.special > 0 ? fmt::format(" ({} forces, {} special)", c.forces, c.special) : fmt::format(" ({} forces)", c.forces);
+  return out;
+}
+
+flatbuffers::Offset<fb::DecisionView> build_decision_view(flatbuffers::FlatBufferBuilder& b, const GameState& s, Seat seat,
+                                                          const Decision& d) {
+  std::vector<flatbuffers::Offset<fb::ChoiceView>> choices;
+  for (const auto& c : label_choices(s, seat, d)) {
+    std::vector<flatbuffers::Offset<fb::ChoiceField>> set;
+    for (const auto& f : c.set) set.push_back(fb::CreateChoiceField(b, b.CreateString(f.field), f.value));
+    auto name = b.CreateString(c.name);
+    auto role = b.CreateString(c.role);
+    auto setv = b.CreateVector(set);
+    fb::ChoiceViewBuilder cb(b);
+    cb.add_option(c.option);
+    cb.add_name(name);
+    cb.add_role(role);
+    cb.add_set(setv);
+    if (c.forces >= 0) cb.add_forces(static_cast<uint8_t>(c.forces));
+    if (c.special >= 0) cb.add_special(static_cast<uint8_t>(c.special));
+    choices.push_back(cb.Finish());
+  }
+  auto kind = b.CreateString(action_kind_name(d.kind));
+  auto prompt = b.CreateString(d.prompt);
+  auto options = b.CreateVector(d.options);
+  auto cv = b.CreateVector(choices);
+  return fb::CreateDecisionView(b, kind, prompt, d.min, d.max, options, cv);
+}
+
+std::string decisions_json(const GameState& s, Seat seat) {
+  flatbuffers::FlatBufferBuilder b;
+  std::vector<flatbuffers::Offset<fb::DecisionView>> ds;
+  for (const auto& d : decisions(s, seat)) ds.push_back(build_decision_view(b, s, seat, d));
+  auto faction = b.CreateString(faction_key(s.faction_at(seat)));
+  auto dv = b.CreateVector(ds);
+  b.Finish(fb::CreateDecisionsView(b, s.version, static_cast<int8_t>(seat), faction, dv));
+  std::string json, err;
+  codec::table_to_json("DecisionsView", std::string_view(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize()), &json, &err);
+  return json;
+}
+
+}  // namespace mentat::inspect
