@@ -249,7 +249,7 @@ std::string render_replay_html(const std::string& title, const std::vector<Repla
   std::string html = R"(<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>)" + esc(title) + R"(</title>
 <style>body{font-family:sans-serif;margin:8px;display:flex;gap:12px;height:calc(100vh - 16px);box-sizing:border-box}
-#left{display:flex;flex-direction:column;min-width:0}#svg{height:calc(100vh - 150px);width:auto;max-width:600px}
+#left{display:flex;flex-direction:column;width:600px;flex:none}#svg{height:calc(100vh - 150px);width:auto;max-width:600px}
 #right{display:flex;flex-direction:column;flex:1;min-width:280px}
 #log{font:11px monospace;flex:1;overflow:auto}#log div{white-space:pre}#log .cur{background:#ffe082}
 #controls{margin:4px 0}#slider{width:420px}#summary{font:12px monospace}

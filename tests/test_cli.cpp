@@ -141,6 +141,9 @@ TEST_CASE("CLI: names in actions, labelled choices, --expect head", "[cli][names
   r = run(data + " act n1 --seat fremen --expect head '{\"action_type\":\"SelectTraitor\",\"action\":{\"leader\":\"" + leader + "\"}}'");
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("v1"));
+  // Once every traitor is chosen, the Fremen place their forces.
+  r = run(data + R"( act n1 --seat atreides --expect head '{"action_type":"SelectTraitor","action":{"leader":"jamis"}}')");
+  CHECK(r.code == 0);
   r = run(data + " actions n1 --seat fremen");
   CHECK_THAT(r.out, Catch::Contains("location (placements[].location): 65 Sietch Tabr"));
 
@@ -160,8 +163,8 @@ TEST_CASE("CLI: names in actions, labelled choices, --expect head", "[cli][names
   r = run(data + " act n1 --seat fremen --expect soon '{\"action_type\":\"Pass\",\"action\":{}}'");
   CHECK(r.code == 2);
   r = run(data + " log n1");
-  CHECK_THAT(r.out, Catch::Contains("v1"));
-  CHECK_THAT(r.out, !Catch::Contains("v2"));
+  CHECK_THAT(r.out, Catch::Contains("v2"));
+  CHECK_THAT(r.out, !Catch::Contains("v3"));
   fs::remove_all(dir);
 }
 
