@@ -122,7 +122,7 @@ TEST_CASE("terminal lines carry no control characters: log summaries, printable(
   }
 
   // The HTML replay's data is one JSON array, strict whatever the summaries hold.
-  std::vector<inspect::ReplayFrame> frames{{static_cast<int64_t>(e.version), inspect::summarize_event(e, &before, s, true), "<g/>", kHostile}};
+  std::vector<inspect::ReplayFrame> frames{{static_cast<int64_t>(e.version), inspect::summarize_event(e, &before, s, true), "<g/>", kHostile, ""}};
   const std::string html = inspect::render_replay_html("t", frames);
   const auto at = html.find("const F = ");
   REQUIRE(at != std::string::npos);
