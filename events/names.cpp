@@ -8,6 +8,7 @@
 
 #include "core/data/board.h"
 #include "core/data/components.h"
+#include "core/data/modules.h"
 #include "core/rules/rules.h"
 
 namespace mentat::names {
@@ -61,7 +62,8 @@ std::string leader_name_of(int i) { return std::string(data::leader(static_cast<
 std::string card_name_of(int i) { return std::string(data::treachery_card(static_cast<TreacheryId>(i)).name); }
 
 // The schema's spelling of the Faction enum (events/mentat.fbs).
-constexpr const char* kSchemaFaction[kNumFactions] = {"Atreides", "BeneGesserit", "Emperor", "Fremen", "Harkonnen", "Guild"};
+constexpr const char* kSchemaFaction[kNumFactions] = {"Atreides", "BeneGesserit", "Emperor", "Fremen", "Harkonnen", "Guild",
+                                                     "Ixians",   "Tleilaxu",     "Choam",   "Richese", "Ecaz",      "Moritani"};
 
 // ---- which schema fields take which ids ------------------------------------
 enum class IdKind { Location, Territory, Leader, Card, Faction, Target };
@@ -433,6 +435,12 @@ std::optional<TerritoryId> find_territory(std::string_view text, std::string* er
 std::optional<LeaderId> find_leader(std::string_view text, std::string* error) {
   auto ids = match(text, data::kNumLeaders, leader_name_of);
   if (ids.size() == 1) return static_cast<LeaderId>(ids[0]);
+  if (ids.size() > 1) {
+    std::vector<std::string> some;
+    for (int id : ids) some.push_back(fmt::format("{} {}", id, leader_name_of(id)));
+    *error = fmt::format("'{}' is ambiguous: {}", text, quoted_list(some));
+    return std::nullopt;
+  }
   *error = fmt::format("no leader '{}'{}", text, did_you_mean(text, all_names(data::kNumLeaders, leader_name_of)));
   return std::nullopt;
 }
@@ -455,11 +463,11 @@ std::optional<Faction> find_faction(std::string_view text, std::string* error) {
 std::vector<TreacheryId> find_cards(std::string_view text, std::string* error) {
   std::vector<TreacheryId> out;
   const std::string key = norm(text);
-  for (int i = 0; i < data::kNumTreacheryCards; ++i)
+  for (int i = 0; i < data::kNumAllTreacheryCards; ++i)  // the base deck and the expansion sets (ids 33..59)
     if (norm(card_name_of(i)) == key) out.push_back(static_cast<TreacheryId>(i));
   if (out.empty()) {
     std::vector<std::string> kinds;
-    for (int k = 0; k < data::kNumTreacheryKinds; ++k) kinds.emplace_back(data::treachery_kind_name(static_cast<data::TreacheryKind>(k)));
+    for (int k = 0; k < data::kNumAllTreacheryKinds; ++k) kinds.emplace_back(data::treachery_kind_name(static_cast<data::TreacheryKind>(k)));
     *error = fmt::format("no treachery card '{}'{}", text, did_you_mean(text, kinds));
   }
   return out;
@@ -468,7 +476,7 @@ std::vector<TreacheryId> find_cards(std::string_view text, std::string* error) {
 std::string location_name(LocationId id) { return id < data::kNumLocations ? loc_name_of(id) : "?"; }
 std::string territory_name(TerritoryId id) { return id < data::kNumTerritories ? ter_name_of(id) : "?"; }
 std::string leader_name(LeaderId id) { return id < data::kNumLeaders ? leader_name_of(id) : "?"; }
-std::string card_name(TreacheryId id) { return id < data::kNumTreacheryCards ? card_name_of(id) : "?"; }
+std::string card_name(TreacheryId id) { return id < data::kNumAllTreacheryCards ? card_name_of(id) : "?"; }
 
 bool resolve_action_json(std::string_view json, const Context& ctx, std::string* out, std::string* error) {
   Scanner sc;
@@ -536,10 +544,13 @@ bool resolve_action_json(std::string_view json, const Context& ctx, std::string*
 
 std::string names_markdown() {
   std::string out;
-  out += "### Factions\n\n| key (`--seat`, `--factions`) | name | schema name |\n| --- | --- | --- |\n";
+  out += "### Factions\n\nEvery faction has its id and names; only those whose rules are implemented can sit in a game "
+         "(`mentat new` refuses the others).\n\n"
+         "| id | key (`--seat`, `--factions`) | name | schema name | playable |\n| --- | --- | --- | --- | --- |\n";
   for (int i = 0; i < kNumFactions; ++i) {
     const auto f = static_cast<Faction>(i);
-    out += fmt::format("| `{}` | {} | `{}` |\n", faction_key(f), faction_name(f), kSchemaFaction[i]);
+    out += fmt::format("| {} | `{}` | {} | `{}` | {} |\n", i, faction_key(f), faction_name(f), kSchemaFaction[i],
+                       data::faction_rules_implemented(f) ? "yes" : "not yet");
   }
   out += "\n### Locations\n\nA territory's name stands for its piece when it has only one.\n\n"
          "| id | location | territory id | sector |\n| --- | --- | --- | --- |\n";
@@ -557,10 +568,14 @@ std::string names_markdown() {
   out += "\n### Leaders\n\n| id | leader | faction | strength |\n| --- | --- | --- | --- |\n";
   for (int i = 0; i < data::kNumLeaders; ++i) {
     const auto& l = data::leader(static_cast<LeaderId>(i));
-    out += fmt::format("| {} | {} | {} | {} |\n", i, l.name, faction_name(l.faction), l.strength);
+    out += fmt::format("| {} | {} | {} | {} |\n", i, l.name, l.neutral() ? std::string_view("neutral") : faction_name(l.faction), l.strength);
   }
-  out += "\n### Treachery cards\n\nA card name in an action means the copy the acting seat holds.\n\n| id | card |\n| --- | --- |\n";
-  for (int i = 0; i < data::kNumTreacheryCards; ++i) out += fmt::format("| {} | {} |\n", i, card_name_of(i));
+  out += "\n### Treachery cards\n\nA card name in an action means the copy the acting seat holds.\n\n"
+         "| id | card | set |\n| --- | --- | --- |\n";
+  for (int i = 0; i < data::kNumAllTreacheryCards; ++i) {
+    const auto& c = data::treachery_card(static_cast<TreacheryId>(i));
+    out += fmt::format("| {} | {} | {} |\n", i, c.name, data::card_set(c.set).key);
+  }
   return out;
 }
 

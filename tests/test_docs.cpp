@@ -142,3 +142,30 @@ TEST_CASE("docs: the names table of docs/CLI.md is the one `mentat names` prints
   // Regenerate with: ./build/mentat names (between the markers).
   CHECK(table == mentat::names::names_markdown());
 }
+
+TEST_CASE("names: the expansion factions, leaders 30..61 and cards 33..59 have names (ids stable)", "[docs][names]") {
+  using namespace mentat;
+  std::string error;
+  auto f = names::find_faction("CHOAM", &error);
+  REQUIRE(f);
+  CHECK(*f == Faction::Choam);
+  CHECK(names::find_faction("moritani", &error) == Faction::Moritani);
+  CHECK(names::leader_name(60) == "Auditor");
+  CHECK(names::leader_name(61) == "Duke Prad Vidal");
+  CHECK(names::find_leader("Duke Prad Vidal", &error) == LeaderId{61});
+  CHECK(names::find_leader("Kailea Vernius", &error) == LeaderId{33});
+  CHECK(names::card_name(33) == "Distrans");
+  CHECK(names::card_name(59) == "Reinforcements");
+  CHECK(names::card_name(60) == "?");
+  const auto ids = names::find_cards("Reinforcements", &error);
+  REQUIRE(ids.size() == 1);
+  CHECK(ids[0] == 59);
+  // A faction named in an action becomes the schema's spelling, for every faction.
+  std::string out;
+  REQUIRE(names::resolve_action_json(R"({"action_type":"Predict","action":{"faction":"choam","turn":3}})", names::Context{}, &out,
+                                     &error));
+  CHECK(out.find("\"Choam\"") != std::string::npos);
+  const std::string table = names::names_markdown();
+  CHECK(table.find("| 8 | `choam` | CHOAM | `Choam` | not yet |") != std::string::npos);
+  CHECK(table.find("| 61 | Duke Prad Vidal | neutral |") != std::string::npos);
+}
