@@ -52,6 +52,7 @@ struct Args {
   bool verify_checksums = false;  // verify --checksums (server::print_integrity first)
   // migrate
   bool migrate_all = false;
+  std::string migrate_store_dest;  // migrate-store DEST
   // fork, rerun
   std::string fork_name;
   std::string keep_name;
@@ -118,6 +119,7 @@ int cmd_rerun(const Args& a, store::EventStore& st);
 int cmd_diff(const Args& a, store::EventStore& st);
 int cmd_bisect(const Args& a, store::EventStore& st);
 // cli/upgrade.cpp
-int cmd_migrate(const Args& a, store::EventStore& st);  // migrate ROOM|--all (do_migrate, cli/commands.h)
+int cmd_migrate(const Args& a, store::EventStore& st);
+int cmd_migrate_store(const Args& a, store::EventStore& st);  // migrate-store DEST (do_migrate_store, cli/commands.h)  // migrate ROOM|--all (do_migrate, cli/commands.h)
 
 }  // namespace mentat::cli

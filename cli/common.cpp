@@ -40,9 +40,9 @@ int fail(int code, const std::string& msg) {
 std::unique_ptr<store::EventStore> open_store(const std::string& dir, bool reader, std::string* error) {
   store::Options o;
   if (reader) {
-    if (!std::filesystem::exists(std::filesystem::path(dir) / "CURRENT")) {
+    if (!store::is_postgres_location(dir) && !std::filesystem::exists(std::filesystem::path(dir) / "CURRENT")) {
       *error = "no store at " + dir + (std::filesystem::exists(dir) ? " (the directory holds no Mentat store)" : " (no such directory)") +
-               "; give the store with --data DIR (default ./mentat-data)";
+               "; give the store with --data DIR or --data postgresql://... (default ./mentat-data)";
       return nullptr;
     }
     o.read_only = true;

@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   app.fallthrough();  // --data and -v work after the subcommand too
   app.set_version_flag("--version", fmt::format("mentat engine {}, rules {}, state format {}", kEngineVersion, kRulesVersion,
                                                 codec::kStateFormat));
-  app.add_option("--data", args.data_dir, "store directory")->capture_default_str();
+  app.add_option("--data", args.data_dir, "the store: a directory (RocksDB) or a postgresql:// URL")->capture_default_str();
   app.add_flag("-v,--verbose", args.verbose, "log more (spdlog debug level)");
 
   // new
@@ -102,6 +102,9 @@ int main(int argc, char** argv) {
   auto* cmd_migrate = app.add_subcommand("migrate", "refold rooms stored under an older state format and record their new hashes");
   cmd_migrate->add_option("room", args.room, "room id");
   cmd_migrate->add_flag("--all", args.migrate_all, "every room in the store");
+  auto* cmd_migrate_store = app.add_subcommand(
+      "migrate-store", "copy every room of the store (--data) into a new store of either backend, compare and verify it");
+  cmd_migrate_store->add_option("dest", args.migrate_store_dest, "the new store: a directory or a postgresql:// URL")->required();
 
   // rooms, rulings
   auto* cmd_rooms = app.add_subcommand("rooms", "list rooms");
@@ -179,7 +182,7 @@ int main(int argc, char** argv) {
   auto* cmd_serve = app.add_subcommand("serve", "run the room server (JSON over HTTP; docs/SERVER.md)");
   std::string listen_addr = "127.0.0.1:8080", port_file;
   server::ServerOptions serve_opts;
-  cmd_serve->add_option("--data", args.data_dir, "store directory")->capture_default_str();
+  cmd_serve->add_option("--data", args.data_dir, "the store: a directory (RocksDB) or a postgresql:// URL")->capture_default_str();
   cmd_serve->add_option("--listen", listen_addr, "HOST:PORT (port 0: any free port)")->capture_default_str();
   cmd_serve->add_option("--port-file", port_file, "write the bound port to this file");
   cmd_serve->add_option("--threads", serve_opts.threads, "worker threads (each request being answered or long-poll holds one)")->capture_default_str();
@@ -199,7 +202,7 @@ int main(int argc, char** argv) {
   auto* cmd_recover = app.add_subcommand("recover", "open a store after a crash and verify every room");
   std::string recover_dir;
   bool recover_fast = false;
-  cmd_recover->add_option("dir", recover_dir, "store directory (default: --data)");
+  cmd_recover->add_option("dir", recover_dir, "the store: a directory or a postgresql:// URL (default: --data)");
   cmd_recover->add_flag("--no-projection", recover_fast, "skip the per-seat view checks (faster)");
   bool accept_loss = false;
   cmd_recover->add_flag("--accept-loss", accept_loss, "open a store that lost acknowledged writes anyway; lists the loss");
@@ -286,7 +289,7 @@ int main(int argc, char** argv) {
       {cmd_fork, false, cli::cmd_fork},       {cmd_rerun, false, cli::cmd_rerun},
       {cmd_diff, true, cli::cmd_diff},        {cmd_bisect, true, cli::cmd_bisect},
       {cmd_play, false, cli::cmd_play},       {cmd_demo, false, cli::cmd_demo},
-      {cmd_migrate, false, cli::cmd_migrate},
+      {cmd_migrate, false, cli::cmd_migrate},  {cmd_migrate_store, true, cli::cmd_migrate_store},
   };
   if (cmd_backup->parsed()) {
     std::string error;

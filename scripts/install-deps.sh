@@ -3,16 +3,19 @@
 # missing). Needs root or sudo. Safe to run again.
 #   scripts/install-deps.sh          what building and the demo need
 #   scripts/install-deps.sh --test   also what only the tests need (chromium,
-#                                    for the headless HTML replay test)
+#                                    for the headless HTML replay test; the
+#                                    PostgreSQL server, for the store tests)
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       librocksdb-dev libflatbuffers-dev flatbuffers-compiler
       libspdlog-dev libfmt-dev catch2 libcli11-dev libxxhash-dev librapidcheck-dev
       libcpp-httplib-dev
+      libpqxx-dev                # the PostgreSQL event store (store/pg_store.h)
       clang libclang-rt-14-dev   # the libFuzzer targets (tests/fuzz)
       libbenchmark-dev)          # bench/ (MENTAT_BUILD_BENCH)
 if [ "${1:-}" = "--test" ]; then
   pkgs+=(chromium)   # the headless HTML replay test (tests/test_browser.cpp)
+  pkgs+=(postgresql) # a throwaway server for the PostgreSQL store tests (scripts/pg-test-server.sh)
   # The web client's browser test (tests/web) needs node and npm: Debian's,
   # unless a node is already installed (from elsewhere: its own npm comes with it).
   if ! command -v node >/dev/null 2>&1; then pkgs+=(nodejs npm); fi

@@ -211,6 +211,8 @@ struct Server::Impl : web::Host {
   std::condition_variable bot_cv;
   std::deque<std::string> bot_queue;
   std::unordered_set<std::string> bot_queued;
+  std::unordered_set<std::string> leased_elsewhere;  // rooms whose bots another server plays
+  static constexpr auto kLeaseRetry = std::chrono::seconds(2);
   std::vector<std::thread> bot_threads;
   mutable std::mutex lat_mu;
   std::vector<double> latencies;  // ring of the last kLatencies append times (ms)
@@ -395,10 +397,21 @@ struct Server::Impl : web::Host {
 
   // Plays the room's bot seats while one is waited for, at most
   // bot_moves_per_turn moves (then the room goes to the back of the queue).
+  // Only while this server holds the room's lease (servers sharing a
+  // PostgreSQL store: one plays a room's bots; store::EventStore::hold_room_lease).
   void play_bots(const std::string& room) {
     Reply err;
     auto sl = slot(room, &err);
     if (!sl) return;
+    {
+      const bool mine = store.hold_room_lease(room);
+      std::scoped_lock lock(bot_mu);
+      if (!mine) {
+        leased_elsewhere.insert(room);
+        return;
+      }
+      leased_elsewhere.erase(room);
+    }
     std::string error;
     if (!load_bots(*sl, room, &error)) {
       std::fprintf(stderr, "mentat serve: %s\n", error.c_str());
@@ -455,7 +468,12 @@ struct Server::Impl : web::Host {
       std::string room;
       {
         std::unique_lock lock(bot_mu);
-        bot_cv.wait(lock, [&] { return stopping.load() || !bot_queue.empty(); });
+        // Rooms whose lease another server holds are looked at again every
+        // kLeaseRetry: a holder that died has released it.
+        while (!stopping && bot_queue.empty())
+          if (!bot_cv.wait_for(lock, kLeaseRetry, [&] { return stopping.load() || !bot_queue.empty(); }))
+            for (const auto& r : leased_elsewhere)
+              if (bot_queued.insert(r).second) bot_queue.push_back(r);
         if (stopping) return;
         room = std::move(bot_queue.front());
         bot_queue.pop_front();
@@ -467,6 +485,26 @@ struct Server::Impl : web::Host {
         std::fprintf(stderr, "mentat serve: bots of room %s: %s\n", room.c_str(), e.what());
       }
     }
+  }
+
+  // An append committed by any server sharing the store
+  // (store::EventStore::watch_appends): long-polls on this server wake, and
+  // the room's bots, if any, get their turn.
+  void on_append(const std::string& room, int64_t version) {
+    std::shared_ptr<RoomSlot> sl;
+    {
+      std::scoped_lock lock(rooms_mu);
+      auto it = rooms.find(room);
+      if (it == rooms.end()) return;  // nobody here follows it
+      sl = it->second;
+    }
+    {
+      std::scoped_lock lock(sl->mu);
+      if (version <= sl->head) return;  // this server's own append, or old news
+      sl->head = version;
+    }
+    sl->changed.notify_all();
+    after_event(*sl, room);
   }
 
   // At start-up: queue every stored room that has bot seats (a restart
@@ -1059,6 +1097,7 @@ int Server::start(const std::string& host, int port, std::string* error) {
     return -1;
   }
   impl_->stopping = false;
+  impl_->store.watch_appends([impl = impl_.get()](const std::string& room, int64_t version) { impl->on_append(room, version); });
   for (int i = 0; i < impl_->opts.bot_threads; ++i)
     impl_->bot_threads.emplace_back([this, i] {
       if (i == 0) impl_->scan_bot_rooms();
@@ -1070,6 +1109,7 @@ int Server::start(const std::string& host, int port, std::string* error) {
 void Server::stop() {
   if (!impl_->started.exchange(false)) return;
   impl_->stopping = true;
+  impl_->store.watch_appends(nullptr);
   {
     std::scoped_lock lock(impl_->bot_mu);
     impl_->bot_cv.notify_all();
