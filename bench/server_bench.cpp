@@ -2,7 +2,10 @@
 // (docs/PERFORMANCE.md, "Room server"). A plain reproducible harness that
 // prints one table per measurement; nothing here is a test.
 //
-//   mentat_bench_server [--dir DIR] [--seconds S] [--rooms N] [--quick] [--http-only]
+//   mentat_bench_server [--dir DIR] [--seconds S] [--rooms N] [--quick] [--http-only] [--pg URL]
+//
+// With --pg (a postgresql:// URL of a database to write rooms into), the
+// durable appends and the cold replay run against PostgreSQL as well.
 //
 //  1. raw fsync: write(300 bytes) + fdatasync in a loop on a file in DIR:
 //     the disk's synced-write rate, the floor every durable append pays.
@@ -138,12 +141,15 @@ Recorded record_game(int count) {
   return r;
 }
 
-// (2) synced appends from `threads` threads, one room each.
-void durable_appends(const fs::path& dir, const Recorded& rec, int threads, double seconds, double fsync_per_s) {
+// (2) synced appends from `threads` threads, one room each; into a new
+// RocksDB directory under `dir`, or (with `pg`, a postgresql:// URL) into
+// new rooms of that database.
+void durable_appends(const fs::path& dir, const Recorded& rec, int threads, double seconds, double fsync_per_s,
+                     const std::string& pg = "") {
   const fs::path d = dir / ("appends-" + std::to_string(threads));
   fs::remove_all(d);
   std::string error;
-  auto st = store::EventStore::open(d.string(), store::Options{}, &error);
+  auto st = store::EventStore::open(pg.empty() ? d.string() : pg, store::Options{}, &error);
   if (!st) {
     std::fprintf(stderr, "%s\n", error.c_str());
     std::exit(3);
@@ -155,7 +161,7 @@ void durable_appends(const fs::path& dir, const Recorded& rec, int threads, doub
   for (int t = 0; t < threads; ++t)
     ts.emplace_back([&, t] {
       while (!go) std::this_thread::yield();
-      const std::string room = "a" + std::to_string(t);
+      const std::string room = "a" + std::to_string(::getpid()) + "-" + std::to_string(threads) + "-" + std::to_string(t);
       const auto start = Clock::now();
       for (int64_t v = 0; ms_since(start) < seconds * 1000; ++v) {
         const auto& bytes = rec.events[static_cast<size_t>(v) % rec.events.size()];
@@ -175,9 +181,64 @@ void durable_appends(const fs::path& dir, const Recorded& rec, int threads, doub
   for (auto& v : lat) all.insert(all.end(), v.begin(), v.end());
   const Stats s = stats(all);
   const double per_s = static_cast<double>(s.n) / wall_s;
-  std::printf("| %d | %zu | %.0f | %.2f | %.2f | %.2f | %.1f |\n", threads, s.n, per_s, s.p50, s.p99, s.max,
-              per_s / fsync_per_s);
+  std::printf("| %s | %d | %zu | %.0f | %.2f | %.2f | %.2f | %.1f |\n", pg.empty() ? "RocksDB" : "PostgreSQL", threads, s.n,
+              per_s, s.p50, s.p99, s.max, per_s / fsync_per_s);
   st.reset();
+  fs::remove_all(d);
+}
+
+// (2b) cold replay of a full game: the game's events stored in a room of a
+// new store; then a new open of the store and a fold of every event from
+// version 0 (read, checksum, decode, apply), no snapshot.
+void cold_replay(const fs::path& dir, const Recorded& rec, const std::string& pg = "") {
+  const fs::path d = dir / "replay";
+  fs::remove_all(d);
+  const std::string location = pg.empty() ? d.string() : pg;
+  const std::string room = "r" + std::to_string(::getpid());
+  std::string error;
+  {
+    store::Options o;
+    o.sync = false;
+    auto st = store::EventStore::open(location, o, &error);
+    if (!st) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      std::exit(3);
+    }
+    for (size_t v = 0; v < rec.events.size(); ++v)
+      if (st->append(room, static_cast<int64_t>(v) - 1, rec.events[v], "c" + std::to_string(v)).status !=
+          store::AppendStatus::Ok) {
+        std::fprintf(stderr, "replay: cannot store the game\n");
+        std::exit(3);
+      }
+  }
+  std::vector<double> ms;
+  for (int round = 0; round < 5; ++round) {
+    const auto t0 = Clock::now();
+    store::Options ro;
+    ro.read_only = true;
+    ro.create_if_missing = false;
+    auto st = store::EventStore::open(location, ro, &error);
+    GameState s;
+    int64_t n = 0;
+    const bool ok = st && st->scan_events(room, 0, static_cast<int64_t>(rec.events.size()) - 1,
+                                          [&](int64_t, const std::string& bytes) {
+                                            codec::Event e;
+                                            if (!codec::decode_event(bytes, &e, &error)) return false;
+                                            if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
+                                            else apply(s, e.seat, e.action, nullptr);
+                                            ++n;
+                                            return true;
+                                          },
+                                          &error);
+    if (!ok || n != static_cast<int64_t>(rec.events.size())) {
+      std::fprintf(stderr, "replay: %s\n", error.c_str());
+      std::exit(3);
+    }
+    ms.push_back(ms_since(t0));
+  }
+  std::sort(ms.begin(), ms.end());
+  std::printf("| %s | %zu | %.1f | %.1f |\n", pg.empty() ? "RocksDB" : "PostgreSQL", rec.events.size(), ms[ms.size() / 2],
+              ms.front());
   fs::remove_all(d);
 }
 
@@ -269,23 +330,33 @@ void recovery(const fs::path& dir, const Recorded& rec, int rooms) {
 }
 
 // (4) HTTP round trips with `clients` concurrent clients, each in its own room.
-void round_trips(const fs::path& dir, int clients, double seconds) {
+// With `pg`, on PostgreSQL, through `servers` servers sharing the database
+// (each with a store of its own, as separate processes would have; client t
+// talks to server t % servers).
+void round_trips(const fs::path& dir, int clients, double seconds, const std::string& pg = "", int servers = 1) {
   const fs::path d = dir / ("http-" + std::to_string(clients));
   fs::remove_all(d);
   std::string error;
-  auto st = store::EventStore::open(d.string(), store::Options{}, &error);
-  if (!st) {
-    std::fprintf(stderr, "%s\n", error.c_str());
-    std::exit(3);
+  std::vector<std::unique_ptr<store::EventStore>> stores;
+  std::vector<std::unique_ptr<server::Server>> srvs;
+  std::vector<int> ports;
+  for (int i = 0; i < servers; ++i) {
+    stores.push_back(store::EventStore::open(pg.empty() ? d.string() : pg, store::Options{}, &error));
+    if (!stores.back()) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      std::exit(3);
+    }
+    server::ServerOptions so;
+    so.threads = std::max(16, clients * 2);
+    srvs.push_back(std::make_unique<server::Server>(*stores.back(), so));
+    ports.push_back(srvs.back()->start("127.0.0.1", 0, &error));
+    if (ports.back() < 0) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      std::exit(3);
+    }
   }
-  server::ServerOptions so;
-  so.threads = std::max(16, clients * 2);
-  server::Server srv(*st, so);
-  const int port = srv.start("127.0.0.1", 0, &error);
-  if (port < 0) {
-    std::fprintf(stderr, "%s\n", error.c_str());
-    std::exit(3);
-  }
+  auto& st = stores.front();
+  auto& srv = *srvs.front();
   std::vector<std::vector<double>> posts(static_cast<size_t>(clients)), gets(static_cast<size_t>(clients));
   std::atomic<int> errors{0};
   std::mutex first_mu;
@@ -299,12 +370,13 @@ void round_trips(const fs::path& dir, int clients, double seconds) {
   const auto t0 = Clock::now();
   for (int t = 0; t < clients; ++t)
     ts.emplace_back([&, t] {
-      httplib::Client c("127.0.0.1", port);
+      httplib::Client c("127.0.0.1", ports[static_cast<size_t>(t % servers)]);
       c.set_keep_alive(true);
       c.set_tcp_nodelay(true);
       int game = 0;
       while (ms_since(t0) < seconds * 1000) {
-        const std::string room = "h" + std::to_string(t) + "-" + std::to_string(game++);
+        const std::string room = "h" + std::to_string(::getpid()) + "-" + std::to_string(servers) + "-" +
+                                 std::to_string(clients) + "-" + std::to_string(t) + "-" + std::to_string(game++);
         auto cr = http(c, "POST", "/rooms",
                        R"({"factions":["atreides","harkonnen","bene_gesserit","fremen"],"seed":)" + std::to_string(t * 1000 + game) +
                            R"(,"turns":2,"room":")" + room + "\"}");
@@ -350,13 +422,22 @@ void round_trips(const fs::path& dir, int clients, double seconds) {
   for (auto& v : posts) p.insert(p.end(), v.begin(), v.end());
   for (auto& v : gets) g.insert(g.end(), v.begin(), v.end());
   const Stats sp = stats(p), sg = stats(g);
-  const auto m = srv.metrics();
-  std::printf("| %d | %zu | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n", clients, sp.n,
+  auto m = srv.metrics();
+  if (servers > 1) {  // the submit figures of the servers together: the larger of each
+    for (auto& x : srvs) {
+      const auto mx = x->metrics();
+      m.append_p50_ms = std::max(m.append_p50_ms, mx.append_p50_ms);
+      m.append_p99_ms = std::max(m.append_p99_ms, mx.append_p99_ms);
+    }
+  }
+  std::printf("| %s | %d | %zu | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n",
+              pg.empty() ? "RocksDB" : servers > 1 ? "PostgreSQL, 2 servers" : "PostgreSQL", clients, sp.n,
               static_cast<double>(sp.n) / wall_s, sp.p50, sp.p99, m.append_p50_ms, m.append_p99_ms, sg.p50, sg.p99,
               errors.load());
   if (!first_error.empty()) std::printf("  first error: %s\n", first_error.c_str());
-  srv.stop();
-  st.reset();
+  for (auto& x : srvs) x->stop();
+  srvs.clear();
+  stores.clear();
   fs::remove_all(d);
 }
 
@@ -367,17 +448,19 @@ int main(int argc, char** argv) {
   double seconds = 5;
   int rooms = 10000;
   bool http_only = false;
+  std::string pg;  // --pg URL: the store figures for PostgreSQL too
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (a == "--seconds" && i + 1 < argc) seconds = std::stod(argv[++i]);
     else if (a == "--rooms" && i + 1 < argc) rooms = std::stoi(argv[++i]);
     else if (a == "--http-only") http_only = true;
+    else if (a == "--pg" && i + 1 < argc) pg = argv[++i];
     else if (a == "--quick") {
       seconds = 1;
       rooms = 200;
     } else {
-      std::fprintf(stderr, "usage: mentat_bench_server [--dir DIR] [--seconds S] [--rooms N] [--quick] [--http-only]\n");
+      std::fprintf(stderr, "usage: mentat_bench_server [--dir DIR] [--seconds S] [--rooms N] [--quick] [--http-only] [--pg URL]\n");
       return 2;
     }
   }
@@ -398,9 +481,19 @@ int main(int argc, char** argv) {
 
   const Recorded rec = record_game(70);
   std::printf("durable appends (EventStore::append, synced; one room per thread)\n\n");
-  std::printf("| threads (rooms) | appends | appends/s | p50 ms | p99 ms | max ms | appends per raw fsync |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| store | threads (rooms) | appends | appends/s | p50 ms | p99 ms | max ms | appends per raw fsync |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (int threads : {1, 8, 64}) durable_appends(dir, rec, threads, seconds, fsync_per_s);
+  if (!pg.empty())
+    for (int threads : {1, 8, 64}) durable_appends(dir, rec, threads, seconds, fsync_per_s, pg);
+
+  {
+    const Recorded game = record_game(3000);
+    std::printf("\ncold replay of one game (a new open, then every event folded from version 0, no snapshot; 5 runs)\n\n");
+    std::printf("| store | events | median ms | best ms |\n| --- | --- | --- | --- |\n");
+    cold_replay(dir, game);
+    if (!pg.empty()) cold_replay(dir, game, pg);
+  }
 
   std::printf("\nrecovery (rooms of %zu events, snapshot at 64; reopen + server start + every room's view once, 8 clients)\n\n",
               rec.events.size());
@@ -411,10 +504,13 @@ int main(int argc, char** argv) {
 http_part:
 
   std::printf("\nHTTP round trips on loopback (each client plays its own 4-seat room: POST action, then GET view)\n\n");
-  std::printf("| clients | actions | actions/s | POST p50 ms | POST p99 ms | server submit p50 ms | server submit p99 ms | "
+  std::printf("| store | clients | actions | actions/s | POST p50 ms | POST p99 ms | server submit p50 ms | server submit p99 ms | "
               "GET view p50 ms | GET view p99 ms | errors |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (int clients : {1, 8, 32}) round_trips(dir, clients, seconds);
+  if (!pg.empty())
+    for (int servers : {1, 2})
+      for (int clients : {1, 8}) round_trips(dir, clients, seconds, pg, servers);
   std::printf("\nload average at end %.2f\n", loadavg());
   fs::remove_all(dir);
   return 0;

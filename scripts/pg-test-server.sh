@@ -8,11 +8,14 @@
 #   scripts/pg-test-server.sh stop STATE    stop that server (immediate) and remove
 #                                           its directory and STATE; nothing to do
 #                                           when STATE is absent
+#   scripts/pg-test-server.sh kill9 STATE   kill -9 its postmaster (the crash test)
+#   scripts/pg-test-server.sh restart STATE start it again on its data
 # initdb and postgres refuse to run as root: as root the server runs as the
 # `postgres` system user (Debian's postgresql package creates it). Its
 # superuser is `mentat`, trusted on the socket; the data lives in /tmp and
 # goes with the server. fsync is off: the server dies with the tests, and a
-# process kill (all the crash tests do) loses nothing the OS has.
+# process kill loses nothing the OS has (MENTAT_PG_FSYNC=on for benchmarks:
+# docs/PERFORMANCE.md).
 set -euo pipefail
 cmd=${1:?start or stop}
 state=${2:?state file}
@@ -59,7 +62,7 @@ case "$cmd" in
       exit 1
     fi
     if ! "${as_server[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-         -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c fsync=off -c max_connections=200" start >/dev/null; then
+         -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c fsync=${MENTAT_PG_FSYNC:-off} -c max_connections=200" start >/dev/null; then
       cat "$dir/server.log" >&2 || true
       rm -rf "$dir"
       exit 1
@@ -70,8 +73,29 @@ case "$cmd" in
   stop)
     stop
     ;;
+  kill9)
+    # kill -9 of the server's postmaster (its backends then exit), for the
+    # crash test; `restart` brings it back on the same data.
+    dir=$(sed -n 's/.*host=\([^&]*\).*/\1/p' "$state")
+    pid=$(head -1 "$dir/data/postmaster.pid")
+    kill -9 "$pid"
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    ;;
+  restart)
+    dir=$(sed -n 's/.*host=\([^&]*\).*/\1/p' "$state")
+    # The killed server's backends may hold its shared memory for a moment.
+    for _ in $(seq 1 100); do
+      if "${as_server[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+           -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c fsync=${MENTAT_PG_FSYNC:-off} -c max_connections=200" start >/dev/null 2>&1; then
+        exit 0
+      fi
+      sleep 0.1
+    done
+    tail -20 "$dir/server.log" >&2
+    exit 1
+    ;;
   *)
-    echo "usage: $0 start|stop STATE" >&2
+    echo "usage: $0 start|stop|kill9|restart STATE" >&2
     exit 2
     ;;
 esac

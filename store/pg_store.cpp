@@ -378,8 +378,6 @@ AppendResult PgStore::append(const std::string& room, int64_t expected_head, con
               w.exec_params("INSERT INTO snapshots (room, version, state) VALUES ($1, $2, $3) "
                             "ON CONFLICT (room, version) DO UPDATE SET state = EXCLUDED.state",
                             room, version, pqxx::binarystring(*snapshot_bytes));
-            // Long-polls on every server sharing the database (delivered at commit).
-            w.exec_params("SELECT pg_notify('mentat_append', $1)", room + ":" + std::to_string(version));
             w.commit();
             won = true;
           }
@@ -389,6 +387,20 @@ AppendResult PgStore::append(const std::string& room, int64_t expected_head, con
         if (won) {
           r.status = AppendStatus::Ok;
           r.version = version;
+          // Long-polls on every server sharing the database: in a
+          // transaction of its own, not synced. (A NOTIFY holds a global
+          // lock through its transaction's commit: inside the append it
+          // serialised every synced commit, 8 rooms appending no faster
+          // than one fsync each: docs/PERFORMANCE.md.) Best effort: the
+          // event is stored whatever happens here.
+          try {
+            pqxx::work n(c);
+            n.exec("SET LOCAL synchronous_commit TO off");
+            n.exec_params("SELECT pg_notify('mentat_append', $1)", room + ":" + std::to_string(version));
+            n.commit();
+          } catch (const std::exception&) {
+            // (A lost connection is found and replaced at its next use.)
+          }
           return;
         }
         if (duplicate(pc)) return;

@@ -81,7 +81,9 @@ class PgStore final : public EventStore {
                              bool raw = false) override;
 
   // LISTEN mentat_append on a connection of its own (reconnected when lost);
-  // every append's transaction sends NOTIFY mentat_append 'room:version'.
+  // after each append's commit, a transaction of its own (not synced) sends
+  // NOTIFY mentat_append 'room:version' (a process that dies between the two
+  // stores the event and tells no one: long-polls elsewhere end at their wait).
   void watch_appends(std::function<void(const std::string& room, int64_t version)> fn) override;
   // A session-level advisory lock (pg_try_advisory_lock on the room id's
   // 64-bit text hash) on a connection of its own: PostgreSQL releases it
