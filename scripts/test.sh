@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test   # adds chromium and the PostgreSQL server for the tests
 scripts/build.sh
-trap 'scripts/pg-test-server.sh stop build/pg-test-server.url' EXIT
+root=$(pwd)
+trap '"$root/scripts/pg-test-server.sh" stop "$root/build/pg-test-server.url"' EXIT
 cd build
 ctest --output-on-failure -j"$(nproc)" "$@"
