@@ -28,6 +28,13 @@
 namespace mentat::store {
 
 namespace {
+std::atomic<rocksdb::Env*> debug_env{nullptr};  // debug_set_rocksdb_env
+}  // namespace
+
+void debug_set_rocksdb_env(rocksdb::Env* env) { debug_env = env; }
+
+
+namespace {
 
 std::string prefix(const std::string& room) { return room + std::string(1, '\0'); }
 std::string vkey(const std::string& room, int64_t v) { return prefix(room) + be64(static_cast<uint64_t>(v)); }
@@ -163,6 +170,7 @@ std::unique_ptr<RocksStore> RocksStore::open_once(const std::string& dir, const 
   // a pool of threads per column family on every open, which cost a cold
   // replay about 2 ms of its 3; the stores here have few table files.
   dbo.max_file_opening_threads = 1;
+  if (auto* env = debug_env.load()) dbo.env = env;
   rocksdb::ColumnFamilyOptions cfo;
   // Client action ids are looked up before every append and are almost never
   // there: a bloom filter over the memtable's keys answers those misses
@@ -426,7 +434,15 @@ bool RocksStore::resume_writes(std::string* error) {
   // the old one is never replayed.
   auto st = db_->Resume();
   if (!st.ok()) {
-    *error = "store " + dir_ + " cannot write (" + st.ToString() + ")";
+    // An I/O error other than a full disk inside the database's own log
+    // (its write or sync) stops RocksDB for good in this process: the log
+    // may hold a torn record. Reopening replays the log up to its last whole
+    // record; nothing that was acknowledged is lost.
+    if (st.severity() >= rocksdb::Status::Severity::kFatalError)
+      *error = "store " + dir_ + " cannot write until it is reopened (restart the server): its database stopped "
+               "after a failed write (" + st.ToString() + "); nothing acknowledged is lost";
+    else
+      *error = "store " + dir_ + " cannot write (" + st.ToString() + ")";
     return false;
   }
   for (auto& shard : meta_cache_) {

@@ -46,6 +46,12 @@ namespace mentat::store {
 class AckLog;
 struct AckRecord;
 
+// Tests only: the rocksdb::Env every RocksDB store opened from now on reads
+// and writes its files through (a fault-injecting FileSystem in
+// tests/test_faults.cpp); not owned, must outlive those stores. Null (the
+// default): RocksDB's own. Set it before opening, not during an open.
+void debug_set_rocksdb_env(rocksdb::Env* env);
+
 class RocksStore final : public EventStore {
  public:
   // EventStore::open() for a directory.

@@ -21,12 +21,18 @@
 #include <string>
 #include <vector>
 
+#include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
+
+#include <atomic>
+
 #include "core/engine.h"
 #include "core/rng.h"
 #include "events/codec.h"
 #include "replay/fold.h"
 #include "server/api.h"
 #include "server/server.h"
+#include "store/rocks_store.h"
 #include "store/room.h"
 
 namespace fs = std::filesystem;
@@ -151,6 +157,76 @@ struct Served {
     REQUIRE(c.port > 0);
   }
   ~Served() { srv->stop(); }
+};
+
+// A file system for RocksDB that fails its write-ahead log on demand
+// (test-only; Debian's librocksdb has no fault-injection FS): the next
+// Append to a *.log file writes only the first half of its bytes and fails
+// with an I/O error (a torn record inside the log), or the next Sync of one
+// fails after its bytes were written. Everything else passes through.
+class FaultyLogFs : public rocksdb::FileSystemWrapper {
+ public:
+  std::atomic<int> torn_appends{0}, failed_syncs{0};  // faults still to inject
+  std::atomic<int> injected{0};                       // faults injected so far
+
+  FaultyLogFs() : rocksdb::FileSystemWrapper(rocksdb::FileSystem::Default()) {}
+  const char* Name() const override { return "MentatFaultyLogFs"; }
+
+  rocksdb::IOStatus NewWritableFile(const std::string& f, const rocksdb::FileOptions& o,
+                                    std::unique_ptr<rocksdb::FSWritableFile>* r, rocksdb::IODebugContext* dbg) override {
+    auto st = target()->NewWritableFile(f, o, r, dbg);
+    if (st.ok() && f.size() > 4 && f.compare(f.size() - 4, 4, ".log") == 0) *r = std::make_unique<File>(std::move(*r), *this);
+    return st;
+  }
+  rocksdb::IOStatus ReopenWritableFile(const std::string& f, const rocksdb::FileOptions& o,
+                                       std::unique_ptr<rocksdb::FSWritableFile>* r, rocksdb::IODebugContext* dbg) override {
+    auto st = target()->ReopenWritableFile(f, o, r, dbg);
+    if (st.ok() && f.size() > 4 && f.compare(f.size() - 4, 4, ".log") == 0) *r = std::make_unique<File>(std::move(*r), *this);
+    return st;
+  }
+
+ private:
+  static bool take(std::atomic<int>& n) {
+    int have = n.load();
+    while (have > 0)
+      if (n.compare_exchange_weak(have, have - 1)) return true;
+    return false;
+  }
+  class File : public rocksdb::FSWritableFileOwnerWrapper {
+   public:
+    File(std::unique_ptr<rocksdb::FSWritableFile>&& t, FaultyLogFs& fs) : FSWritableFileOwnerWrapper(std::move(t)), fs_(fs) {}
+    rocksdb::IOStatus Append(const rocksdb::Slice& d, const rocksdb::IOOptions& o, rocksdb::IODebugContext* dbg) override {
+      if (take(fs_.torn_appends)) return torn(d, o, dbg);
+      return target()->Append(d, o, dbg);
+    }
+    rocksdb::IOStatus Append(const rocksdb::Slice& d, const rocksdb::IOOptions& o, const rocksdb::DataVerificationInfo& v,
+                             rocksdb::IODebugContext* dbg) override {
+      if (take(fs_.torn_appends)) return torn(d, o, dbg);
+      return target()->Append(d, o, v, dbg);
+    }
+    rocksdb::IOStatus Sync(const rocksdb::IOOptions& o, rocksdb::IODebugContext* dbg) override {
+      if (take(fs_.failed_syncs)) return failed_sync(o, dbg);
+      return target()->Sync(o, dbg);
+    }
+    rocksdb::IOStatus Fsync(const rocksdb::IOOptions& o, rocksdb::IODebugContext* dbg) override {
+      if (take(fs_.failed_syncs)) return failed_sync(o, dbg);
+      return target()->Fsync(o, dbg);
+    }
+
+   private:
+    rocksdb::IOStatus torn(const rocksdb::Slice& d, const rocksdb::IOOptions& o, rocksdb::IODebugContext* dbg) {
+      (void)target()->Append(rocksdb::Slice(d.data(), d.size() / 2), o, dbg);
+      (void)target()->Flush(o, dbg);
+      ++fs_.injected;
+      return rocksdb::IOStatus::IOError("injected: the write-ahead log's write failed half-way (test)");
+    }
+    rocksdb::IOStatus failed_sync(const rocksdb::IOOptions& o, rocksdb::IODebugContext* dbg) {
+      (void)target()->Flush(o, dbg);
+      ++fs_.injected;
+      return rocksdb::IOStatus::IOError("injected: the write-ahead log's sync failed (test)");
+    }
+    FaultyLogFs& fs_;
+  };
 };
 
 // Every acknowledged action is stored once under its id; the room verifies
@@ -284,4 +360,65 @@ TEST_CASE("faults: the acknowledgement log is emptied after a flush and keeps gu
   CHECK(!st);
   CHECK_THAT(error, Catch::Contains("room r1: versions"));
   CHECK_THAT(error, Catch::Contains(".." + std::to_string(n - 1) + " lost"));
+}
+
+// An I/O error inside the database's own write-ahead log write (a torn
+// record, then a failed sync): the append is answered 5xx with the store's
+// error; RocksDB then stops writing in this process (the log may hold a torn
+// record), and the store says it must be reopened. Reopened, nothing
+// acknowledged is missing (every acknowledged action there, verify and the
+// integrity check pass), and the same resend is stored (or answered as the
+// event the database had logged whole) once the fault is gone.
+TEST_CASE("faults: an I/O error inside the write-ahead log's write answers 5xx, loses nothing acknowledged, and resumes",
+          "[faults]") {
+  const fs::path dir = fs::temp_directory_path() / ("mentat-faults-wal-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto faulty = std::make_shared<FaultyLogFs>();
+  const std::unique_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(faulty);
+  // Every store opened in this test goes through it (faults only when armed).
+  struct EnvHook {
+    explicit EnvHook(rocksdb::Env* e) { store::debug_set_rocksdb_env(e); }
+    ~EnvHook() { store::debug_set_rocksdb_env(nullptr); }
+  } hook(env.get());
+  Client c;
+  for (const std::string fault : {"torn append", "failed sync"}) {
+    INFO(fault);
+    std::pair<Seat, std::string> refused;
+    {
+      Served served(dir, c);
+      if (c.room.empty()) c.create("wal1");
+      c.play(6);
+      const int injected = faulty->injected.load();
+      if (fault == "torn append") faulty->torn_appends = 1;
+      else faulty->failed_syncs = 1;
+      refused = c.next();
+      std::string answer;
+      const int status = c.send(refused.first, refused.second, &answer);
+      INFO(answer);
+      CHECK(faulty->injected.load() == injected + 1);
+      CHECK(status == 500);
+      CHECK_THAT(answer, Catch::Contains("write failed, nothing stored: IO error: injected"));
+      // The fault is gone, but the database refuses writes until reopened: a
+      // clear 500, still nothing acknowledged.
+      const int again = c.send(refused.first, refused.second, &answer);
+      INFO(answer);
+      CHECK(again == 500);
+      CHECK_THAT(answer, Catch::Contains("cannot write until it is reopened (restart the server)"));
+      CHECK(faulty->injected.load() == injected + 1);
+    }
+    // Reopened (a restart): nothing acknowledged is missing, the room verifies.
+    check_store(dir, c);
+    {
+      Served served(dir, c);
+      std::string answer;
+      const int status = c.send(refused.first, refused.second, &answer);
+      INFO(answer);
+      CHECK(status == 200);
+      c.play(6);
+    }
+    check_store(dir, c);
+  }
+  CHECK(c.acked.size() == 2 * 13);
+  CHECK(faulty->injected.load() == 2);
+  fs::remove_all(dir);
 }
