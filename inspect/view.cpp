@@ -2,7 +2,9 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <array>
 #include <cstring>
+#include <type_traits>
 
 #include "core/engine.h"
 #include "core/factions/faction_rules.h"
@@ -42,6 +44,27 @@ struct Interned {
   Offset<flatbuffers::String> card[data::kNumTreacheryCards] = {};
   Offset<flatbuffers::String> leader[data::kNumLeaders] = {};
   Offset<flatbuffers::String> spice[data::kNumSpiceCards] = {};
+  // The slots above as they stood after a cached block (leaders_second).
+  struct Slots {
+    Offset<flatbuffers::String> faction[kNumFactions], zone[4], location[data::kNumLocations],
+        card[data::kNumTreacheryCards], leader[data::kNumLeaders], spice[data::kNumSpiceCards];
+  };
+  void save(Slots& to) const {
+    std::memcpy(to.faction, faction, sizeof faction);
+    std::memcpy(to.zone, zone, sizeof zone);
+    std::memcpy(to.location, location, sizeof location);
+    std::memcpy(to.card, card, sizeof card);
+    std::memcpy(to.leader, leader, sizeof leader);
+    std::memcpy(to.spice, spice, sizeof spice);
+  }
+  void load(const Slots& from) {
+    std::memcpy(faction, from.faction, sizeof faction);
+    std::memcpy(zone, from.zone, sizeof zone);
+    std::memcpy(location, from.location, sizeof location);
+    std::memcpy(card, from.card, sizeof card);
+    std::memcpy(leader, from.leader, sizeof leader);
+    std::memcpy(spice, from.spice, sizeof spice);
+  }
   // `text` is called only for the first use of slot i.
   template <size_t N, class Text>
   Offset<flatbuffers::String> get(Offset<flatbuffers::String> (&slot)[N], size_t i, Text text) {
@@ -62,6 +85,14 @@ struct Interned {
 // thread and copied (the same bytes as building them: nothing before them
 // in the buffer). Rulings are not hidden from anyone; the projection check
 // still compares these bytes like any others.
+// The blocks written at the front of a view (rulings, then the public lists
+// below) are each kept per thread and copied when the buffer before them is
+// the same and so are their inputs. `chain` names what the buffer holds so
+// far: each block's copy is valid only behind the same chain.
+thread_local uint64_t chain = 0;
+thread_local uint64_t chain_counter = 0;
+uint64_t new_chain() { return ++chain_counter; }
+
 Offset<flatbuffers::Vector<Offset<fb::RulingView>>> rulings_first(FlatBufferBuilder& b, const Rulings& r) {
   struct Cache {
     bool valid = false;
@@ -70,9 +101,11 @@ Offset<flatbuffers::Vector<Offset<fb::RulingView>>> rulings_first(FlatBufferBuil
     flatbuffers::uoffset_t offset = 0;
   };
   thread_local Cache cache;
+  thread_local uint64_t generation = 0;
   if (cache.valid && cache.key == r) {
     b.PushBytes(reinterpret_cast<const uint8_t*>(cache.bytes.data()), cache.bytes.size());
     b.TrackMinAlign(sizeof(flatbuffers::uoffset_t));  // the strictest alignment inside the block
+    chain = generation;
     return Offset<flatbuffers::Vector<Offset<fb::RulingView>>>(cache.offset);
   }
   std::vector<Offset<fb::RulingView>> v;
@@ -80,12 +113,112 @@ Offset<flatbuffers::Vector<Offset<fb::RulingView>>> rulings_first(FlatBufferBuil
   for (const auto& info : ruling_registry())
     v.push_back(fb::CreateRulingView(b, b.CreateString(info.key), b.CreateString(info.values[r.get(info.id)])));
   const auto out = b.CreateVector(v);
+  generation = chain = new_chain();
   cache.valid = true;
   cache.key = r;
   cache.bytes.assign(reinterpret_cast<const char*>(b.GetCurrentBufferPointer()), b.GetSize());
   cache.offset = out.o;
   return out;
 }
+
+// What the leaders list shows, and all it is built from (with the static
+// leader data): for each leader, whether the viewer sees it, its zone and
+// its holder. Pool and tanks are public; face-down leaders only to their own
+// faction (1.05.05).
+struct LeaderShown {
+  uint8_t shown = 0, zone = 0, holder = 0;
+  bool operator==(const LeaderShown&) const = default;
+};
+using LeadersKey = std::array<LeaderShown, data::kNumLeaders>;
+
+template <class Mine>
+LeadersKey leaders_key(const GameState& s, Mine mine) {
+  LeadersKey k{};
+  for (int l = 0; l < data::kNumLeaders; ++l) {
+    const auto& L = data::leader(static_cast<LeaderId>(l));
+    if (!s.has(L.faction)) continue;
+    const auto& ls = s.leaders[l];
+    if (ls.zone == LeaderZone::TanksFaceDown && !mine(L.faction)) continue;
+    k[l] = {1, static_cast<uint8_t>(ls.zone), ls.holder};
+  }
+  return k;
+}
+
+Offset<flatbuffers::Vector<Offset<fb::LeaderView>>> build_leaders(Interned& strs, const LeadersKey& k) {
+  auto& b = strs.b;
+  Offset<fb::LeaderView> v[data::kNumLeaders];
+  size_t n = 0;
+  for (int l = 0; l < data::kNumLeaders; ++l) {
+    if (!k[l].shown) continue;
+    const auto& L = data::leader(static_cast<LeaderId>(l));
+    v[n++] = fb::CreateLeaderView(b, strs.leader_name(static_cast<LeaderId>(l)), strs.of(L.faction), L.strength,
+                                  strs.of(static_cast<LeaderZone>(k[l].zone)),
+                                  k[l].holder < kNumFactions ? strs.of(static_cast<Faction>(k[l].holder)) : 0,
+                                  static_cast<uint8_t>(l));
+  }
+  return b.CreateVector(v, n);
+}
+
+// A block written at the front of the view, right after the blocks before
+// it: its bytes (and the strings it interns) depend only on those blocks and
+// its key, so a thread keeps the last one per block and copies it (the same
+// bytes as building it). `build` must read nothing but `key` (and static
+// data): the key holds everything the block is built from, hidden or not, so
+// the projection check still compares what building would have written.
+// Key: a trivially copyable struct without padding, compared as bytes.
+// `Slot` tells the blocks apart (one cache each).
+template <int Slot, class T, class Key, class Build>
+Offset<T> front_block(Interned& strs, const Key& key, Build build) {
+  static_assert(std::has_unique_object_representations_v<Key>);
+  struct Cache {
+    bool valid = false;
+    uint64_t after = 0, generation = 0;
+    flatbuffers::uoffset_t start = 0;  // the buffer's size before the block
+    Key key;
+    std::string bytes;
+    flatbuffers::uoffset_t offset = 0;
+    Interned::Slots slots;
+  };
+  thread_local Cache cache;
+  auto& b = strs.b;
+  const auto start = b.GetSize();
+  if (cache.valid && cache.after == chain && cache.start == start && std::memcmp(&cache.key, &key, sizeof key) == 0) {
+    b.PushBytes(reinterpret_cast<const uint8_t*>(cache.bytes.data()), cache.bytes.size());
+    b.TrackMinAlign(sizeof(flatbuffers::uoffset_t));  // the strictest alignment inside the block
+    strs.load(cache.slots);
+    chain = cache.generation;
+    return Offset<T>(cache.offset);
+  }
+  const Offset<T> out = build(strs, key);
+  cache.valid = true;
+  cache.after = chain;
+  cache.start = start;
+  std::memcpy(&cache.key, &key, sizeof key);
+  cache.bytes.assign(reinterpret_cast<const char*>(b.GetCurrentBufferPointer()), b.GetSize() - start);
+  cache.offset = out.o;
+  strs.save(cache.slots);
+  cache.generation = chain = new_chain();
+  return out;
+}
+
+// A pile's cards as a key (the slots past its count zeroed).
+template <int N>
+struct PileKey {
+  uint8_t n = 0;
+  uint8_t ids[N] = {};
+  PileKey() = default;
+  explicit PileKey(const Pile<N>& p) : n(p.n) { std::memcpy(ids, p.ids, p.n); }
+  Pile<N> pile() const {
+    Pile<N> p;
+    p.n = n;
+    std::memcpy(p.ids, ids, n);
+    return p;
+  }
+};
+
+struct SpiceKey {
+  uint16_t amount[data::kNumLocations];
+};
 
 // Offsets are gathered on the stack (piles are bounded by N): no vector per list.
 template <int N>
@@ -140,6 +273,28 @@ std::string build_view(const GameState& s, Viewer who) {
   const bool all = who.kind == Viewer::State;
   const Faction me = who.kind == Viewer::SeatView ? s.faction_at(who.seat) : Faction::Atreides;
   auto mine = [&](Faction f) { return all || (who.kind == Viewer::SeatView && f == me); };
+  // The public lists first (each copied when unchanged; see front_block).
+  using LeaderVec = flatbuffers::Vector<Offset<fb::LeaderView>>;
+  using CardVec = flatbuffers::Vector<Offset<fb::CardView>>;
+  using NameVec = flatbuffers::Vector<Offset<flatbuffers::String>>;
+  using SpiceVec = flatbuffers::Vector<Offset<fb::SpiceView>>;
+  const auto v_leaders = front_block<1, LeaderVec>(strs, leaders_key(s, mine), build_leaders);
+  const auto v_tdiscard = front_block<2, CardVec>(
+      strs, PileKey(s.treachery_discard), [](Interned& in, const auto& k) { return cards(in, k.pile()); });
+  const auto spice_pile = [](Interned& in, const auto& k) { return spice_names(in, k.pile()); };
+  const auto v_sa = front_block<3, NameVec>(strs, PileKey(s.spice_discard[0]), spice_pile);
+  const auto v_sb = front_block<4, NameVec>(strs, PileKey(s.spice_discard[1]), spice_pile);
+  const auto v_aside = front_block<5, CardVec>(strs, PileKey(s.treachery_set_aside),
+                                                        [](Interned& in, const auto& k) { return cards(in, k.pile()); });
+  SpiceKey spice_key;
+  std::memcpy(spice_key.amount, s.spice_on_board, sizeof spice_key.amount);
+  const auto v_spice = front_block<6, SpiceVec>(strs, spice_key, [](Interned& in, const SpiceKey& k) {
+    OffsetList<fb::SpiceView, data::kNumLocations> spice;
+    for (int l = 0; l < data::kNumLocations; ++l)
+      if (k.amount[l])
+        spice.push_back(fb::CreateSpiceView(in.b, in.of(static_cast<LocationId>(l)), k.amount[l], static_cast<uint8_t>(l)));
+    return spice.create(in.b);
+  });
 
   OffsetList<fb::FactionView, kMaxSeats> factions;
   for (Seat seat = 0; seat < s.num_seats; ++seat) {
@@ -220,24 +375,6 @@ std::string build_view(const GameState& s, Viewer who) {
     fv.add_karama_power_used(fs.karama_power_used);
     if (prevented.n) fv.add_karama_prevented(fv_prevented);
     factions.push_back(fv.Finish());
-  }
-
-  OffsetList<fb::SpiceView, data::kNumLocations> spice;
-  for (int l = 0; l < data::kNumLocations; ++l)
-    if (s.spice_on_board[l])
-      spice.push_back(fb::CreateSpiceView(b, strs.of(static_cast<LocationId>(l)), s.spice_on_board[l], static_cast<uint8_t>(l)));
-
-  // Leaders: pool and tanks are public (face-down leaders: only to their own faction).
-  OffsetList<fb::LeaderView, data::kNumLeaders> leaders;
-  for (int l = 0; l < data::kNumLeaders; ++l) {
-    const auto& L = data::leader(static_cast<LeaderId>(l));
-    if (!s.has(L.faction)) continue;
-    const auto& ls = s.leaders[l];
-    const bool face_down = ls.zone == LeaderZone::TanksFaceDown;
-    if (face_down && !mine(L.faction)) continue;  // 1.05.05: only its own faction may look
-    leaders.push_back(fb::CreateLeaderView(
-        b, strs.leader_name(static_cast<LeaderId>(l)), strs.of(L.faction), L.strength, strs.of(ls.zone),
-        ls.holder < kNumFactions ? strs.of(static_cast<Faction>(ls.holder)) : 0, static_cast<uint8_t>(l)));
   }
 
   Offset<fb::BiddingView> bidding = 0;
@@ -337,13 +474,8 @@ std::string build_view(const GameState& s, Viewer who) {
   auto v_order = b.CreateVector(order);
   auto v_waiting = b.CreateVector(waiting);
   auto v_factions = factions.create(b);
-  auto v_spice = spice.create(b);
-  auto v_leaders = leaders.create(b);
   auto v_tdeck = all ? cards(strs, s.treachery_deck) : 0;
-  auto v_tdiscard = cards(strs, s.treachery_discard);
   auto v_sdeck = all ? spice_names(strs, s.spice_deck) : 0;
-  auto v_sa = spice_names(strs, s.spice_discard[0]);
-  auto v_sb = spice_names(strs, s.spice_discard[1]);
   auto v_decs = b.CreateVector(decs);
   auto v_winners = winners.create(b);
   Offset<fb::TruthtranceView> v_tt = 0;  // 3.01.22, public
@@ -360,7 +492,6 @@ std::string build_view(const GameState& s, Viewer who) {
     tb.add_turn(t.turn);
     v_tt = tb.Finish();
   }
-  auto v_aside = cards(strs, s.treachery_set_aside);
   auto v_window = rules::window_open(s) ? b.CreateString(rules::window_description(s)) : 0;
   // 2.01.07 Wormsign: the card the Atreides looked at, theirs to know until the turn ends.
   const bool wormsign = s.wormsign_turn == s.turn && s.wormsign_card < data::kNumSpiceCards &&
