@@ -1,7 +1,6 @@
 #include "replay/diff.h"
 
-#include <map>
-#include <set>
+#include <algorithm>
 
 #include <flatbuffers/flatbuffers.h>
 #include <fmt/format.h>
@@ -15,22 +14,47 @@ namespace mentat::replay {
 
 namespace {
 
-// Collects every field as "name[index]" -> text, in canonical order.
-struct Collect {
-  std::vector<std::pair<std::string, std::string>> out;
+// Visits the fields of state `a` in canonical order and compares each with
+// the same field of `b` (found at the same offset: both are GameStates);
+// only a field that differs is named and formatted.
+struct Compare {
+  const GameState& a;
+  const GameState& b;
+  std::vector<DiffEntry>& d;
+  bool (*covered)(const std::string&);
+
+  template <class T>
+  const T& other(const T& x) const {
+    return *reinterpret_cast<const T*>(reinterpret_cast<const char*>(&b) +
+                                       (reinterpret_cast<const char*>(&x) - reinterpret_cast<const char*>(&a)));
+  }
+  static std::string name_of(const char* name, int idx) {
+    return idx < 0 ? std::string(name) : fmt::format("{}[{}]", name, idx);
+  }
+  template <class T>
+  static std::string text(const T& x) {
+    if constexpr (std::is_enum_v<T>) return std::to_string(static_cast<int64_t>(static_cast<std::underlying_type_t<T>>(x)));
+    else return std::to_string(static_cast<int64_t>(x));
+  }
+  template <int N>
+  static std::string pile_text(const Pile<N>& p) {
+    std::string ids;
+    for (int i = 0; i < p.n; ++i) ids += (i ? "," : "") + std::to_string(p.ids[i]);
+    return "[" + ids + "]";
+  }
   template <class T>
   void operator()(const char* name, int idx, const T& x) {
-    uint64_t v;
-    if constexpr (std::is_enum_v<T>) v = static_cast<uint64_t>(static_cast<std::underlying_type_t<T>>(x));
-    else v = static_cast<uint64_t>(x);
-    out.emplace_back(idx < 0 ? std::string(name) : fmt::format("{}[{}]", name, idx),
-                     std::to_string(std::is_signed_v<T> ? static_cast<int64_t>(v) : static_cast<int64_t>(v)));
+    const T& y = other(x);
+    if (x == y) return;
+    std::string n = name_of(name, idx);
+    if (!covered(n)) d.push_back({"other", std::move(n), text(x), text(y)});
   }
   template <int N>
   void pile(const char* name, int idx, const Pile<N>& p) {
-    std::string ids;
-    for (int i = 0; i < p.n; ++i) ids += (i ? "," : "") + std::to_string(p.ids[i]);
-    out.emplace_back(idx < 0 ? std::string(name) : fmt::format("{}[{}]", name, idx), "[" + ids + "]");
+    const Pile<N>& q = other(p);
+    if (p.n == q.n && std::equal(p.ids, p.ids + p.n, q.ids)) return;
+    std::string n = name_of(name, idx);
+    if (!covered(n)) d.push_back({"other", std::move(n), pile_text(p), pile_text(q)});
   }
 };
 
@@ -65,14 +89,35 @@ std::vector<DiffEntry> diff_states(const GameState& a, const GameState& b) {
   if (a.storm_sector != b.storm_sector)
     d.push_back({"phase", "storm sector", std::to_string(a.storm_sector), std::to_string(b.storm_sector)});
   // Custody moves (leaders in their own group).
-  std::map<std::pair<int, int>, std::string> za, zb;
-  for (const auto& e : inspect::enumerate_custody(a)) za[{static_cast<int>(e.kind), e.id}] += (za[{static_cast<int>(e.kind), e.id}].empty() ? "" : "+") + e.zone;
-  for (const auto& e : inspect::enumerate_custody(b)) zb[{static_cast<int>(e.kind), e.id}] += (zb[{static_cast<int>(e.kind), e.id}].empty() ? "" : "+") + e.zone;
-  std::set<std::pair<int, int>> keys;
-  for (auto& [k, v] : za) keys.insert(k);
-  for (auto& [k, v] : zb) keys.insert(k);
-  for (const auto& k : keys) {
-    const std::string x = za.count(k) ? za[k] : "nowhere", y = zb.count(k) ? zb[k] : "nowhere";
+  // Each component's zones ("+"-joined in enumeration order), sorted by
+  // (kind, id): two sorted lists merged, no maps.
+  using Zones = std::vector<std::pair<std::pair<int, int>, std::string>>;
+  auto zones = [](const GameState& s) {
+    Zones z;
+    for (auto& e : inspect::enumerate_custody(s)) z.push_back({{static_cast<int>(e.kind), e.id}, std::move(e.zone)});
+    std::stable_sort(z.begin(), z.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    Zones out;
+    for (auto& e : z) {
+      if (!out.empty() && out.back().first == e.first) out.back().second += "+" + e.second;
+      else out.push_back(std::move(e));
+    }
+    return out;
+  };
+  const Zones za = zones(a), zb = zones(b);
+  for (size_t i = 0, j = 0; i < za.size() || j < zb.size();) {
+    std::pair<int, int> k;
+    std::string x = "nowhere", y = "nowhere";
+    if (j >= zb.size() || (i < za.size() && za[i].first < zb[j].first)) {
+      k = za[i].first;
+      x = za[i++].second;
+    } else if (i >= za.size() || zb[j].first < za[i].first) {
+      k = zb[j].first;
+      y = zb[j++].second;
+    } else {
+      k = za[i].first;
+      x = za[i++].second;
+      y = zb[j++].second;
+    }
     if (x == y) continue;
     const auto kind = static_cast<inspect::Component>(k.first);
     d.push_back({kind == inspect::Component::Leader ? "leaders" : "custody",
@@ -107,15 +152,8 @@ std::vector<DiffEntry> diff_states(const GameState& a, const GameState& b) {
     if (a.rulings.get(info.id) != b.rulings.get(info.id))
       d.push_back({"rulings", std::string(info.key), std::string(info.values[a.rulings.get(info.id)]), std::string(info.values[b.rulings.get(info.id)])});
   // Everything else, by canonical field name.
-  Collect ca, cb;
-  visit_fields(a, ca);
-  visit_fields(b, cb);
-  std::map<std::string, std::string> mb(cb.out.begin(), cb.out.end());
-  for (const auto& [name, value] : ca.out) {
-    if (covered(name)) continue;
-    auto it = mb.find(name);
-    if (it != mb.end() && it->second != value) d.push_back({"other", name, value, it->second});
-  }
+  Compare cmp{a, b, d, covered};
+  visit_fields(a, cmp);
   // Deck order (same cards, other order) is not a custody move but still a difference.
   auto order = [&](const char* what, const auto& pa, const auto& pb) {
     if (pa.n == pb.n && std::equal(pa.ids, pa.ids + pa.n, pb.ids)) return;

@@ -123,8 +123,15 @@ int fighters_at(const GameState& s, Faction f, LocationId loc) {
 
 bool has_fighters_in(const GameState& s, Faction f, TerritoryId t) {
   const auto& ter = data::territory(t);
-  for (int i = 0; i < ter.num_locations; ++i)
-    if (fighters_at(s, f, static_cast<LocationId>(ter.first_location + i)) > 0) return true;
+  // fighters_at per piece, with the faction's hook asked once (at most).
+  int specials = -1;
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    if (s.forces_at(f, loc, 0) > 0) return true;
+    if (s.forces_at(f, loc, 1) == 0) continue;
+    if (specials < 0) specials = specials_fight(s, f) ? 1 : 0;
+    if (specials) return true;
+  }
   return false;
 }
 

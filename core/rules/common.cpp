@@ -116,11 +116,13 @@ bool occupies(const GameState& s, Faction f, TerritoryId t) {
   return false;
 }
 
+// The counts below visit the seated factions (a game has at most six of the
+// twelve); the order does not matter to a count.
 int other_factions_in(const GameState& s, Faction f, TerritoryId t) {
   int n = 0;
-  for (int o = 0; o < kNumFactions; ++o) {
-    auto of = static_cast<Faction>(o);
-    if (of == f || !s.has(of)) continue;
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {
+    const Faction of = s.faction_at(seat);
+    if (of == f) continue;
     if (occupies(s, of, t)) ++n;
   }
   return n;
@@ -129,9 +131,9 @@ int other_factions_in(const GameState& s, Faction f, TerritoryId t) {
 int occupancy_others(const GameState& s, Faction f, TerritoryId t) {
   int n = other_factions_in(s, f, t);
   if (!s.rulings.is(RulingId::AdvisorOccupancy, 1)) return n;
-  for (int o = 0; o < kNumFactions; ++o) {  // advisors alone count too (2.02.12 vs 1.06.05.09)
-    const auto of = static_cast<Faction>(o);
-    if (of == f || !s.has(of) || specials_fight(s, of)) continue;
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {  // advisors alone count too (2.02.12 vs 1.06.05.09)
+    const Faction of = s.faction_at(seat);
+    if (of == f || specials_fight(s, of)) continue;
     if (!occupies(s, of, t) && s.forces_in_territory(of, t) > 0) ++n;
   }
   return n;

@@ -15,9 +15,9 @@ FactionMask fbit(Faction f) { return faction_bit(f); }
 bool controls(const GameState& s, Faction f, TerritoryId t) {
   if (!occupies(s, f, t)) return false;
   if (s.rulings.is(RulingId::ContestedStrongholdCounts, 1)) return true;
-  for (int o = 0; o < kNumFactions; ++o) {
-    const auto of = static_cast<Faction>(o);
-    if (of == f || !s.has(of) || s.of(f).ally == o) continue;
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {  // the seated factions (any order)
+    const Faction of = s.faction_at(seat);
+    if (of == f || s.of(f).ally == static_cast<uint8_t>(of)) continue;
     if (occupies(s, of, t)) return false;
   }
   return true;

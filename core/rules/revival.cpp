@@ -147,7 +147,7 @@ int max_forces(const GameState& s, Faction f) {
 
 std::vector<int> revivable_leaders(const GameState& s, Faction f) {
   std::vector<int> out;
-  for (int id = 0; id < data::kNumLeaders; ++id)
+  for (const LeaderId id : data::faction_leaders(f))  // ascending ids; another's leader is never revivable
     if (!leader_unrevivable(s, f, id)) out.push_back(id);
   if (!leader_unrevivable(s, f, ability::kKwisatzHaderachToken)) out.push_back(ability::kKwisatzHaderachToken);  // 2.01.14
   return out;

@@ -701,8 +701,8 @@ void universal_stewards(GameState& s) {
     const auto tid = static_cast<TerritoryId>(t);
     if (kind_in_territory(s, bg, tid, 1) == 0) continue;
     bool alone = true;
-    for (int o = 0; o < kNumFactions; ++o)
-      if (o != static_cast<int>(bg) && s.f[o].in_game && s.forces_in_territory(static_cast<Faction>(o), tid) > 0) alone = false;
+    for (Seat seat = 0; seat < s.num_seats && alone; ++seat)  // the seated factions
+      if (const Faction o = s.faction_at(seat); o != bg && s.forces_in_territory(o, tid) > 0) alone = false;
     if (!alone) continue;
     const auto& ter = data::territory(tid);
     for (int i = 0; i < ter.num_locations; ++i) {
