@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "events/codec.h"
+#include "events/json_text.h"
 #include "inspect/custody.h"
 #include "replay/fold.h"
 #include "store/room.h"
@@ -299,6 +300,27 @@ std::unique_ptr<store::EventStore> open_store(const std::string& dir, bool no_sy
   return store::EventStore::open(dir, opts, error);
 }
 
+// {"k": n, ...} of a count table; one game's result as JSON.
+std::string json_counts(const std::map<std::string, int>& m) {
+  std::string out = "{";
+  for (const auto& [k, n] : m) out += fmt::format("{}{}:{}", out.size() > 1 ? "," : "", codec::json_quote(k), n);
+  return out + "}";
+}
+std::string json_game(const GameResult& r) {
+  std::string w;
+  for (size_t seat = 0; seat < r.factions.size(); ++seat)
+    if ((r.winners >> static_cast<int>(r.factions[seat])) & 1u) w += (w.empty() ? "" : ",") + codec::json_quote(faction_key(r.factions[seat]));
+  std::string seats;
+  for (size_t seat = 0; seat < r.factions.size(); ++seat)
+    seats += fmt::format("{}{{\"faction\":{},\"profile\":{}}}", seat ? "," : "", codec::json_quote(faction_key(r.factions[seat])),
+                         codec::json_quote(seat < r.profiles.size() ? profile_name(r.profiles[seat]) : ""));
+  std::string out = fmt::format("{{\"room\":{},\"ok\":{},\"version\":{},\"turns\":{},\"events\":{},\"seats\":[{}]", codec::json_quote(r.room),
+                                r.ok ? "true" : "false", r.version, r.turns, r.events, seats);
+  if (r.ok) out += fmt::format(",\"winners\":[{}],\"victory_kind\":{}", w, codec::json_quote(victory_kind_name(r.victory_kind)));
+  else out += ",\"error\":" + codec::json_quote(r.error);
+  return out + "}";
+}
+
 }  // namespace
 
 int run_selfplay(const SelfPlayOptions& o) {
@@ -356,6 +378,17 @@ int run_selfplay(const SelfPlayOptions& o) {
         ++by_profile[std::string(profile_name(r.profiles[seat]))];
       }
     }
+  }
+  if (o.json) {  // one object: the summary and every game
+    std::string games, profiles;
+    for (const auto& r : results) games += (games.empty() ? "" : ",") + json_game(r);
+    for (const auto& [k, n] : seats_by_profile)
+      profiles += fmt::format("{}{}:{{\"wins\":{},\"seats\":{}}}", profiles.empty() ? "" : ",", codec::json_quote(k), by_profile[k], n);
+    std::printf("{\"games\":%zu,\"complete\":%d,\"failed\":%zu,\"seconds\":%.3f,\"events\":%lld,\"turns\":{\"mean\":%.3f,\"min\":%d,\"max\":%d},"
+                "\"victory_kinds\":%s,\"winners_by_faction\":%s,\"winners_by_profile\":{%s},\"results\":[%s]}\n",
+                results.size(), ok, failures.size(), secs, static_cast<long long>(events), ok ? static_cast<double>(turn_sum) / ok : 0.0,
+                ok ? min_turns : 0, max_turns, json_counts(kinds).c_str(), json_counts(by_faction).c_str(), profiles.c_str(), games.c_str());
+    return !failures.empty() || static_cast<int>(results.size()) != o.games ? 1 : 0;
   }
   std::printf("%zu game(s) played in %.1fs (%d complete, %zu failed), %lld events (%.0f per game, %.0f events/s)\n",
               results.size(), secs, ok, failures.size(), static_cast<long long>(events),
@@ -471,14 +504,32 @@ int run_tournament(const TournamentOptions& o) {
   std::ostringstream kinds_text;
   for (const auto& [k, n] : kinds) kinds_text << (kinds_text.tellp() ? ", " : "") << k << " " << n;
 
+  bool ordered = games > 0 && wins[3] > wins[2] && wins[2] > wins[1] && wins[1] > wins[0];
+  if (o.json) {  // one object on stdout; --write still writes the document
+    std::string profiles, list;
+    for (int p = kNumProfiles - 1; p >= 0; --p) {
+      double lo, hi;
+      wilson95(wins[p], games, &lo, &hi);
+      std::string byf;
+      for (size_t i = 0; i < factions.size(); ++i)
+        byf += fmt::format("{}{}:{}", i ? "," : "", codec::json_quote(faction_key(factions[i])), faction_wins[p][i]);
+      profiles += fmt::format("{}{{\"profile\":{},\"wins\":{},\"games\":{},\"win_rate\":{:.4f},\"wilson95\":[{:.4f},{:.4f}],\"by_faction\":{{{}}}}}",
+                              profiles.empty() ? "" : ",", codec::json_quote(profile_name(static_cast<Profile>(p))), wins[p], games,
+                              games ? static_cast<double>(wins[p]) / games : 0.0, lo, hi, byf);
+    }
+    for (const auto& r : results) list += (list.empty() ? "" : ",") + json_game(r);
+    std::printf("{\"games\":%d,\"failed\":%d,\"seconds\":%.3f,\"events_per_game\":%.1f,\"mean_turns\":%.3f,\"victory_kinds\":%s,"
+                "\"shared_wins\":%d,\"ordered\":%s,\"profiles\":[%s],\"results\":[%s]}\n",
+                games, failed, secs, games ? static_cast<double>(events) / games : 0.0, games ? static_cast<double>(turns) / games : 0.0,
+                json_counts(kinds).c_str(), shared, ordered ? "true" : "false", profiles.c_str(), list.c_str());
+  } else {
   std::printf("%d game(s) complete in %.1fs (%d failed), %.0f events per game, mean %.2f turns\n", games, secs, failed,
               games ? static_cast<double>(events) / games : 0.0, games ? static_cast<double>(turns) / games : 0.0);
   std::printf("victory kinds: %s; games with several winners: %d\n\n%s\nwins by profile and faction:\n%s", kinds_text.str().c_str(),
               shared, table.str().c_str(), by_faction.str().c_str());
   for (const auto* r : failures)
     std::printf("FAILED room %s at version %lld: %s\n", r->room.c_str(), static_cast<long long>(r->version), r->error.c_str());
-
-  bool ordered = games > 0 && wins[3] > wins[2] && wins[2] > wins[1] && wins[1] > wins[0];
+  }
   if (!o.write_doc.empty() && games > 0) {
     std::ifstream in(o.write_doc);
     std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -512,7 +563,7 @@ int run_tournament(const TournamentOptions& o) {
     std::ofstream out(o.write_doc, std::ios::trunc);
     out << doc;
     if (!out) return fail(3, "cannot write " + o.write_doc);
-    std::printf("\nwritten to %s\n", o.write_doc.c_str());
+    std::fprintf(o.json ? stderr : stdout, "\nwritten to %s\n", o.write_doc.c_str());
   }
   return failed ? 1 : 0;
 }

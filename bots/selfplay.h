@@ -78,6 +78,7 @@ struct SelfPlayOptions {
   int turns = 10;
   bool no_sync = false;
   bool projection = false;
+  bool json = false;  // the summary as one JSON object on stdout (docs/CLI.md)
 };
 int run_selfplay(const SelfPlayOptions& o);
 
@@ -91,6 +92,7 @@ struct TournamentOptions {
   std::string factions = "atreides,bene_gesserit,emperor,harkonnen";  // exactly four
   bool no_sync = false;
   std::string write_doc;  // path of docs/BOTS.md to write (empty: don't)
+  bool json = false;      // the results as one JSON object on stdout (docs/CLI.md)
 };
 int run_tournament(const TournamentOptions& o);
 

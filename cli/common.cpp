@@ -121,8 +121,9 @@ int print_log(store::EventStore& st, const std::string& room, bool json, bool hi
       return false;
     }
     GameState before = s;
+    ApplyNotes notes;  // each battle's winner, for the outcome line
     if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
-    else apply(s, e.seat, e.action, nullptr);
+    else apply(s, e.seat, e.action, nullptr, &notes);
     if (v < from) {
       have = true;
       return true;
@@ -138,7 +139,7 @@ int print_log(store::EventStore& st, const std::string& room, bool json, bool hi
       std::printf("%s\n", inspect::summarize_event(e, have ? &before : nullptr, s, hidden).c_str());
       // What the event (and the automatic steps after it) did.
       if (have)
-        if (const auto out = inspect::outcome_line(before, s, hidden); !out.empty()) std::printf("        = %s\n", out.c_str());
+        if (const auto out = inspect::outcome_line(before, s, hidden, &notes); !out.empty()) std::printf("        = %s\n", out.c_str());
     }
     have = true;
     return true;

@@ -205,6 +205,8 @@ int main(int argc, char** argv) {
   cmd_recover->add_option("dir", recover_dir, "the store: a directory or a postgresql:// URL (default: --data)");
   cmd_recover->add_flag("--no-projection", recover_fast, "skip the per-seat view checks (faster)");
   bool accept_loss = false;
+  bool recover_json = false;
+  cmd_recover->add_flag("--json", recover_json, "one JSON object on stdout (progress stays on stderr)");
   cmd_recover->add_flag("--accept-loss", accept_loss, "open a store that lost acknowledged writes anyway; lists the loss");
 
   auto* cmd_backup = app.add_subcommand("backup", "copy the store (beside a running server too) into a new directory");
@@ -223,6 +225,7 @@ int main(int argc, char** argv) {
   cmd_selfplay->add_option("--turns", sp.turns, "number of turns (0.02)")->capture_default_str();
   cmd_selfplay->add_flag("--no-sync", sp.no_sync, "do not fsync each event (simulation only: a crash may lose games)");
   cmd_selfplay->add_flag("--projection", sp.projection, "also check every seat's view after every event when verifying (slow)");
+  cmd_selfplay->add_flag("--json", sp.json, "the summary and every game's result as one JSON object on stdout");
   auto* cmd_tournament = app.add_subcommand("tournament", "bot strength: one seat per profile, factions rotated; win rates");
   bots::TournamentOptions tp;
   cmd_tournament->add_option("--games", tp.games, "number of games")->capture_default_str();
@@ -233,6 +236,7 @@ int main(int argc, char** argv) {
   cmd_tournament->add_option("--factions", tp.factions, "exactly four factions, rotated over the profiles")->capture_default_str();
   cmd_tournament->add_flag("--no-sync", tp.no_sync, "do not fsync each event (simulation only)");
   cmd_tournament->add_option("--write", tp.write_doc, "also write the results into this Markdown file (docs/BOTS.md)");
+  cmd_tournament->add_flag("--json", tp.json, "the results as one JSON object on stdout");
 
   if (int rc = check_subcommand(app, argc, argv)) return rc;
   try {
@@ -262,7 +266,7 @@ int main(int argc, char** argv) {
     }
     return server::run_serve(args.data_dir, listen_addr, port_file, serve_opts);
   }
-  if (cmd_recover->parsed()) return server::run_recover(recover_dir.empty() ? args.data_dir : recover_dir, !recover_fast, accept_loss);
+  if (cmd_recover->parsed()) return server::run_recover(recover_dir.empty() ? args.data_dir : recover_dir, !recover_fast, accept_loss, recover_json);
   if (cmd_selfplay->parsed()) {
     sp.data_dir = args.data_dir;
     return bots::run_selfplay(sp);

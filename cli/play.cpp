@@ -90,7 +90,8 @@ int cmd_act(const Args& a, store::EventStore& st) {
   GameState after;
   if (!store::load_state(st, a.room, o.version, &after, &error)) return fail(3, error);
   std::printf("%s%s\n", inspect::summarize_event(o.event, &s, after, false).c_str(), o.duplicate ? " (duplicate: already stored)" : "");
-  if (const auto out = inspect::outcome_line(s, after, false); !out.empty() && !o.duplicate) std::printf("        = %s\n", out.c_str());
+  const auto notes = o.duplicate ? ApplyNotes{} : inspect::notes_of(s, o.event);  // a duplicate was based on another state
+  if (const auto out = inspect::outcome_line(s, after, false, &notes); !out.empty() && !o.duplicate) std::printf("        = %s\n", out.c_str());
   return 0;
 }
 
@@ -117,6 +118,12 @@ int cmd_actions(const Args& a, store::EventStore& st) {
     const auto choices = inspect::label_choices(s, seat, d);
     std::vector<std::pair<std::string, std::string>> lines;  // (role (field), items)
     for (const auto& c : choices) {
+      if (d.kind == ActionKind::Move && c.role == "origin") {  // its own line, with the destinations reachable from it
+        std::string to = c.to.empty() ? "nowhere (no legal movement from here)" : "";
+        for (int l : c.to) to += (to.empty() ? "" : ", ") + std::to_string(l) + " " + names::location_name(static_cast<LocationId>(l));
+        lines.emplace_back("from " + inspect::choice_text(c) + " to", to);
+        continue;
+      }
       std::string key = c.role + (c.set.empty() ? "" : " (" + c.set[0].field + (c.set.size() > 1 ? ", " + c.set[1].field : "") + ")");
       auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
       if (it == lines.end()) lines.emplace_back(key, inspect::choice_text(c));

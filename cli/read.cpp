@@ -52,7 +52,8 @@ int run_stepper(store::EventStore& st, const std::string& room, const std::strin
     const auto& e = events[static_cast<size_t>(v)];
     std::printf("%s\n", inspect::summarize_event(e, have_before ? &before : nullptr, after, who.kind == inspect::Viewer::State || (seat != kNoSeat && e.seat == seat)).c_str());
     if (have_before) {  // what changed (public unless adjudicating)
-      const auto changes = inspect::what_changed(before, after, who.kind == inspect::Viewer::State);
+      const auto notes = inspect::notes_of(before, e);
+      const auto changes = inspect::what_changed(before, after, who.kind == inspect::Viewer::State, &notes);
       if (!changes.empty()) std::printf("what changed:\n");
       for (const auto& c : changes) std::printf("  %s\n", c.c_str());
     }
@@ -184,19 +185,20 @@ int cmd_replay(const Args& a, store::EventStore& st) {
       return false;
     }
     GameState before = s;
+    ApplyNotes notes;  // each battle's winner
     if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
-    else apply(s, e.seat, e.action, nullptr);
+    else apply(s, e.seat, e.action, nullptr, &notes);
     if (v < a.from) return true;
     const bool hidden = who.kind == inspect::Viewer::State || (seat != kNoSeat && e.seat == seat);
     const std::string line = inspect::summarize_event(e, v ? &before : nullptr, s, hidden);
     const bool adjudicator = who.kind == inspect::Viewer::State;
     if (!a.html_out.empty()) {
       std::string changes;
-      if (v) for (const auto& c : inspect::what_changed(before, s, adjudicator)) changes += c + "\n";
+      if (v) for (const auto& c : inspect::what_changed(before, s, adjudicator, &notes)) changes += c + "\n";
       frames.push_back({v, line, inspect::render_position_layer(s), inspect::render_panel(s, panel), changes});
       return true;
     }
-    const std::string outcome = v ? inspect::outcome_line(before, s, adjudicator) : "";
+    const std::string outcome = v ? inspect::outcome_line(before, s, adjudicator, &notes) : "";
     if (a.json) {  // one JSON object per event
       std::string out = fmt::format("{{\"version\":{},\"seat\":{},\"kind\":{},\"summary\":{}", v, e.seat,
                                     json_str(action_kind_name(e.action.kind)), json_str(line));

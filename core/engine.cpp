@@ -116,8 +116,10 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   return rules::phase_rules(s.phase).validate(s, seat, a);
 }
 
-void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws) {
-  rules::Ctx c{s, draws};
+void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws) { apply(s, seat, a, draws, nullptr); }
+
+void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws, ApplyNotes* notes) {
+  rules::Ctx c{s, draws, notes};
   if (a.kind == ActionKind::SetRulings) {
     s.rulings = a.rulings;
   } else if (rules::is_card_action(s, a)) {

@@ -5,6 +5,9 @@
 // turns them into names and action fields.
 #include "inspect/options.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include <flatbuffers/flatbuffers.h>
 #include <fmt/format.h>
 
@@ -47,6 +50,15 @@ Choice faction_choice(int option, int f, const char* field) {
 
 void add_origins(const GameState& s, Seat seat, const char* field, std::vector<Choice>& out) {
   const Faction me = s.faction_at(seat);
+  // Per origin, the destinations the engine accepts a group from there for:
+  // legal_actions lists every single-origin movement (engine.h).
+  std::vector<std::vector<int>> reach(data::kNumLocations);
+  if (std::string_view(field) == "from[].location")
+    for (const auto& a : legal_actions(s, seat))
+      if (a.kind == ActionKind::Move && a.n_placements == 1 && a.placements[0].location < data::kNumLocations) {
+        auto& r = reach[a.placements[0].location];
+        if (std::find(r.begin(), r.end(), a.to) == r.end()) r.push_back(a.to);
+      }
   for (int l = 0; l < data::kNumLocations; ++l) {
     const auto id = static_cast<LocationId>(l);
     const int n = s.forces_in_location(me, id);
@@ -54,6 +66,8 @@ void add_origins(const GameState& s, Seat seat, const char* field, std::vector<C
     Choice c = location_choice(-1, id, "origin", field);
     c.forces = n;
     c.special = s.forces_at(me, id, 1);
+    c.to = std::move(reach[l]);
+    std::sort(c.to.begin(), c.to.end());
     out.push_back(std::move(c));
   }
 }
@@ -116,7 +130,8 @@ std::string choice_text(const Choice& c) {
   for (const auto& f : c.set) id += (id.empty() ? "" : "/") + std::to_string(f.value);
   if (id.empty()) id = std::to_string(c.option);
   std::string out = id + " " + c.name;
-  if (c.forces >= 0) out += c.special > 0 ? fmt::format(" ({} forces, {} special)", c.forces, c.special) : fmt::format(" ({} forces)", c.forces);
+  if (c.forces >= 0)
+    out += fmt::format(" ({} force{}{})", c.forces, c.forces == 1 ? "" : "s", c.special > 0 ? fmt::format(", {} special", c.special) : "");
   return out;
 }
 
@@ -129,6 +144,8 @@ flatbuffers::Offset<fb::DecisionView> build_decision_view(flatbuffers::FlatBuffe
     auto name = b.CreateString(c.name);
     auto role = b.CreateString(c.role);
     auto setv = b.CreateVector(set);
+    std::vector<uint16_t> to(c.to.begin(), c.to.end());
+    auto tov = c.to.empty() ? flatbuffers::Offset<flatbuffers::Vector<uint16_t>>() : b.CreateVector(to);
     fb::ChoiceViewBuilder cb(b);
     cb.add_option(c.option);
     cb.add_name(name);
@@ -136,6 +153,7 @@ flatbuffers::Offset<fb::DecisionView> build_decision_view(flatbuffers::FlatBuffe
     cb.add_set(setv);
     if (c.forces >= 0) cb.add_forces(static_cast<uint8_t>(c.forces));
     if (c.special >= 0) cb.add_special(static_cast<uint8_t>(c.special));
+    if (!c.to.empty()) cb.add_to(tov);
     choices.push_back(cb.Finish());
   }
   auto kind = b.CreateString(action_kind_name(d.kind));

@@ -32,6 +32,7 @@ struct Choice {
   std::vector<ChoiceField> set;
   int forces = -1;        // origins: the seat's forces there (special forces in `special`)
   int special = -1;
+  std::vector<int> to;    // Move origins: the destinations (options) a group from here may reach
 };
 
 // The labelled choices of `d`, one of decisions(s, seat).
@@ -43,7 +44,7 @@ std::string choice_text(const Choice& c);
 // The decisions of `seat` as JSON: {"version": V, "seat": S, "faction": key,
 // "decisions": [{"kind", "prompt", "min", "max", "options": [...],
 // "choices": [{"option", "name", "role", "set": [{"field", "value"}],
-// "forces"?, "special"?}]}]} (docs/CLI.md).
+// "forces"?, "special"?, "to"?}]}]} (docs/CLI.md).
 std::string decisions_json(const GameState& s, Seat seat);
 
 }  // namespace mentat::inspect

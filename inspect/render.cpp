@@ -131,9 +131,9 @@ std::string render_board_layer() {
     const bool big = T.stronghold;
     out += fmt::format("<text class=\"label\" x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{}\" "
                        "fill-opacity=\"0.8\" pointer-events=\"none\"{}>{}</text>",
-                       sx / n, sy / n - 9, big ? 10 : 7, big ? "#3e2723" : "#6d4c41", big ? " font-weight=\"bold\"" : "", esc(T.name));
+                       sx / n, sy / n - 11, big ? 13 : 9, big ? "#3e2723" : "#5d4037", big ? " font-weight=\"bold\"" : "", esc(T.name));
   }
-  out += fmt::format("<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"9\" text-anchor=\"middle\" fill=\"#3e2723\">Polar Sink</text>", kCx, kCy - 20);
+  out += fmt::format("<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#3e2723\">Polar Sink</text>", kCx, kCy - 22);
   for (int s = 0; s < data::kNumSectors; ++s) {
     auto [x, y] = polar(kInner + 5.3 * kRing, ((s + 0.5) * 20.0 - 90.0) * kPi / 180.0);
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#5d4037\">{}</text>", x, y, s);
@@ -153,19 +153,19 @@ std::string render_position_layer(const GameState& s) {
     const auto loc = static_cast<LocationId>(l);
     auto [x, y] = centre(loc);
     if (s.spice_on_board[l])
-      out += fmt::format("<text class=\"spice\" x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\" fill=\"#e65100\" font-weight=\"bold\">{}<title>{} spice in {}</title></text>",
-                         x - 12, y - 6, s.spice_on_board[l], s.spice_on_board[l], esc(data::location(loc).name));
+      out += fmt::format("<text class=\"spice\" x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"13\" fill=\"#e65100\" stroke=\"#fff\" stroke-width=\"0.4\" font-weight=\"bold\">{}<title>{} spice in {}</title></text>",
+                         x - 16, y - 3, s.spice_on_board[l], s.spice_on_board[l], esc(data::location(loc).name));
     int k = 0;
     for (int fi = 0; fi < kNumFactions; ++fi) {
       const auto f = static_cast<Faction>(fi);
       if (!s.has(f)) continue;
       const int n = s.forces_in_location(f, loc);
       if (!n) continue;
-      const double fx = x + (k % 3) * 15 - 12, fy = y + (k / 3) * 15;
-      out += fmt::format("<g class=\"forces\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"7\" fill=\"{}\" stroke=\"#fff\"/>"
-                         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"9\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\">{}</text>"
+      const double fx = x + (k % 3) * 19 - 12, fy = y + 4 + (k / 3) * 19;
+      out += fmt::format("<g class=\"forces\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"9.5\" fill=\"{}\" stroke=\"#fff\"/>"
+                         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\">{}</text>"
                          "<title>{}: {} forces ({} special) in {}</title></g>",
-                         faction_key(f), fx, fy, kFactionColor[fi], fx, fy + 3, n, faction_name(f), n, s.forces_at(f, loc, 1),
+                         faction_key(f), fx, fy, kFactionColor[fi], fx, fy + 4.5, n, faction_name(f), n, s.forces_at(f, loc, 1),
                          esc(data::location(loc).name));
       ++k;
     }
@@ -176,20 +176,20 @@ std::string render_position_layer(const GameState& s) {
   for (Seat seat = 0; seat < s.num_seats; ++seat) {
     const auto f = s.faction_at(seat);
     auto [x, y] = polar(kInner + 5 * kRing + 9, ((rules::marker_sector(s, seat) + 0.5) * 20.0 - 90.0) * kPi / 180.0);
-    out += fmt::format("<g class=\"marker\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"8\" fill=\"{}\" stroke=\"#000\"/>"
-                       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"9\" fill=\"#fff\" text-anchor=\"middle\">{}</text><title>{}'s player marker</title></g>",
-                       faction_key(f), x, y, kFactionColor[static_cast<int>(f)], x, y + 3, faction_name(f).substr(0, 1), faction_name(f));
+    out += fmt::format("<g class=\"marker\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"10\" fill=\"{}\" stroke=\"#000\"/>"
+                       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\">{}</text><title>{}'s player marker</title></g>",
+                       faction_key(f), x, y, kFactionColor[static_cast<int>(f)], x, y + 4, faction_name(f).substr(0, 1), faction_name(f));
   }
   // Each faction's public counts: reserves, tanks, cards in hand, ally.
   for (Seat seat = 0; seat < s.num_seats; ++seat) {
     const auto f = s.faction_at(seat);
     const auto& fs = s.of(f);
-    const double x = 10 + (seat % 2) * 400, y = 784 + (seat / 2) * 14;
+    const double x = 10, y = 795 + seat * 15;  // one line per faction, under the board (at most six)
     std::string line = fmt::format("{}: reserves {}+{}, tanks {}+{}, {} card{}", faction_name(f), fs.reserves[0], fs.reserves[1], fs.tanks[0],
                                    fs.tanks[1], fs.hand.n, fs.hand.n == 1 ? "" : "s");
     if (fs.ally < kNumFactions) line += ", allied with " + std::string(faction_name(static_cast<Faction>(fs.ally)));
     out += fmt::format("<g class=\"status\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\"/>"
-                       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\">{}</text></g>",
+                       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"13\">{}</text></g>",
                        faction_key(f), x + 5, y - 4, kFactionColor[static_cast<int>(f)], x + 14, y, esc(line));
   }
   // The auction: which card of the row is up for bid (face down) and the high bid.
@@ -197,7 +197,7 @@ std::string render_position_layer(const GameState& s) {
     std::string bid = fmt::format("card {} of {} up for bid", s.bidding.index + 1, s.bidding.row.n);
     if (s.bidding.high_bidder >= 0 && s.bidding.high_bidder < s.num_seats)
       bid += fmt::format(": high bid {} by {}", s.bidding.high_bid, faction_name(s.faction_at(s.bidding.high_bidder)));
-    out += fmt::format("<text id=\"auction\" x=\"790\" y=\"20\" font-size=\"12\" text-anchor=\"end\">{}</text>", esc(bid));
+    out += fmt::format("<text id=\"auction\" x=\"790\" y=\"20\" font-size=\"14\" text-anchor=\"end\">{}</text>", esc(bid));
   }
   if (s.winners) {
     std::string w;
@@ -226,12 +226,12 @@ std::string render_panel(const GameState& s, Viewer who) {
 }
 
 std::string render_svg(const GameState& s, Viewer who) {
-  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 800 840\" width=\"800\" height=\"840\" font-family=\"sans-serif\">";
-  out += "<rect width=\"800\" height=\"840\" fill=\"#fafafa\"/>";
+  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 800 890\" width=\"800\" height=\"890\" font-family=\"sans-serif\">";
+  out += "<rect width=\"800\" height=\"890\" fill=\"#fafafa\"/>";
   out += render_board_layer();
   out += render_position_layer(s);
   const std::string panel = render_panel(s, who);
-  if (!panel.empty()) out += fmt::format("<text id=\"panel\" x=\"10\" y=\"834\" font-size=\"11\">{}</text>", esc(panel));
+  if (!panel.empty()) out += fmt::format("<text id=\"panel\" x=\"10\" y=\"886\" font-size=\"12\">{}</text>", esc(panel));
   out += "</svg>";
   return out;
 }
@@ -249,15 +249,15 @@ std::string render_replay_html(const std::string& title, const std::vector<Repla
   std::string html = R"(<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>)" + esc(title) + R"(</title>
 <style>body{font-family:sans-serif;margin:8px;display:flex;gap:12px;height:calc(100vh - 16px);box-sizing:border-box}
-#left{display:flex;flex-direction:column;width:600px;flex:none}#svg{height:calc(100vh - 150px);width:auto;max-width:600px}
+#left{display:flex;flex-direction:column;flex:none;max-width:70vw}#svg{height:calc(100vh - 110px);width:auto;max-width:70vw}
 #right{display:flex;flex-direction:column;flex:1;min-width:280px}
 #log{font:11px monospace;flex:1;overflow:auto}#log div{white-space:pre}#log .cur{background:#ffe082}
 #controls{margin:4px 0}#slider{width:420px}#summary{font:12px monospace}
 #changes{font:11px monospace;white-space:pre;height:110px;overflow:auto;border-top:1px solid #ccc;margin-top:4px}
 #msg{color:#b00020}</style></head>
 <body><div id="left"><div id="controls"><input type="range" id="slider" min="0" value="0"> <span id="ver"></span> <span id="msg"></span></div>
-<svg id="svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 840" font-family="sans-serif">
-<rect width="800" height="840" fill="#fafafa"/>)" + render_board_layer() + R"(<g id="dyn"></g><text id="panel" x="10" y="834" font-size="11"></text></svg>
+<svg id="svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 890" font-family="sans-serif">
+<rect width="800" height="890" fill="#fafafa"/>)" + render_board_layer() + R"(<g id="dyn"></g><text id="panel" x="10" y="886" font-size="12"></text></svg>
 <div id="summary"></div></div><div id="right"><div id="log"></div><div id="changes"></div></div>
 <script>
 const F = )" + data + R"(;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/rules/rules.h"
 #include "events/codec.h"
 #include "events/json_text.h"
 #include "replay/diff.h"
@@ -156,6 +157,21 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
   return codec::printable(fmt::format("v{:<4} T{:<2} {:<22} {} {}{}", e.version, at.turn, phase_name(at.phase), who, what, drawn));
 }
 
+std::string karama_use(const Action& a) {
+  if (a.kind != ActionKind::PlayCard || a.card >= data::kNumTreacheryCards) return "";
+  // A Karama, or a worthless card the Bene Gesserit play as one (2.02.05); the value's meaning: events/names.h.
+  using K = data::TreacheryKind;
+  const K k = data::treachery_card(a.card).kind;
+  const bool worthless = k == K::Baliset || k == K::JubbaCloak || k == K::Kulon || k == K::LaLaLa || k == K::TripToGamont;
+  if (k != K::Karama && !(worthless && a.value >= 0x40)) return "";
+  if (a.value == 0x80) return "this turn's shipment at Guild rates";
+  if (a.value > 0x40 && a.value < 0x80) {
+    const auto* info = rules::ability_info(static_cast<rules::Ability>(a.value - 0x40));
+    return fmt::format("prevents {}{}", info ? info->name : "an ability", a.to < kNumFactions ? " (" + fac(a.to) + ")" : "");
+  }
+  return k == K::Karama ? "the faction's own Karama power" : "";
+}
+
 namespace {
 
 bool secret_zone(const std::string& z) {
@@ -179,8 +195,30 @@ const char* victory_kind_name(uint8_t k) {
   }
 }
 
-std::vector<std::string> what_changed(const GameState& before, const GameState& after, bool show_hidden) {
+ApplyNotes notes_of(const GameState& before, const codec::Event& e) {
+  ApplyNotes notes;
+  if (e.action.kind == ActionKind::CreateGame) return notes;
+  GameState s = before;
+  apply(s, e.seat, e.action, nullptr, &notes);
+  return notes;
+}
+
+std::string battle_line(const BattleOutcome& b) {
+  const std::string where = b.territory < data::kNumTerritories ? std::string(data::territory(b.territory).name) : "?";
+  auto units = [](int half) { return half % 2 ? fmt::format("{}.5", half / 2) : fmt::format("{}", half / 2); };
+  switch (b.how) {
+    case BattleOutcome::BothTraitors: return fmt::format("battle in {}: both sides called traitor, nobody wins", where);
+    case BattleOutcome::LasgunShield: return fmt::format("battle in {}: lasgun and shield explode, nobody wins", where);
+    case BattleOutcome::Traitor: return fmt::format("battle in {}: {} wins against {} (traitor)", where, fac(b.winner), fac(b.loser));
+    case BattleOutcome::Totals: break;
+  }
+  return fmt::format("battle in {}: {} wins against {} ({} to {})", where, fac(b.winner), fac(b.loser), units(b.total2[0]), units(b.total2[1]));
+}
+
+std::vector<std::string> what_changed(const GameState& before, const GameState& after, bool show_hidden, const ApplyNotes* notes) {
   std::vector<std::string> out;
+  if (notes)
+    for (const auto& b : notes->battles) out.push_back(battle_line(b));
   if (after.winners != before.winners) {
     std::string w;
     for (int i = 0; i < kNumFactions; ++i)
@@ -206,9 +244,9 @@ std::vector<std::string> what_changed(const GameState& before, const GameState& 
   return out;
 }
 
-std::string outcome_line(const GameState& before, const GameState& after, bool show_hidden) {
+std::string outcome_line(const GameState& before, const GameState& after, bool show_hidden, const ApplyNotes* notes) {
   std::string line;
-  for (const auto& c : what_changed(before, after, show_hidden)) {
+  for (const auto& c : what_changed(before, after, show_hidden, notes)) {
     if (c.rfind("waiting for:", 0) == 0 || c.rfind("phase:", 0) == 0) continue;
     line += (line.empty() ? "" : "; ") + c;
   }

@@ -27,6 +27,7 @@
 #include "bots/bot.h"
 #include "core/engine.h"
 #include "events/codec.h"
+#include "events/json_text.h"
 #include "events/names.h"
 #include "inspect/report.h"
 #include "inspect/view.h"
@@ -185,6 +186,7 @@ struct RoomSlot {
   bool bots_loaded = false;
   std::vector<BotSeat> bot_seats;   // ascending seats
   std::vector<std::shared_ptr<const bots::Bot>> bots;  // index = seat (null: a human seat)
+  std::atomic<bool> deleted{false};  // the host deleted it (docs/SERVER.md "Hosting"): 404 for every request
 };
 
 enum class Auth { Observer, SeatToken, Bad };
@@ -237,11 +239,19 @@ struct Server::Impl : web::Host {
     lat_next = (lat_next + 1) % kLatencies;
   }
 
-  // The room's slot, or null with a 404/500 reply.
-  std::shared_ptr<RoomSlot> slot(const std::string& room, Reply* err) {
+  // The room's slot, or null with a 404/500 reply (a room the host deleted
+  // is 404 `deleted`, unless `even_deleted`: the admin's undelete).
+  std::shared_ptr<RoomSlot> slot(const std::string& room, Reply* err, bool even_deleted = false) {
+    auto found = [&](std::shared_ptr<RoomSlot> sl) -> std::shared_ptr<RoomSlot> {
+      if (!even_deleted && sl->deleted) {
+        *err = error_reply(404, "deleted", "room " + room + " was deleted by the host");
+        return nullptr;
+      }
+      return sl;
+    };
     {
       std::scoped_lock lock(rooms_mu);
-      if (auto it = rooms.find(room); it != rooms.end()) return it->second;
+      if (auto it = rooms.find(room); it != rooms.end()) return found(it->second);
     }
     if (!store::EventStore::valid_room_id(room)) {
       *err = error_reply(404, "unknown_room", "no room " + room);
@@ -253,13 +263,15 @@ struct Server::Impl : web::Host {
       *err = error.empty() ? error_reply(404, "unknown_room", "no room " + room) : error_reply(500, "store", error);
       return nullptr;
     }
+    const bool deleted = web::deleted(store, room);
     std::scoped_lock lock(rooms_mu);
     auto& s = rooms[room];
     if (!s) {
       s = std::make_shared<RoomSlot>();
       s->head = m->head;
+      s->deleted = deleted;
     }
-    return s;
+    return found(s);
   }
 
   // Which seat the Authorization header names (Observer without one).
@@ -436,7 +448,7 @@ struct Server::Impl : web::Host {
           }
       }
       if (!bot) return;  // game over, or only humans are asked
-      if (web::archived(store, room)) return;
+      if (sl->deleted || web::archived(store, room)) return;
       if (moves == opts.bot_moves_per_turn) {
         queue_bots(room);
         return;
@@ -572,6 +584,33 @@ struct Server::Impl : web::Host {
     return true;
   }
 
+  // Deleting keeps every event (docs/SERVER.md "Hosting"): it marks the room
+  // (a room secret), revokes every seat token and hides the room from the API.
+  bool set_deleted(const std::string& room, bool deleted, std::string* error) override {
+    Reply e;
+    auto sl = slot(room, &e, true);
+    if (!sl) {
+      *error = "no room " + room;
+      return false;
+    }
+    std::unique_lock write(sl->write);  // no submit of this room meanwhile
+    std::shared_ptr<const GameState> s;
+    if (!head_state(*sl, room, &s, error)) return false;
+    std::vector<std::pair<std::string, std::string>> secrets{{"deleted", deleted ? "1" : "0"}};
+    if (deleted)
+      for (Seat seat = 0; seat < s->num_seats; ++seat) secrets.emplace_back(token_name(seat), random_hex(32));  // told to nobody
+    if (!store.put_room_secrets(room, secrets, error)) return false;
+    {
+      std::scoped_lock lock(sl->mu);
+      sl->deleted = deleted;
+      sl->tokens_loaded = false;
+      sl->tokens.clear();
+      sl->changed.notify_all();  // waiting long-polls answer, and then see the 404
+    }
+    if (!deleted) after_event(*sl, room);
+    return true;
+  }
+
   bool set_bot(const std::string& room, Seat seat, const std::string& profile, std::string* bots_text,
                std::string* error) override {
     Reply e;
@@ -696,6 +735,7 @@ struct Server::Impl : web::Host {
     Builder b;
     std::vector<Offset<fb::RoomInfo>> rooms_out;
     for (const auto& m : all) {
+      if (web::deleted(store, m.room)) continue;  // the host deleted it: not listed (its events are kept)
       const auto name = b.CreateString(m.room);
       if (m.parent.empty()) {
         rooms_out.push_back(fb::CreateRoomInfo(b, name, m.head, m.created_unix_ms));
@@ -1198,7 +1238,7 @@ int run_serve(const std::string& data_dir, const std::string& listen, const std:
   return code;
 }
 
-int run_recover(const std::string& data_dir, bool projection, bool accept_loss) {
+int run_recover(const std::string& data_dir, bool projection, bool accept_loss, bool json) {
   const auto t0 = Clock::now();
   std::string error;
   store::Options o;
@@ -1210,32 +1250,58 @@ int run_recover(const std::string& data_dir, bool projection, bool accept_loss) 
     std::fprintf(stderr, "mentat: %s\n", error.c_str());
     return 3;
   }
-  for (const auto& l : lost) std::printf("accepted loss in %s: %s\n", data_dir.c_str(), l.what.c_str());
-  if (!lost.empty()) std::printf("(recorded in %s/MENTAT-LOSSES)\n", data_dir.c_str());
+  auto ms_since = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  std::string out;  // the JSON object (json only)
+  if (json) {
+    out = "{\"store\":" + codec::json_quote(data_dir) + ",\"lost\":[";
+    for (size_t i = 0; i < lost.size(); ++i) out += (i ? "," : "") + codec::json_quote(lost[i].what);
+    out += "]";
+  } else {
+    for (const auto& l : lost) std::printf("accepted loss in %s: %s\n", data_dir.c_str(), l.what.c_str());
+    if (!lost.empty()) std::printf("(recorded in %s/MENTAT-LOSSES)\n", data_dir.c_str());
+  }
   const auto t_open = Clock::now();
-  const int bad_records = print_integrity(*st);
+  int bad_records = 0;
+  if (json) {
+    std::vector<std::string> problems;
+    if (!st->check_integrity(&problems, &error)) problems.push_back("the record check could not run: " + error);
+    bad_records = static_cast<int>(problems.size());
+    out += ",\"record_problems\":[";
+    for (size_t i = 0; i < problems.size(); ++i) out += (i ? "," : "") + codec::json_quote(problems[i]);
+    out += "],\"rooms\":[";
+  } else {
+    bad_records = print_integrity(*st);
+  }
   auto rooms = st->rooms(&error);
   if (!error.empty()) {
     std::fprintf(stderr, "mentat: %s\n", error.c_str());
     return 3;
   }
-  std::printf("%-24s %8s %8s %10s  %s\n", "room", "head", "events", "ms", "result");
+  if (!json) std::printf("%-24s %8s %8s %10s  %s\n", "room", "head", "events", "ms", "result");
   int bad = 0;
   replay::VerifyOptions vo;
   vo.projection = projection;
   int64_t total = 0;
   for (const auto& m : rooms) total += m.head + 1;
   replay::VerifyProgress progress(static_cast<int64_t>(rooms.size()), total);  // on stderr
+  bool first = true;
   for (const auto& m : rooms) {
     const auto r0 = Clock::now();
     auto r = replay::verify_room(*st, m.room, [&](int64_t v, int64_t head) { progress.at(v, head); }, vo);
     progress.room_done(r.events);
-    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - r0).count();
-    if (r.ok) {
+    const double ms = ms_since(r0, Clock::now());
+    if (!r.ok) ++bad;
+    if (json) {
+      out += fmt::format("{}{{\"room\":{},\"head\":{},\"events\":{},\"ms\":{:.1f},\"ok\":{}", first ? "" : ",", codec::json_quote(m.room),
+                         m.head, r.events, ms, r.ok ? "true" : "false");
+      if (!r.ok)
+        out += fmt::format(",\"first_bad\":{},\"check\":{},\"detail\":{}", r.first_bad, codec::json_quote(r.check), codec::json_quote(r.detail));
+      out += "}";
+      first = false;
+    } else if (r.ok) {
       std::printf("%-24s %8lld %8lld %10.1f  ok\n", m.room.c_str(), static_cast<long long>(m.head),
                   static_cast<long long>(r.events), ms);
     } else {
-      ++bad;
       std::printf("%-24s %8lld %8lld %10.1f  FAILED at version %lld: %s: %s\n", m.room.c_str(),
                   static_cast<long long>(m.head), static_cast<long long>(r.events), ms,
                   static_cast<long long>(r.first_bad), r.check.c_str(), r.detail.c_str());
@@ -1243,10 +1309,12 @@ int run_recover(const std::string& data_dir, bool projection, bool accept_loss) 
   }
   progress.finish();
   const auto t_end = Clock::now();
-  std::printf("%zu room(s), %d failed; store opened in %.1f ms, verified in %.1f ms, total %.1f ms\n", rooms.size(), bad,
-              std::chrono::duration<double, std::milli>(t_open - t0).count(),
-              std::chrono::duration<double, std::milli>(t_end - t_open).count(),
-              std::chrono::duration<double, std::milli>(t_end - t0).count());
+  if (json)
+    std::printf("%s],\"failed\":%d,\"open_ms\":%.1f,\"verify_ms\":%.1f,\"total_ms\":%.1f}\n", out.c_str(), bad, ms_since(t0, t_open),
+                ms_since(t_open, t_end), ms_since(t0, t_end));
+  else
+    std::printf("%zu room(s), %d failed; store opened in %.1f ms, verified in %.1f ms, total %.1f ms\n", rooms.size(), bad,
+                ms_since(t0, t_open), ms_since(t_open, t_end), ms_since(t0, t_end));
   return bad || bad_records || !lost.empty() ? 1 : 0;
 }
 

@@ -118,8 +118,11 @@ int run_serve(const std::string& data_dir, const std::string& listen, const std:
 // `accept_loss`, a store that lost acknowledged writes is opened anyway
 // (store::Options::accept_loss) and what was lost is listed. Returns 0 when
 // everything checks and nothing was lost, 1 when a room or record fails or a
-// loss was accepted, 3 when the store does not open.
-int run_recover(const std::string& data_dir, bool projection, bool accept_loss = false);
+// loss was accepted, 3 when the store does not open. With `json`, stdout
+// gets one JSON object instead ({"store", "lost": [...], "record_problems":
+// [...], "rooms": [{"room", "head", "events", "ms", "ok", ...}], "failed",
+// "open_ms", "verify_ms", "total_ms"}; docs/CLI.md); progress stays on stderr.
+int run_recover(const std::string& data_dir, bool projection, bool accept_loss = false, bool json = false);
 
 // The record check of `recover` and `verify --checksums`: runs
 // store::EventStore::check_integrity and prints each problem (one line) to

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "support/mini_json.h"
 #include "support/run_command.h"
 
 namespace fs = std::filesystem;
@@ -201,5 +202,86 @@ TEST_CASE("CLI: the contract (exit codes, --version, did you mean, no store crea
   r = run(data + " verify c1 --json");
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("{\"rooms\":[{\"room\":\"c1\",\"events\":1,\"ok\":true}],\"verified\":1,\"failed\":0}\n"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("CLI: the log names each battle's winner and the game's end", "[cli]") {
+  const fs::path dir = fs::temp_directory_path() / ("mentat-cli-battles-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string data = "--data " + dir.string();
+  // The game of docs/CLI.md's worked example: it ends at version 189, the Fremen win.
+  REQUIRE(run(data + " new --factions atreides,harkonnen,fremen --seed 7 --room g").code == 0);
+  REQUIRE(run(data + " play g --seed 1 --max-events 400").code == 0);
+  auto r = run(data + " log g");
+  REQUIRE(r.code == 0);
+  auto count = [&](const std::string& needle) {
+    int n = 0;
+    for (size_t at = r.out.find(needle); at != std::string::npos; at = r.out.find(needle, at + 1)) ++n;
+    return n;
+  };
+  // One outcome line per battle fought: each battle has two plans.
+  const int plans = count("submits a battle plan"), battles = count("battle in ");
+  INFO(plans << " plans, " << battles << " battle lines");
+  REQUIRE(plans > 0);
+  CHECK(battles * 2 == plans);
+  CHECK(count(" wins against ") + count("nobody wins") == battles);
+  {  // the first battle's line, whole: "battle in T: W wins against L (7 to 5)" or "(traitor)"
+    const auto at = r.out.find("battle in ");
+    REQUIRE(at != std::string::npos);
+    std::string line = r.out.substr(at, r.out.find_first_of(";\n", at) - at);
+    CHECK_THAT(line, Catch::Matches(R"(battle in [A-Z][^:]*: ((Atreides|Harkonnen|Fremen) wins against (Atreides|Harkonnen|Fremen) \((\d+(\.5)? to \d+(\.5)?|traitor)\)|.*nobody wins))"));
+  }
+  // The end: the winners and the victory kind, once.
+  CHECK(count("game over: ") == 1);
+  CHECK_THAT(r.out, Catch::Contains("game over: Fremen wins (Fremen default victory)"));
+  // The HTML replay's "what changed" and `replay` carry the same lines.
+  r = run(data + " replay g --json");
+  CHECK_THAT(r.out, Catch::Contains("battle in "));
+  CHECK_THAT(r.out, Catch::Contains("game over: Fremen wins"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("CLI: --json on selfplay, tournament and recover is valid JSON alone on stdout", "[cli][json]") {
+  const fs::path dir = fs::temp_directory_path() / ("mentat-cli-json-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string data = "--data " + dir.string();
+  auto stdout_of = [](const std::string& args) {  // stderr (progress) dropped
+    return testrun::run_shell("(" + std::string(MENTAT_BINARY) + " " + args + " 2>/dev/null)");
+  };
+  auto r = stdout_of(data + " selfplay --games 2 --factions atreides,harkonnen --turns 2 --seed 5 --no-sync --json");
+  REQUIRE(r.code == 0);
+  {
+    const auto j = mini_json::parse(r.out);
+    CHECK(j["games"].num() == 2);
+    CHECK(j["complete"].num() == 2);
+    CHECK(j["failed"].num() == 0);
+    REQUIRE(j["results"].size() == 2);
+    CHECK(j["results"][0]["room"].str() == "sp-5-0");
+    CHECK(j["results"][0]["ok"].as_bool());
+    CHECK(j["results"][0]["winners"].size() >= 1);
+    CHECK(j["results"][0]["seats"].size() == 2);
+    CHECK(j["winners_by_profile"].is_object());
+  }
+  r = stdout_of(data + " tournament --games 1 --seed 3 --turns 1 --no-sync --json");
+  REQUIRE(r.code == 0);
+  {
+    const auto j = mini_json::parse(r.out);
+    CHECK(j["games"].num() == 1);
+    REQUIRE(j["profiles"].size() == 4);
+    CHECK(j["profiles"][0]["profile"].str() == "brutal");
+    CHECK(j["profiles"][0]["wilson95"].size() == 2);
+    CHECK(j["results"][0]["room"].str() == "tour-3-0");
+  }
+  r = stdout_of("recover " + dir.string() + " --json");
+  REQUIRE(r.code == 0);
+  {
+    const auto j = mini_json::parse(r.out);
+    CHECK(j["failed"].num() == 0);
+    CHECK(j["lost"].size() == 0);
+    CHECK(j["record_problems"].size() == 0);
+    REQUIRE(j["rooms"].size() == 3);
+    CHECK(j["rooms"][0]["ok"].as_bool());
+    CHECK(j["rooms"][0]["events"].num() > 10);
+  }
   fs::remove_all(dir);
 }

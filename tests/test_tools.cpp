@@ -339,6 +339,13 @@ TEST_CASE("render draws the board, storm, forces and the seat's private panel", 
   CHECK(markers == s.num_seats);
   CHECK_THAT(obs, Catch::Contains("Atreides: reserves 10+0, tanks 0+0, 1 card"));
   CHECK_THAT(obs, !Catch::Contains("id=\"winners\""));
+  // Readable at 100 %: no text smaller than 9 units (of the 800-unit board), force counts 13, strongholds 13.
+  for (size_t p = svg.find("font-size=\""); p != std::string::npos; p = svg.find("font-size=\"", p + 1)) {
+    INFO(svg.substr(p, 40));
+    CHECK(std::stod(svg.substr(p + 11, 4)) >= 9);
+  }
+  CHECK_THAT(obs, Catch::Contains("font-size=\"13\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\">10</text>"));  // Arrakeen's 10
+  CHECK_THAT(obs, Catch::Contains("font-size=\"13\" text-anchor=\"middle\" fill=\"#3e2723\" fill-opacity=\"0.8\" pointer-events=\"none\" font-weight=\"bold\">Arrakeen</text>"));
   s.winners = 1u << static_cast<int>(Faction::Atreides);
   s.victory_kind = 1;
   CHECK_THAT(inspect::render_svg(s, inspect::Viewer::observer()), Catch::Contains("Winners: Atreides (stronghold victory)"));

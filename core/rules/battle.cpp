@@ -559,10 +559,21 @@ void resolve(Ctx& c) {
   ability::before_resolve(c);  // 2.01.10
   const TerritoryId t = b.territory;
   const Faction fa[2] = {faction_of_side(s, 0), faction_of_side(s, 1)};
+  auto note = [&](BattleOutcome::How how, int w, int t2w = 0, int t2l = 0) {  // for reports (engine.h ApplyNotes)
+    if (!c.notes) return;
+    BattleOutcome o;
+    o.territory = t;
+    o.how = how;
+    o.winner = w >= 0 ? static_cast<uint8_t>(fa[w]) : kNoFaction;
+    o.loser = static_cast<uint8_t>(fa[w >= 0 ? 1 - w : 1]);
+    o.total2[0] = t2w, o.total2[1] = t2l;
+    c.notes->battles.push_back(o);
+  };
   const BattlePlanState p[2] = {b.plan[0], b.plan[1]};
   const bool called[2] = {has_bit(b.traitor_calls, b.aggressor), has_bit(b.traitor_calls, b.defender)};
 
   if (called[0] && called[1]) {  // 1.07.06.07.03
+    note(BattleOutcome::BothTraitors, -1);
     for (int i = 0; i < 2; ++i) {
       pay_dialed_spice(s, fa[i], p[i]);
       lose_all_in_area(s, fa[i], t, b.area);
@@ -574,6 +585,7 @@ void resolve(Ctx& c) {
   }
   if (called[0] || called[1]) {  // 1.07.06.07.01/02
     const int w = called[0] ? 0 : 1, l = 1 - w;
+    note(BattleOutcome::Traitor, w);
     pay_dialed_spice(s, fa[l], p[l]);  // 1.13.05: the winner keeps its spice
     lose_all_in_area(s, fa[l], t, b.area);
     discard_plan(s, p[l]);
@@ -592,6 +604,7 @@ void resolve(Ctx& c) {
   const bool lasgun = has_kind(p[0], TreacheryKind::Lasgun) || has_kind(p[1], TreacheryKind::Lasgun);
   const bool shield_played = has_kind(p[0], TreacheryKind::Shield) || has_kind(p[1], TreacheryKind::Shield);
   if (lasgun && shield_played) {  // 3.01.14
+    note(BattleOutcome::LasgunShield, -1);
     for (int i = 0; i < 2; ++i) pay_dialed_spice(s, fa[i], p[i]);
     const auto& ter = data::territory(t);
     for (int i = 0; i < ter.num_locations; ++i) {
@@ -627,6 +640,7 @@ void resolve(Ctx& c) {
     total[i] += ability::kwisatz_haderach_bonus2(p[i], killed[i]);  // 2.01.11
   }
   const int w = total[0] >= total[1] ? 0 : 1, l = 1 - w;  // 1.07.06.01 ties: aggressor
+  note(BattleOutcome::Totals, w, total[w], total[l]);
 
   // 1.07.06.03 killed leaders; 1.07.06.04 survivors.
   int leader_spice = 0;

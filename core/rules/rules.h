@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/engine.h"
+#include "core/notes.h"
 
 namespace mentat::rules {
 
@@ -15,6 +16,7 @@ namespace mentat::rules {
 struct Ctx {
   GameState& s;
   DrawLog* draws;
+  ApplyNotes* notes = nullptr;  // reports only (engine.h); never read by the rules
 
   uint32_t rand_below(uint32_t bound, DrawKind kind);
   void record(DrawKind kind, uint16_t value) {
