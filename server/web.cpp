@@ -66,6 +66,7 @@ std::string label_of(const GameState& s, Seat seat, const Action& a) {
   std::string text = inspect::summarize_event(e, &s, s, true);
   const std::string who(faction_name(s.faction_at(seat)));
   if (auto at = text.find(who); at != std::string::npos) text.erase(0, at);
+  if (const auto use = inspect::karama_use(a); !use.empty()) text += ": " + use;  // which Karama use
   return text;
 }
 
@@ -169,6 +170,12 @@ class AccessLog {
 bool archived(store::EventStore& store, const std::string& room) {
   std::string error;
   auto v = store.get_room_secret(room, "archived", &error);
+  return v && *v == "1";
+}
+
+bool deleted(store::EventStore& store, const std::string& room) {
+  std::string error;
+  auto v = store.get_room_secret(room, "deleted", &error);
   return v && *v == "1";
 }
 
@@ -308,7 +315,7 @@ void install(httplib::Server& http, Host& host, store::EventStore& store, const 
   });
 
   // ---- admin -------------------------------------------------------------------
-  http.Post(R"(/admin/rooms/([^/]+)/(token|bot|archive))", [&host, &store, admin_token, send](
+  http.Post(R"(/admin/rooms/([^/]+)/(token|bot|archive|delete))", [&host, &store, admin_token, send](
                                                                const httplib::Request& req, httplib::Response& res) {
     host.count_request();
     if (admin_token.empty()) return send(res, host.error(404, "not_found", "admin actions are off (start with --admin-token-file)"));
@@ -318,12 +325,32 @@ void install(httplib::Server& http, Host& host, store::EventStore& store, const 
         !api::same_secret(std::string_view(auth).substr(kBearer.size()), admin_token))
       return send(res, host.error(401, "bad_token", "admin actions need the admin token (Authorization: Bearer TOKEN)"));
     const std::string room = req.matches[1].str(), what = req.matches[2].str();
-    std::shared_ptr<const GameState> s;
-    Answer err;
-    if (!host.state_at(room, -1, &s, &err)) return send(res, err);
     std::string buffer, error;
     const auto* body = api::parse<fb::AdminRequest>(req.body.empty() ? std::string("{}") : req.body, &buffer, &error);
     if (!body) return send(res, host.error(400, "malformed", error));
+    auto respond = [&](const std::string& token, const std::string& bots_text, std::optional<Seat> seat) {
+      api::Builder b;
+      const auto name = b.CreateString(room);
+      const auto tok = token.empty() ? Offset<flatbuffers::String>() : b.CreateString(token);
+      const auto bt = what == "bot" ? b.CreateString(bots_text) : Offset<flatbuffers::String>();
+      fb::AdminResponseBuilder r(b);
+      r.add_room(name);
+      if (seat) r.add_seat(*seat);
+      if (!tok.IsNull()) r.add_token(tok);
+      r.add_archived(archived(store, room));
+      r.add_deleted(deleted(store, room));
+      if (!bt.IsNull()) r.add_bots(bt);
+      send(res, answer(b, r.Finish(), false));
+    };
+    if (what == "delete") {  // before state_at: a deleted room is 404 to everyone else
+      if (!body->deleted()) return send(res, host.error(400, "malformed", "deleted must be true or false"));
+      if (!store.meta(room, &error)) return send(res, error.empty() ? host.error(404, "unknown_room", "no room " + room) : host.error(500, "store", error));
+      if (!host.set_deleted(room, *body->deleted(), &error)) return send(res, host.error(500, "store", error));
+      return respond("", "", std::nullopt);
+    }
+    std::shared_ptr<const GameState> s;
+    Answer err;
+    if (!host.state_at(room, -1, &s, &err)) return send(res, err);
     std::string token, bots_text;
     std::optional<Seat> seat;
     if (what != "archive") {
@@ -343,17 +370,7 @@ void install(httplib::Server& http, Host& host, store::EventStore& store, const 
         return send(res, host.error(500, "store", error));
       host.room_changed(room);
     }
-    api::Builder b;
-    const auto name = b.CreateString(room);
-    const auto tok = token.empty() ? Offset<flatbuffers::String>() : b.CreateString(token);
-    const auto bt = what == "bot" ? b.CreateString(bots_text) : Offset<flatbuffers::String>();
-    fb::AdminResponseBuilder r(b);
-    r.add_room(name);
-    if (seat) r.add_seat(*seat);
-    if (!tok.IsNull()) r.add_token(tok);
-    r.add_archived(archived(store, room));
-    if (!bt.IsNull()) r.add_bots(bt);
-    send(res, answer(b, r.Finish(), false));
+    respond(token, bots_text, seat);
   });
 }
 

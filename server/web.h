@@ -59,6 +59,10 @@ class Host {
   // ("easy".."brutal") or a human seat ("human"); queues the room for the bots.
   virtual bool set_bot(const std::string& room, Seat seat, const std::string& profile, std::string* bots,
                        std::string* error) = 0;
+  // Admin: deletes the room (true) or brings it back (false): a deleted room
+  // keeps every event but is 404 `deleted` to every request, is not listed,
+  // its bots stop and every seat token is replaced by one nobody knows.
+  virtual bool set_deleted(const std::string& room, bool deleted, std::string* error) = 0;
   // Admin: wakes the room's long-polls and bots after it was archived or reopened.
   virtual void room_changed(const std::string& room) = 0;
   virtual void count_request() = 0;
@@ -72,6 +76,9 @@ class Host {
 // bots stop). Archiving is a room secret ("archived" = "1"), outside the
 // event stream.
 bool archived(store::EventStore& store, const std::string& room);
+// Whether the host deleted the room (a room secret "deleted" = "1"; the
+// events stay in the store: docs/SERVER.md "Hosting").
+bool deleted(store::EventStore& store, const std::string& room);
 
 // Registers the web routes, the pre-routing handler (CORS preflight,
 // /metrics in Prometheus text), the post-routing handler (CORS headers) and

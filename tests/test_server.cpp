@@ -1133,7 +1133,7 @@ TEST_CASE("server web: the client's files, the board, past observer views and a 
   }
 }
 
-TEST_CASE("server web: admin actions need the admin token: reissue a token, change a bot seat, archive", "[server][web]") {
+TEST_CASE("server web: admin actions need the admin token: reissue a token, change a bot seat, archive, delete", "[server][web]") {
   SECTION("off without an admin token") {
     Harness plain;
     Room room = make_room(plain, "a0");
@@ -1184,6 +1184,37 @@ TEST_CASE("server web: admin actions need the admin token: reissue a token, chan
     CHECK(h.get("/rooms/a1/view").status == 200);  // still readable
     CHECK_FALSE(h.post("/admin/rooms/a1/archive", R"({"archived":false})", admin).as<fb::AdminResponse>()->archived());
     CHECK(h.post("/rooms/a1/actions", act_body(0, "p", kPredict), room.tokens[2]).status == 200);
+  }
+  SECTION("a deleted room is gone from the API, its tokens revoked, its events kept; it can be brought back") {
+    REQUIRE(h.post("/rooms/a1/actions", act_body(0, "p", kPredict), room.tokens[2]).status == 200);
+    CHECK(h.post("/admin/rooms/a1/delete", R"({})", admin).code() == "malformed");
+    CHECK(h.post("/admin/rooms/a1/delete", R"({"deleted":true})", room.tokens[2]).code() == "bad_token");
+    CHECK(h.post("/admin/rooms/zz/delete", R"({"deleted":true})", admin).code() == "unknown_room");
+    auto r = h.post("/admin/rooms/a1/delete", R"({"deleted":true})", admin);
+    REQUIRE(r.status == 200);
+    CHECK(r.as<fb::AdminResponse>()->deleted());
+    for (const char* path : {"/rooms/a1/view", "/rooms/a1/events?after=-1", "/rooms/a1/board.svg", "/rooms/a1/observer"}) {
+      INFO(path);
+      CHECK(h.get(path).status == 404);
+      CHECK(h.get(path).code() == "deleted");
+    }
+    CHECK(h.post("/rooms/a1/actions", act_body(1, "q", kPredict), room.tokens[0]).code() == "deleted");
+    CHECK(h.get("/rooms").body.find("\"a1\"") == std::string::npos);
+    CHECK(h.post("/rooms", R"({"room":"a1","factions":["atreides","harkonnen"]})").code() == "room_exists");  // the id stays taken
+    // Nothing acknowledged is lost: the events are still in the store.
+    std::string error;
+    auto m = h.store().meta("a1", &error);
+    REQUIRE(m);
+    CHECK(m->head == 1);
+    // Brought back: readable again, but the old tokens stay revoked (the admin reissues them).
+    auto back = h.post("/admin/rooms/a1/delete", R"({"deleted":false})", admin);
+    REQUIRE(back.status == 200);
+    CHECK_FALSE(back.as<fb::AdminResponse>()->deleted());
+    CHECK(h.get("/rooms/a1/view").status == 200);
+    CHECK(h.get("/rooms").body.find("\"a1\"") != std::string::npos);
+    CHECK(h.get("/rooms/a1/view", room.tokens[0]).code() == "bad_token");
+    const std::string fresh = str(h.post("/admin/rooms/a1/token", R"({"seat":0})", admin).as<fb::AdminResponse>()->token());
+    CHECK(h.get("/rooms/a1/view", fresh).as<fb::ViewResponse>()->seat() == 0);
   }
 }
 

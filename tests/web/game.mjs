@@ -155,40 +155,25 @@ async function settled(page, timeout = 60000) {
 
 
 // One action through the page's controls. Returns false at Game Over.
+// The page redraws its controls when a newer position arrives: every click
+// goes through a locator (found again at the moment of the click), and an
+// attempt that met a control just replaced ("not attached to the DOM") is
+// made again on the redrawn page.
 async function playOne(page) {
-  const d = await settled(page);
-  if (d.gameOver === 'yes') return false;
-  const v = Number(d.version);
-  const kinds = await page.$$eval('.decision', (ds) => ds.map((x) => x.dataset.kind));
-  const lastError = await page.$eval('#act-result', (e) => e.className === 'error');
-  let how = 'generic';
-  if (!lastError && kinds.includes('Ship') && !used.Ship && await page.$('#board [data-location].option')) {
-    // Pick the destination on the board itself, one force.
-    await page.locator('#board [data-location].option').first().click({ force: true });
-    const picked = await page.$eval('form.ship select[name=to]', (s) => s.value);
-    const clicked = await page.$eval('#board [data-location].picked', (p) => p.dataset.location);
-    assert.equal(picked, clicked, 'clicking a territory picks it as the destination');
-    await page.fill('form.ship input[name=forces]', '1');
-    await page.click('form.ship button[type=submit]');
-    how = used.Ship = 'Ship';
-  } else if (!lastError && kinds.includes('Move') && !used.Move && await page.$('form.move')) {
-    await page.click('form.move button[type=submit]');
-    how = used.Move = 'Move';
-  } else if (!lastError && kinds.includes('BattlePlan') && await page.$('form.wheel')) {
-    await page.click('form.wheel button[type=submit]');
-    how = 'BattlePlan';
-  } else if (!lastError && kinds.includes('Bid') && !used.Bid && await page.$('form.bid')) {
-    await page.click('form.bid button[type=submit]');
-    how = used.Bid = 'Bid';
-  } else {
-    // The generic control: prefer passing (short games), else the first legal choice.
-    const open = '.decision > div > .legal > [data-legal="0"], .decision > div > .legal > .legal-send';
-    let target = await page.$('.decision[data-kind=Pass] > div > .legal > [data-legal="0"]') || await page.$(open);
-    if (!target) {  // only widgets' kinds: their legal choices are folded under the widget
-      await page.click('.decision details.suggested > summary');
-      target = await page.$('.decision details.suggested > .legal > [data-legal="0"], .decision details.suggested > .legal > .legal-send');
+  let d, v, kinds, how;
+  for (let attempt = 0; ; attempt++) {
+    d = await settled(page);
+    if (d.gameOver === 'yes') return false;
+    v = Number(d.version);
+    kinds = await page.locator('.decision').evaluateAll((ds) => ds.map((x) => x.dataset.kind));
+    try {
+      how = await actOnce(page, kinds);
+      break;
+    } catch (e) {
+      if (attempt >= 4 || !/not attached|detached|Target closed|element was removed|Element is not/i.test(String(e.message))) throw e;
+      log(`  redrawn under the click at v${v} (${String(e.message).split('\n')[0]}): again`);
+      await sleep(100);
     }
-    await target.click();
   }
   try {
     await page.waitForFunction((v0) => Number(document.body.dataset.version) > v0 || document.querySelector('#act-result.error') ||
@@ -205,6 +190,90 @@ async function playOne(page) {
   if (how === 'generic') stats.generic++; else stats.widgets[how] = (stats.widgets[how] || 0) + 1;
   stats.actions++;
   return true;
+}
+
+// The Move widget is built from the engine's labelled choices (the view's
+// decisions[].choices, docs/CLI.md "Labelled choices"): its origins are the
+// choices of role "origin" with their names, the destinations offered for the
+// chosen origin are exactly that origin's "to", named as the destination
+// choices; and the page's choices equal `mentat actions --json` at that version.
+async function checkMoveChoices(page) {
+  const got = await page.evaluate(() => {
+    const v = window.mentat.view, d = v.decisions.find((x) => x.kind === 'Move');
+    const opts = (sel) => [...document.querySelectorAll(`form.move select[name=${sel}] option`)].map((o) => ({ id: Number(o.value), text: o.textContent }));
+    return { version: v.version, choices: d.choices, from: opts('from'), to: opts('to'), cur: Number(document.querySelector('form.move select[name=from]').value) };
+  });
+  const origins = got.choices.filter((c) => c.role === 'origin');
+  assert.ok(origins.length > 0, 'a Move decision labels its origins');
+  assert.deepEqual(got.from.map((o) => o.id), origins.map((c) => c.set[0].value), 'the widget offers the labelled origins');
+  origins.forEach((c, i) => assert.ok(got.from[i].text.startsWith(c.name), `origin ${c.name} is named`));
+  const cur = origins.find((c) => c.set[0].value === got.cur);
+  assert.ok(cur && cur.to.length, 'the widget starts from an origin that can move');
+  assert.deepEqual(got.to.map((o) => o.id), cur.to, `the destinations offered from ${cur.name} are that origin's`);
+  for (const o of got.to) assert.equal(o.text, got.choices.find((c) => c.role === 'destination' && c.option === o.id).name, 'a destination is named');
+  const norm = (cs) => cs.map((c) => ({ option: c.option, name: c.name, role: c.role, set: c.set, to: c.to || [] }));
+  const cli = JSON.parse(execFileSync(BIN, ['--data', data, 'actions', globalThis.ROOM, '--seat', 'atreides', '--json'], { encoding: 'utf8' }));
+  if (cli.version === got.version) {
+    assert.deepEqual(norm(cli.decisions.find((x) => x.kind === 'Move').choices), norm(got.choices), 'the page has the choices of actions --json');
+    stats.choicesChecked = (stats.choicesChecked || 0) + 1;
+  }
+  log(`Move: ${origins.length} origin(s), ${cur.to.length} destinations from ${cur.name}, labelled as the engine's choices`);
+}
+
+// Chooses and clicks one control; returns which ("Ship", "Move", ..., "generic").
+async function actOnce(page, kinds) {
+  const lastError = await page.locator('#act-result').evaluate((e) => e.className === 'error');
+  const has = async (sel) => (await page.locator(sel).count()) > 0;
+  if (!lastError && kinds.includes('Ship') && !used.Ship && await has('#board [data-location].option')) {
+    // Pick the destination on the board itself, one force.
+    await page.locator('#board [data-location].option').first().click({ force: true });
+    const picked = await page.locator('form.ship select[name=to]').inputValue();
+    const clicked = await page.locator('#board [data-location].picked').first().evaluate((p) => p.dataset.location);
+    assert.equal(picked, clicked, 'clicking a territory picks it as the destination');
+    await page.locator('form.ship input[name=forces]').fill('1');
+    await page.locator('form.ship button[type=submit]').click();
+    return (used.Ship = 'Ship');
+  }
+  if (!lastError && kinds.includes('Move') && !used.Move && await has('form.move')) {
+    await checkMoveChoices(page);
+    await page.locator('form.move button[type=submit]').click();
+    return (used.Move = 'Move');
+  }
+  if (!lastError && kinds.includes('BattlePlan') && await has('form.wheel')) {
+    // The wheel: a leader disc, dial 0 on the wheel, no weapon, no defense (always legal), then commit.
+    const w = page.locator('form.wheel');
+    await w.locator('.discs .disc').first().click();
+    assert.equal(await w.locator('.discs .disc').first().getAttribute('aria-pressed'), 'true', 'a leader disc is picked');
+    await w.locator('svg.dial .dial-n[data-n="0"]').click();
+    assert.equal(await w.locator('input[name=dial]').inputValue(), '0', 'clicking the wheel sets the dial');
+    await w.locator('.wheel-part', { hasText: 'Weapon' }).locator('.card', { hasText: 'none' }).click();
+    await w.locator('.wheel-part', { hasText: 'Defense' }).locator('.card', { hasText: 'none' }).click();
+    assert.match(await w.locator('.total').textContent(), /dial 0/, 'the wheel shows the plan');
+    if (!used.wheelShot) { used.wheelShot = true; await w.screenshot({ path: path.join(OUT, 'battle-wheel.png') }); }
+    await w.locator('button[type=submit]').click();
+    return 'BattlePlan';
+  }
+  if (!lastError && kinds.includes('Respond') && await has('.window-widget button')) {
+    // A response window: its own widget (the window named, the answers as buttons); let it pass.
+    assert.ok((await page.locator('.window-widget .window-what').textContent()).length > 0, 'the window is named');
+    const no = page.locator('.window-widget button[data-respond=no]');
+    await (await no.count() ? no : page.locator('.window-widget button')).first().click();
+    return 'Respond';
+  }
+  if (!lastError && kinds.includes('Bid') && !used.Bid && await has('form.bid')) {
+    await page.locator('form.bid button[type=submit]').click();
+    return (used.Bid = 'Bid');
+  }
+  // The generic control: prefer passing (short games), else the first legal choice.
+  const open = '.decision > div > .legal > [data-legal="0"], .decision > div > .legal > .legal-send';
+  let target = page.locator('.decision[data-kind=Pass] > div > .legal > [data-legal="0"]');
+  if (!await target.count()) target = page.locator(open);
+  if (!await target.count()) {  // only widgets' kinds: their legal choices are folded under the widget
+    await page.locator('.decision details.suggested > summary').first().click();
+    target = page.locator('.decision details.suggested > .legal > [data-legal="0"], .decision details.suggested > .legal > .legal-send');
+  }
+  await target.first().click();
+  return 'generic';
 }
 
 // ---- the test -------------------------------------------------------------------
@@ -336,6 +405,7 @@ async function run() {
   await shot(mob, 'phone-game-over', 390, 844);
   assert.ok(stats.widgets.Ship || stats.widgets.Move || stats.widgets.Bid || stats.widgets.BattlePlan, 'a widget was used');
   assert.ok(stats.generic > 0, 'the generic controls were used');
+  assert.ok(stats.widgets.Move && stats.choicesChecked, 'the Move widget was used and its labelled choices checked against actions --json');
 
   // The observer saw the end too, and only public data.
   await obs.waitForSelector('#game-over', { timeout: 30000 });
@@ -387,6 +457,39 @@ async function run() {
   await rep.waitForFunction((h) => document.body.dataset.version === String(h), head);
   assert.match(await rep.textContent('#summary'), /v\d+/);
   log(`replay: ${head + 1} versions`);
+
+  // The window and Karama widgets, on decisions the engine gives (shapes of
+  // view.decisions and /legal): rendered by the page's own module, clicked.
+  const wid = await obsCtx.newPage();
+  await wid.goto(`${BASE}/index.html`);
+  const sent = await wid.evaluate(async () => {
+    const { renderDecisions } = await import('/js/controls.js');
+    const box = document.createElement('div');
+    document.body.append(box);
+    const out = [];
+    const view = { version: 40, window: 'Harkonnen uses take up arms: the Atreides may cancel it with a Karama', decisions: [
+      { kind: 'Respond', prompt: 'Respond accept=false lets it pass; accept=true with a Karama card cancels it', min: 0, max: 1, options: [31],
+        choices: [{ option: 31, name: 'Karama', role: 'card', set: [{ field: 'card', value: 31 }] }] },
+      { kind: 'PlayCard', prompt: 'Play Karama as a Karama', min: 0, max: 128, options: [31], choices: [] }],
+    factions: [{ seat: 0, faction: 'atreides', hand: [{ id: 31, name: 'Karama' }], forces: [] }], leaders: [] };
+    const legal = [
+      { kind: 'Respond', label: 'Atreides answers yes', action_type: 'Respond', action: { accept: true, card: 31 } },
+      { kind: 'Respond', label: 'Atreides answers no', action_type: 'Respond', action: {} },
+      { kind: 'PlayCard', label: "Atreides plays Karama: this turn's shipment at Guild rates", action_type: 'PlayCard', action: { card: 31, value: 128 } },
+      { kind: 'PlayCard', label: 'Atreides plays Karama: prevents take up arms (Bene Gesserit)', action_type: 'PlayCard', action: { card: 31, value: 77, target: 1 } }];
+    renderDecisions(box, { view, seat: 0, legal, names: new Map(), ids: new Map(), highlight() {}, setOnLocation() {},
+      send: (t, a) => out.push({ t, a }) });
+    const texts = (sel) => [...box.querySelectorAll(sel)].map((b) => b.textContent);
+    const result = { window: texts('.window-widget .window-what'), answers: texts('.window-widget button'), uses: texts('.karama .karama-use') };
+    box.querySelector('.window-widget button[data-respond=yes]').click();
+    box.querySelector('.karama .karama-use').click();
+    return { ...result, out };
+  });
+  assert.deepEqual(sent.window, ['Harkonnen uses take up arms: the Atreides may cancel it with a Karama'], 'the window is named');
+  assert.deepEqual(sent.answers, ['Yes — spend Karama', 'No, let it pass'], 'the answers name the card they spend');
+  assert.deepEqual(sent.uses, ["this turn's shipment at Guild rates", 'prevents take up arms (Bene Gesserit)'], "a Karama's uses in words");
+  assert.deepEqual(sent.out, [{ t: 'Respond', a: { accept: true, card: 31 } }, { t: 'PlayCard', a: { card: 31, value: 128 } }], 'the widgets send the legal actions');
+  log('window and Karama widgets: rendered and clicked');
 
   // The access log: one line per request, no token.
   const lines = fs.readFileSync(accessLog, 'utf8').trim().split('\n');

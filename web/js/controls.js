@@ -6,7 +6,8 @@
 // (labelled by the server), and the action as editable JSON, so a kind this
 // client has never heard of is still playable. The common kinds get a
 // widget on top: Bid (amount), Ship and Move (territories picked on the
-// board), BattlePlan (the wheel: leader, cards, dial).
+// board), BattlePlan (the wheel: leader discs, card tiles, the dial), Respond
+// (the open window and its answers), PlayCard (a Karama's uses).
 import { el } from './api.js';
 
 const NONE = 255;
@@ -145,23 +146,38 @@ const WIDGETS = {
   },
 
   Move(d, acts, ctx, another) {
-    const me = myFaction(ctx);
-    const mine = (me.forces || []).map((f) => ({ id: ctx.ids.get(`${f.location}|${f.sector}`), ...f })).filter((f) => f.id !== undefined);
+    // The origins and, per origin, the destinations a group from there may
+    // reach: the engine's labelled choices (role "origin", "to").
+    const origins = (d.choices || []).filter((c) => c.role === 'origin').map((c) => ({
+      id: (c.set || []).find((f) => f.field === 'from[].location').value, name: c.name,
+      forces: c.forces || 0, special: c.special || 0, to: c.to || [] }));
     const options = d.options || [];
-    const from = el('select', { name: 'from' }, mine.map((f) => el('option', { value: f.id }, `${f.location} (${f.forces}${f.special ? '+' + f.special : ''})`)));
-    const to = el('select', { name: 'to' }, options.map((id) => el('option', { value: id }, locName(ctx, id, d))));
+    const from = el('select', { name: 'from' }, origins.map((o) => el('option', { value: o.id, disabled: !o.to.length },
+      `${o.name} (${o.forces}${o.special ? ', ' + o.special + ' special' : ''})`)));
+    const to = el('select', { name: 'to' });
     const flip = acts.some((a) => a.action && a.action.flip) ? el('label', {}, el('input', { type: 'checkbox', name: 'flip' }), 'take up arms') : '';
     const forces = num('forces', 1, 0, 20, 'forces '), special = num('special', 0, 0, 20, 'special ');
+    const origin = () => origins.find((o) => o.id === Number(from.value));
+    const fillTo = () => {  // the destinations of the chosen origin only
+      const o = origin(), keep = Number(to.value);
+      const reach = o ? o.to : [];
+      to.replaceChildren(...reach.map((id) => el('option', { value: id }, locName(ctx, id, d))));
+      if (reach.includes(keep)) to.value = String(keep);
+    };
     const sync = () => {
-      const f = mine.find((x) => x.id === Number(from.value));
+      const f = origin();
       const fi = forces.querySelector('input'), si = special.querySelector('input');
-      fi.max = f ? f.forces : 0; si.max = f ? f.special : 0;
+      fi.max = f ? f.forces - f.special : 0; si.max = f ? f.special : 0;
       if (Number(fi.value) > Number(fi.max)) fi.value = fi.max;
       if (Number(si.value) > Number(si.max)) si.value = si.max;
       special.hidden = !f || !f.special;
-      if (!another) { ctx.highlight([Number(from.value)], 'picked-from'); ctx.highlight([Number(to.value)], 'picked'); }
+      if (!another) {
+        ctx.highlight(f ? f.to : options);
+        ctx.highlight([Number(from.value)], 'picked-from');
+        ctx.highlight([Number(to.value)], 'picked');
+      }
     };
-    from.addEventListener('change', sync);
+    from.addEventListener('change', () => { fillTo(); sync(); });
     to.addEventListener('change', sync);
     const form = el('form', { class: 'widget move', onsubmit: (e) => {
       e.preventDefault();
@@ -173,52 +189,122 @@ const WIDGETS = {
     } }, el('label', {}, 'from ', from), forces, special, el('label', {}, 'to ', to), flip,
     el('button', { class: 'primary', type: 'submit' }, 'Move'), el('span', { class: 'muted' }, 'or click your territory, then a highlighted one'));
     if (!another) {
-      ctx.highlight(options);
       ctx.setOnLocation((id) => {
-        if (options.includes(id) && mine.some((f) => f.id === Number(from.value))) to.value = String(id);
-        else if (mine.some((f) => f.id === id)) from.value = String(id);
+        const o = origin();
+        if (o && o.to.includes(id)) to.value = String(id);
+        else if (origins.some((x) => x.id === id && x.to.length)) { from.value = String(id); fillTo(); }
         sync();
       });
     }
-    // Start from a legal move when the server offered one.
+    // Start from a legal move when the server offered one, else the first origin that can move.
     const first = acts.find((a) => a.action && a.action.from && a.action.from.length);
-    if (first) { from.value = String(first.action.from[0].location); to.value = String(first.action.to); }
+    const start = first ? first.action.from[0].location : (origins.find((o) => o.to.length) || {}).id;
+    if (start !== undefined) from.value = String(start);
+    fillTo();
+    if (first && origin() && origin().to.includes(first.action.to)) to.value = String(first.action.to);
     sync();
     return form;
   },
 
+  // The battle wheel: the leader (or Cheap Hero) as discs, the weapon and
+  // defense as card tiles from the hand, the dial as a wheel of numbers
+  // around the total; starts from the engine's first legal plan.
   BattlePlan(d, acts, ctx) {
-    const leaderNames = new Map();
-    for (const a of acts) {
-      const m = /leader (.+?), dial/.exec(a.label || '');
-      const id = (a.action || {}).leader ?? NONE;
-      if (m && id !== NONE) leaderNames.set(id, m[1]);
-    }
-    for (const id of d.options || []) if (choiceName(d, id)) leaderNames.set(id, choiceName(d, id));
-    const select = (name, values, label) => el('select', { name }, values.map((v) => el('option', { value: v }, label(v))));
-    const card = (v) => (v === NONE ? 'none' : cardName(ctx, v));
     const first = acts[0].action || {};
-    const leader = select('leader', distinct(acts, 'leader'), (v) => (v === NONE ? 'no leader' : leaderNames.get(v) || `leader ${v}`));
-    const hero = select('cheap_hero', distinct(acts, 'cheap_hero'), card);
-    const weapon = select('weapon', distinct(acts, 'weapon'), card);
-    const defense = select('defense', distinct(acts, 'defense'), card);
+    const plan = { leader: first.leader ?? NONE, cheap_hero: first.cheap_hero ?? NONE, weapon: first.weapon ?? NONE,
+      defense: first.defense ?? NONE, dial: first.dial ?? 0, spice: first.spice ?? 0, kwisatz_haderach: !!first.kwisatz_haderach };
+    const choices = d.choices || [];
+    const named = (role, field, id) => { const c = choices.find((x) => x.role === role && (x.set || []).some((f) => f.field === field && f.value === id)); return c && c.name; };
+    const strength = (name) => { const l = (ctx.view.leaders || []).find((x) => x.name === name); return l ? l.strength : 0; };
+    // The leader discs: every leader and Cheap Hero the engine offers (labelled choices), and "no leader".
+    const discs = [];
+    for (const id of distinct(acts, 'leader')) if (id !== NONE) { const n = named('leader', 'leader', id) || `leader ${id}`; discs.push({ leader: id, cheap_hero: NONE, name: n, value: strength(n) }); }
+    for (const id of distinct(acts, 'cheap_hero')) if (id !== NONE) discs.push({ leader: NONE, cheap_hero: id, name: named('cheap_hero', 'cheap_hero', id) || cardName(ctx, id), value: 0 });
+    if (acts.some((a) => ((a.action || {}).leader ?? NONE) === NONE && ((a.action || {}).cheap_hero ?? NONE) === NONE)) discs.push({ leader: NONE, cheap_hero: NONE, name: 'no leader', value: 0 });
+    const weapons = distinct(acts, 'weapon'), defenses = distinct(acts, 'defense');
+    if (!weapons.includes(NONE)) weapons.push(NONE);
+    if (!defenses.includes(NONE)) defenses.push(NONE);
     const dials = distinct(acts, 'dial', 0);
-    const dial = num('dial', first.dial ?? 0, Math.min(...dials), Math.max(...dials), '');
+    const maxDial = Math.max(0, d.max || 0, ...dials);
     const spices = distinct(acts, 'spice', 0);
-    const spice = spices.some((x) => x > 0) ? num('spice', first.spice ?? 0, 0, Math.max(...spices, myFaction(ctx).spice || 0), '') : null;
-    const kh = acts.some((a) => a.action && a.action.kwisatz_haderach) ? el('input', { type: 'checkbox', name: 'kwisatz_haderach' }) : null;
-    for (const [s, f] of [[leader, 'leader'], [hero, 'cheap_hero'], [weapon, 'weapon'], [defense, 'defense']]) s.value = String(first[f] ?? NONE);
-    const row = (label, input) => [el('span', {}, label), input];
+    const spice = spices.some((x) => x > 0) ? num('spice', plan.spice, 0, Math.max(...spices, myFaction(ctx).spice || 0), 'spice ') : null;
+    const kh = acts.some((a) => a.action && a.action.kwisatz_haderach) ? el('label', {}, el('input', { type: 'checkbox', name: 'kwisatz_haderach', checked: plan.kwisatz_haderach }), 'with the Kwisatz Haderach') : null;
+    const hidden = (name) => el('input', { type: 'hidden', name });
+    const inputs = { leader: hidden('leader'), cheap_hero: hidden('cheap_hero'), weapon: hidden('weapon'), defense: hidden('defense'), dial: hidden('dial') };
+    const tile = (cls, label, sub, on, pick, data) => el('button', { type: 'button', class: `${cls}${on ? ' on' : ''}`, 'aria-pressed': on ? 'true' : 'false', dataset: data, onclick: pick },
+      el('span', { class: 'name' }, label), sub !== '' ? el('span', { class: 'sub' }, sub) : '');
+    const discBox = el('div', { class: 'discs' }), weaponBox = el('div', { class: 'cards' }), defenseBox = el('div', { class: 'cards' });
+    const svgNS = 'http://www.w3.org/2000/svg';
+    const svg = (tag, attrs, text) => { const e = document.createElementNS(svgNS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text !== undefined) e.textContent = text; return e; };
+    const dialSvg = svg('svg', { viewBox: '0 0 200 200', class: 'dial', role: 'group', 'aria-label': 'dial' });
+    const total = el('div', { class: 'total' });
+    const draw = () => {
+      for (const [k, i] of Object.entries(inputs)) i.value = String(plan[k]);
+      discBox.replaceChildren(...discs.map((x) => tile('disc', x.name, x.cheap_hero !== NONE ? 'Cheap Hero' : x.leader !== NONE ? String(x.value) : '',
+        x.leader === plan.leader && x.cheap_hero === plan.cheap_hero, () => { plan.leader = x.leader; plan.cheap_hero = x.cheap_hero; draw(); },
+        { leader: x.leader, cheapHero: x.cheap_hero })));
+      const cards = (box, list, field) => box.replaceChildren(...list.map((id) => tile('card', id === NONE ? 'none' : cardName(ctx, id), '', plan[field] === id,
+        () => { plan[field] = id; draw(); }, { card: id })));
+      cards(weaponBox, weapons, 'weapon');
+      cards(defenseBox, defenses, 'defense');
+      // The dial: 0..max around the wheel, the chosen one lit; the middle shows the total.
+      const n = maxDial + 1;
+      dialSvg.replaceChildren(svg('circle', { cx: 100, cy: 100, r: 92, class: 'rim' }), svg('circle', { cx: 100, cy: 100, r: 46, class: 'hub' }));
+      for (let k = 0; k < n; k++) {
+        const a = (-90 + (360 * k) / Math.max(n, 1)) * Math.PI / 180, x = 100 + 70 * Math.cos(a), y = 100 + 70 * Math.sin(a);
+        const g = svg('g', { class: `dial-n${k === plan.dial ? ' on' : ''}`, 'data-n': k, tabindex: 0, role: 'button', 'aria-label': `dial ${k}` });
+        g.append(svg('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: n > 16 ? 10 : 14 }), svg('text', { x: x.toFixed(1), y: (y + 5).toFixed(1), 'text-anchor': 'middle' }, String(k)));
+        const pick = () => { plan.dial = k; draw(); };
+        g.addEventListener('click', pick);
+        g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } });
+        dialSvg.append(g);
+      }
+      const disc = discs.find((x) => x.leader === plan.leader && x.cheap_hero === plan.cheap_hero);
+      dialSvg.append(svg('text', { x: 100, y: 98, 'text-anchor': 'middle', class: 'hub-n' }, String(plan.dial)),
+        svg('text', { x: 100, y: 118, 'text-anchor': 'middle', class: 'hub-t' }, 'dialed'));
+      total.textContent = `${disc ? disc.name : 'no leader'}${disc && disc.value ? ` (${disc.value})` : ''} + dial ${plan.dial}` +
+        `${disc && disc.value ? ` = ${disc.value + plan.dial}` : ''} · weapon ${plan.weapon === NONE ? 'none' : cardName(ctx, plan.weapon)} · defense ${plan.defense === NONE ? 'none' : cardName(ctx, plan.defense)}`;
+    };
+    const step = (by) => el('button', { type: 'button', class: 'step', 'aria-label': by < 0 ? 'dial down' : 'dial up', onclick: () => { plan.dial = Math.min(maxDial, Math.max(0, plan.dial + by)); draw(); } }, by < 0 ? '−' : '+');
     const form = el('form', { class: 'widget wheel', onsubmit: (e) => {
       e.preventDefault();
-      const action = { dial: value(form, 'dial') };
-      for (const s of [leader, hero, weapon, defense]) if (Number(s.value) !== NONE) action[s.name] = Number(s.value);
+      const action = { dial: plan.dial };
+      for (const f of ['leader', 'cheap_hero', 'weapon', 'defense']) if (plan[f] !== NONE) action[f] = plan[f];
       if (spice) action.spice = value(form, 'spice');
-      if (kh && kh.checked) action.kwisatz_haderach = true;
+      if (kh && kh.querySelector('input').checked) action.kwisatz_haderach = true;
       ctx.send('BattlePlan', action);
-    } }, row('Leader', leader), hero.options.length > 1 ? row('Cheap hero', hero) : '', row('Weapon', weapon), row('Defense', defense),
-    row('Dial (forces)', dial), spice ? row('Spice', spice) : '', kh ? row('Kwisatz Haderach', kh) : '',
-    el('span', {}), el('button', { class: 'primary', type: 'submit' }, 'Commit the plan'));
+    } }, Object.values(inputs),
+    el('div', { class: 'wheel-part' }, el('strong', {}, 'Leader'), discBox),
+    el('div', { class: 'wheel-part dial-part' }, el('strong', {}, 'Dial'), el('div', { class: 'dial-row' }, step(-1), dialSvg, step(1))),
+    el('div', { class: 'wheel-part' }, el('strong', {}, 'Weapon'), weaponBox),
+    el('div', { class: 'wheel-part' }, el('strong', {}, 'Defense'), defenseBox),
+    spice || '', kh || '', total,
+    el('button', { class: 'primary', type: 'submit' }, 'Commit the plan'));
+    draw();
     return form;
+  },
+
+  // A response window (view.window names it): what is asked, and the answers
+  // as buttons, the cards they spend named.
+  Respond(d, acts, ctx) {
+    const card = (a) => { const id = (a.action || {}).card; return id !== undefined && id !== NONE ? (choiceName(d, id) || cardName(ctx, id)) : null; };
+    const yes = acts.filter((a) => (a.action || {}).accept), no = acts.filter((a) => !(a.action || {}).accept);
+    const button = (a, text, cls) => el('button', { type: 'button', class: cls, dataset: { respond: (a.action || {}).accept ? 'yes' : 'no' }, onclick: () => ctx.send(a.action_type, a.action ?? {}) }, text);
+    return el('div', { class: 'widget window-widget' },
+      el('div', { class: 'window-what' }, ctx.view.window || d.prompt),
+      ...yes.map((a) => button(a, card(a) ? `Yes — spend ${card(a)}` : 'Yes', 'primary')),
+      ...no.map((a) => button(a, card(a) ? `No (${card(a)})` : (yes.length ? 'No, let it pass' : 'No'), '')));
+  },
+
+  // A card to play (PlayCard): for a Karama, each use it may be put to.
+  PlayCard(d, acts, ctx) {
+    const byCard = new Map();
+    for (const a of acts) { const id = (a.action || {}).card; if (!byCard.has(id)) byCard.set(id, []); byCard.get(id).push(a); }
+    const karama = [...byCard.entries()].filter(([, list]) => list.some((a) => /: /.test(a.label) && /Karama|Guild rates|prevents/.test(a.label)));
+    if (!karama.length) return null;
+    const use = (a) => { const at = a.label.indexOf(': '); return at >= 0 ? a.label.slice(at + 2) : a.label; };
+    return el('div', { class: 'widget karama' }, ...karama.map(([id, list]) => el('div', { class: 'karama-card' },
+      el('strong', {}, `Karama (${cardName(ctx, id)}):`),
+      el('div', { class: 'legal' }, list.slice(0, 24).map((a) => el('button', { type: 'button', class: 'karama-use', onclick: () => ctx.send(a.action_type, a.action ?? {}) }, use(a)))))));
   },
 };
