@@ -32,7 +32,7 @@ struct Choice {
   std::vector<ChoiceField> set;
   int forces = -1;        // origins: the seat's forces there (special forces in `special`)
   int special = -1;
-  std::vector<int> to;    // Move origins: the destinations (options) a group from here may reach
+  std::vector<int> to = {};  // Move origins: the destinations (options) a group from here may reach
 };
 
 // The labelled choices of `d`, one of decisions(s, seat).
