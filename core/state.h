@@ -192,18 +192,14 @@ struct BiddingState {
   uint8_t eligible = 0;         // seats eligible for this card (mask)
   uint8_t karama_bid = 0;       // the high bid was made with a Karama (3.01.11.04)
   uint8_t karama_card = kNone8; // the card the high bidder named to spend as the Karama (kNone8: automatic)
-  uint8_t atreides_blind = 0;   // 3.01.11.02: a Karama prevents the Atreides seeing this card (2.01.05); public
   uint8_t pad = 0;
 };
 
 struct ShipMoveState {
   int8_t current = kNoSeat;     // seat whose turn it is in storm order
   uint8_t done = 0;             // seats finished this phase (mask)
-  uint8_t guild_delayed = 0;    // 2.06.12.03
   uint8_t hajr = 0;             // 3.01.09 the current seat played Hajr: one more Move (core/rules/cards.cpp)
-  LocationId advisor_to = 0;    // where the shipment/move the Bene Gesserit may answer went (2.02.05/2.02.11/2.02.15)
   uint8_t ornithopters = 0;     // current seat had forces in Arrakeen/Carthag when its turn began (OrnithopterTiming)
-  uint8_t resume = 0;           // sub-step that follows a Bene Gesserit intrusion answer (2.02.15)
   uint8_t last_paid_bank = 0;   // 1: the shipper's own payment went to the bank although the Guild is in (3.01.11.02 of 2.06.04)
   // 1.14.05: the current seat's shipment from reserves the Guild may still cancel by Karama
   // (kNone8: none; cleared when the seat moves or its turn ends). Public.
@@ -213,21 +209,14 @@ struct ShipMoveState {
   uint16_t last_cost = 0;        // what it paid (to the bank or the Guild: refunded when cancelled)
   uint16_t last_ally_paid = 0;   // 1.10.02.06: what the shipper's ally paid of it (refunded to the ally)
   uint8_t last_ally_bank = 0;    // 1: the ally's share went to the bank, 0: to the shipment's payee
-  uint8_t guild_asked = 0;       // 1 once the Guild was asked about this shipment (ruling karama_windows=all_other_seats)
-  uint8_t guild_timing_off = 0;  // 1: a Karama prevents 2.06.12 this phase (3.01.11.02): the Guild goes in storm order; public
 };
 
-// 1.02 Spice Blow scratch (core/rules/spice_blow.cpp); the rides are read by
-// the Nexus (2.04.08 Beast of Burden, core/rules/nexus.cpp).
+// 1.02 Spice Blow scratch (core/rules/spice_blow.cpp); the Fremen's part is
+// FremenState::Blow.
 struct SpiceBlowState {
   uint8_t pile = 0;          // discard pile being blown: 0 = A, 1 = B (1.13.02)
   uint8_t worms = 0;         // Shai-Hulud revealed this phase after turn 1
-  uint8_t territory = 0;     // territory of the worm awaiting a Fremen decision
-  uint8_t n_rides = 0;       // 2.04.08 worm appearances the Fremen may ride
-  uint8_t rides[6] = {};     // their territories, in order of appearance
-  uint8_t ride_index = 0;    // next ride to offer after the Nexus
   uint8_t pile_worms = 0;    // Shai-Hulud revealed on the current pile this phase (rulings fremen_extra_worms, repeated_worm)
-  uint8_t karama_asked = 0;  // 1.14.03: the Fremen were asked about their Karama sandworm this phase (karama_windows=all_other_seats)
 };
 
 // 1.10.01 Nexus scratch (core/rules/nexus.cpp).
@@ -261,17 +250,8 @@ struct BattleState {
   uint8_t traitor_calls = 0;     // seats (mask) that called traitor (1.07.06.07)
   uint8_t finish_in = kNone8;    // ruling aggressor_order=finish_territory: territory of the aggressor's last battle
   uint8_t pad = 0;
-  // Faction abilities (core/rules/battle_abilities.cpp); 0 means none throughout.
-  uint8_t prescience = 0;          // 2.01.08: 1 + element asked (1 leader, 2 weapon, 3 defense, 4 dial); public
-  uint8_t prescience_answered = 0; // 1 once the opponent has committed its answer; public
-  uint8_t prescience_value = 0;    // SECRET until the reveal, known to the Atreides, their ally and the answering
-                                   // seat: leader id or 100 + Cheap Hero card, card id, dial; 255: not played
-  uint8_t voice = 0;               // 2.02.06: 1 + kind commanded (events/mentat.fbs Voice); public
-  uint8_t voice_must = 0;          // 1: must play, 0: must not play; public
   uint8_t winner = 0;              // 1 + side that won the resolved battle (0 aggressor, 1 defender); public
-  uint8_t atreides_tanks = 0;      // Atreides forces in the tanks when the resolution began (2.01.10)
   uint8_t after = 0;               // 1 once the post-battle bookkeeping ran (2.01.10, 2.05.10)
-  uint8_t captive = 0;             // 2.05.10: 1 + leader drawn for the Harkonnen to kill or capture; public
   uint8_t karama_seen = 0;         // 1.14.01: 1 + side whose whole plan the Atreides see by Karama; public (the plan is not)
   // 3.01.11.02 (set when the battle starts, public): factions (bit = Faction) whose elite forces count
   // as one in this battle (2.03.08 / 2.04.18 prevented); 1: the Fremen need spice (2.04.21 prevented).
@@ -281,13 +261,127 @@ struct BattleState {
   Pile<6> wheels;                // cards on the revealed battle wheels
 };
 
-// 2.01.10-15 the advanced Atreides' Kwisatz Haderach (core/rules/battle_abilities.cpp).
+// ---- faction sections --------------------------------------------------------
+// The state of one faction's abilities (core/factions/<faction>.cpp): one
+// struct per faction that has any, a member of GameState named after the
+// faction. A part named after a phase (`bidding`, `shipmove`, `blow`,
+// `battle`) is that phase's scratch and is cleared with the phase's own
+// (clear_*_scratch below). The canonical encoding (core/state_fields.inc)
+// keeps the field order of state format 3: a section moves a field, not its
+// place in the encoding.
+
+// 2.01.10-15 the advanced Atreides' Kwisatz Haderach.
 struct KwisatzHaderachState {
   uint8_t losses = 0;          // Atreides forces lost in battles (2.01.10, capped at 255); active from 7. Atreides only
   uint8_t dead = 0;            // 1 while the token is in the tanks (2.01.13/14); public
   uint8_t used_turn = 0;       // turn of its last use, 0: never (2.01.11 one territory per turn); public
   uint8_t used_territory = 0;  // territory of that use; public
 };
+
+struct AtreidesState {
+  KwisatzHaderachState kh;         // 2.01.10-15
+  uint8_t wormsign_turn = 0;       // 2.01.07: turn whose Shipment and Movement began with the look (0: none); public
+  uint8_t wormsign_card = kNone8;  // 2.01.07: the spice card seen on top of the spice deck; SECRET (the Atreides only)
+  struct Bidding {
+    uint8_t blind = 0;  // 3.01.11.02: a Karama prevents the Atreides seeing this card (2.01.05); public
+  } bidding;
+  struct Battle {
+    uint8_t prescience = 0;           // 2.01.08: 1 + element asked (1 leader, 2 weapon, 3 defense, 4 dial); public
+    uint8_t prescience_answered = 0;  // 1 once the opponent has committed its answer; public
+    uint8_t prescience_value = 0;     // SECRET until the reveal, known to the Atreides, their ally and the answering
+                                      // seat: leader id or 100 + Cheap Hero card, card id, dial; 255: not played
+    uint8_t tanks = 0;                // Atreides forces in the tanks when the resolution began (2.01.10)
+  } battle;
+};
+
+struct BeneGesseritState {
+  struct ShipMove {
+    LocationId advisor_to = 0;  // where the shipment/move the Bene Gesserit may answer went (2.02.05/2.02.11/2.02.15)
+    uint8_t resume = 0;         // sub-step that follows a Bene Gesserit intrusion answer (2.02.15)
+  } shipmove;
+  struct Battle {
+    uint8_t voice = 0;       // 2.02.06: 1 + kind commanded (events/mentat.fbs Voice); public
+    uint8_t voice_must = 0;  // 1: must play, 0: must not play; public
+  } battle;
+};
+
+struct FremenState {
+  uint8_t storm_losses_taken[data::kNumLocations] = {};  // 2.04.16
+  Pile<6> storm_deck;              // advanced Fremen storm cards 1..6 (2.04.13)
+  uint8_t storm_card = 0;          // face-down storm card for the next storm (0: none)
+  uint8_t storm_card_hidden = 0;   // 1: a Karama prevents the Fremen seeing storm_card (2.04.14, 3.01.11.02); public
+  uint8_t revival_grant = 0;       // 2.04.11 ruling fremen_ally_revival=fremen_decides: 1 granted this turn; 2: prevented
+                                   // this turn by a Karama (3.01.11.02)
+  // 1.02 Spice Blow scratch; the rides are read by the Nexus (2.04.08 Beast of Burden).
+  struct Blow {
+    uint8_t territory = 0;     // territory of the worm awaiting a Fremen decision (2.04.07/10/15)
+    uint8_t n_rides = 0;       // 2.04.08 worm appearances the Fremen may ride
+    uint8_t rides[6] = {};     // their territories, in order of appearance
+    uint8_t ride_index = 0;    // next ride to offer after the Nexus
+    uint8_t karama_asked = 0;  // 1.14.03: the Fremen were asked about their Karama sandworm this phase
+                               // (karama_windows=all_other_seats)
+  } blow;
+};
+
+struct HarkonnenState {
+  Pile<4> karama_taken;  // 1.14.04 cards taken from another hand until the give-back ends (public)
+  struct Battle {
+    uint8_t captive = 0;  // 2.05.10: 1 + leader drawn for the Harkonnen to kill or capture; public
+  } battle;
+};
+
+struct GuildState {
+  struct ShipMove {
+    uint8_t delayed = 0;     // 2.06.12.03
+    uint8_t asked = 0;       // 1 once the Guild was asked about this shipment (ruling karama_windows=all_other_seats)
+    uint8_t timing_off = 0;  // 1: a Karama prevents 2.06.12 this phase (3.01.11.02): the Guild goes in storm order; public
+  } shipmove;
+};
+
+// ---- module sections ---------------------------------------------------------
+// The components a game module adds. A section is in the canonical encoding
+// only when the game uses its module (GameState::uses), so a base game's
+// encoding is state format 3 unchanged; in a game without the module it stays
+// empty (inspect::check_invariants: "module"). Their rules come with the
+// modules' issues (13-16); the custody zones and invariants are here now.
+
+// No-Field tokens (CHOAM & Richese): token i has the value kNoFieldValues[i],
+// printed on its face; face down, its value is the Richese's secret.
+inline constexpr int kNumNoFieldTokens = 3;
+inline constexpr uint8_t kNoFieldValues[kNumNoFieldTokens] = {0, 3, 5};
+enum class TokenZone : uint8_t {
+  Reserve = 0,   // with the Richese, face down (available)
+  Board = 1,     // face down on the board at NoFieldToken::location (standing for forces)
+  Revealed = 2,  // face up by the Richese shield: the last revealed, not usable next
+};
+struct NoFieldToken {
+  TokenZone zone = TokenZone::Reserve;
+  uint8_t location = kNone8;  // LocationId while on the board
+};
+inline constexpr int kRicheseCacheSize = 10;
+struct RicheseState {
+  Pile<kRicheseCacheSize> cache;  // the Richese card cache (treachery ids of the cache set; public)
+  NoFieldToken no_field[kNumNoFieldTokens];
+};
+
+// Leader Skill cards (CHOAM & Richese, ids 0..13).
+struct LeaderSkillsState {
+  Pile<data::kNumLeaderSkills> deck;                      // face down
+  Pile<data::kNumLeaderSkills> discard;                   // face up
+  Pile<4> hand[kNumFactions];                             // dealt, not yet assigned (behind the shield)
+  uint8_t assigned[data::kNumLeaders] = {};               // 1 + the skill card under each leader, 0: none
+  uint8_t face_down[data::kNumLeaders] = {};              // 1: that card is face down (its owner's secret)
+};
+
+// Advanced Stronghold Cards (ids 0..5, data::stronghold_card_name): each is
+// by its stronghold (kNoFaction) or held face up by one faction.
+struct StrongholdCardsState {
+  uint8_t holder[data::kNumStrongholdCards] = {kNoFaction, kNoFaction, kNoFaction, kNoFaction, kNoFaction, kNoFaction};
+};
+
+// A card whose effect is resolving (3.01: neither in a hand nor discarded
+// until its use ends, e.g. the Ornithopter of Ixians & Tleilaxu). Public.
+inline constexpr int kMaxPlayed = 4;
 
 struct GameState {
   // ---- creation (fixed for the whole game) ----
@@ -316,7 +410,6 @@ struct GameState {
   int8_t storm_sector = 0;
   uint8_t storm_dialers[2] = {kNone8, kNone8};   // seats dialing the next storm
   uint8_t last_wheels[2] = {kNone8, kNone8};     // seats that last used the battle wheels
-  uint8_t fremen_storm_losses_taken[data::kNumLocations] = {};  // 2.04.16
   uint16_t spice_on_board[data::kNumLocations] = {};
   uint8_t forces[kNumFactions][data::kNumLocations][2] = {};  // [1]: special / BG advisors
   int64_t bank = kSpiceTotal;
@@ -332,18 +425,13 @@ struct GameState {
   Pile<data::kNumSpiceCards> spice_discard[2];  // A and B (1.13.02 advanced: two piles)
   Pile<data::kNumSpiceCards> spice_set_aside;   // turn-1 Shai-Hulud (1.02.02)
   Pile<data::kNumLeaders> traitor_deck;
-  Pile<6> storm_deck;                           // advanced Fremen storm cards 1..6 (2.04.13)
-  uint8_t storm_card = 0;                       // face-down storm card for the next storm (0: none)
-  uint8_t storm_card_hidden = 0;                // 1: a Karama prevents the Fremen seeing storm_card (2.04.14, 3.01.11.02); public
 
   // ---- phase scratch ----
   BiddingState bidding;
   ShipMoveState shipmove;
   SpiceBlowState blow;
   NexusState nexus;
-  uint8_t revival_fremen_grant = 0;  // 2.04.11 ruling fremen_ally_revival=fremen_decides: 1 granted this turn; 2: prevented this turn by a Karama (3.01.11.02) (core/rules/revival.cpp)
   BattleState battle;
-  KwisatzHaderachState kh;  // 2.01.10-15
   uint8_t window_depth = 0;
   Window windows[kMaxWindows];
   // 3.01.11.01: the placements of a Move waiting in a KaramaCancel window (2.04.06; the window holds the
@@ -356,7 +444,6 @@ struct GameState {
   // ---- treachery cards outside battle, Karama (core/rules/cards.cpp) ----
   uint8_t storm_override = kNone8;        // 3.01.23 Weather Control: sectors the storm moves this phase (public)
   Pile<2> treachery_set_aside;            // 3.01.07 Family Atomics, out of the game (public)
-  Pile<4> karama_taken;                   // 1.14.04 cards taken from another hand until the give-back ends (Harkonnen only)
   uint8_t karama_shipment = kNoFaction;   // 3.01.11.03 faction whose shipment this turn is at Guild rates to the bank
   uint8_t ability_cleared = kNone8;       // ability a closed window let through (set only while its action is replayed)
   uint8_t cancelled_ability = kNone8;     // 3.01.11.01 / 1.00.04 ability cancelled by a Karama: the redo goes without it
@@ -365,9 +452,18 @@ struct GameState {
   uint32_t prevented[kNumFactions] = {};
   TruthtranceRecord truthtrance;          // 3.01.22 the last question and its answer (public)
 
-  // ---- 2.01.07 Atreides Wormsign (core/rules/shipment_movement.cpp) ----
-  uint8_t wormsign_turn = 0;              // turn whose Shipment and Movement began with the look (0: none); public
-  uint8_t wormsign_card = kNone8;         // the spice card seen on top of the spice deck; SECRET (the Atreides only)
+  // ---- faction sections (see above) ----
+  AtreidesState atreides;
+  BeneGesseritState bene_gesserit;
+  FremenState fremen;
+  HarkonnenState harkonnen;
+  GuildState guild;
+
+  // ---- module sections (encoded only with their module; see above) ----
+  Pile<kMaxPlayed> treachery_played;  // cards whose effect is resolving (public; encoded when any module is used)
+  RicheseState richese;               // Module::ChoamRichese
+  LeaderSkillsState skills;           // Module::LeaderSkills
+  StrongholdCardsState stronghold_cards;  // Module::StrongholdCards
 
   // ---- helpers (pure) ----
   bool has(Faction fa) const {  // false for kNoFaction (a neutral leader's "faction")
@@ -396,6 +492,27 @@ struct GameState {
   }
   bool sector_in_storm(int sector) const { return sector == storm_sector; }
 };
+
+// Phase scratch: the phase's own and every faction section's part of it.
+inline void clear_bidding_scratch(GameState& s) {
+  s.bidding = BiddingState{};
+  s.atreides.bidding = {};
+}
+inline void clear_shipmove_scratch(GameState& s) {
+  s.shipmove = ShipMoveState{};
+  s.bene_gesserit.shipmove = {};
+  s.guild.shipmove = {};
+}
+inline void clear_blow_scratch(GameState& s) {
+  s.blow = SpiceBlowState{};
+  s.fremen.blow = {};
+}
+inline void clear_battle_scratch(GameState& s) {
+  s.battle = BattleState{};
+  s.atreides.battle = {};
+  s.bene_gesserit.battle = {};
+  s.harkonnen.battle = {};
+}
 
 // Spice movements: every change of spice names its source and destination.
 enum class SpiceHolder : uint8_t { Bank, Faction, Board, Bribe };

@@ -2,10 +2,17 @@
 //
 // Contract: pure functions of a GameState; thread-safe.
 //  * enumerate_custody() lists every treachery card, spice card, traitor card,
-//    leader and storm card the state holds, once per place it appears in.
+//    leader and storm card the state holds, once per place it appears in, and
+//    the components of the game's modules (core/state.h "module sections"):
+//    cards in the played-card zone, the Richese cache, No-Field tokens,
+//    leader skill cards and Advanced Stronghold Cards.
 //  * check_invariants() returns the first violated invariant (name and
 //    detail), or nullopt: each component exactly once, forces per faction
-//    constant (20), spice conserved (bank + shields + bribes + board).
+//    constant (20), spice conserved (bank + shields + bribes + board); the
+//    module components (invariants "custody", "no_field", "skills",
+//    "stronghold_cards"), and "module": the sections of a module the game
+//    does not use are empty (a base game never holds a card in the played
+//    zone).
 #pragma once
 
 #include <optional>
@@ -16,7 +23,10 @@
 
 namespace mentat::inspect {
 
-enum class Component : uint8_t { Treachery, Spice, Traitor, Leader, StormCard };
+// Stable order (replay/diff.cpp groups by it). NoFieldToken ids are token
+// indices (value kNoFieldValues[id]); LeaderSkill ids 0..13; StrongholdCard 0..5.
+enum class Component : uint8_t { Treachery, Spice, Traitor, Leader, StormCard, NoFieldToken, LeaderSkill, StrongholdCard };
+inline constexpr int kNumComponentKinds = 8;
 std::string_view component_name(Component c);
 
 struct CustodyEntry {

@@ -108,7 +108,7 @@ std::vector<Choice> label_choices(const GameState& s, Seat seat, const Decision&
         break;
       }
       case ActionKind::PrescienceAnswer: {
-        const int e = s.battle.prescience - 1;
+        const int e = s.atreides.battle.prescience - 1;
         Choice c{v, std::to_string(v), "answer", {{"value", v}}};
         if (v == 255) c.name = "not played";
         else if (e == rules::ability::kLeader) c.name = leader_or_hero(v, v, "value", "value").name;

@@ -27,7 +27,7 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
   reverse_pile(t.treachery_deck);
   reverse_pile(t.spice_deck);
   reverse_pile(t.traitor_deck);
-  reverse_pile(t.storm_deck);
+  reverse_pile(t.fremen.storm_deck);
   for (int fi = 0; fi < kNumFactions; ++fi) {
     const auto f = static_cast<Faction>(fi);
     if (!t.has(f) || (seat && f == me)) continue;
@@ -50,11 +50,31 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
       fs.permit_bids = static_cast<uint16_t>(fs.permit_bids ^ 1);
     }
   }
+  // Module sections (core/state.h): the face-down leader skill cards (the
+  // deck's order, other factions' dealt cards and face-down assigned cards)
+  // and the values of face-down No-Field tokens. Views show none of these
+  // yet (their rules come with issues 13-16); the check holds them to it.
+  reverse_pile(t.skills.deck);
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (!(seat && static_cast<Faction>(fi) == me)) swap_with(t.skills.hand[fi], t.skills.deck);
+  for (int l = 0; l < data::kNumLeaders; ++l) {
+    if (!t.skills.assigned[l] || !t.skills.face_down[l] || t.skills.deck.empty()) continue;
+    if (seat && data::leader(static_cast<LeaderId>(l)).faction == me) continue;
+    std::swap(t.skills.assigned[l], t.skills.deck.ids[t.skills.deck.n - 1]);
+    t.skills.assigned[l] = static_cast<uint8_t>(t.skills.assigned[l] + 1);  // pile ids are 0-based, assigned is 1 + id
+    t.skills.deck.ids[t.skills.deck.n - 1] = static_cast<uint8_t>(t.skills.deck.ids[t.skills.deck.n - 1] - 1);
+  }
+  if (!(seat && me == Faction::Richese)) {  // which value each face-down token has
+    int down[kNumNoFieldTokens], n = 0;
+    for (int i = 0; i < kNumNoFieldTokens; ++i)
+      if (t.richese.no_field[i].zone != TokenZone::Revealed) down[n++] = i;
+    for (int k = 0; k + 1 < n; ++k) std::swap(t.richese.no_field[down[k]], t.richese.no_field[down[k + 1]]);
+  }
   // 2.01.07 the card the Atreides saw on the spice deck.
-  if (!(seat && rules::sees_secret(s, me, rules::Secret::Wormsign)) && t.wormsign_card < data::kNumSpiceCards)
-    t.wormsign_card = static_cast<uint8_t>((t.wormsign_card + 1) % data::kNumSpiceCards);
-  if (!(seat && rules::sees_secret(s, me, rules::Secret::StormCard)) && t.storm_card)  // 2.04.14
-    t.storm_card = static_cast<uint8_t>(t.storm_card % 6 + 1);
+  if (!(seat && rules::sees_secret(s, me, rules::Secret::Wormsign)) && t.atreides.wormsign_card < data::kNumSpiceCards)
+    t.atreides.wormsign_card = static_cast<uint8_t>((t.atreides.wormsign_card + 1) % data::kNumSpiceCards);
+  if (!(seat && rules::sees_secret(s, me, rules::Secret::StormCard)) && t.fremen.storm_card)  // 2.04.14
+    t.fremen.storm_card = static_cast<uint8_t>(t.fremen.storm_card % 6 + 1);
   // The battle plans of the other side, before they are revealed.
   if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s))
     for (int i = 0; i < 2; ++i) {
@@ -65,15 +85,15 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
       t.battle.plan[i].spice = static_cast<uint8_t>(t.battle.plan[i].spice ^ 1);
     }
   // The prescience answer, for seats that are neither the Atreides side nor the answering side.
-  if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s) && s.battle.prescience_answered && seat) {
+  if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s) && s.atreides.battle.prescience_answered && seat) {
     const bool entitled = rules::sees_secret(s, me, rules::Secret::PrescienceAnswer) ||  // 2.01.08/09
                           viewer.seat == s.battle.aggressor || viewer.seat == s.battle.defender;
-    if (!entitled) t.battle.prescience_value = static_cast<uint8_t>(t.battle.prescience_value ^ 1);
-  } else if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s) && s.battle.prescience_answered && !seat) {
-    t.battle.prescience_value = static_cast<uint8_t>(t.battle.prescience_value ^ 1);
+    if (!entitled) t.atreides.battle.prescience_value = static_cast<uint8_t>(t.atreides.battle.prescience_value ^ 1);
+  } else if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s) && s.atreides.battle.prescience_answered && !seat) {
+    t.atreides.battle.prescience_value = static_cast<uint8_t>(t.atreides.battle.prescience_value ^ 1);
   }
   // The Kwisatz Haderach loss count belongs to the Atreides.
-  if (!(seat && rules::sees_secret(s, me, rules::Secret::KwisatzHaderachLosses))) t.kh.losses = static_cast<uint8_t>(t.kh.losses ^ 1);
+  if (!(seat && rules::sees_secret(s, me, rules::Secret::KwisatzHaderachLosses))) t.atreides.kh.losses = static_cast<uint8_t>(t.atreides.kh.losses ^ 1);
   // The card up for bid, unless this seat may look at it.
   if (s.phase == Phase::Bidding && t.bidding.index < t.bidding.row.n && !t.treachery_deck.empty() &&
       !(seat && rules::can_see_card_up_for_bid(s, me)))

@@ -106,7 +106,7 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
         what = "answers the Prescience";
         break;
       }
-      const uint8_t el = before ? before->battle.prescience : 0;  // 1 + element asked
+      const uint8_t el = before ? before->atreides.battle.prescience : 0;  // 1 + element asked
       std::string v = "not played";
       if (a.value != kNone8) {
         if (el == 1) v = a.value >= 100 && a.value - 100 < data::kNumTreacheryCards ? std::string(data::treachery_card(a.value - 100).name)

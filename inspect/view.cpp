@@ -421,7 +421,7 @@ std::string build_view(const GameState& s, Viewer who) {
     for (Seat x = 0; x < s.num_seats; ++x)
       if ((s.battle.plans_in >> x) & 1u) in.push_back(x);
     static const char* kElements[] = {"leader", "weapon", "defense", "dial"};
-    auto element = s.battle.prescience >= 1 && s.battle.prescience <= 4 ? b.CreateString(kElements[s.battle.prescience - 1])
+    auto element = s.atreides.battle.prescience >= 1 && s.atreides.battle.prescience <= 4 ? b.CreateString(kElements[s.atreides.battle.prescience - 1])
                                                                           : Offset<flatbuffers::String>(0);
     auto territory = b.CreateString(data::territory(s.battle.territory).name);
     auto in_v = b.CreateVector(in);
@@ -443,10 +443,10 @@ std::string build_view(const GameState& s, Viewer who) {
     if (plans[1].o) bb.add_defender_plan(plans[1]);
     bb.add_wheels(wheels);
     if (element.o) bb.add_prescience_element(element);
-    bb.add_prescience_answered(s.battle.prescience_answered);
-    if (s.battle.prescience_answered && sees_answer) bb.add_prescience_value(s.battle.prescience_value);
-    if (s.battle.voice) bb.add_voice_kind(static_cast<uint8_t>(s.battle.voice - 1));
-    bb.add_voice_must(s.battle.voice_must);
+    bb.add_prescience_answered(s.atreides.battle.prescience_answered);
+    if (s.atreides.battle.prescience_answered && sees_answer) bb.add_prescience_value(s.atreides.battle.prescience_value);
+    if (s.bene_gesserit.battle.voice) bb.add_voice_kind(static_cast<uint8_t>(s.bene_gesserit.battle.voice - 1));
+    bb.add_voice_must(s.bene_gesserit.battle.voice_must);
     battle = bb.Finish();
   }
 
@@ -494,10 +494,10 @@ std::string build_view(const GameState& s, Viewer who) {
   }
   auto v_window = rules::window_open(s) ? b.CreateString(rules::window_description(s)) : 0;
   // 2.01.07 Wormsign: the card the Atreides looked at, theirs to know until the turn ends.
-  const bool wormsign = s.wormsign_turn == s.turn && s.wormsign_card < data::kNumSpiceCards &&
+  const bool wormsign = s.atreides.wormsign_turn == s.turn && s.atreides.wormsign_card < data::kNumSpiceCards &&
                         rules::secret_kept(s, rules::Secret::Wormsign) &&
                         (all || (who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::Wormsign)));
-  auto v_wormsign = wormsign ? strs.spice_name(s.wormsign_card) : 0;
+  auto v_wormsign = wormsign ? strs.spice_name(s.atreides.wormsign_card) : 0;
   fb::ViewBuilder vb(b);
   vb.add_viewer(v_viewer);
   vb.add_version(s.version);
@@ -520,7 +520,7 @@ std::string build_view(const GameState& s, Viewer who) {
   vb.add_spice_discard_b(v_sb);
   vb.add_traitor_deck_count(s.traitor_deck.n);
   const bool sees_storm = all || (who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::StormCard));  // 2.04.14
-  if (sees_storm && s.storm_card) vb.add_storm_card(s.storm_card);
+  if (sees_storm && s.fremen.storm_card) vb.add_storm_card(s.fremen.storm_card);
   if (bidding.o) vb.add_bidding(bidding);
   if (battle.o) vb.add_battle(battle);
   vb.add_decisions(v_decs);
@@ -529,8 +529,8 @@ std::string build_view(const GameState& s, Viewer who) {
   vb.add_shield_wall_destroyed(s.shield_wall_destroyed);
   if (rules::secret_kept(s, rules::Secret::KwisatzHaderachLosses) &&
       (all || (who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::KwisatzHaderachLosses))))
-    vb.add_kwisatz_haderach_losses(s.kh.losses);
-  vb.add_kwisatz_haderach_dead(s.kh.dead);
+    vb.add_kwisatz_haderach_losses(s.atreides.kh.losses);
+  vb.add_kwisatz_haderach_dead(s.atreides.kh.dead);
   if (v_tt.o) vb.add_truthtrance(v_tt);
   vb.add_treachery_set_aside(v_aside);
   if (s.storm_override != kNone8) vb.add_storm_override(s.storm_override);

@@ -24,6 +24,24 @@ std::optional<std::string> OnceOnly::check(const GameState& before, const codec:
       return "the " + std::string(faction_name(f)) + " once-per-game Karama power is used a second time (1.14.00)";
     karama_power_ = static_cast<FactionMask>(karama_power_ | faction_bit(f));
   }
+  // The paid effects of a turn, each paid once per faction (1.06.02 one
+  // shipment, 1.05 one revival): counted from the actions themselves.
+  if (before.turn != turn_) {
+    turn_ = before.turn;
+    shipped_ = revived_ = 0;
+  }
+  if ((e.action.kind == ActionKind::Ship || e.action.kind == ActionKind::Revive) && e.seat >= 0 && e.seat < before.num_seats) {
+    const Faction f = before.faction_at(e.seat);
+    FactionMask& done = e.action.kind == ActionKind::Ship ? shipped_ : revived_;
+    // 1.00.04: a Karama cancelled the ability the first action used (its
+    // KaramaCancel window applied nothing); the faction retakes it without.
+    const bool retaken = before.cancelled_ability != kNone8 && before.cancelled_faction == static_cast<uint8_t>(f);
+    if ((done & faction_bit(f)) && !retaken)
+      return "the " + std::string(faction_name(f)) +
+             (e.action.kind == ActionKind::Ship ? " ship a second time in turn " : " pay for a second revival in turn ") +
+             std::to_string(before.turn) + (e.action.kind == ActionKind::Ship ? " (1.06.02)" : " (1.05)");
+    done = static_cast<FactionMask>(done | faction_bit(f));
+  }
   // Every shuffle is drawn once: within one shuffle's recorded positions no
   // card appears twice.
   for (size_t i = 0; i < e.draws.size();) {

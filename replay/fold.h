@@ -19,12 +19,16 @@
 namespace mentat::replay {
 
 // Once-only effects checked from the history itself, independently of the
-// state's flags (FactionState::karama_power_used and the like): what an event
-// does is read from its action, the state before it and its recorded draws.
-// verify_room feeds it every event in order. Checked today: each faction's
-// once-per-game Karama power (1.14) used at most once; every shuffle draws
-// each card once. Not yet: once-per-game powers of the expansions and paid
-// effects (partial, docs/rules-coverage.tsv).
+// state's flags (FactionState::karama_power_used, shipped, revived and the
+// like): what an event does is read from its action, the seat, the turn and
+// phase of the state before it, and its recorded draws. verify_room feeds it
+// every event in order. Checked: each faction's once-per-game Karama power
+// (1.14) used at most once; the paid effects of a turn paid once: one
+// shipment (Ship, 1.06.02) and one paid revival (Revive, 1.05) per faction
+// per turn; every shuffle draws each card once. Not yet (partial,
+// docs/rules-coverage.tsv): the expansions' once-per-game powers (the
+// special Karama purchase, the Inflation token, ...), which come with their
+// modules' rules.
 class OnceOnly {
  public:
   // nullopt, or why event `e` (about to be applied to `before`) repeats a once-only effect.
@@ -32,6 +36,9 @@ class OnceOnly {
 
  private:
   FactionMask karama_power_ = 0;  // factions that used their once-per-game Karama power
+  uint8_t turn_ = 0;              // the turn the two masks below are for
+  FactionMask shipped_ = 0;       // factions that shipped in turn_
+  FactionMask revived_ = 0;       // factions that paid for a revival in turn_
 };
 
 struct VerifyOptions {

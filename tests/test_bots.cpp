@@ -993,9 +993,9 @@ TEST_CASE("2.01.07 Wormsign: Atreides bots keep out of the territory the next wo
       transfer_spice(s, bank(), board(spice_at), 4);
       REQUIRE((s.spice_deck.remove(card) || s.spice_discard[0].remove(card) || s.spice_discard[1].remove(card)));
       s.spice_discard[0].push(card);
-      s.wormsign_turn = s.turn;
-      s.wormsign_card = worm ? static_cast<uint8_t>(data::kNumSpiceCards - 1) : kNone8;  // a Shai-Hulud
-      REQUIRE((!worm || data::spice_card(s.wormsign_card).shai_hulud));
+      s.atreides.wormsign_turn = s.turn;
+      s.atreides.wormsign_card = worm ? static_cast<uint8_t>(data::kNumSpiceCards - 1) : kNone8;  // a Shai-Hulud
+      REQUIRE((!worm || data::spice_card(s.atreides.wormsign_card).shai_hulud));
       const Action a = bot_choice(s, Faction::Atreides, p);
       const bool there = a.kind == ActionKind::Move && data::territory_of(a.to) == data::territory_of(spice_at);
       CHECK(there == !worm);

@@ -70,3 +70,39 @@ TEST_CASE("once-only: a shuffle drawing a card twice is found", "[verify][once]"
   e.draws = {{DrawKind::ShuffleTreachery, 3}, {DrawKind::ShuffleSpice, 3}, {DrawKind::ShuffleTraitors, 3}};
   CHECK_FALSE(once.check(s, e).has_value());
 }
+
+TEST_CASE("once-only: a second shipment or paid revival of a faction in one turn is found from the history", "[verify][once]") {
+  GameState s = game({Faction::Atreides, Faction::Harkonnen});
+  s.turn = 2;
+  s.of(Faction::Atreides).shipped = 0;  // the flags say nothing: the history decides
+  replay::OnceOnly once;
+  const Seat atreides = s.seat_of(Faction::Atreides), harkonnen = s.seat_of(Faction::Harkonnen);
+  auto act = [](Seat seat, ActionKind k) {
+    codec::Event e;
+    e.version = 1;
+    e.seat = seat;
+    e.action.kind = k;
+    return e;
+  };
+  CHECK_FALSE(once.check(s, act(atreides, ActionKind::Ship)).has_value());
+  CHECK_FALSE(once.check(s, act(harkonnen, ActionKind::Ship)).has_value());
+  CHECK_FALSE(once.check(s, act(atreides, ActionKind::Revive)).has_value());
+  CHECK_FALSE(once.check(s, act(atreides, ActionKind::Move)).has_value());
+  auto twice = once.check(s, act(atreides, ActionKind::Ship));
+  REQUIRE(twice.has_value());
+  CHECK_THAT(*twice, Catch::Contains("Atreides ship a second time in turn 2"));
+  auto revived = once.check(s, act(atreides, ActionKind::Revive));
+  REQUIRE(revived.has_value());
+  CHECK_THAT(*revived, Catch::Contains("second revival"));
+  // 1.00.04: a Karama cancelled the ability of the first shipment (nothing
+  // was applied): the faction retakes its shipment without it.
+  s.cancelled_ability = 3;
+  s.cancelled_faction = static_cast<uint8_t>(Faction::Atreides);
+  CHECK_FALSE(once.check(s, act(atreides, ActionKind::Ship)).has_value());
+  s.cancelled_ability = kNone8;
+  s.cancelled_faction = kNoFaction;
+  // A new turn: each may ship and revive again.
+  s.turn = 3;
+  CHECK_FALSE(once.check(s, act(atreides, ActionKind::Ship)).has_value());
+  CHECK_FALSE(once.check(s, act(atreides, ActionKind::Revive)).has_value());
+}

@@ -87,7 +87,7 @@ TEST_CASE("2.01.08 Prescience: asked before the plans, the answer binds the plan
   act(s, Faction::Atreides, prescience(ab::kWeapon));
   REQUIRE(s.step == ab::kPrescienceAnswer);
   CHECK(waiting_for(s) == only(s, Faction::Harkonnen));
-  CHECK(s.battle.prescience == 1 + ab::kWeapon);
+  CHECK(s.atreides.battle.prescience == 1 + ab::kWeapon);
   check_legal_strict(s);
   CHECK(plans_of(s, Faction::Harkonnen).size() == 3);  // none, Crysknife, Chaumas
   auto r = rejected(s, Faction::Harkonnen, answer(snoop));
@@ -99,8 +99,8 @@ TEST_CASE("2.01.08 Prescience: asked before the plans, the answer binds the plan
 
   act(s, Faction::Harkonnen, answer(knife));
   REQUIRE(s.step == kPlanStep);
-  CHECK(s.battle.prescience_answered == 1);
-  CHECK(s.battle.prescience_value == knife);
+  CHECK(s.atreides.battle.prescience_answered == 1);
+  CHECK(s.atreides.battle.prescience_value == knife);
   CHECK(waiting(s, Faction::Atreides));
   CHECK(waiting(s, Faction::Harkonnen));
   check_legal_strict(s);
@@ -130,7 +130,7 @@ TEST_CASE("2.01.08 Prescience answers: an element not played, the leader, the di
   SECTION("weapon: not played, then no weapon may be played") {
     act(s, Faction::Atreides, prescience(ab::kWeapon));
     act(s, Faction::Harkonnen, answer(ab::kNotPlayed));
-    CHECK(s.battle.prescience_value == ab::kNotPlayed);
+    CHECK(s.atreides.battle.prescience_value == ab::kNotPlayed);
     auto r = rejected(s, Faction::Harkonnen, plan(feyd, 1, knife));
     CHECK_THAT(r.reason, Catch::Contains("no weapon"));
     check_legal_strict(s);
@@ -170,7 +170,7 @@ TEST_CASE("2.01.08 Prescience answers: an element not played, the leader, the di
   SECTION("the Atreides may decline") {
     act(s, Faction::Atreides, pass());
     CHECK(s.step == kPlanStep);
-    CHECK(s.battle.prescience == 0);
+    CHECK(s.atreides.battle.prescience == 0);
     act(s, Faction::Harkonnen, plan(feyd, 4, knife));
   }
 }
@@ -199,7 +199,7 @@ TEST_CASE("2.01.09 Prescience in the ally's battle, none when neither the Atreid
   SECTION("no alliance: straight to the plans") {
     enter_battle(s);
     CHECK(s.step == kPlanStep);
-    CHECK(s.battle.prescience == 0);
+    CHECK(s.atreides.battle.prescience == 0);
   }
 }
 
@@ -226,8 +226,8 @@ TEST_CASE("2.02.06 Voice: play or do not play a kind, as well as the opponent is
   SECTION("must play a poison weapon: it holds one") {
     act(s, Faction::BeneGesserit, voice(true, ab::kPoisonWeapon));
     REQUIRE(s.step == kPlanStep);
-    CHECK(s.battle.voice == 1 + ab::kPoisonWeapon);
-    CHECK(s.battle.voice_must == 1);
+    CHECK(s.bene_gesserit.battle.voice == 1 + ab::kPoisonWeapon);
+    CHECK(s.bene_gesserit.battle.voice_must == 1);
     auto r = rejected(s, Faction::Harkonnen, plan(feyd, 2));
     CHECK(r.code == RejectCode::IllegalChoice);
     CHECK_THAT(r.reason, Catch::Contains("2.02.06"));
@@ -263,7 +263,7 @@ TEST_CASE("2.02.06 Voice: play or do not play a kind, as well as the opponent is
   SECTION("the Bene Gesserit may decline") {
     act(s, Faction::BeneGesserit, pass());
     CHECK(s.step == kPlanStep);
-    CHECK(s.battle.voice == 0);
+    CHECK(s.bene_gesserit.battle.voice == 0);
   }
 }
 
@@ -338,7 +338,7 @@ TEST_CASE("2.01.10 Atreides force losses in battles are counted (advanced)", "[b
     act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 0), 1, kNone8, kNone8, kNone8, advanced ? 1 : 0));  // Feyd 6 + 1
     no_traitors(s);
     CHECK(s.of(Faction::Atreides).tanks[0] == 8);
-    CHECK(s.kh.losses == (advanced ? 8 : 0));
+    CHECK(s.atreides.kh.losses == (advanced ? 8 : 0));
   }
 }
 
@@ -359,7 +359,7 @@ TEST_CASE("2.01.10 2.01.11 the Kwisatz Haderach: active from 7 losses, +2, one t
   CHECK_THAT(r.reason, Catch::Contains("2.01.10"));
   CHECK(rejected(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 3, kNone8, kNone8, kNone8, 0, true)).code ==
         RejectCode::IllegalChoice);
-  s.kh.losses = 7;
+  s.atreides.kh.losses = 7;
   check_legal_strict(s);
   const auto acts = plans_of(s, Faction::Atreides);
   CHECK(std::any_of(acts.begin(), acts.end(), [](const Action& a) { return a.flag; }));
@@ -370,9 +370,9 @@ TEST_CASE("2.01.10 2.01.11 the Kwisatz Haderach: active from 7 losses, +2, one t
   no_traitors(s);
   CHECK(s.forces_at(Faction::Harkonnen, kFlat) == 0);  // without the +2 the Atreides would have lost
   CHECK(s.forces_at(Faction::Atreides, kFlat) == 3);
-  CHECK(s.kh.used_turn == s.turn);
-  CHECK(s.kh.used_territory == ter(kFlat));
-  CHECK(s.kh.losses == 9);
+  CHECK(s.atreides.kh.used_turn == s.turn);
+  CHECK(s.atreides.kh.used_territory == ter(kFlat));
+  CHECK(s.atreides.kh.losses == 9);
   // The other battle, in Sietch Tabr: not the same territory.
   REQUIRE(s.phase == Phase::Battle);
   no_abilities(s);
@@ -388,7 +388,7 @@ TEST_CASE("2.01.11 2.01.12 2.01.13 2.01.14 2.01.15 the Kwisatz Haderach: no +2 f
   GameState s = cleared_board({Faction::Atreides, Faction::Harkonnen}, true);
   place(s, Faction::Atreides, kFlat, 5);
   place(s, Faction::Harkonnen, kFlat, 5);
-  s.kh.losses = 7;
+  s.atreides.kh.losses = 7;
   const uint8_t jessica = L(Faction::Atreides, 0), yueh = L(Faction::Atreides, 4);
   const uint8_t feyd = L(Faction::Harkonnen, 0), kudu = L(Faction::Harkonnen, 4);
   SECTION("2.01.11 the leader is killed: no +2, the token survives") {
@@ -401,7 +401,7 @@ TEST_CASE("2.01.11 2.01.12 2.01.13 2.01.14 2.01.15 the Kwisatz Haderach: no +2 f
     CHECK(s.leaders[yueh].zone == LeaderZone::Tanks);
     CHECK(s.forces_at(Faction::Atreides, kFlat) == 0);
     CHECK(s.forces_at(Faction::Harkonnen, kFlat) == 2);
-    CHECK(s.kh.dead == 0);
+    CHECK(s.atreides.kh.dead == 0);
   }
   SECTION("2.01.12 a leader with the Kwisatz Haderach cannot turn traitor") {
     give_traitor(s, Faction::Harkonnen, jessica);
@@ -424,7 +424,7 @@ TEST_CASE("2.01.11 2.01.12 2.01.13 2.01.14 2.01.15 the Kwisatz Haderach: no +2 f
     act(s, Faction::Atreides, plan(jessica, 1, las, kNone8, kNone8, 0, true));
     act(s, Faction::Harkonnen, plan(feyd, 1, kNone8, sh));
     no_traitors(s);
-    CHECK(s.kh.dead == 1);
+    CHECK(s.atreides.kh.dead == 1);
     CHECK(s.leaders[jessica].zone == LeaderZone::Tanks);
     // 2.01.14: revived as the leader revival once every other leader has died once or is unavailable.
     CHECK(ab::kh_unrevivable(s, Faction::Atreides).has_value());
@@ -442,7 +442,7 @@ TEST_CASE("2.01.11 2.01.12 2.01.13 2.01.14 2.01.15 the Kwisatz Haderach: no +2 f
     CHECK(rejected(s, Faction::Harkonnen, revive(0, 0, ab::kKwisatzHaderachToken)).code == RejectCode::IllegalChoice);
     const int spice = s.of(Faction::Atreides).spice;
     act(s, Faction::Atreides, revive(0, 0, ab::kKwisatzHaderachToken));
-    CHECK(s.kh.dead == 0);
+    CHECK(s.atreides.kh.dead == 0);
     CHECK(s.of(Faction::Atreides).spice == spice - ab::kKwisatzHaderachStrength);
     CHECK(s.of(Faction::Atreides).leader_revived_turn == s.turn);
   }
@@ -501,8 +501,8 @@ TEST_CASE("2.05.10 2.05.10.02 2.05.10.03 captured leaders: after a win the Harko
   REQUIRE(draws.size() == 1);
   CHECK(draws[0].kind == DrawKind::Random);
   CHECK(draws[0].value < 5);  // Bashar on the battlefield and the four in the pool
-  REQUIRE(s.battle.captive > 0);
-  const uint8_t id = static_cast<uint8_t>(s.battle.captive - 1);
+  REQUIRE(s.harkonnen.battle.captive > 0);
+  const uint8_t id = static_cast<uint8_t>(s.harkonnen.battle.captive - 1);
   CHECK(data::leader(id).faction == Faction::Emperor);
   CHECK(rules::battle_plans_revealed(s));
   check_legal_strict(s);
@@ -540,7 +540,7 @@ TEST_CASE("2.05.10.01 no capture in the basic game, nor of leaders used elsewher
     act(s, Faction::Emperor, plan(L(Faction::Emperor, 4), 1));
     no_traitors(s);
     CHECK(s.phase != Phase::Battle);
-    CHECK(s.battle.captive == 0);
+    CHECK(s.harkonnen.battle.captive == 0);
   }
   SECTION("the loser's only leader alive fought in another territory") {
     GameState s = cleared_board({Faction::Harkonnen, Faction::Emperor}, true);
@@ -624,7 +624,7 @@ TEST_CASE("battle abilities: random legal play keeps custody and every decision 
     } else if (seed % 3 == 1) {
       ally(s, Faction::Atreides, Faction::Emperor);
     }
-    s.kh.losses = seed % 4 == 0 ? 7 : 0;
+    s.atreides.kh.losses = seed % 4 == 0 ? 7 : 0;
     s.leaders[L(Faction::Emperor, 1)].holder = static_cast<uint8_t>(Faction::Harkonnen);
     place(s, Faction::Atreides, kFlat, 4);
     place(s, Faction::BeneGesserit, kFlat, 3);
@@ -717,9 +717,9 @@ TEST_CASE("2.05.10.01 ruling capture_after_traitor_win: a traitor win takes a ca
   act(s, Faction::Harkonnen, traitor(true));
   if (capture) {
     CHECK(s.step == ab::kCapture);
-    CHECK(s.battle.captive > 0);
+    CHECK(s.harkonnen.battle.captive > 0);
   } else {
-    CHECK(s.battle.captive == 0);
+    CHECK(s.harkonnen.battle.captive == 0);
     CHECK(s.phase != Phase::Battle);
   }
 }

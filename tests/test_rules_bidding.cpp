@@ -1210,7 +1210,7 @@ TEST_CASE("3.01.11.02 2.01.05 a prevented look: the Atreides do not see the next
   act(s, Faction::Fremen, prevent_play(karama, rules::Ability::AtreidesBidding, Faction::Atreides));
   start(s);
   CHECK_FALSE(rules::can_see_card_up_for_bid(s, Faction::Atreides));
-  CHECK(s.bidding.atreides_blind == 1);
+  CHECK(s.atreides.bidding.blind == 1);
   CHECK(s.prevented[static_cast<int>(Faction::Atreides)] == 0);
   for (Seat x = 0; x < s.num_seats; ++x) CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(x)).has_value());
   buy(s, Faction::Emperor, 1);

@@ -465,7 +465,7 @@ TEST_CASE("1.14.04 Harkonnen Karama power: take a hand, give as many cards back"
   CHECK(s.of(Faction::Harkonnen).karama_power_used == 1);
   CHECK(s.treachery_discard.top() == karama);
   CHECK(s.of(Faction::Atreides).hand.n == 0);
-  CHECK(s.karama_taken.n == theirs);
+  CHECK(s.harkonnen.karama_taken.n == theirs);
   REQUIRE(s.window_depth == 1);
   CHECK(s.windows[0].kind == WindowKind::KaramaGiveBack);
   CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Harkonnen)));
@@ -475,13 +475,13 @@ TEST_CASE("1.14.04 Harkonnen Karama power: take a hand, give as many cards back"
   check_legal(s);
   // One of their own cards and one of the taken cards go back.
   const uint8_t own = s.of(Faction::Harkonnen).hand.ids[0];
-  const uint8_t taken = s.karama_taken.ids[0];
+  const uint8_t taken = s.harkonnen.karama_taken.ids[0];
   CHECK(rejected(s, Faction::Harkonnen, respond(false, karama)).code == RejectCode::IllegalChoice);  // discarded
   act(s, Faction::Harkonnen, respond(false, own));
   CHECK(s.window_depth == 1);
   act(s, Faction::Harkonnen, respond(false, taken));
   CHECK(s.window_depth == 0);
-  CHECK(s.karama_taken.empty());
+  CHECK(s.harkonnen.karama_taken.empty());
   CHECK(s.of(Faction::Atreides).hand.n == theirs);
   CHECK(s.of(Faction::Atreides).hand.contains(own));
   CHECK(s.of(Faction::Atreides).hand.contains(taken));

@@ -192,20 +192,20 @@ TEST_CASE("0.10 1.01.00 1.01.01 first player: the marker the storm next approach
 
 TEST_CASE("2.04.13 / 2.04.16 advanced Fremen: storm deck and half losses", "[storm]") {
   GameState s = game({Faction::Fremen, Faction::Harkonnen}, true);
-  CHECK(s.storm_deck.n == 6);
+  CHECK(s.fremen.storm_deck.n == 6);
   play_until(s, Phase::Storm, 1);
   act(s, Faction::Fremen, dial(0));
   act(s, Faction::Harkonnen, dial(0));
   // After the first storm the Fremen hold a face-down storm card for turn 2.
-  CHECK(s.storm_card >= 1);
-  CHECK(s.storm_card <= 6);
-  CHECK(s.storm_deck.n == 5);
-  const int card = s.storm_card, before = s.storm_sector;
+  CHECK(s.fremen.storm_card >= 1);
+  CHECK(s.fremen.storm_card <= 6);
+  CHECK(s.fremen.storm_deck.n == 5);
+  const int card = s.fremen.storm_card, before = s.storm_sector;
   while (s.turn < 2) play_step(s);
   // Turn 2's storm moved by the card, without dials; a new card was drawn.
   CHECK(s.storm_sector == (before + card) % 18);
-  CHECK(s.storm_card >= 1);
-  CHECK(s.storm_deck.n == 5);
+  CHECK(s.fremen.storm_card >= 1);
+  CHECK(s.fremen.storm_deck.n == 5);
 
   GameState h = game({Faction::Fremen, Faction::Harkonnen}, true);
   play_until(h, Phase::Storm, 1);
@@ -586,15 +586,15 @@ TEST_CASE("3.01.11.02 2.04.14 prevented: the Fremen do not see the next storm ca
   s.prevented[static_cast<int>(Faction::Fremen)] |= 1u << static_cast<int>(rules::Ability::FremenStormCard);
   act(s, Faction::Fremen, dial(0));
   act(s, Faction::Harkonnen, dial(0));
-  REQUIRE(s.storm_card >= 1);
-  CHECK(s.storm_card_hidden == 1);
+  REQUIRE(s.fremen.storm_card >= 1);
+  CHECK(s.fremen.storm_card_hidden == 1);
   CHECK(s.prevented[static_cast<int>(Faction::Fremen)] == 0);
   const std::string hidden = "\"storm_card\": null";
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Fremen))), Catch::Contains(hidden));
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), Catch::Contains(hidden));
   for (Seat x = 0; x < s.num_seats; ++x) CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(x)).has_value());
   while (s.turn < 2) play_step(s);  // turn 2's storm moves by the card and the next card is drawn
-  CHECK(s.storm_card_hidden == 0);
+  CHECK(s.fremen.storm_card_hidden == 0);
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Fremen))), !Catch::Contains(hidden));
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))), Catch::Contains(hidden));
 }

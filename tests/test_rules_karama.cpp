@@ -399,7 +399,7 @@ TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels t
   REQUIRE(s.window_depth == 1);
   CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgVoice));
   CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Harkonnen)));
-  CHECK(s.battle.voice == 0);  // not applied yet
+  CHECK(s.bene_gesserit.battle.voice == 0);  // not applied yet
   SECTION("cancelled") {
     Action r = make(ActionKind::Respond);
     r.flag = true;
@@ -410,14 +410,14 @@ TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels t
     CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::BeneGesserit)));
     CHECK_THAT(rejected(s, Faction::BeneGesserit, v).reason, Catch::Contains("3.01.11.01"));
     act(s, Faction::BeneGesserit, pass());
-    CHECK(s.battle.voice == 0);
+    CHECK(s.bene_gesserit.battle.voice == 0);
     CHECK(s.cancelled_ability == kNone8);
   }
   SECTION("let through") {
     act(s, Faction::Harkonnen, make(ActionKind::Respond));
     CHECK(s.window_depth == 0);
-    CHECK(s.battle.voice == 1 + rules::ability::kPoisonWeapon);
-    CHECK(s.battle.voice_must == 1);
+    CHECK(s.bene_gesserit.battle.voice == 1 + rules::ability::kPoisonWeapon);
+    CHECK(s.bene_gesserit.battle.voice_must == 1);
   }
 }
 
@@ -431,7 +431,7 @@ TEST_CASE("3.01.11.01 default karama_windows=none: the Voice and cross-shipping 
   v.value = rules::ability::kPoisonWeapon;
   act(s, Faction::BeneGesserit, v);
   CHECK(s.window_depth == 0);
-  CHECK(s.battle.voice == 1 + rules::ability::kPoisonWeapon);
+  CHECK(s.bene_gesserit.battle.voice == 1 + rules::ability::kPoisonWeapon);
 }
 
 TEST_CASE("3.01.11.01 karama_windows=all_other_seats: the Guild's cross-shipment at half price asks twice, in ability order",
@@ -476,7 +476,7 @@ TEST_CASE("3.01.11.02 the ability table: each prevented ability names its factio
 
 TEST_CASE("3.01.11.02 a prevented Kwisatz Haderach: the plan with it is rejected, the plan without it stands", "[cards][karama][battle]") {
   GameState s = battle_position({Faction::Atreides, Faction::Harkonnen}, Faction::Atreides, Faction::Harkonnen);
-  s.kh.losses = 7;
+  s.atreides.kh.losses = 7;
   const uint8_t karama = give_another(s, Faction::Harkonnen, TreacheryKind::Karama);
   act(s, Faction::Harkonnen, play(karama, prevent(rules::Ability::KwisatzHaderach), fa(Faction::Atreides)));
   enter_battle(s);
@@ -607,11 +607,11 @@ TEST_CASE("3.01.11.02 2.01.07 a prevented wormsign: no look at the next Shipment
   const uint8_t karama = give(s, Faction::Harkonnen, TreacheryKind::Karama);
   act(s, Faction::Harkonnen, play(karama, prevent(rules::Ability::AtreidesWormsign), fa(Faction::Atreides)));
   play_until(s, Phase::ShipmentMovement, 1);
-  CHECK(s.wormsign_turn == 0);
+  CHECK(s.atreides.wormsign_turn == 0);
   CHECK(s.prevented[static_cast<int>(Faction::Atreides)] == 0);
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
   play_until(s, Phase::ShipmentMovement, 2);
-  CHECK(s.wormsign_turn == 2);
+  CHECK(s.atreides.wormsign_turn == 2);
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), Catch::Contains("\"wormsign\""));
 }
 

@@ -35,9 +35,9 @@ TEST_CASE("1.11.00 1.11.01 1.11.02 a seat's view: its own hand, traitors, predic
                      false, 21);
   play_until(s, Phase::Bidding);
   // 2.01.07 Wormsign and 2.04.05 the storm deck: set them so that both exist.
-  s.wormsign_turn = s.turn;
-  s.wormsign_card = s.spice_deck.top();
-  if (!s.storm_card) s.storm_card = 3;
+  s.atreides.wormsign_turn = s.turn;
+  s.atreides.wormsign_card = s.spice_deck.top();
+  if (!s.fremen.storm_card) s.fremen.storm_card = 3;
   for (Seat x = 0; x < s.num_seats; ++x) {
     const Faction me = s.faction_at(x);
     INFO("viewer " << faction_name(me));

@@ -246,7 +246,7 @@ TEST_CASE("2.04.17 storm migration: the Fremen may send into the storm at half l
   act(s, Faction::Fremen, ship(kGreatFlat, 5));
   CHECK(s.forces_at(Faction::Fremen, kGreatFlat) == 2);
   CHECK(s.of(Faction::Fremen).tanks[0] == tanks + 3);
-  CHECK(s.fremen_storm_losses_taken[kGreatFlat] == 1);
+  CHECK(s.fremen.storm_losses_taken[kGreatFlat] == 1);
 }
 
 TEST_CASE("2.06.05.02 the Guild cross-ships from one territory to another at its rates", "[shipment]") {
@@ -653,7 +653,7 @@ TEST_CASE("2.06.12 advanced Guild: ship and move ahead of schedule or in a holdi
     // Everybody else is done: the Guild's turn.
     CHECK(current(s) == Faction::Guild);
     CHECK(s.step == kShipStep);
-    CHECK(s.shipmove.guild_delayed == 1);
+    CHECK(s.guild.shipmove.delayed == 1);
     act(s, Faction::Guild, ship(kGreatFlat, 2));
     act(s, Faction::Guild, pass());
     CHECK(s.phase != Phase::ShipmentMovement);
@@ -854,7 +854,7 @@ TEST_CASE("2.04.17 ruling fremen_migration_loss=half_rounded_down", "[shipment][
   act(s, Faction::Fremen, ship(kGreatFlat, 5));
   CHECK(s.forces_at(Faction::Fremen, kGreatFlat) == 3);
   CHECK(s.of(Faction::Fremen).tanks[0] == tanks + 2);
-  CHECK(s.fremen_storm_losses_taken[kGreatFlat] == 1);
+  CHECK(s.fremen.storm_losses_taken[kGreatFlat] == 1);
 }
 
 TEST_CASE("2.02.12 ruling advisor_occupancy=limit_applies", "[shipment][rulings]") {
@@ -1134,8 +1134,8 @@ TEST_CASE("2.01.07 wormsign: from the start of Shipment and Movement the Atreide
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Fremen}, [](GameState&) {}, true);
   REQUIRE(s.phase == Phase::ShipmentMovement);
   REQUIRE_FALSE(s.spice_deck.empty());
-  CHECK(s.wormsign_turn == s.turn);
-  CHECK(s.wormsign_card == s.spice_deck.top());
+  CHECK(s.atreides.wormsign_turn == s.turn);
+  CHECK(s.atreides.wormsign_card == s.spice_deck.top());
   const std::string name = data::spice_card_name(s.spice_deck.top());
   const auto atreides = inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides)));
   CHECK_THAT(atreides, Catch::Contains("\"wormsign\": \"" + name + "\""));
@@ -1151,7 +1151,7 @@ TEST_CASE("2.01.07 wormsign: from the start of Shipment and Movement the Atreide
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
   // Basic game: no Wormsign.
   GameState b = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState&) {});
-  CHECK(b.wormsign_turn == 0);
+  CHECK(b.atreides.wormsign_turn == 0);
   CHECK_THAT(inspect::view_json(b, inspect::Viewer::of(b.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
 }
 
@@ -1171,7 +1171,7 @@ TEST_CASE("3.01.11.02 2.06.12 prevented: the next Shipment and Movement has no G
   };
   GameState s = at_shipment({Faction::Atreides, Faction::Harkonnen, Faction::Guild}, adjust, true);
   CHECK(s.step == kShipStep);
-  CHECK(s.shipmove.guild_timing_off == 1);
+  CHECK(s.guild.shipmove.timing_off == 1);
   CHECK_FALSE(is_prevented(s, Faction::Guild, rules::Ability::GuildTiming));
   for (Seat x = 0; x < s.num_seats; ++x)
     for (const auto& a : legal_actions(s, x)) CHECK(a.kind != ActionKind::GuildTiming);

@@ -507,7 +507,7 @@ TEST_CASE("1.13.02.02 ruling repeated_worm=only_first", "[spice_blow][rulings]")
   // again), no second ride.
   CHECK(s.phase == Phase::Nexus);
   CHECK(s.forces_in_location(Faction::Atreides, blw) == 3);
-  CHECK(s.blow.n_rides == 1);
+  CHECK(s.fremen.blow.n_rides == 1);
   const auto& a = s.spice_discard[0];
   REQUIRE(a.n == 4);
   CHECK(a.ids[1] == kWorm1);
@@ -522,7 +522,7 @@ TEST_CASE("1.02.05 default repeated_worm=devours_again: each worm of a run is a 
   stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain});
   blow(s);
   CHECK(s.phase == Phase::Nexus);
-  CHECK(s.blow.n_rides == 2);
+  CHECK(s.fremen.blow.n_rides == 2);
 }
 
 TEST_CASE("1.13.02.02 ruling repeated_worm=only_first with the Fremen passing on an additional worm", "[spice_blow][rulings]") {
@@ -540,7 +540,7 @@ TEST_CASE("1.13.02.02 ruling repeated_worm=only_first with the Fremen passing on
   CHECK(told);
   act(s, Faction::Fremen, pass());
   CHECK(s.phase == Phase::Nexus);
-  CHECK(s.blow.n_rides == 1);
+  CHECK(s.fremen.blow.n_rides == 1);
 }
 
 TEST_CASE("2.04.10 ruling fremen_ally_protection=always", "[spice_blow][rulings]") {

@@ -1,9 +1,13 @@
 // The Atreides' abilities (2.01) that the phases reach through the hook table
-// (core/factions/faction_rules.h). Still in their phase files: 2.01.07
-// Wormsign (shipment_movement.cpp), 2.01.08-15 Prescience and the Kwisatz
-// Haderach (battle_abilities.cpp), 1.14.01 Karama (cards.cpp);
-// docs/ARCHITECTURE.md.
+// (core/factions/faction_rules.h). Still in their phase files: the plan
+// checks of Prescience (2.01.08, with the Voice's) and the Kwisatz Haderach's
+// plan flag, strength, loyalty, death and revival (2.01.11-14,
+// battle_abilities.cpp); docs/ARCHITECTURE.md.
 #include "core/factions/faction_rules.h"
+
+#include <algorithm>
+
+#include "core/rules/battle_abilities.h"
 
 namespace mentat::rules {
 namespace {
@@ -12,28 +16,253 @@ constexpr Faction kMe = Faction::Atreides;
 
 // 2.01.05: the Atreides may look at the card up for bid. Their ally may not:
 // the alliance ability 2.01.09 only extends Prescience (2.01.08) in battle.
-bool sees_card_up_for_bid(const GameState& s) { return !s.bidding.atreides_blind; }  // 3.01.11.02
+bool sees_card_up_for_bid(const GameState& s) { return !s.atreides.bidding.blind; }  // 3.01.11.02
 
-// 3.01.11.02: a prevented 2.01.05 is the next card's (BiddingState::atreides_blind, public).
+// 3.01.11.02: a prevented 2.01.05 is the next card's (AtreidesState::Bidding::blind, public).
 void card_up_for_bid(GameState& s) {
   if (!ability_cancelled(s, kMe, Ability::AtreidesBidding)) return;
-  s.bidding.atreides_blind = 1;
+  s.atreides.bidding.blind = 1;
   consume_prevention(s, kMe, Ability::AtreidesBidding);
 }
 
 // 3.01.11.02: a plan submitted is the use opportunity of a prevented 2.01.11.
 void plan_submitted(GameState& s) { consume_prevention(s, kMe, Ability::KwisatzHaderach); }
 
+// ---- 2.01.08/09 Prescience: battle sub-steps kPrescience, kPrescienceAnswer ----
+// When the Atreides fight, or their ally does, the Atreides answer
+// Prescience{element} or Pass; then the opponent of that side answers
+// PrescienceAnswer{value}, which binds its plan (AtreidesState::Battle;
+// 255 "not playing that element", not allowed for the dial; the leader
+// element is a leader id or 100 + a Cheap Hero card id). The answer must be
+// a plan element the seat could play (1.07.04.02-07): no "no leader" while
+// a leader or Cheap Hero is available, no card without one. The binding is
+// checked with the plan in battle_abilities.cpp (check_commitments), where
+// the Voice's "as well as they are able" reads it.
+
+using ability::kDefense;
+using ability::kDial;
+using ability::kHeroOffset;
+using ability::kLeader;
+using ability::kNotPlayed;
+using ability::kPrescience;
+using ability::kPrescienceAnswer;
+using ability::kWeapon;
+
+std::string card_name(uint8_t card) { return std::string(data::treachery_card(card).name); }
+std::string leader_name(uint8_t id) { return std::string(data::leader(id).name); }
+std::string territory_name(TerritoryId t) { return std::string(data::territory(t).name); }
+Action pass() {
+  Action a;
+  a.kind = ActionKind::Pass;
+  return a;
+}
+
+// Whether `seat` may commit `value` for `element` (2.01.08 + 1.07.04).
+std::optional<Rejection> answer_problem(const GameState& s, Seat seat, int element, uint8_t value) {
+  const auto& b = s.battle;
+  const Faction me = s.faction_at(seat);
+  const auto& hand = s.of(me).hand;
+  const bool can_lead = !battle_available_leaders(s, me, b.territory).empty() || !battle_cheap_heroes(s, me).empty();
+  switch (element) {
+    case kLeader:
+      if (value == kNotPlayed) {
+        if (can_lead)
+          return reject(RejectCode::IllegalChoice, "you must play a leader or a Cheap Hero when you can (1.07.04.05): name it");
+        return std::nullopt;
+      }
+      if (value >= kHeroOffset) {
+        const int card = value - kHeroOffset;
+        if (card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(card));
+        if (!hand.contains(static_cast<uint8_t>(card)))
+          return reject(RejectCode::IllegalChoice, card_name(static_cast<uint8_t>(card)) + " is not in your hand");
+        if (!battle_is_cheap_hero(static_cast<uint8_t>(card)))
+          return reject(RejectCode::IllegalChoice, card_name(static_cast<uint8_t>(card)) + " is not a Cheap Hero (3.01.04)");
+        return std::nullopt;
+      }
+      if (value >= data::kNumLeaders) return reject(RejectCode::Malformed, "unknown leader id " + std::to_string(value));
+      if (!battle_leader_available(s, me, value, b.territory))
+        return reject(RejectCode::IllegalChoice, leader_name(value) + " cannot fight for you in " + territory_name(b.territory) +
+                                                     " (1.07.04.04)");
+      return std::nullopt;
+    case kWeapon:
+    case kDefense: {
+      if (value == kNotPlayed) return std::nullopt;
+      if (value >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(value));
+      if (!hand.contains(value)) return reject(RejectCode::IllegalChoice, card_name(value) + " is not in your hand");
+      if (element == kWeapon && !battle_fits_weapon_slot(value))
+        return reject(RejectCode::IllegalChoice, card_name(value) + " is not a weapon or a worthless card (1.07.04.07)");
+      if (element == kDefense && !battle_fits_defense_slot(value))
+        return reject(RejectCode::IllegalChoice, card_name(value) + " is not a defense or a worthless card (1.07.04.07)");
+      if (!can_lead)
+        return reject(RejectCode::IllegalChoice, "without a leader or a Cheap Hero no treachery card may be played (1.07.04.06)");
+      return std::nullopt;
+    }
+    case kDial: {
+      if (value == kNotPlayed) return reject(RejectCode::IllegalChoice, "a number is always dialed (1.07.04.01): answer it");
+      const int max = battle_max_dial(s, seat);
+      if (value > max)
+        return reject(RejectCode::IllegalChoice, "you may dial at most " + std::to_string(max) + " (1.07.04.02)");
+      return std::nullopt;
+    }
+  }
+  return reject(RejectCode::Malformed, "unknown Prescience element");
+}
+
+std::vector<uint8_t> answer_values(const GameState& s, Seat seat, int element) {
+  const Faction me = s.faction_at(seat);
+  std::vector<uint8_t> cand{kNotPlayed};
+  switch (element) {
+    case kLeader:
+      for (uint8_t id : battle_available_leaders(s, me, s.battle.territory)) cand.push_back(id);
+      for (uint8_t card : battle_cheap_heroes(s, me)) cand.push_back(static_cast<uint8_t>(kHeroOffset + card));
+      break;
+    case kWeapon:
+    case kDefense: {
+      const auto& hand = s.of(me).hand;
+      for (int i = 0; i < hand.n; ++i) cand.push_back(hand.ids[i]);
+      break;
+    }
+    case kDial:
+      for (int v = 0; v <= battle_max_dial(s, seat) && v < kNotPlayed; ++v) cand.push_back(static_cast<uint8_t>(v));
+      break;
+  }
+  std::vector<uint8_t> out;
+  for (uint8_t v : cand)
+    if (!answer_problem(s, seat, element, v) && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  return out;
+}
+
+
+bool prescience_opens(Ctx& c) {
+  auto& s = c.s;
+  if (battle_supported_side(s, kMe) < 0) return false;  // 2.01.08/09
+  s.step = kPrescience;
+  s.waiting = bit(s.seat_of(kMe));
+  return true;
+}
+
+std::optional<Rejection> prescience_validate(const GameState& s, Seat seat, const Action& a) {
+  const bool asked = has_bit(s.waiting, seat);
+  if (s.step == kPrescience) {
+    if (a.kind != ActionKind::Prescience && a.kind != ActionKind::Pass)
+      return reject(RejectCode::WrongPhase, "the Atreides may use Prescience before the battle plans: the phase takes Prescience (or Pass) now");
+    if (!asked) return reject(RejectCode::NotYourDecision, "the Atreides decide whether to use Prescience (2.01.08)");
+    if (a.kind == ActionKind::Prescience)
+      if (auto why = ability_blocked(s, kMe, Ability::AtreidesPrescience)) return reject(RejectCode::IllegalChoice, *why);
+    if (a.kind == ActionKind::Prescience && a.value > kDial)
+      return reject(RejectCode::Malformed, "Prescience asks for element 0 (leader), 1 (weapon), 2 (defense) or 3 (number dialed)");
+    return std::nullopt;
+  }
+  if (a.kind != ActionKind::PrescienceAnswer)
+    return reject(RejectCode::WrongPhase, "the Atreides' Prescience awaits its answer: the phase takes PrescienceAnswer now");
+  if (!asked)
+    return reject(RejectCode::NotYourDecision, std::string("the opponent reveals its ") + battle_element_name(s.atreides.battle.prescience - 1) +
+                                                   " to the Atreides (2.01.08)");
+  return answer_problem(s, seat, s.atreides.battle.prescience - 1, a.value);
+}
+
+void prescience_apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  if (s.step == kPrescience) {
+    // 3.01.11.01: a Karama may cancel it as it is used (cards.cpp; ruling karama_windows).
+    if (a.kind == ActionKind::Prescience && karama_window(c, seat, Ability::AtreidesPrescience, a)) return;
+    consume_prevention(s, kMe, Ability::AtreidesPrescience);  // 3.01.11.02: its use opportunity
+    if (a.kind == ActionKind::Pass) {
+      battle_open_after(c, static_cast<int>(kMe));
+      return;
+    }
+    s.atreides.battle.prescience = static_cast<uint8_t>(a.value + 1);
+    s.step = kPrescienceAnswer;
+    s.waiting = bit(battle_target_of(s, kMe));
+    return;
+  }
+  s.atreides.battle.prescience_value = a.value;
+  s.atreides.battle.prescience_answered = 1;
+  battle_open_after(c, static_cast<int>(kMe));
+}
+
+void prescience_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (s.step == kPrescience) {
+    const Seat target = battle_target_of(s, kMe);
+    if (auto why = ability_blocked(s, kMe, Ability::AtreidesPrescience)) {
+      out.push_back(Decision{ActionKind::Pass, "No Prescience in this battle: " + *why, 0, 0, {}});
+      return;
+    }
+    out.push_back(Decision{ActionKind::Prescience,
+                           "Prescience (2.01.08): make " + std::string(faction_name(s.faction_at(target))) +
+                               " reveal one element of its battle plan in " + territory_name(s.battle.territory) +
+                               ": 0 leader, 1 weapon, 2 defense, 3 number dialed",
+                           0, kDial, {kLeader, kWeapon, kDefense, kDial}});
+    out.push_back(Decision{ActionKind::Pass, "Do not use Prescience in this battle", 0, 0, {}});
+    return;
+  }
+  const int e = s.atreides.battle.prescience - 1;
+  Decision d{ActionKind::PrescienceAnswer,
+             std::string("The Atreides' Prescience (2.01.08): reveal the ") + battle_element_name(e) +
+                 " you will play; it binds your battle plan" +
+                 (e == kDial ? "" : std::string(" (PrescienceAnswer.value: one of the choices)")),
+             0, 0, {}};
+  for (uint8_t v : answer_values(s, seat, e)) d.options.push_back(v);
+  if (e == kDial) d.max = battle_max_dial(s, seat);
+  out.push_back(std::move(d));
+}
+
+void prescience_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  Action a;
+  if (s.step == kPrescience) {
+    for (uint8_t e = kLeader; e <= kDial && !ability_cancelled(s, kMe, Ability::AtreidesPrescience); ++e) {
+      a.kind = ActionKind::Prescience;
+      a.value = e;
+      out.push_back(a);
+    }
+    out.push_back(pass());
+    return;
+  }
+  for (uint8_t v : answer_values(s, seat, s.atreides.battle.prescience - 1)) {
+    a.kind = ActionKind::PrescienceAnswer;
+    a.value = v;
+    out.push_back(a);
+  }
+}
+
+// ---- 2.01.10-11 the Kwisatz Haderach's count and its one territory a turn ----
+
+// The resolution begins: the forces in the tanks, to count this battle's losses.
+void battle_resolves(Ctx& c) {
+  auto& s = c.s;
+  const auto& fs = s.of(kMe);
+  s.atreides.battle.tanks = static_cast<uint8_t>(std::min(255, fs.tanks[0] + fs.tanks[1]));
+}
+
+bool after_battle(Ctx& c) {
+  auto& s = c.s;
+  const auto& b = s.battle;
+  // 2.01.10 forces lost in this battle.
+  if (s.advanced) {
+    const auto& fs = s.of(kMe);
+    const int lost = fs.tanks[0] + fs.tanks[1] - s.atreides.battle.tanks;
+    if (lost > 0) s.atreides.kh.losses = static_cast<uint8_t>(std::min(255, s.atreides.kh.losses + lost));
+  }
+  for (int i = 0; i < 2; ++i) {
+    // 2.01.11 one territory per turn (a traitor win does not use it up, 1.07.06.07.01).
+    if (b.plan[i].kwisatz_haderach && !battle_traitor_win(s, i)) {
+      s.atreides.kh.used_turn = s.turn;
+      s.atreides.kh.used_territory = b.territory;
+    }
+  }
+  return false;
+}
+
 // 2.01.07 Wormsign (advanced): before anyone ships, the Atreides see the top
-// card of the spice deck (GameState::wormsign_*, secret). 3.01.11.02: a
+// card of the spice deck (AtreidesState::wormsign_*, secret). 3.01.11.02: a
 // prevented one is this turn's: no look.
 void shipment_movement_begins(GameState& s) {
   if (!s.advanced || s.spice_deck.empty()) return;
   if (ability_cancelled(s, kMe, Ability::AtreidesWormsign)) {
     consume_prevention(s, kMe, Ability::AtreidesWormsign);
   } else {
-    s.wormsign_turn = s.turn;
-    s.wormsign_card = s.spice_deck.top();
+    s.atreides.wormsign_turn = s.turn;
+    s.atreides.wormsign_card = s.spice_deck.top();
   }
 }
 
@@ -79,6 +308,10 @@ constexpr FactionRules make() {
   r.sees_card_up_for_bid = sees_card_up_for_bid;
   r.card_up_for_bid = card_up_for_bid;
   r.plan_submitted = plan_submitted;
+  r.battle_resolves = battle_resolves;
+  r.battle_step = {kPrescience, kPrescienceAnswer, prescience_opens, prescience_validate, prescience_apply, prescience_decisions,
+                   prescience_legal};
+  r.after_battle = after_battle;
   r.shipment_movement_begins = shipment_movement_begins;
   r.keeps_secrets = 1u << static_cast<int>(Secret::Wormsign) | 1u << static_cast<int>(Secret::KwisatzHaderachLosses) |
                     1u << static_cast<int>(Secret::KaramaPlan) | 1u << static_cast<int>(Secret::PrescienceAnswer);

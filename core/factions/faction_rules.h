@@ -181,6 +181,33 @@ struct FactionRules {
   // 3.01.11.02: this faction's battle plan is in; a prevented battle ability
   // that the plan could have used is consumed (2.01.11 Kwisatz Haderach).
   void (*plan_submitted)(GameState& s) = nullptr;
+  // The battle sub-steps this faction adds (battle_abilities.h numbers them: the
+  // range [first, last] of ability::Step, core/rules/battle_abilities.h);
+  // while GameState::step is in the range the battle hands each action to
+  // these. first == 0: none.
+  struct BattleStep {
+    uint8_t first = 0, last = 0;
+    // The battle opens, or the faction before this one (by id) is done with
+    // its opening step: true when this faction asks before the plans (step
+    // and waiting set; its step then ends with battle_open_after,
+    // core/rules/battle_abilities.h). 2.01.08 Prescience, 2.02.06 Voice.
+    bool (*opens)(Ctx& c) = nullptr;
+    std::optional<Rejection> (*validate)(const GameState& s, Seat seat, const Action& a) = nullptr;
+    void (*apply)(Ctx& c, Seat seat, const Action& a) = nullptr;
+    void (*decisions)(const GameState& s, Seat seat, std::vector<Decision>& out) = nullptr;
+    void (*legal)(const GameState& s, Seat seat, std::vector<Action>& out) = nullptr;
+  } battle_step;
+  // 1.07.06.07: extra seats (mask) this faction adds to those asked
+  // CallTraitor against side `side`'s opponent (2.05.09: in its ally's battle).
+  uint8_t (*battle_traitor_askers)(const GameState& s, int side) = nullptr;
+  // The resolution of a battle begins (plans revealed, traitors called).
+  void (*battle_resolves)(Ctx& c) = nullptr;
+  // Once after each battle's resolution (before its end): true when this
+  // faction's decision is now pending (step and waiting set; its step ends
+  // with battle_end, core/rules/battle_abilities.h). 2.01.10-11, 2.05.10.
+  bool (*after_battle)(Ctx& c) = nullptr;
+  // Each battle ends (after any after_battle decision): 2.05.11.
+  void (*battle_ends)(GameState& s) = nullptr;
 
   // ---- 1.12 deals (deals.cpp) ----
   // 2.03.06: this faction may give spice to its ally at any time (GiveSpice).
@@ -219,6 +246,9 @@ struct FactionRules {
   // Guild's default win, 2.06.11 the Fremen's default win without the Guild.
   bool (*default_victory)(const GameState& s, VictoryClaim* claim) = nullptr;
 };
+
+// The entry of the faction (in the game) whose battle_step owns `step`, or null.
+const FactionRules::BattleStep* faction_battle_step(const GameState& s, uint8_t step);
 
 // The table itself (core/factions/table.cpp), indexed by faction id.
 extern const std::array<const FactionRules*, kNumFactions> kFactionTable;

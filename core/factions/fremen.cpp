@@ -26,11 +26,11 @@ bool storm_catches(GameState& s, LocationId loc, int reg, int spec) {
     forces_to_tanks(s, kMe, loc, reg, spec);
     return s.advanced != 0;
   }
-  if (s.fremen_storm_losses_taken[loc]) return false;
+  if (s.fremen.storm_losses_taken[loc]) return false;
   const int lose = (reg + spec + 1) / 2;
   const int lose_reg = std::min(reg, lose);
   forces_to_tanks(s, kMe, loc, lose_reg, lose - lose_reg);
-  s.fremen_storm_losses_taken[loc] = 1;
+  s.fremen.storm_losses_taken[loc] = 1;
   return false;
 }
 
@@ -39,22 +39,22 @@ void storm_moved(GameState& s, bool prevented_used) {
     consume_prevention(s, kMe, Ability::FremenStormLosses);
   // A half loss only protects forces while the storm stays on them.
   for (int l = 0; l < data::kNumLocations; ++l)
-    if (!s.in_storm(static_cast<LocationId>(l))) s.fremen_storm_losses_taken[l] = 0;
+    if (!s.in_storm(static_cast<LocationId>(l))) s.fremen.storm_losses_taken[l] = 0;
 }
 
 // 2.04.13: the Fremen draw the face-down storm card for the next turn.
 void storm_phase_ends(Ctx& c) {
   auto& s = c.s;
   if (!s.advanced) return;
-  if (s.storm_card != 0) s.storm_deck.push(s.storm_card);
-  s.storm_card = 0;
-  shuffle_pile(c, s.storm_deck, DrawKind::ShuffleStormDeck);
-  s.storm_card = s.storm_deck.pop();
-  c.record(DrawKind::StormCard, s.storm_card);
+  if (s.fremen.storm_card != 0) s.fremen.storm_deck.push(s.fremen.storm_card);
+  s.fremen.storm_card = 0;
+  shuffle_pile(c, s.fremen.storm_deck, DrawKind::ShuffleStormDeck);
+  s.fremen.storm_card = s.fremen.storm_deck.pop();
+  c.record(DrawKind::StormCard, s.fremen.storm_card);
   // 2.04.14 / 3.01.11.02: a prevented look is this card's.
-  s.storm_card_hidden = 0;
+  s.fremen.storm_card_hidden = 0;
   if (ability_cancelled(s, kMe, Ability::FremenStormCard)) {
-    s.storm_card_hidden = 1;
+    s.fremen.storm_card_hidden = 1;
     consume_prevention(s, kMe, Ability::FremenStormCard);
   }
 }
@@ -101,7 +101,7 @@ void sent(GameState& s, const Action& a) {
   const int lose = s.rulings.is(RulingId::FremenMigrationLoss, 1) ? n / 2 : (n + 1) / 2;
   const int lose_reg = std::min<int>(a.forces, lose);
   forces_to_tanks(s, kMe, a.to, lose_reg, lose - lose_reg);
-  s.fremen_storm_losses_taken[a.to] = 1;
+  s.fremen.storm_losses_taken[a.to] = 1;
 }
 
 // ---- 2.04.08 Beast of Burden: the worm rides upon conclusion of the Nexus (nexus.cpp) ----
@@ -124,27 +124,27 @@ std::pair<int, int> ridable(const GameState& s, TerritoryId t) {
   return {reg, spec};
 }
 
-TerritoryId ride_from(const GameState& s) { return s.blow.rides[s.blow.ride_index]; }
+TerritoryId ride_from(const GameState& s) { return s.fremen.blow.rides[s.fremen.blow.ride_index]; }
 
 // The next ride with forces to carry (true: asked), or the rides are over.
 bool next_ride(GameState& s) {
   s.waiting = 0;
-  while (s.blow.ride_index < s.blow.n_rides) {
+  while (s.fremen.blow.ride_index < s.fremen.blow.n_rides) {
     auto [reg, spec] = ridable(s, ride_from(s));
     if (reg + spec > 0) {
       s.waiting = bit(s.seat_of(kMe));
       return true;
     }
-    ++s.blow.ride_index;
+    ++s.fremen.blow.ride_index;
   }
-  s.blow.n_rides = 0;
-  s.blow.ride_index = 0;
-  for (auto& r : s.blow.rides) r = 0;
+  s.fremen.blow.n_rides = 0;
+  s.fremen.blow.ride_index = 0;
+  for (auto& r : s.fremen.blow.rides) r = 0;
   return false;
 }
 
 bool rides_begin(GameState& s) {
-  s.blow.ride_index = 0;
+  s.fremen.blow.ride_index = 0;
   return next_ride(s);
 }
 
@@ -191,7 +191,7 @@ bool apply_ride(GameState& s, const Action& a) {
       }
     }
   }
-  ++s.blow.ride_index;
+  ++s.fremen.blow.ride_index;
   return next_ride(s);
 }
 
@@ -234,8 +234,8 @@ const FactionState& ally(const GameState& s) { return s.f[s.of(kMe).ally]; }
 
 // 2.04.11 "at your discretion": does the Fremen's ally have a free revival of 3 this turn?
 int ally_free_revival(const GameState& s) {
-  if (s.revival_fremen_grant == kGrantPrevented) return 0;  // 3.01.11.02
-  return s.rulings.is(RulingId::FremenAllyRevival, 0) || s.revival_fremen_grant != 0 ? 3 : 0;
+  if (s.fremen.revival_grant == kGrantPrevented) return 0;  // 3.01.11.02
+  return s.rulings.is(RulingId::FremenAllyRevival, 0) || s.fremen.revival_grant != 0 ? 3 : 0;
 }
 
 // 3.01.11.02: a prevented 2.04.11 is used up by the ally's next Revival phase
@@ -243,20 +243,20 @@ int ally_free_revival(const GameState& s) {
 // fremen_ally_revival=fremen_decides: the Fremen are asked when their ally
 // has forces in the tanks.
 bool revival_begins(GameState& s) {
-  s.revival_fremen_grant = 0;
+  s.fremen.revival_grant = 0;
   if (!has_ally(s)) return false;
   if (ability_cancelled(s, kMe, Ability::FremenAllyRevival)) {
     if (ally(s).tanks[0] + ally(s).tanks[1] > 0 || prevention_at_next_occasion(s)) {  // ruling karama_automatic_use
-      s.revival_fremen_grant = kGrantPrevented;
+      s.fremen.revival_grant = kGrantPrevented;
       consume_prevention(s, kMe, Ability::FremenAllyRevival);
     }
   }
   if (!s.rulings.is(RulingId::FremenAllyRevival, 1)) return false;
-  return ally(s).tanks[0] + ally(s).tanks[1] > 0 && s.revival_fremen_grant != kGrantPrevented;
+  return ally(s).tanks[0] + ally(s).tanks[1] > 0 && s.fremen.revival_grant != kGrantPrevented;
 }
 
-void revival_grant_answer(GameState& s, bool accept) { s.revival_fremen_grant = accept ? 1 : 0; }
-void revival_ends(GameState& s) { s.revival_fremen_grant = 0; }
+void revival_grant_answer(GameState& s, bool accept) { s.fremen.revival_grant = accept ? 1 : 0; }
+void revival_ends(GameState& s) { s.fremen.revival_grant = 0; }
 
 // ---- 1.14.03 Karama power: place a sandworm (spice_blow.cpp places it) ----
 
@@ -278,7 +278,7 @@ void karama_candidates(const GameState&, Faction, const Action& base, std::vecto
 
 // 2.04.14: the Fremen see the next storm card, unless a Karama prevents it (3.01.11.02).
 bool reveals(const GameState& s, Faction viewer, Secret what, int) {
-  return what == Secret::StormCard && viewer == kMe && !s.storm_card_hidden;
+  return what == Secret::StormCard && viewer == kMe && !s.fremen.storm_card_hidden;
 }
 
 constexpr FactionRules make() {

@@ -20,7 +20,7 @@ bool default_victory(const GameState& s, VictoryClaim* claim) {
 // order (ShipMoveState::guild_timing_off, public).
 void shipment_movement_begins(GameState& s) {
   if (s.advanced && ability_cancelled(s, kMe, Ability::GuildTiming)) {
-    s.shipmove.guild_timing_off = 1;
+    s.guild.shipmove.timing_off = 1;
     consume_prevention(s, kMe, Ability::GuildTiming);
   }
 }

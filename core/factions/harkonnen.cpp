@@ -1,13 +1,154 @@
 // The Harkonnen's abilities (2.05) that the phases reach through the hook
 // table (core/factions/faction_rules.h). Still in their phase files: 2.05.02
-// traitors at setup (setup.cpp), 2.05.09-13 traitors and capture
-// (battle_abilities.cpp), 1.14.04 Karama (cards.cpp); docs/ARCHITECTURE.md.
+// traitors at setup (setup.cpp); docs/ARCHITECTURE.md.
+//
+// 2.05.09: the traitor step also asks the Harkonnen when their ally fights
+// (battle.cpp credits the call to the ally's side). Advanced 2.05.10-13:
+// after a battle the Harkonnen won (by traitor too, unless ruling
+// capture_after_traitor_win = no_capture), one of the loser's leaders that
+// could still fight in this territory (1.07.04.04: pool leaders not used
+// elsewhere this turn, and its leader of this battle if it survived) is drawn
+// at random (Ctx::rand_below, recorded); battle sub-step kCapture: the
+// Harkonnen answer Respond{accept=true} CAPTURE (into their pool,
+// LeaderState.holder), Respond{accept=false} KILL (face down to the tanks, 2
+// spice from the bank) or Pass (neither: "you may"). A captured leader the
+// Harkonnen used in a battle and that was not killed goes back to the pool of
+// its faction (the only player that can have had it) after that battle,
+// unless the Harkonnen won it by a traitor (1.07.06.07.01). 2.05.11 when all
+// five Harkonnen leaders are in the tanks, every captured leader goes back at
+// once (checked after each battle). 2.05.12 killed captured leaders go to
+// their own faction's tanks (kill_leader). 2.05.13 a captured leader can be
+// called traitor like any leader.
 #include "core/factions/faction_rules.h"
+#include "core/rules/battle_abilities.h"
 
 namespace mentat::rules {
 namespace {
 
 constexpr Faction kMe = Faction::Harkonnen;
+constexpr int kCaptureKillSpice = 2;  // 2.05.10.02
+
+Faction owner(uint8_t leader) { return data::leader(leader).faction; }
+
+// ---- 2.05.09 traitors in the ally's battle ----
+
+uint8_t battle_traitor_askers(const GameState& s, int side) {
+  const Faction f = battle_faction_of_side(s, side);
+  return f != kMe && s.of(kMe).ally == static_cast<uint8_t>(f) ? bit(s.seat_of(kMe)) : 0;
+}
+
+// ---- 2.05.10-11 captured leaders ----
+
+bool captured(const GameState& s, uint8_t id) {
+  return id < data::kNumLeaders && s.leaders[id].holder == static_cast<uint8_t>(kMe) && owner(id) != kMe;
+}
+
+// 2.05.10.03 / 2.05.11: a captured leader back to the pool of the player who last had it.
+void return_captive(GameState& s, uint8_t id) {
+  auto& l = s.leaders[id];
+  l.holder = static_cast<uint8_t>(owner(id));
+  l.zone = LeaderZone::Pool;
+  l.aux = kNone8;  // used_in_territory stays: 1.07.04.04 holds for the phase
+}
+
+void prison_break(GameState& s) {  // 2.05.11
+  for (int i = 0; i < data::kLeadersPerFaction; ++i)
+    if (leader_alive(s.leaders[data::leader_id(kMe, i)])) return;
+  for (int id = 0; id < data::kNumLeaders; ++id)
+    if (captured(s, static_cast<uint8_t>(id)) && leader_alive(s.leaders[id])) return_captive(s, static_cast<uint8_t>(id));
+}
+
+bool after_battle(Ctx& c) {
+  auto& s = c.s;
+  auto& b = s.battle;
+  for (int i = 0; i < 2; ++i) {
+    // 2.05.10.03 a captured leader used in this battle and not killed goes back.
+    const uint8_t id = b.plan[i].leader;
+    if (battle_faction_of_side(s, i) == kMe && id != kNone8 && captured(s, id) && leader_alive(s.leaders[id]) &&
+        !battle_traitor_win(s, i))
+      return_captive(s, id);
+  }
+  // 2.05.10.01 the Harkonnen won: draw one of the loser's active leaders.
+  // Ruling capture_after_traitor_win = no_capture: a traitor win takes no captive.
+  if (s.advanced && b.winner && battle_faction_of_side(s, b.winner - 1) == kMe &&
+      !(s.rulings.is(RulingId::CaptureAfterTraitorWin, 1) && battle_traitor_win(s, b.winner - 1))) {
+    const Faction loser = battle_faction_of_side(s, 2 - b.winner);
+    std::vector<uint8_t> pool;
+    for (int id = 0; id < data::kNumLeaders; ++id)
+      if (battle_leader_available(s, loser, static_cast<uint8_t>(id), b.territory)) pool.push_back(static_cast<uint8_t>(id));
+    if (!pool.empty()) {
+      const uint8_t id = pool[c.rand_below(static_cast<uint32_t>(pool.size()), DrawKind::Random)];
+      s.harkonnen.battle.captive = static_cast<uint8_t>(id + 1);
+      s.step = ability::kCapture;
+      s.waiting = bit(s.seat_of(kMe));
+      return true;
+    }
+  }
+  return false;
+}
+
+// Battle sub-step kCapture.
+std::optional<Rejection> capture_validate(const GameState& s, Seat seat, const Action& a) {
+  const bool asked = has_bit(s.waiting, seat);
+  if (a.kind != ActionKind::Respond && a.kind != ActionKind::Pass)
+    return reject(RejectCode::WrongPhase, "the Harkonnen decide the fate of a captured leader: the phase takes Respond (or Pass) now");
+  if (!asked) return reject(RejectCode::NotYourDecision, "the Harkonnen decide whether to kill or capture the leader (2.05.10)");
+  if (a.kind == ActionKind::Respond)
+    if (auto why = ability_blocked(s, kMe, Ability::HarkonnenCapture)) return reject(RejectCode::IllegalChoice, *why);
+  return std::nullopt;
+}
+
+void capture_apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  consume_prevention(s, kMe, Ability::HarkonnenCapture);  // 3.01.11.02: its use opportunity
+  const auto id = static_cast<uint8_t>(s.harkonnen.battle.captive - 1);
+  auto& l = s.leaders[id];
+  if (a.kind == ActionKind::Respond && a.flag) {  // 2.05.10.03 CAPTURE
+    l.holder = static_cast<uint8_t>(kMe);
+    l.zone = LeaderZone::Pool;
+    l.aux = kNone8;
+  } else if (a.kind == ActionKind::Respond) {  // 2.05.10.02 KILL
+    l.zone = LeaderZone::TanksFaceDown;
+    l.died_once = 1;
+    l.holder = static_cast<uint8_t>(owner(id));
+    l.aux = kNone8;
+    l.used_in_territory = kNone8;
+    transfer_spice(s, bank(), shield(kMe), kCaptureKillSpice);
+  }
+  s.waiting = 0;
+  (void)seat;
+  battle_end(c);
+}
+
+void capture_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  const auto id = static_cast<uint8_t>(s.harkonnen.battle.captive - 1);
+  if (auto why = ability_blocked(s, kMe, Ability::HarkonnenCapture)) {
+    out.push_back(Decision{ActionKind::Pass, "Neither kill nor capture: " + *why, 0, 0, {}});
+    return;
+  }
+  out.push_back(Decision{ActionKind::Respond,
+                         "Captured leaders (2.05.10): " + std::string(data::leader(id).name) + " of " +
+                             std::string(faction_name(owner(id))) +
+                             " was drawn. accept: CAPTURE it into your leader pool; decline: KILL it (face down to the "
+                             "tanks, 2 spice)",
+                         0, 1, {}});
+  out.push_back(Decision{ActionKind::Pass, "Neither kill nor capture", 0, 0, {}});
+}
+
+void capture_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  Action a;
+  for (bool accept : {true, false}) {
+    if (ability_cancelled(s, kMe, Ability::HarkonnenCapture)) break;  // 3.01.11.02
+    a.kind = ActionKind::Respond;
+    a.flag = accept;
+    out.push_back(a);
+  }
+  Action pass;
+  pass.kind = ActionKind::Pass;
+  out.push_back(pass);
+}
 
 // 2.05.08 TOP CARD: with each card bought, the Harkonnen take the top card
 // of the deck too while their hand has room. 3.01.11.02: a prevented one is
@@ -40,18 +181,18 @@ std::optional<Rejection> karama_check(const GameState& s, Faction me, const Acti
   const auto target = static_cast<Faction>(a.to);
   if (target == me) return reject(RejectCode::IllegalChoice, "take another player's hand (1.14.04)");
   if (s.of(target).hand.n == 0) return reject(RejectCode::IllegalChoice, fname(target) + " hold no treachery cards");
-  if (!s.karama_taken.empty()) return reject(RejectCode::IllegalChoice, "a hand taken by Karama is still being given back");
+  if (!s.harkonnen.karama_taken.empty()) return reject(RejectCode::IllegalChoice, "a hand taken by Karama is still being given back");
   return std::nullopt;
 }
 
-// The cards go to GameState::karama_taken; the KaramaGiveBack window
+// The cards go to HarkonnenState::karama_taken; the KaramaGiveBack window
 // (cards.cpp) asks the Harkonnen which cards to give back.
 void karama_apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   auto& theirs = s.of(static_cast<Faction>(a.to)).hand;
   int k = 0;
   while (!theirs.empty()) {
-    s.karama_taken.push(theirs.pop());
+    s.harkonnen.karama_taken.push(theirs.pop());
     ++k;
   }
   Window w;
@@ -70,6 +211,10 @@ void karama_candidates(const GameState&, Faction, const Action& base, std::vecto
 constexpr FactionRules make() {
   FactionRules r;
   r.bought_card = bought_card;
+  r.battle_traitor_askers = battle_traitor_askers;
+  r.after_battle = after_battle;
+  r.battle_step = {ability::kCapture, ability::kCapture, nullptr, capture_validate, capture_apply, capture_decisions, capture_legal};
+  r.battle_ends = prison_break;
   r.karama_power = {karama_check, karama_apply, karama_candidates,
                     ", or take the whole hand of a faction (target) and give as many cards back (1.14.04)"};
   return r;

@@ -37,6 +37,14 @@ const FactionRules* keeper(const GameState& s, Secret what) {
 }
 }  // namespace
 
+const FactionRules::BattleStep* faction_battle_step(const GameState& s, uint8_t step) {
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto& st = kFactionTable[fi]->battle_step;
+    if (st.first && step >= st.first && step <= st.last && s.has(static_cast<Faction>(fi))) return &st;
+  }
+  return nullptr;
+}
+
 bool secret_kept(const GameState& s, Secret what) { return keeper(s, what) != nullptr; }
 
 bool sees_secret(const GameState& s, Faction viewer, Secret what, int side) {

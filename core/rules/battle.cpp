@@ -545,7 +545,7 @@ void end_battle(Ctx& c) {
   const uint8_t fought_in = b.territory;
   // Anything still on the wheels (a plan's card missing) is discarded.
   while (!b.wheels.empty()) c.s.treachery_discard.push(b.wheels.pop());
-  b = BattleState{};
+  clear_battle_scratch(c.s);
   b.aggressor_index = index;
   b.finish_in = fought_in;  // ruling aggressor_order
   c.s.step = kChoose;
@@ -733,7 +733,7 @@ void finish(Ctx& c) {  // 1.07.07
     }
     l.used_in_territory = kNone8;
   }
-  s.battle = BattleState{};
+  clear_battle_scratch(s);
   enter_phase(c, Phase::SpiceCollection);
 }
 
@@ -765,7 +765,7 @@ void next_battle(Ctx& c) {
 
 void enter(Ctx& c) {
   auto& s = c.s;
-  s.battle = BattleState{};
+  clear_battle_scratch(s);
   for (auto& l : s.leaders) l.used_in_territory = kNone8;
   s.step = kChoose;
   s.waiting = 0;

@@ -1,14 +1,15 @@
 // Faction abilities of the Battle phase (core/rules/battle_abilities.cpp),
 // hooked into the battle core (core/rules/battle.cpp). Internal to core/.
 //
-//  * 2.01.08/09 Prescience, 2.02.06/07 Voice: sub-steps between the start of
-//    a battle and the battle plans.
+//  * 2.01.08/09 Prescience, 2.02.06/07 Voice: their sub-steps between the
+//    start of a battle and the battle plans are in core/factions/atreides.cpp
+//    and bene_gesserit.cpp (hook battle_step); their plan checks here.
 //  * 2.01.10-15 Kwisatz Haderach: the plan's flag, its +2, its loyalty
 //    (2.01.12), its death (2.01.13) and the force-loss count (2.01.10);
 //    2.01.14 revival in core/rules/revival.cpp through kh_* below.
-//  * 2.05.09 Harkonnen traitors in the ally's battle (the traitor step asks
-//    the Harkonnen; a call counts as the ally's, 1.07.06.07).
-//  * 2.05.10-13 captured leaders: a sub-step after the resolution.
+//  * 2.05.09-13 the Harkonnen's traitors in their ally's battle and captured
+//    leaders: core/factions/harkonnen.cpp through the hooks
+//    battle_traitor_askers, after_battle, battle_step, battle_ends.
 #pragma once
 
 #include <optional>
@@ -31,6 +32,20 @@ bool battle_fits_weapon_slot(uint8_t card);
 bool battle_fits_defense_slot(uint8_t card);
 bool battle_is_cheap_hero(uint8_t card);
 void battle_end(Ctx& c);  // finishes the resolved battle (end_battle) and goes on with the next one
+// ---- defined in battle_abilities.cpp, for the factions' battle hooks ----
+Faction battle_faction_of_side(const GameState& s, int side);  // 0 aggressor, 1 defender
+// Side `side` won by a traitor call its opponent did not match (1.07.06.07.01).
+bool battle_traitor_win(const GameState& s, int side);
+// 0/1: the side faction f fights on or supports as an ally; -1: none (2.01.09, 2.02.07).
+int battle_supported_side(const GameState& s, Faction f);
+// The seat f's Prescience / Voice is aimed at: the opponent of that side (kNoSeat: none).
+Seat battle_target_of(const GameState& s, Faction f);
+const char* battle_element_name(int e);  // Prescience element: "leader", "weapon", "defense", "number dialed"
+// The opening steps before the plans: asks the next faction after id `after`
+// (-1: the first) whose battle_step.opens asks, else starts the plans.
+void battle_open_after(Ctx& c, int after);
+// A leader in a pool or on the battlefield (not in the tanks).
+inline bool leader_alive(const LeaderState& l) { return l.zone == LeaderZone::Pool || l.zone == LeaderZone::Battlefield; }
 
 namespace ability {
 
@@ -39,7 +54,7 @@ enum Step : uint8_t {
   kPrescience = 3,        // the Atreides choose an element or Pass (2.01.08)
   kPrescienceAnswer = 4,  // the opponent commits that element
   kVoice = 5,             // the Bene Gesserit command or Pass (2.02.06)
-  kCapture = 6,           // the Harkonnen kill or capture the drawn leader, or Pass (2.05.10)
+  kCapture = 6,           // the Harkonnen kill or capture the drawn leader, or Pass (2.05.10; core/factions/harkonnen.cpp)
   // 7: battle.cpp's kKeep (1.07.06.06 KeepCards)
 };
 inline bool owns_step(uint8_t step) { return step >= kPrescience && step <= kCapture; }

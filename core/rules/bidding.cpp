@@ -135,7 +135,7 @@ int position_in(const std::vector<Seat>& order, Seat seat) {
 // ---- flow -------------------------------------------------------------------
 
 void finish(Ctx& c) {
-  c.s.bidding = BiddingState{};
+  clear_bidding_scratch(c.s);
   enter_phase(c, Phase::Revival);
 }
 
@@ -186,7 +186,7 @@ void open_card(Ctx& c, bool first) {
   b.opener = b.current = opener;
   s.waiting = bit(opener);
   // 2.01.05 / 3.01.11.02: a prevented look is this card's (the next card up for bid).
-  b.atreides_blind = 0;
+  s.atreides.bidding.blind = 0;
   for (int fi = 0; fi < kNumFactions; ++fi) {
     const auto h = faction_rules(static_cast<Faction>(fi)).card_up_for_bid;
     if (h && s.has(static_cast<Faction>(fi))) h(s);
@@ -293,7 +293,7 @@ void advance(Ctx& c) {
 
 void enter(Ctx& c) {
   auto& s = c.s;
-  s.bidding = BiddingState{};
+  clear_bidding_scratch(s);
   s.waiting = 0;
   // 1.04.01 declaration: hand counts are public in every view.
   // 1.04.04: one card per eligible bidder, face down in a row.

@@ -409,7 +409,7 @@ std::optional<Rejection> validate_window(const GameState& s, Seat seat, const Ac
     case WindowKind::Truthtrance: return std::nullopt;
     case WindowKind::KaramaGiveBack:
       if (a.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "name the card to give back (Respond.card)");
-      if (!s.of(me).hand.contains(a.card) && !s.karama_taken.contains(a.card))
+      if (!s.of(me).hand.contains(a.card) && !s.harkonnen.karama_taken.contains(a.card))
         return reject(RejectCode::IllegalChoice, card_name(a.card) + " is not in your hand");
       return std::nullopt;
     case WindowKind::None: break;
@@ -440,13 +440,13 @@ void apply_window(Ctx& c, Seat seat, const Action& a) {
       close_window(c);
       return;
     case WindowKind::KaramaGiveBack: {
-      if (!s.of(me).hand.remove(a.card)) s.karama_taken.remove(a.card);
+      if (!s.of(me).hand.remove(a.card)) s.harkonnen.karama_taken.remove(a.card);
       s.of(static_cast<Faction>(w.target)).hand.push(a.card);
       if (--w.subject > 0) {
         s.waiting = bit(seat);
         return;
       }
-      while (!s.karama_taken.empty()) s.of(me).hand.push(s.karama_taken.pop());
+      while (!s.harkonnen.karama_taken.empty()) s.of(me).hand.push(s.harkonnen.karama_taken.pop());
       close_window(c);
       return;
     }
@@ -473,7 +473,7 @@ void window_decisions(const GameState& s, Seat seat, std::vector<Decision>& out)
       Decision d{ActionKind::Respond, "Give " + fname(static_cast<Faction>(w.target)) + " one card back (Respond.card; " +
                                           std::to_string(w.subject) + " to give, 1.14.04)", 0, 0, {}};
       for (int i = 0; i < s.of(me).hand.n; ++i) d.options.push_back(s.of(me).hand.ids[i]);
-      for (int i = 0; i < s.karama_taken.n; ++i) d.options.push_back(s.karama_taken.ids[i]);
+      for (int i = 0; i < s.harkonnen.karama_taken.n; ++i) d.options.push_back(s.harkonnen.karama_taken.ids[i]);
       out.push_back(d);
       break;
     }

@@ -76,8 +76,8 @@ void enter(Ctx& c) {
   shuffle_pile(c, s.traitor_deck, DrawKind::ShuffleTraitors);
   // 2.04.13: the advanced Fremen storm deck.
   if (s.advanced && s.has(Faction::Fremen)) {
-    for (uint8_t v = 1; v <= 6; ++v) s.storm_deck.push(v);
-    shuffle_pile(c, s.storm_deck, DrawKind::ShuffleStormDeck);
+    for (uint8_t v = 1; v <= 6; ++v) s.fremen.storm_deck.push(v);
+    shuffle_pile(c, s.fremen.storm_deck, DrawKind::ShuffleStormDeck);
   }
   for (Seat seat = 0; seat < s.num_seats; ++seat) {
     const Faction fa = s.faction_at(seat);

@@ -102,7 +102,7 @@ std::string loc_name(LocationId l) { return std::string(data::location(l).name);
 std::string ter_name(TerritoryId t) { return std::string(data::territory(t).name); }
 
 bool guild_timing_applies(const GameState& s) {
-  return s.advanced && s.has(Faction::Guild) && !s.shipmove.guild_timing_off;  // 3.01.11.02
+  return s.advanced && s.has(Faction::Guild) && !s.guild.shipmove.timing_off;  // 3.01.11.02
 }
 
 // Fighters (not advanced Bene Gesserit advisors) at a location.
@@ -624,7 +624,7 @@ bool any_move(const GameState& s, Faction me) {
 bool bg_may_send_advisor_to(const GameState& s, LocationId to) {
   // 2.02.11: an advisor to the shipment's location when no fighters are in that territory
   // (and, ruling advisor_occupancy=limit_applies, not into a stronghold at the limit).
-  return s.advanced && to == s.shipmove.advisor_to && to != data::polar_sink() &&
+  return s.advanced && to == s.bene_gesserit.shipmove.advisor_to && to != data::polar_sink() &&
          kind_in_territory(s, Faction::BeneGesserit, data::territory_of(to), 0) == 0 &&
          !(advisors_limited(s) && at_occupancy_limit(s, Faction::BeneGesserit, data::territory_of(to)));
 }
@@ -753,7 +753,7 @@ void begin_turn(Ctx& c, Seat seat) {
   const Faction me = s.faction_at(seat);
   card_turn_begins(s);  // Hajr, Karama shipment and cancellation end with the turn (cards.cpp)
   s.shipmove.last_to = kNone8;
-  s.shipmove.guild_asked = 0;
+  s.guild.shipmove.asked = 0;
   s.shipmove.current = seat;
   s.shipmove.ornithopters = has_ornithopters(s, me) ? 1 : 0;
   s.step = kShip;
@@ -800,7 +800,7 @@ void advance(Ctx& c) {
 
 void enter(Ctx& c) {
   auto& s = c.s;
-  s.shipmove = ShipMoveState{};
+  clear_shipmove_scratch(s);
   for (auto& fs : s.f) fs.shipped = fs.moved = 0;
   // 3.01.11.02 of 2.06.12 (the Guild goes in storm order), 2.01.07 Wormsign.
   for (int fi = 0; fi < kNumFactions; ++fi) {
@@ -844,9 +844,9 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (a.kind == ActionKind::Pass) return std::nullopt;
       if (auto why = ability_blocked(s, me, Ability::BgSpiritualAdvisor)) return reject(RejectCode::IllegalChoice, *why);
       if (a.to == data::polar_sink() || bg_may_send_advisor_to(s, a.to)) return std::nullopt;
-      if (s.advanced && a.to == s.shipmove.advisor_to)
+      if (s.advanced && a.to == s.bene_gesserit.shipmove.advisor_to)
         return reject(RejectCode::IllegalChoice, "an advisor may follow the shipment only where you have no fighters (2.02.11); send a fighter to the Polar Sink instead");
-      return reject(RejectCode::IllegalChoice, s.advanced ? "a spiritual advisor goes to the Polar Sink or, as an advisor, to " + loc_name(s.shipmove.advisor_to) + " (2.02.05, 2.02.11)"
+      return reject(RejectCode::IllegalChoice, s.advanced ? "a spiritual advisor goes to the Polar Sink or, as an advisor, to " + loc_name(s.bene_gesserit.shipmove.advisor_to) + " (2.02.05, 2.02.11)"
                                                           : std::string("a spiritual advisor goes to the Polar Sink (2.02.05)"));
     case kGuildTiming:
       if (auto r = expect(ActionKind::GuildTiming, "the Guild decides whether to ship and move now (GuildTiming) or later")) return r;
@@ -866,8 +866,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip their fighters to advisors (Flip) or pass (2.02.15)")) return r;
       if (a.kind == ActionKind::Pass) return std::nullopt;
       if (auto why = ability_blocked(s, me, Ability::BgIntrusion)) return reject(RejectCode::IllegalChoice, *why);
-      if (a.to >= kNumLocations || data::territory_of(a.to) != data::territory_of(s.shipmove.advisor_to))
-        return reject(RejectCode::IllegalChoice, "only the fighters in " + ter_name(data::territory_of(s.shipmove.advisor_to)) + " may flip now (2.02.15)");
+      if (a.to >= kNumLocations || data::territory_of(a.to) != data::territory_of(s.bene_gesserit.shipmove.advisor_to))
+        return reject(RejectCode::IllegalChoice, "only the fighters in " + ter_name(data::territory_of(s.bene_gesserit.shipmove.advisor_to)) + " may flip now (2.02.15)");
       return std::nullopt;
   }
   return reject(RejectCode::WrongPhase, "no shipment or movement decision is pending");
@@ -1021,14 +1021,14 @@ void after_shipment(Ctx& c, Faction me, const Action& a) {
     advisors = false;
   }
   if (a.kind == ActionKind::Ship && !a.flag && intrusion(s, me, a.to)) {
-    s.shipmove.advisor_to = a.to;
-    s.shipmove.resume = advisors ? kAdvisor : kMove;
+    s.bene_gesserit.shipmove.advisor_to = a.to;
+    s.bene_gesserit.shipmove.resume = advisors ? kAdvisor : kMove;
     s.step = kIntrusion;
     s.waiting = bit(s.seat_of(Faction::BeneGesserit));
     return;
   }
   if (advisors) {
-    s.shipmove.advisor_to = a.to;
+    s.bene_gesserit.shipmove.advisor_to = a.to;
     s.step = kAdvisor;
     s.waiting = bit(s.seat_of(Faction::BeneGesserit));
     return;
@@ -1069,7 +1069,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       // 1.14.05 (ruling karama_windows = all_other_seats): the Guild is asked whether it cancels this shipment.
       if (a.kind == ActionKind::Ship && s.shipmove.last_to != kNone8 && me != Faction::Guild && karama_windows_ask(s) &&
           karama_power_possible(s, Faction::Guild)) {
-        s.shipmove.guild_asked = 1;
+        s.guild.shipmove.asked = 1;
         s.step = kGuildKarama;
         s.waiting = bit(s.seat_of(Faction::Guild));
         return;
@@ -1101,8 +1101,8 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       if (a.kind == ActionKind::Move) {
         apply_move(s, me, a);
         if (intrusion(s, me, a.to)) {
-          s.shipmove.advisor_to = a.to;
-          s.shipmove.resume = kResumeEndTurn;
+          s.bene_gesserit.shipmove.advisor_to = a.to;
+          s.bene_gesserit.shipmove.resume = kResumeEndTurn;
           s.step = kIntrusion;
           s.waiting = bit(s.seat_of(Faction::BeneGesserit));
           return;
@@ -1125,10 +1125,10 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     case kIntrusion:
       consume_prevention(s, Faction::BeneGesserit, Ability::BgIntrusion);  // 3.01.11.02: its use opportunity
       if (a.kind == ActionKind::Flip) flip_territory(s, data::territory_of(a.to), 0, false);
-      if (s.shipmove.resume == kAdvisor) {
+      if (s.bene_gesserit.shipmove.resume == kAdvisor) {
         s.step = kAdvisor;
         s.waiting = bit(s.seat_of(Faction::BeneGesserit));
-      } else if (s.shipmove.resume == kMove || take_hajr_move(s)) {  // 3.01.09 Hajr
+      } else if (s.bene_gesserit.shipmove.resume == kMove || take_hajr_move(s)) {  // 3.01.09 Hajr
         to_move_step(c);
       } else {
         end_turn(c);
@@ -1143,7 +1143,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       // Waiting past its own place in storm order is the holding pattern (2.06.12.03).
       const auto order = order_from_first(s);
       const auto pos = [&](Seat x) { return std::find(order.begin(), order.end(), x) - order.begin(); };
-      if (pos(seat) < pos(next)) s.shipmove.guild_delayed = 1;
+      if (pos(seat) < pos(next)) s.guild.shipmove.delayed = 1;
       begin_turn(c, next);
       return;
     }
@@ -1181,9 +1181,9 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
         break;
       }
       Decision d{ActionKind::SendSpiritualAdvisor, "Send one force free from reserves to the Polar Sink (Spiritual Advisors)", 1, 1, {data::polar_sink()}};
-      if (bg_may_send_advisor_to(s, s.shipmove.advisor_to)) {
-        d.prompt += ", or an advisor to " + loc_name(s.shipmove.advisor_to);
-        d.options.push_back(s.shipmove.advisor_to);
+      if (bg_may_send_advisor_to(s, s.bene_gesserit.shipmove.advisor_to)) {
+        d.prompt += ", or an advisor to " + loc_name(s.bene_gesserit.shipmove.advisor_to);
+        d.options.push_back(s.bene_gesserit.shipmove.advisor_to);
       }
       out.push_back(d);
       out.push_back(Decision{ActionKind::Pass, "Send no spiritual advisor", 0, 0, {}});
@@ -1210,8 +1210,8 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       break;
     }
     case kIntrusion:
-      out.push_back(Decision{ActionKind::Flip, "Intrusion: flip your fighters in " + ter_name(data::territory_of(s.shipmove.advisor_to)) + " to advisors (2.02.15)",
-                             0, 0, {s.shipmove.advisor_to}});
+      out.push_back(Decision{ActionKind::Flip, "Intrusion: flip your fighters in " + ter_name(data::territory_of(s.bene_gesserit.shipmove.advisor_to)) + " to advisors (2.02.15)",
+                             0, 0, {s.bene_gesserit.shipmove.advisor_to}});
       out.push_back(Decision{ActionKind::Pass, "Keep them as fighters", 0, 0, {}});
       break;
     case kGuildKarama:
@@ -1256,8 +1256,8 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       a.kind = ActionKind::SendSpiritualAdvisor;
       a.to = data::polar_sink();
       out.push_back(a);
-      if (bg_may_send_advisor_to(s, s.shipmove.advisor_to)) {
-        a.to = s.shipmove.advisor_to;
+      if (bg_may_send_advisor_to(s, s.bene_gesserit.shipmove.advisor_to)) {
+        a.to = s.bene_gesserit.shipmove.advisor_to;
         out.push_back(a);
       }
       break;
@@ -1284,7 +1284,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgIntrusion)) break;  // 3.01.11.02
       Action a;
       a.kind = ActionKind::Flip;
-      a.to = s.shipmove.advisor_to;
+      a.to = s.bene_gesserit.shipmove.advisor_to;
       out.push_back(a);
       break;
     }

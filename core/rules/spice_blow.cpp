@@ -25,7 +25,7 @@
 // say); a placed worm destroys the spice there too, or only the forces
 // (ruling placed_worm_spice). 2.04.08 Beast of Burden happens upon conclusion
 // of the Nexus (nexus.cpp): the worms' territories are recorded here in
-// s.blow.rides.
+// s.fremen.blow.rides.
 // 1.14.03 advanced Fremen Karama power: after turn 1 the Fremen place their
 // sandworm in any sand territory (PlayCard Karama, target = a location there,
 // value bit 0 = protect the ally, 2.04.10), a normal Shai-Hulud that devours
@@ -153,8 +153,8 @@ void devour(GameState& s, TerritoryId t, bool protect_ally, bool placed) {
     }
   }
   // 2.04.08: the Fremen may ride this worm upon conclusion of the Nexus.
-  if (s.has(Faction::Fremen) && s.blow.n_rides < static_cast<int>(sizeof(s.blow.rides)))
-    s.blow.rides[s.blow.n_rides++] = t;
+  if (s.has(Faction::Fremen) && s.fremen.blow.n_rides < static_cast<int>(sizeof(s.fremen.blow.rides)))
+    s.fremen.blow.rides[s.fremen.blow.n_rides++] = t;
 }
 
 // A worm appears in territory t (`placed`: by the Fremen, 2.04.15): asks the
@@ -167,7 +167,7 @@ bool worm_appears(Ctx& c, TerritoryId t, bool placed) {
       devour(s, t, true, placed);
       return true;
     }
-    s.blow.territory = t;
+    s.fremen.blow.territory = t;
     s.step = placed ? kProtectAllyPlaced : kProtectAlly;
     s.waiting = bit(fremen_seat(s));
     return false;
@@ -207,8 +207,8 @@ void next_pile(GameState& s) {
 void finish(Ctx& c) {
   auto& s = c.s;
   // 1.14.03 (ruling karama_windows = all_other_seats): asked on public information only.
-  if (!s.blow.karama_asked && s.turn > 1 && karama_windows_ask(s) && karama_power_possible(s, Faction::Fremen)) {
-    s.blow.karama_asked = 1;
+  if (!s.fremen.blow.karama_asked && s.turn > 1 && karama_windows_ask(s) && karama_power_possible(s, Faction::Fremen)) {
+    s.fremen.blow.karama_asked = 1;
     s.step = kFremenKarama;
     s.waiting = bit(fremen_seat(s));
     return;
@@ -220,7 +220,7 @@ void finish(Ctx& c) {
   }
   s.blow.pile = 0;
   s.blow.pile_worms = 0;
-  s.blow.territory = 0;
+  s.fremen.blow.territory = 0;
   // 1.02.03 / 1.02.06.
   if (s.nexus_pending && s.turn > 1) {
     enter_phase(c, Phase::Nexus);
@@ -270,7 +270,7 @@ void run(Ctx& c) {
 
 void enter(Ctx& c) {
   auto& s = c.s;
-  s.blow = SpiceBlowState{};
+  clear_blow_scratch(s);
   run(c);
 }
 
@@ -317,8 +317,8 @@ void apply(Ctx& c, Seat, const Action& a) {
   }
   if (protect_step(s.step)) {
     const bool protect = a.flag;
-    devour(s, s.blow.territory, protect, s.step == kProtectAllyPlaced);
-    s.blow.territory = 0;
+    devour(s, s.fremen.blow.territory, protect, s.step == kProtectAllyPlaced);
+    s.fremen.blow.territory = 0;
     run(c);
   }
 }
@@ -341,7 +341,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     out.push_back(Decision{ActionKind::Pass, "Do not place your sandworm with your Karama power (PlayCard, 1.14.03) this turn", 0, 0, {}});
   } else if (protect_step(s.step)) {
     out.push_back(Decision{ActionKind::Respond,
-                           "A sandworm appears in " + std::string(data::territory(s.blow.territory).name) +
+                           "A sandworm appears in " + std::string(data::territory(s.fremen.blow.territory).name) +
                                ": protect your ally's forces there (accept) or let them be devoured (2.04.10)",
                            0, 1, {}});
   }

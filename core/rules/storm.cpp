@@ -106,7 +106,7 @@ void enter(Ctx& c) {
     fs.shipped = fs.moved = fs.revived = 0;
   }
   if (uses_storm_deck(s)) {
-    move_storm(c, s.storm_card);
+    move_storm(c, s.fremen.storm_card);
     finish(c);
     return;
   }
