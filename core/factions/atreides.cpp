@@ -303,8 +303,19 @@ bool reveals(const GameState& s, Faction viewer, Secret what, int side) {
   return false;
 }
 
+// 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
+// them): their rules and the action each changes (ActionKind::Pass: an
+// automatic ability, prevented only). ability_info() reads them.
+constexpr AbilityInfo kAbilities[] = {
+    {Ability::AtreidesPrescience, kMe, "2.01.08 / 2.01.09", "prescience", ActionKind::Prescience},
+    {Ability::KwisatzHaderach, kMe, "2.01.11", "the Kwisatz Haderach", ActionKind::BattlePlan},
+    {Ability::AtreidesBidding, kMe, "2.01.05", "seeing the card up for bid", ActionKind::Pass},
+    {Ability::AtreidesWormsign, kMe, "2.01.07", "wormsign", ActionKind::Pass},
+};
+
 constexpr FactionRules make() {
   FactionRules r;
+  r.abilities = kAbilities;
   r.sees_card_up_for_bid = sees_card_up_for_bid;
   r.card_up_for_bid = card_up_for_bid;
   r.plan_submitted = plan_submitted;

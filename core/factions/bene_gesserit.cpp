@@ -136,8 +136,21 @@ bool worthless_as_karama(const GameState& s) {
   return s.advanced != 0;                                          // advanced_only
 }
 
+// 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
+// them): their rules and the action each changes (ActionKind::Pass: an
+// automatic ability, prevented only). ability_info() reads them.
+constexpr AbilityInfo kAbilities[] = {
+    {Ability::BgSpiritualAdvisor, kMe, "2.02.05 / 2.02.11", "spiritual advisors", ActionKind::SendSpiritualAdvisor},
+    {Ability::BgVoice, kMe, "2.02.06 / 2.02.07", "the Voice", ActionKind::Voice},
+    {Ability::BgIntrusion, kMe, "2.02.15", "intrusion", ActionKind::Flip},
+    {Ability::BgWartime, kMe, "2.02.17", "wartime", ActionKind::Flip},
+    {Ability::BgCharity, kMe, "2.02.09", "charity", ActionKind::Pass},
+    {Ability::BgTakeUpArms, kMe, "2.02.16", "take up arms", ActionKind::Move},
+};
+
 constexpr FactionRules make() {
   FactionRules r;
+  r.abilities = kAbilities;
   r.specials_passive = specials_passive;
   r.specials_tank_as_regular = true;  // advisors are ordinary forces in the tanks
   r.charity_amount = charity_amount;

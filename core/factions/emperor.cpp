@@ -29,8 +29,18 @@ void karama_candidates(const GameState& s, Faction me, const Action& base, std::
   card_revival_candidates(s, me, kKaramaForces, base, out);
 }
 
+// 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
+// them): their rules and the action each changes (ActionKind::Pass: an
+// automatic ability, prevented only). ability_info() reads them.
+constexpr AbilityInfo kAbilities[] = {
+    {Ability::EmperorPayment, Faction::Emperor, "2.03.04", "payment for treachery", ActionKind::Pass},
+    {Ability::EmperorAllyRevival, Faction::Emperor, "2.03.07", "paying for the ally's extra revival", ActionKind::Revive},
+    {Ability::EmperorSardaukar, Faction::Emperor, "2.03.08", "Sardaukar", ActionKind::Pass},
+};
+
 constexpr FactionRules make() {
   FactionRules r;
+  r.abilities = kAbilities;
   // 2.03.04: card payments go to the Emperor (bidding.cpp pay_for_card; 2.03.05
   // the Emperor's own payments and ruling emperor_ally_payment there).
   r.receives_card_payments = Ability::EmperorPayment;

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 
 #include "core/rules/rules.h"
 
@@ -55,6 +56,12 @@ struct VictoryClaim {
 };
 
 struct FactionRules {
+  // ---- 3.01.11 the faction's abilities marked ✷ (cards.cpp) ----
+  // The abilities a Karama may cancel (3.01.11.01) or prevent (3.01.11.02):
+  // rules::Ability numbers them (core/rules/rules.h), each row names its
+  // owner, rules and action; ability_info() indexes every faction's rows.
+  std::span<const AbilityInfo> abilities;
+
   // ---- forces (common.cpp, collection.cpp, battle.cpp) ----
   // 2.02.12: true when this faction's special forces are not fighters in
   // this game (the advanced Bene Gesserit's advisors): they do not occupy,

@@ -281,8 +281,25 @@ bool reveals(const GameState& s, Faction viewer, Secret what, int) {
   return what == Secret::StormCard && viewer == kMe && !s.fremen.storm_card_hidden;
 }
 
+// 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
+// them): their rules and the action each changes (ActionKind::Pass: an
+// automatic ability, prevented only). ability_info() reads them.
+constexpr AbilityInfo kAbilities[] = {
+    {Ability::FremenMovement, kMe, "2.04.06", "movement of two territories", ActionKind::Move},
+    {Ability::FremenStormMigration, kMe, "2.04.17", "storm migration", ActionKind::Ship},
+    {Ability::FremenWormPlacement, kMe, "2.04.15", "placing sandworms", ActionKind::WormRide},
+    {Ability::FremenShaiHulud, kMe, "2.04.07", "Shai-Hulud", ActionKind::Pass},
+    {Ability::FremenStormLosses, kMe, "2.04.16", "storm losses", ActionKind::Pass},
+    {Ability::FremenAllyProtection, kMe, "2.04.10", "protecting the ally from sandworms", ActionKind::Pass},
+    {Ability::FremenAllyRevival, kMe, "2.04.11", "the ally's free revival", ActionKind::Pass},
+    {Ability::FremenFedaykin, kMe, "2.04.18", "Fedaykin", ActionKind::Pass},
+    {Ability::FremenBattleHardened, kMe, "2.04.21", "battle hardened", ActionKind::Pass},
+    {Ability::FremenStormCard, kMe, "2.04.14", "seeing the storm card", ActionKind::Pass},
+};
+
 constexpr FactionRules make() {
   FactionRules r;
+  r.abilities = kAbilities;
   r.deals_storm_card = deals_storm_card;
   r.storm_catches = storm_catches;
   r.storm_moved = storm_moved;

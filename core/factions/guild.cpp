@@ -38,8 +38,20 @@ void karama_candidates(const GameState&, Faction, const Action& base, std::vecto
   target_candidates(base, out);
 }
 
+// 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
+// them): their rules and the action each changes (ActionKind::Pass: an
+// automatic ability, prevented only). ability_info() reads them.
+constexpr AbilityInfo kAbilities[] = {
+    {Ability::GuildHalfPrice, kMe, "2.06.06 / 2.06.09", "half-price shipping", ActionKind::Ship},
+    {Ability::GuildCrossShip, kMe, "2.06.05.02 / 2.06.10", "cross-shipping", ActionKind::Ship},
+    {Ability::GuildOffPlanet, kMe, "2.06.05.03", "shipping back to reserves", ActionKind::Ship},
+    {Ability::GuildPayment, kMe, "2.06.04", "payment for shipment", ActionKind::Pass},
+    {Ability::GuildTiming, kMe, "2.06.12", "ship as it pleases you", ActionKind::GuildTiming},
+};
+
 constexpr FactionRules make() {
   FactionRules r;
+  r.abilities = kAbilities;
   r.default_victory = default_victory;
   r.shipment_movement_begins = shipment_movement_begins;
   r.ship_half_price = Ability::GuildHalfPrice;      // 2.06.06, the ally 2.06.09

@@ -208,8 +208,17 @@ void karama_candidates(const GameState&, Faction, const Action& base, std::vecto
   target_candidates(base, out);
 }
 
+// 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
+// them): their rules and the action each changes (ActionKind::Pass: an
+// automatic ability, prevented only). ability_info() reads them.
+constexpr AbilityInfo kAbilities[] = {
+    {Ability::HarkonnenCapture, kMe, "2.05.10.01", "capturing leaders", ActionKind::Respond},
+    {Ability::HarkonnenTopCard, kMe, "2.05.08", "the top card", ActionKind::Pass},
+};
+
 constexpr FactionRules make() {
   FactionRules r;
+  r.abilities = kAbilities;
   r.bought_card = bought_card;
   r.battle_traitor_askers = battle_traitor_askers;
   r.after_battle = after_battle;

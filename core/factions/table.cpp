@@ -45,6 +45,18 @@ const FactionRules::BattleStep* faction_battle_step(const GameState& s, uint8_t 
   return nullptr;
 }
 
+const AbilityInfo* ability_info(Ability a) {
+  // Indexed once from the factions' rows (FactionRules::abilities).
+  static const std::array<const AbilityInfo*, kNumAbilities> kIndex = [] {
+    std::array<const AbilityInfo*, kNumAbilities> t{};
+    for (const FactionRules* r : kFactionTable)
+      for (const AbilityInfo& i : r->abilities) t[static_cast<int>(i.id)] = &i;
+    return t;
+  }();
+  const auto i = static_cast<unsigned>(a);
+  return i < kIndex.size() ? kIndex[i] : nullptr;
+}
+
 bool secret_kept(const GameState& s, Secret what) { return keeper(s, what) != nullptr; }
 
 bool sees_secret(const GameState& s, Faction viewer, Secret what, int side) {

@@ -51,7 +51,8 @@
 //      GameState::pending_move_* (one Move at most is ever pending).
 //    - 3.01.11.02 value = kKaramaPrevent | ability, target = the faction that
 //      would use it: its next use is prevented (GameState::prevented, bit =
-//      Ability; ability_info() is the table of abilities, rules and actions).
+//      Ability; ability_info() finds each faction's rows of abilities, rules
+//      and actions, FactionRules::abilities in core/factions/).
 //      The phase's validate rejects the ability with the reason
 //      (ability_blocked) and its legal actions leave it out; the phase clears
 //      the bit when the use opportunity passes (consume_prevention).
@@ -866,46 +867,6 @@ bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
     }
   }
   return push_window(s, w);
-}
-
-const AbilityInfo* ability_info(Ability a) {
-  // The ✷ abilities the engine implements as (part of) an action.
-  static const AbilityInfo kTable[] = {
-      {Ability::GuildHalfPrice, Faction::Guild, "2.06.06 / 2.06.09", "half-price shipping", ActionKind::Ship},
-      {Ability::GuildCrossShip, Faction::Guild, "2.06.05.02 / 2.06.10", "cross-shipping", ActionKind::Ship},
-      {Ability::GuildOffPlanet, Faction::Guild, "2.06.05.03", "shipping back to reserves", ActionKind::Ship},
-      {Ability::FremenMovement, Faction::Fremen, "2.04.06", "movement of two territories", ActionKind::Move},
-      {Ability::BgSpiritualAdvisor, Faction::BeneGesserit, "2.02.05 / 2.02.11", "spiritual advisors", ActionKind::SendSpiritualAdvisor},
-      {Ability::BgVoice, Faction::BeneGesserit, "2.02.06 / 2.02.07", "the Voice", ActionKind::Voice},
-      {Ability::AtreidesPrescience, Faction::Atreides, "2.01.08 / 2.01.09", "prescience", ActionKind::Prescience},
-      {Ability::FremenStormMigration, Faction::Fremen, "2.04.17", "storm migration", ActionKind::Ship},
-      {Ability::BgIntrusion, Faction::BeneGesserit, "2.02.15", "intrusion", ActionKind::Flip},
-      {Ability::BgWartime, Faction::BeneGesserit, "2.02.17", "wartime", ActionKind::Flip},
-      {Ability::FremenWormPlacement, Faction::Fremen, "2.04.15", "placing sandworms", ActionKind::WormRide},
-      {Ability::HarkonnenCapture, Faction::Harkonnen, "2.05.10.01", "capturing leaders", ActionKind::Respond},
-      {Ability::KwisatzHaderach, Faction::Atreides, "2.01.11", "the Kwisatz Haderach", ActionKind::BattlePlan},
-      // Automatic abilities: no action of their own (action = Pass), prevented only.
-      {Ability::AtreidesBidding, Faction::Atreides, "2.01.05", "seeing the card up for bid", ActionKind::Pass},
-      {Ability::AtreidesWormsign, Faction::Atreides, "2.01.07", "wormsign", ActionKind::Pass},
-      {Ability::BgCharity, Faction::BeneGesserit, "2.02.09", "charity", ActionKind::Pass},
-      {Ability::EmperorPayment, Faction::Emperor, "2.03.04", "payment for treachery", ActionKind::Pass},
-      {Ability::HarkonnenTopCard, Faction::Harkonnen, "2.05.08", "the top card", ActionKind::Pass},
-      {Ability::GuildPayment, Faction::Guild, "2.06.04", "payment for shipment", ActionKind::Pass},
-      {Ability::FremenShaiHulud, Faction::Fremen, "2.04.07", "Shai-Hulud", ActionKind::Pass},
-      {Ability::FremenStormLosses, Faction::Fremen, "2.04.16", "storm losses", ActionKind::Pass},
-      {Ability::FremenAllyProtection, Faction::Fremen, "2.04.10", "protecting the ally from sandworms", ActionKind::Pass},
-      {Ability::FremenAllyRevival, Faction::Fremen, "2.04.11", "the ally's free revival", ActionKind::Pass},
-      {Ability::EmperorAllyRevival, Faction::Emperor, "2.03.07", "paying for the ally's extra revival", ActionKind::Revive},
-      {Ability::EmperorSardaukar, Faction::Emperor, "2.03.08", "Sardaukar", ActionKind::Pass},
-      {Ability::FremenFedaykin, Faction::Fremen, "2.04.18", "Fedaykin", ActionKind::Pass},
-      {Ability::FremenBattleHardened, Faction::Fremen, "2.04.21", "battle hardened", ActionKind::Pass},
-      {Ability::FremenStormCard, Faction::Fremen, "2.04.14", "seeing the storm card", ActionKind::Pass},
-      {Ability::BgTakeUpArms, Faction::BeneGesserit, "2.02.16", "take up arms", ActionKind::Move},
-      {Ability::GuildTiming, Faction::Guild, "2.06.12", "ship as it pleases you", ActionKind::GuildTiming},
-  };
-  for (const auto& i : kTable)
-    if (i.id == a) return &i;
-  return nullptr;
 }
 
 bool ability_cancelled(const GameState& s, Faction f, Ability ability) {

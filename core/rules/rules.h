@@ -66,8 +66,10 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out);
 
 // Faction abilities marked ✷ that a Karama may cancel as they are used
 // (3.01.11.01: Window::subject) or prevent before their use (3.01.11.02:
-// GameState::prevented, bit = value). The table in cards.cpp names each one's
-// rule and the action it affects.
+// GameState::prevented, bit = value). The values are stable ids (state
+// encoding), numbered here as Faction numbers the factions; each faction's
+// file declares its own rows, rule and action (FactionRules::abilities,
+// core/factions/<faction>.cpp), which ability_info() finds.
 enum class Ability : uint8_t {
   None = 0,
   GuildHalfPrice = 1,      // 2.06.06 / 2.06.09: Ship at half price
@@ -113,7 +115,9 @@ struct AbilityInfo {
   const char* name;
   ActionKind action;
 };
-const AbilityInfo* ability_info(Ability a);  // null for None / unknown
+// The row of `a` from its faction's FactionRules::abilities (core/factions/table.cpp);
+// null for None / unknown. Thread-safe (built once, then read only).
+const AbilityInfo* ability_info(Ability a);
 // 3.01.22 Truthtrance questions (PlayCard value >> 4; the asked faction is value & 15).
 enum class Question : uint8_t {
   FreeForm = 0,          // any yes/no question: the asked seat answers (Respond accept = yes)
