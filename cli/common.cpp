@@ -50,7 +50,7 @@ std::unique_ptr<store::EventStore> open_store(const std::string& dir, bool reade
   }
   auto st = store::EventStore::open(dir, o, error);
   if (!st && error->find("lock") != std::string::npos)
-    *error = "the store " + dir + " is in use by another process (a running `mentat serve`?): stop it first, or use a "
+    *error = "the store " + store::redact_location(dir) + " is in use by another process (a running `mentat serve`?): stop it first, or use a "
              "command that only reads (log, show, actions, verify, replay, ...), which works beside it";
   return st;
 }

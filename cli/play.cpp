@@ -148,7 +148,7 @@ int cmd_demo(const Args& a, store::EventStore& st) {
   if (!make_setup(a, &g, &error)) return fail(2, error);
   std::string id = a.room_name;
   if (!store::create_room(st, g, &id, &error)) return fail(3, error);
-  std::printf("room %s created in %s\n", id.c_str(), a.data_dir.c_str());
+  std::printf("room %s created in %s\n", id.c_str(), st.dir().c_str());
   int n = play_random(st, id, a.seed, a.demo_events, &error);
   if (n < 0) return fail(1, error);
   if (int rc = print_log(st, id, false, true, 0, INT64_MAX)) return rc;

@@ -181,6 +181,12 @@ struct RoomSlot {
   std::condition_variable changed;  // head moved, or the server is stopping
   int64_t head = -1;                // newest version known to this process
   std::shared_ptr<const GameState> cached;  // state at cached->version (immutable)
+  // What was read of the room's secrets (tokens, bots, deleted) is stale
+  // once they change (here, or on another server sharing the store:
+  // forget_secrets); each change bumps secrets_gen, and a read that began
+  // before the change does not fill the cache.
+  uint64_t secrets_gen = 0;
+  int waiters = 0;                  // long-polls waiting on `changed`
   bool tokens_loaded = false;
   std::vector<std::string> tokens;  // index = seat
   bool bots_loaded = false;
@@ -285,9 +291,11 @@ struct Server::Impl : web::Host {
     }
     const std::string_view token = std::string_view(header).substr(kBearer.size());
     std::vector<std::string> tokens;
+    uint64_t gen;
     {
       std::scoped_lock lock(slot.mu);
       if (slot.tokens_loaded) tokens = slot.tokens;
+      gen = slot.secrets_gen;
     }
     if (tokens.empty()) {
       std::string error;
@@ -301,8 +309,10 @@ struct Server::Impl : web::Host {
         tokens.push_back(*t);
       }
       std::scoped_lock lock(slot.mu);
-      slot.tokens = tokens;
-      slot.tokens_loaded = true;
+      if (slot.secrets_gen == gen) {
+        slot.tokens = tokens;
+        slot.tokens_loaded = true;
+      }
     }
     bool found = false;
     for (size_t s = 0; s < tokens.size(); ++s)
@@ -345,9 +355,11 @@ struct Server::Impl : web::Host {
   // Reads the room's bot seats and seed (once per slot). False on a store
   // error or a damaged secret.
   bool load_bots(RoomSlot& sl, const std::string& room, std::string* error) {
+    uint64_t gen;
     {
       std::scoped_lock lock(sl.mu);
       if (sl.bots_loaded) return true;
+      gen = sl.secrets_gen;
     }
     auto text = store.get_room_secret(room, "bots", error);
     if (!error->empty()) return false;
@@ -374,7 +386,7 @@ struct Server::Impl : web::Host {
       }
     }
     std::scoped_lock lock(sl.mu);
-    if (!sl.bots_loaded) {
+    if (!sl.bots_loaded && sl.secrets_gen == gen) {
       sl.bot_seats = std::move(seats);
       sl.bots = std::move(made);
       sl.bots_loaded = true;
@@ -500,7 +512,7 @@ struct Server::Impl : web::Host {
   }
 
   // An append committed by any server sharing the store
-  // (store::EventStore::watch_appends): long-polls on this server wake, and
+  // (store::EventStore::Watcher::appended): long-polls on this server wake, and
   // the room's bots, if any, get their turn.
   void on_append(const std::string& room, int64_t version) {
     std::shared_ptr<RoomSlot> sl;
@@ -517,6 +529,81 @@ struct Server::Impl : web::Host {
     }
     sl->changed.notify_all();
     after_event(*sl, room);
+  }
+
+  // Forgets what this process read of the room's secrets (seat tokens, bot
+  // seats, deleted); they are read again when next needed. Under sl.mu.
+  static void forget_secrets(RoomSlot& sl) {
+    ++sl.secrets_gen;
+    sl.tokens_loaded = false;
+    sl.tokens.clear();
+    sl.bots_loaded = false;
+    sl.bot_seats.clear();
+    sl.bots.clear();
+  }
+
+  // The room's secrets changed (store::EventStore::Watcher::secrets_changed,
+  // on any server sharing the store, this one included): forget them, read
+  // `deleted` again, wake the long-polls (a deleted room's answer 404) and
+  // give the bots their turn (a seat may have become a bot's).
+  void on_secrets_changed(const std::string& room) {
+    std::shared_ptr<RoomSlot> sl;
+    {
+      std::scoped_lock lock(rooms_mu);
+      auto it = rooms.find(room);
+      if (it == rooms.end()) return;  // nothing read of it here
+      sl = it->second;
+    }
+    refresh(*sl, room, false);
+  }
+
+  // The store's listening connection was (re-)established
+  // (Watcher::resync): appends and secret changes committed meanwhile were
+  // not told. Every followed room forgets its secrets; the rooms with
+  // waiting long-polls read their head again (they wake when it moved);
+  // bots get their turn.
+  void on_resync() {
+    std::vector<std::pair<std::string, std::shared_ptr<RoomSlot>>> all;
+    {
+      std::scoped_lock lock(rooms_mu);
+      all.assign(rooms.begin(), rooms.end());
+    }
+    for (const auto& [room, sl] : all) {
+      if (stopping) return;
+      bool waited_for;
+      {
+        std::scoped_lock lock(sl->mu);
+        waited_for = sl->waiters > 0;
+      }
+      refresh(*sl, room, waited_for);
+    }
+  }
+
+  // on_secrets_changed and on_resync: forgets the room's secrets, reads
+  // `deleted` (and with `head` the room's head) again, wakes its long-polls
+  // and queues its bots.
+  void refresh(RoomSlot& sl, const std::string& room, bool head) {
+    {
+      std::scoped_lock lock(sl.mu);
+      forget_secrets(sl);
+    }
+    std::string error;
+    int64_t stored = -1;
+    if (head) {
+      auto m = store.meta(room, &error);
+      if (!m) {
+        if (!error.empty()) std::fprintf(stderr, "mentat serve: room %s: %s\n", room.c_str(), error.c_str());
+        return;
+      }
+      stored = m->head;
+    }
+    sl.deleted = web::deleted(store, room);
+    {
+      std::scoped_lock lock(sl.mu);
+      sl.head = std::max(sl.head, stored);
+      sl.changed.notify_all();
+    }
+    if (!sl.deleted) after_event(sl, room);
   }
 
   // At start-up: queue every stored room that has bot seats (a restart
@@ -579,8 +666,7 @@ struct Server::Impl : web::Host {
     *token = random_hex(32);
     if (!store.put_room_secrets(room, {{token_name(seat), *token}}, error)) return false;
     std::scoped_lock lock(sl->mu);
-    sl->tokens_loaded = false;
-    sl->tokens.clear();
+    forget_secrets(*sl);
     return true;
   }
 
@@ -603,8 +689,7 @@ struct Server::Impl : web::Host {
     {
       std::scoped_lock lock(sl->mu);
       sl->deleted = deleted;
-      sl->tokens_loaded = false;
-      sl->tokens.clear();
+      forget_secrets(*sl);
       sl->changed.notify_all();  // waiting long-polls answer, and then see the 404
     }
     if (!deleted) after_event(*sl, room);
@@ -645,9 +730,7 @@ struct Server::Impl : web::Host {
     if (!error->empty() || !store.put_room_secrets(room, secrets, error)) return false;
     {
       std::scoped_lock lock(sl->mu);
-      sl->bots_loaded = false;
-      sl->bot_seats.clear();
-      sl->bots.clear();
+      forget_secrets(*sl);
     }
     write.unlock();
     if (!seats.empty()) queue_bots(room);
@@ -885,8 +968,11 @@ struct Server::Impl : web::Host {
       const auto deadline = Clock::now() + std::chrono::seconds(wait);
       std::unique_lock lock(sl->mu);
       sl->head = std::max(sl->head, head);
-      sl->changed.wait_until(lock, deadline, [&] { return sl->head > after || stopping.load(); });
+      ++sl->waiters;
+      sl->changed.wait_until(lock, deadline, [&] { return sl->head > after || stopping.load() || sl->deleted.load(); });
+      --sl->waiters;
       head = sl->head;
+      if (sl->deleted) return error_reply(404, "deleted", "room " + room + " was deleted by the host");
     }
     Builder b;
     std::vector<Offset<fb::EventInfo>> items;
@@ -1137,7 +1223,11 @@ int Server::start(const std::string& host, int port, std::string* error) {
     return -1;
   }
   impl_->stopping = false;
-  impl_->store.watch_appends([impl = impl_.get()](const std::string& room, int64_t version) { impl->on_append(room, version); });
+  store::EventStore::Watcher w;
+  w.appended = [impl = impl_.get()](const std::string& room, int64_t version) { impl->on_append(room, version); };
+  w.secrets_changed = [impl = impl_.get()](const std::string& room) { impl->on_secrets_changed(room); };
+  w.resync = [impl = impl_.get()] { impl->on_resync(); };
+  impl_->store.watch(std::move(w));
   for (int i = 0; i < impl_->opts.bot_threads; ++i)
     impl_->bot_threads.emplace_back([this, i] {
       if (i == 0) impl_->scan_bot_rooms();
@@ -1149,7 +1239,7 @@ int Server::start(const std::string& host, int port, std::string* error) {
 void Server::stop() {
   if (!impl_->started.exchange(false)) return;
   impl_->stopping = true;
-  impl_->store.watch_appends(nullptr);
+  impl_->store.watch({});
   {
     std::scoped_lock lock(impl_->bot_mu);
     impl_->bot_cv.notify_all();
@@ -1208,7 +1298,7 @@ int run_serve(const std::string& data_dir, const std::string& listen, const std:
       std::fprintf(stderr, "mentat: %s\n", error.c_str());
       return 3;
     }
-    std::printf("listening on http://%s:%d (store %s opened in %.1f ms)\n", host.c_str(), bound, data_dir.c_str(), open_ms);
+    std::printf("listening on http://%s:%d (store %s opened in %.1f ms)\n", host.c_str(), bound, st->dir().c_str(), open_ms);
     std::fflush(stdout);
     if (!port_file.empty()) {
       const std::string tmp = port_file + ".tmp";
@@ -1253,12 +1343,12 @@ int run_recover(const std::string& data_dir, bool projection, bool accept_loss, 
   auto ms_since = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   std::string out;  // the JSON object (json only)
   if (json) {
-    out = "{\"store\":" + codec::json_quote(data_dir) + ",\"lost\":[";
+    out = "{\"store\":" + codec::json_quote(st->dir()) + ",\"lost\":[";
     for (size_t i = 0; i < lost.size(); ++i) out += (i ? "," : "") + codec::json_quote(lost[i].what);
     out += "]";
   } else {
-    for (const auto& l : lost) std::printf("accepted loss in %s: %s\n", data_dir.c_str(), l.what.c_str());
-    if (!lost.empty()) std::printf("(recorded in %s/MENTAT-LOSSES)\n", data_dir.c_str());
+    for (const auto& l : lost) std::printf("accepted loss in %s: %s\n", st->dir().c_str(), l.what.c_str());
+    if (!lost.empty()) std::printf("(recorded in %s/MENTAT-LOSSES)\n", st->dir().c_str());
   }
   const auto t_open = Clock::now();
   int bad_records = 0;

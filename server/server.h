@@ -25,7 +25,12 @@
 //  * Thread-safe: many rooms are served concurrently; submits to one room
 //    are serialised in-process (the store's compare-and-set stays the
 //    authority). The head state of each room is cached by version (states
-//    at a version never change). One server per store directory.
+//    at a version never change). A room's seat tokens, bot seats and
+//    deleted mark are cached too, and forgotten whenever its secrets change
+//    (through this server, or through another sharing a PostgreSQL store:
+//    store::EventStore::Watcher::secrets_changed, and after the store's
+//    listening connection was lost: Watcher::resync). One server per store
+//    directory (RocksDB); any number on one PostgreSQL database.
 //  * Bot seats (POST /rooms "bots", with a profile each) are played by the
 //    server: after every acknowledged event, and for every room with bots
 //    when the server starts, a room waiting for a bot seat is queued for

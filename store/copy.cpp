@@ -45,6 +45,9 @@ bool copy_store(EventStore& from, EventStore& to, CopyReport* report, std::strin
   }
   auto all = from.rooms(error);
   if (!error->empty()) return false;
+  std::vector<std::string> copied;
+  for (const auto& m : all) copied.push_back(m.room);
+  std::sort(copied.begin(), copied.end());
   for (const auto& m : parents_first(std::move(all))) {
     EventStore::RoomRecords rec;
     if (!from.room_records(m.room, &rec, error)) return false;
@@ -102,6 +105,7 @@ bool copy_store(EventStore& from, EventStore& to, CopyReport* report, std::strin
       if (!to.put_room_secrets(m.room, rec.secrets, error)) return false;
       report->secrets += static_cast<int64_t>(rec.secrets.size());
     }
+    if (!to.set_created(m.room, m.created_unix_ms, error)) return false;
     auto mig = from.get_migration(m.room, error);
     if (!error->empty()) return false;
     if (mig || !extra.empty()) {
@@ -113,6 +117,17 @@ bool copy_store(EventStore& from, EventStore& to, CopyReport* report, std::strin
       report->snapshots += static_cast<int64_t>(extra.size());
     }
     ++report->rooms;
+  }
+  // Secrets of rooms without events (written before a room's first event).
+  std::vector<std::string> with_secrets;
+  if (!from.secret_rooms(&with_secrets, error)) return false;
+  for (const auto& room : with_secrets) {
+    if (std::binary_search(copied.begin(), copied.end(), room)) continue;
+    EventStore::RoomRecords rec;
+    if (!from.room_records(room, &rec, error)) return false;
+    if (rec.secrets.empty()) continue;
+    if (!to.put_room_secrets(room, rec.secrets, error)) return false;
+    report->secrets += static_cast<int64_t>(rec.secrets.size());
   }
   return true;
 }
@@ -133,6 +148,9 @@ bool compare_stores(EventStore& from, EventStore& to, std::vector<std::string>* 
       continue;
     }
     const RoomMeta& c = it->second;
+    if (c.created_unix_ms != m.created_unix_ms)
+      problems->push_back(where + "room " + m.room + " was created at " + std::to_string(c.created_unix_ms) +
+                          " (Unix ms), not " + std::to_string(m.created_unix_ms));
     if (c.head != m.head || c.parent != m.parent || c.parent_version != m.parent_version) {
       problems->push_back(where + "room " + m.room + " is at version " + std::to_string(c.head) + " (fork of '" + c.parent +
                           "' at " + std::to_string(c.parent_version) + "), not " + std::to_string(m.head) + " ('" + m.parent +
@@ -183,6 +201,31 @@ bool compare_stores(EventStore& from, EventStore& to, std::vector<std::string>* 
     if (ma != mb) problems->push_back(where + "room " + m.room + ": its migration record differs");
   }
   for (const auto& [room, m] : theirs) problems->push_back(where + "room " + room + " is not in the source");
+  // The secrets of rooms without events.
+  std::vector<std::string> sa, sb;
+  if (!from.secret_rooms(&sa, error)) return false;
+  std::string err;
+  if (!to.secret_rooms(&sb, &err)) {
+    problems->push_back(where + err);
+    return true;
+  }
+  std::set<std::string> with_events;
+  for (const auto& m : a) with_events.insert(m.room);
+  for (const auto& m : b) with_events.insert(m.room);
+  std::set<std::string> either(sa.begin(), sa.end());
+  either.insert(sb.begin(), sb.end());
+  for (const auto& room : either) {
+    if (with_events.count(room)) continue;  // compared above
+    EventStore::RoomRecords ra, rb;
+    if (!from.room_records(room, &ra, error)) return false;
+    if (!to.room_records(room, &rb, &err)) {
+      problems->push_back(where + err);
+      continue;
+    }
+    std::sort(ra.secrets.begin(), ra.secrets.end());
+    std::sort(rb.secrets.begin(), rb.secrets.end());
+    if (ra.secrets != rb.secrets) problems->push_back(where + "room " + room + " (no events): its secrets differ");
+  }
   return true;
 }
 

@@ -7,12 +7,13 @@
 //    first; each event is appended at its own version with its client
 //    action id and, where the source has one, its snapshot, so the copy
 //    keeps the destination's contract (checksums, compare-and-set,
-//    durability) for every record. Secrets and migration records follow
-//    their room. Not copied: the rooms' creation times (the copy's are its
-//    own), secrets of a room that has no events, RocksDB's MENTAT-LOSSES.
+//    durability) for every record. Secrets, migration records and creation
+//    times follow their room; the secrets of rooms that have no events are
+//    copied too. Not copied: RocksDB's MENTAT-LOSSES.
 //  * compare_stores() appends one sentence per difference (room and record)
-//    to *problems: the same rooms, heads and fork parents, the same event
-//    bytes, client action ids, snapshots, secrets and migration records.
+//    to *problems: the same rooms, heads, fork parents and creation times,
+//    the same event bytes, client action ids, snapshots, secrets (of rooms
+//    with and without events) and migration records.
 //  * Both return false with *error only when they cannot go on (a store
 //    error); a copy stopped that way leaves the destination partly written
 //    (start again into a new one). Thread-safety: as the stores'; nothing

@@ -63,7 +63,38 @@ std::unique_ptr<EventStore> EventStore::open(const std::string& location, const 
   return RocksStore::open(location, opts, error, lost);
 }
 
+std::string redact_location(const std::string& location) {
+  if (!is_postgres_location(location)) return location;
+  std::string out = location;
+  // scheme://user:password@host... -> scheme://user:***@host...
+  const size_t authority = out.find("://") + 3;
+  const size_t end = std::min(out.find_first_of("/?", authority), out.size());
+  const size_t at = end > authority ? out.rfind('@', end - 1) : std::string::npos;
+  if (at != std::string::npos && at >= authority) {
+    const size_t colon = out.find(':', authority);
+    if (colon < at) out.replace(colon + 1, at - colon - 1, "***");
+  }
+  // ...?a=1&password=secret&... -> ...?a=1&password=***&...
+  for (size_t p = out.find('?', authority); p != std::string::npos; p = out.find('&', p)) {
+    ++p;
+    if (out.compare(p, 9, "password=") != 0) continue;
+    const size_t value = p + 9, stop = std::min(out.find('&', value), out.size());
+    out.replace(value, stop - value, "***");
+  }
+  return out;
+}
+
 EventStore::~EventStore() = default;
+
+AppendResult EventStore::append(const std::string& room, int64_t expected_head, const std::string& event_bytes,
+                                const std::string& client_action_id, const std::string* snapshot_bytes) {
+  if (!valid_room_id(room)) {
+    AppendResult r;
+    r.error = "invalid room id '" + room + "'";
+    return r;
+  }
+  return append_valid(room, expected_head, event_bytes, client_action_id, snapshot_bytes);
+}
 
 bool EventStore::valid_room_id(const std::string& room) {
   if (room.empty() || room.size() > 64) return false;
@@ -126,11 +157,7 @@ bool EventStore::scan_events(const std::string& room, int64_t from, int64_t to,
   std::string bytes;
   bool ok = scan_own_events(room, from, to,
                             [&](int64_t v, std::string_view value) {
-                              if (v != expect) {
-                                *error = "room " + room + ": version " + std::to_string(expect) + " is missing from the store";
-                                bad = true;
-                                return false;
-                              }
+                              if (v != expect) return false;  // a hole at `expect`: said below
                               ++expect;
                               if (!unseal_event(room, v, value, &bytes, error)) {
                                 bad = true;

@@ -96,6 +96,12 @@ struct LostWrite {
 // postgres://) rather than a directory.
 bool is_postgres_location(const std::string& location);
 
+// `location` as it may be printed or logged: a PostgreSQL URL's password
+// replaced by *** (postgresql://user:***@host/db, ...?password=***);
+// anything else unchanged. Every message naming a store uses this (or
+// EventStore::dir(), which is it).
+std::string redact_location(const std::string& location);
+
 class EventStore {
  public:
   // Opens (or creates) the store at `location` (a directory, or a
@@ -118,8 +124,9 @@ class EventStore {
   virtual bool create_fork(const std::string& room, const std::string& parent, int64_t parent_version,
                            std::string* error) = 0;
 
-  virtual AppendResult append(const std::string& room, int64_t expected_head, const std::string& event_bytes,
-                              const std::string& client_action_id, const std::string* snapshot_bytes = nullptr) = 0;
+  // An invalid room id (valid_room_id) is an error, nothing written.
+  AppendResult append(const std::string& room, int64_t expected_head, const std::string& event_bytes,
+                      const std::string& client_action_id, const std::string* snapshot_bytes = nullptr);
 
   // nullopt with an empty *error when there is no such room.
   virtual std::optional<RoomMeta> meta(const std::string& room, std::string* error) = 0;
@@ -166,8 +173,8 @@ class EventStore {
   // own tools (pg_dump, pg_basebackup).
   virtual bool copy_to(const std::string& dest, int64_t* records, std::string* error) = 0;
 
-  // Where the store is, for messages: the directory, or the URL without a
-  // password.
+  // Where the store is, for messages: the directory, or the URL with its
+  // password redacted (redact_location).
   const std::string& dir() const { return location_; }
 
   // Migration records (`mentat migrate`, store/room.h): a room's state hashes
@@ -206,15 +213,40 @@ class EventStore {
     std::vector<std::pair<std::string, std::string>> secrets;
   };
   virtual bool room_records(const std::string& room, RoomRecords* out, std::string* error) = 0;
+  // Every room that has secrets, in key order, whether or not it has events
+  // (a room's secrets may be written before its first event).
+  virtual bool secret_rooms(std::vector<std::string>* out, std::string* error) = 0;
+  // Sets an existing room's creation time (RoomMeta::created_unix_ms), so
+  // that a copy keeps its source's; durable like an append. Copies only.
+  virtual bool set_created(const std::string& room, uint64_t created_unix_ms, std::string* error) = 0;
+  // Makes every write so far durable, for a store opened with Options::sync
+  // off (a copy written in bulk: one flush at its end). A synced store has
+  // nothing to do.
+  virtual bool flush(std::string* error) {
+    (void)error;
+    return true;
+  }
 
   // ---- Several processes on one store (PostgreSQL) ----
-  // Calls fn(room, version) from a thread of the store's for appends
-  // committed by any process sharing the store (this one's included), until
-  // watch_appends is called again (nullptr: no more calls; once it returns,
-  // the previous fn is not running and is not called again). An append
-  // committed while the store's listening connection is re-established is
-  // not told. A backend with one writing process (RocksDB) never calls fn.
-  virtual void watch_appends(std::function<void(const std::string& room, int64_t version)> fn) { (void)fn; }
+  // What processes sharing the store commit, told from a thread of the
+  // store's (each callback may be empty). A backend with one writing
+  // process (RocksDB) never calls them.
+  struct Watcher {
+    // An append committed by any process sharing the store (this one's
+    // included).
+    std::function<void(const std::string& room, int64_t version)> appended;
+    // put_room_secrets committed for the room by any process (this one's
+    // included): whatever was read of its secrets may be stale.
+    std::function<void(const std::string& room)> secrets_changed;
+    // The store's listening connection was established (at the start, and
+    // again after it was lost): what was committed while nothing listened
+    // was not told, so every room's head and secrets may have moved. Called
+    // once the new connection listens, before anything it receives.
+    std::function<void()> resync;
+  };
+  // Replaces the watcher (an empty one: no more calls; once watch returns,
+  // the previous callbacks are not running and are not called again).
+  virtual void watch(Watcher w) { (void)w; }
   // The lease on a room's background work (its bot seats): true while this
   // process holds it. Of the processes sharing a store at most one holds a
   // room's lease at a time; it ends with its holder's process (its
@@ -227,7 +259,11 @@ class EventStore {
   }
 
  protected:
-  explicit EventStore(std::string location) : location_(std::move(location)) {}
+  explicit EventStore(std::string location) : location_(redact_location(location)) {}
+
+  // append() once the room id is valid.
+  virtual AppendResult append_valid(const std::string& room, int64_t expected_head, const std::string& event_bytes,
+                                    const std::string& client_action_id, const std::string* snapshot_bytes) = 0;
 
   // What a backend stores of one room alone (no fork resolution; the
   // public readers above add that):

@@ -3,8 +3,12 @@
 #include <pqxx/pqxx>
 
 #include <chrono>
-#include <stdexcept>
+#include <filesystem>
 #include <map>
+#include <stdexcept>
+
+#include "store/copy.h"
+#include "store/rocks_store.h"
 
 namespace mentat::store {
 
@@ -30,6 +34,28 @@ std::string message(const std::exception& e) {
   for (auto& c : s)
     if (c == '\n') c = ' ';
   return s;
+}
+
+// `msg` with every password `url` holds (its user info's, its password=
+// parameters') replaced by *** (libpq quotes parts of a URL it cannot
+// parse), as redact_location() finds them.
+std::string without_passwords(std::string msg, const std::string& url) {
+  std::vector<std::string> secrets;
+  const size_t authority = url.find("://") + 3;
+  const size_t end = std::min(url.find_first_of("/?", authority), url.size());
+  const size_t at = end > authority ? url.rfind('@', end - 1) : std::string::npos;
+  if (at != std::string::npos && at >= authority) {
+    const size_t colon = url.find(':', authority);
+    if (colon < at) secrets.push_back(url.substr(colon + 1, at - colon - 1));
+  }
+  for (size_t p = url.find('?', authority); p != std::string::npos; p = url.find('&', p)) {
+    ++p;
+    if (url.compare(p, 9, "password=") == 0) secrets.push_back(url.substr(p + 9, url.find('&', p) - (p + 9)));
+  }
+  for (const auto& secret : secrets)
+    for (size_t p = secret.empty() ? std::string::npos : msg.find(secret); p != std::string::npos; p = msg.find(secret, p + 3))
+      msg.replace(p, secret.size(), "***");
+  return msg;
 }
 
 std::string bytes_of(const pqxx::field& f) {
@@ -85,68 +111,70 @@ constexpr int64_t kMigrationLock = 0x6d656e746174;  // "mentat"
 
 }  // namespace
 
-std::string PgStore::redact(const std::string& url) {
-  // scheme://user:password@host... -> scheme://user@host...
-  const auto scheme = url.find("://");
-  if (scheme == std::string::npos) return url;
-  std::string out = url;
-  const auto at = out.find('@', scheme + 3);
-  const auto slash = out.find('/', scheme + 3);
-  if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
-    const auto colon = out.find(':', scheme + 3);
-    if (colon != std::string::npos && colon < at) out.erase(colon, at - colon);
-  }
-  // ...?password=secret&... -> password dropped
-  for (auto p = out.find("password="); p != std::string::npos; p = out.find("password=")) {
-    auto end = out.find('&', p);
-    out.erase(p, end == std::string::npos ? std::string::npos : end + 1 - p);
-  }
-  while (!out.empty() && (out.back() == '&' || out.back() == '?')) out.pop_back();
-  return out;
-}
-
-PgStore::PgStore(const std::string& url, const Options& opts) : EventStore(redact(url)), url_(url), opts_(opts) {}
+PgStore::PgStore(const std::string& url, const Options& opts) : EventStore(url), url_(url), opts_(opts) {}
 
 PgStore::~PgStore() {
   closing_ = true;
   if (watcher_.joinable()) watcher_.join();
 }
 
-void PgStore::watch_appends(std::function<void(const std::string& room, int64_t version)> fn) {
+void PgStore::watch(Watcher w) {
   std::scoped_lock lock(watch_mu_);
-  on_append_ = std::move(fn);
-  if (!on_append_ || watcher_.joinable()) return;
-  watcher_ = std::thread([this] {
-    struct Receiver final : pqxx::notification_receiver {
-      Receiver(pqxx::connection& c, PgStore& st) : pqxx::notification_receiver(c, "mentat_append"), st(st) {}
-      void operator()(const std::string& payload, int) override {
-        const auto colon = payload.rfind(':');
-        if (colon == std::string::npos) return;
-        int64_t version = -1;
-        try {
-          version = std::stoll(payload.substr(colon + 1));
-        } catch (const std::logic_error&) {
-          return;  // not a notification of ours
-        }
+  watcher_fns_ = std::move(w);
+  const bool any = watcher_fns_.appended || watcher_fns_.secrets_changed || watcher_fns_.resync;
+  if (!any || watcher_.joinable()) return;
+  watcher_ = std::thread([this] { listen_loop(); });
+}
+
+void PgStore::listen_loop() {
+  struct Receiver final : pqxx::notification_receiver {
+    Receiver(pqxx::connection& c, PgStore& st, const char* channel) : pqxx::notification_receiver(c, channel), st(st) {}
+    void operator()(const std::string& payload, int) override {
+      if (channel() == "mentat_room") {
         std::scoped_lock lock(st.watch_mu_);
-        if (st.on_append_) st.on_append_(payload.substr(0, colon), version);
+        if (st.watcher_fns_.secrets_changed) st.watcher_fns_.secrets_changed(payload);
+        return;
       }
-      PgStore& st;
-    };
-    while (!closing_) {
-      std::string err;
-      auto pc = connect(&err);
-      if (pc) {
-        try {
-          Receiver rec(pc->c, *this);
-          while (!closing_) pc->c.await_notification(0, 200000);
-        } catch (const std::exception&) {
-          // The connection was lost: listen again on a new one.
-        }
+      const auto colon = payload.rfind(':');
+      if (colon == std::string::npos) return;
+      int64_t version = -1;
+      try {
+        version = std::stoll(payload.substr(colon + 1));
+      } catch (const std::logic_error&) {
+        return;  // not a notification of ours
       }
-      for (int i = 0; i < 10 && !closing_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::scoped_lock lock(st.watch_mu_);
+      if (st.watcher_fns_.appended) st.watcher_fns_.appended(payload.substr(0, colon), version);
     }
-  });
+    PgStore& st;
+  };
+  while (!closing_) {
+    std::string err;
+    auto pc = connect(&err, "mentat listen");
+    if (pc) {
+      try {
+        Receiver appends(pc->c, *this, "mentat_append"), secrets(pc->c, *this, "mentat_room");
+        {
+          // Listening now: what was committed before is read again.
+          std::scoped_lock lock(watch_mu_);
+          if (watcher_fns_.resync) watcher_fns_.resync();
+        }
+        auto last_check = std::chrono::steady_clock::now();
+        while (!closing_) {
+          pc->c.await_notification(0, 200000);
+          // A connection the server ended (or that silently went away) is
+          // found by a round trip at least every second.
+          if (std::chrono::steady_clock::now() - last_check > std::chrono::seconds(1)) {
+            pqxx::nontransaction(pc->c).exec("SELECT 1");
+            last_check = std::chrono::steady_clock::now();
+          }
+        }
+      } catch (const std::exception&) {
+        // The connection was lost: listen again on a new one.
+      }
+    }
+    for (int i = 0; i < 10 && !closing_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
 bool PgStore::hold_room_lease(const std::string& room) {
@@ -155,7 +183,7 @@ bool PgStore::hold_room_lease(const std::string& room) {
     if (!lease_conn_) {
       std::string err;
       leased_.clear();
-      lease_conn_ = connect(&err);
+      lease_conn_ = connect(&err, "mentat lease");
       if (!lease_conn_) return false;
     }
     try {
@@ -176,17 +204,18 @@ bool PgStore::hold_room_lease(const std::string& room) {
   return false;
 }
 
-std::unique_ptr<PgConn> PgStore::connect(std::string* error) {
+std::unique_ptr<PgConn> PgStore::connect(std::string* error, const char* name) {
   try {
     auto c = std::make_unique<PgConn>(url_);
     pqxx::nontransaction n(c->c);
+    if (name) n.exec(std::string("SET application_name TO '") + name + "'");
     // Every commit waits for the database's log to be flushed (the
     // contract's "durable before it returns"), whatever the server's default.
     n.exec(opts_.sync ? "SET synchronous_commit TO on" : "SET synchronous_commit TO off");
     if (opts_.read_only) n.exec("SET default_transaction_read_only TO on");
     return c;
   } catch (const std::exception& e) {
-    *error = "cannot connect to the store at " + dir() + ": " + message(e);
+    *error = "cannot connect to the store at " + dir() + ": " + without_passwords(message(e), url_);
     return nullptr;
   }
 }
@@ -337,13 +366,9 @@ std::optional<int64_t> PgStore::find_action(const std::string& room, const std::
   return out;
 }
 
-AppendResult PgStore::append(const std::string& room, int64_t expected_head, const std::string& event_bytes,
-                             const std::string& client_action_id, const std::string* snapshot_bytes) {
+AppendResult PgStore::append_valid(const std::string& room, int64_t expected_head, const std::string& event_bytes,
+                                   const std::string& client_action_id, const std::string* snapshot_bytes) {
   AppendResult r;
-  if (!valid_room_id(room)) {
-    r.error = "invalid room id '" + room + "'";
-    return r;
-  }
   const int64_t version = expected_head + 1;
   const std::string sealed = seal_event(event_bytes);
   auto duplicate = [&](PgConn& pc) {
@@ -523,6 +548,9 @@ bool PgStore::put_room_secrets(const std::string& room,
           w.exec_params("INSERT INTO secrets (room, name, value) VALUES ($1, $2, $3) "
                         "ON CONFLICT (room, name) DO UPDATE SET value = EXCLUDED.value",
                         room, name, pqxx::binarystring(value));
+        // Every server sharing the store forgets what it read of them
+        // (sent with the commit; rare enough to ride in it).
+        w.exec_params("SELECT pg_notify('mentat_room', $1)", room);
         w.commit();
       },
       error);
@@ -627,12 +655,57 @@ bool PgStore::room_records(const std::string& room, RoomRecords* out, std::strin
       error);
 }
 
+bool PgStore::secret_rooms(std::vector<std::string>* out, std::string* error) {
+  return with_connection(
+      "store " + dir() + ": the rooms' secrets cannot be listed",
+      [&](PgConn& pc) {
+        out->clear();
+        pqxx::nontransaction n(pc.c);
+        for (const auto& row : n.exec("SELECT DISTINCT room COLLATE \"C\" FROM secrets ORDER BY 1"))
+          out->push_back(row[0].as<std::string>());
+      },
+      error);
+}
+
+bool PgStore::set_created(const std::string& room, uint64_t created_unix_ms, std::string* error) {
+  bool found = false;
+  const bool ran = with_connection(
+      "room " + room,
+      [&](PgConn& pc) {
+        pqxx::work w(pc.c);
+        found = w.exec_params("UPDATE rooms SET created_unix_ms = $2 WHERE room = $1", room,
+                              static_cast<int64_t>(created_unix_ms))
+                    .affected_rows() == 1;
+        w.commit();
+      },
+      error);
+  if (ran && !found) *error = "no room " + room;
+  return ran && found;
+}
+
 bool PgStore::copy_to(const std::string& dest, int64_t* records, std::string* error) {
-  (void)dest;
   *records = 0;
-  *error = "store " + dir() + " is a PostgreSQL database: back it up with PostgreSQL's own tools (pg_dump, "
-           "pg_basebackup; docs/SERVER.md)";
-  return false;
+  if (is_postgres_location(dest)) {
+    *error = "a backup of the PostgreSQL store " + dir() + " goes into a new directory (a RocksDB store); to copy it "
+             "into another database use `mentat migrate-store`, pg_dump or pg_basebackup (docs/SERVER.md)";
+    return false;
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(dest, ec)) {
+    *error = "the backup directory " + dest + " exists already (a backup goes into a new directory)";
+    return false;
+  }
+  Options o;
+  o.sync = false;  // one flush at the end makes the copy durable
+  auto copy = RocksStore::open(dest, o, error);
+  if (!copy) return false;
+  CopyReport r;
+  if (!copy_store(*this, *copy, &r, error) || !copy->flush(error)) {
+    *error = "the backup " + dest + " is incomplete (remove it): " + *error;
+    return false;
+  }
+  *records = r.rooms + r.events + r.snapshots + r.action_ids + r.secrets + r.migrations;
+  return true;
 }
 
 bool PgStore::check_integrity(std::vector<std::string>* problems, std::string* error) {

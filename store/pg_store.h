@@ -29,8 +29,7 @@
 //    finds nothing to accept.
 //  * Thread-safe: connections are pooled (one per concurrent caller); a
 //    connection the server dropped is replaced at the next call.
-//  * Several processes: watch_appends() and hold_room_lease() below.
-//  * Not here (partial, docs/SERVER.md): copy_to (use pg_dump).
+//  * Several processes: watch() and hold_room_lease() below.
 #pragma once
 
 #include <atomic>
@@ -59,8 +58,6 @@ class PgStore final : public EventStore {
 
   bool create_fork(const std::string& room, const std::string& parent, int64_t parent_version,
                    std::string* error) override;
-  AppendResult append(const std::string& room, int64_t expected_head, const std::string& event_bytes,
-                      const std::string& client_action_id, const std::string* snapshot_bytes = nullptr) override;
   std::optional<RoomMeta> meta(const std::string& room, std::string* error) override;
   std::optional<int64_t> find_action(const std::string& room, const std::string& client_action_id,
                                      std::string* error) override;
@@ -71,6 +68,15 @@ class PgStore final : public EventStore {
                                              std::string* error) override;
   bool check_integrity(std::vector<std::string>* problems, std::string* error) override;
   bool room_records(const std::string& room, RoomRecords* out, std::string* error) override;
+  bool secret_rooms(std::vector<std::string>* out, std::string* error) override;
+  bool set_created(const std::string& room, uint64_t created_unix_ms, std::string* error) override;
+  // Backup (`mentat backup DEST`): a logical copy into a new RocksDB store
+  // directory DEST by store/copy.h's copy_store (every room, parents first,
+  // each event with its client action id and snapshot, secrets, migration
+  // records, creation times), flushed once at the end. Each room is copied
+  // as of the moment its turn comes (its events up to the head the room
+  // list showed), not the whole database as of one moment: for that, and
+  // for a PostgreSQL copy, use pg_dump or pg_basebackup (docs/SERVER.md).
   bool copy_to(const std::string& dest, int64_t* records, std::string* error) override;
   bool put_migration(const std::string& room, const std::string& record,
                      const std::vector<std::pair<int64_t, std::string>>& snapshots, std::string* error) override;
@@ -80,21 +86,24 @@ class PgStore final : public EventStore {
   bool debug_overwrite_event(const std::string& room, int64_t version, const std::string& bytes, std::string* error,
                              bool raw = false) override;
 
-  // LISTEN mentat_append on a connection of its own (reconnected when lost);
-  // after each append's commit, a transaction of its own (not synced) sends
-  // NOTIFY mentat_append 'room:version' (a process that dies between the two
-  // stores the event and tells no one: long-polls elsewhere end at their wait).
-  void watch_appends(std::function<void(const std::string& room, int64_t version)> fn) override;
+  // LISTEN mentat_append and mentat_room on a connection of its own
+  // (application_name 'mentat listen'; reconnected when lost, then
+  // Watcher::resync). After each append's commit, a transaction of its own
+  // (not synced) sends NOTIFY mentat_append 'room:version' (a process that
+  // dies between the two stores the event and tells no one: long-polls
+  // elsewhere end at their wait). put_room_secrets sends NOTIFY mentat_room
+  // 'room' inside its own transaction (delivered with its commit).
+  void watch(Watcher w) override;
   // A session-level advisory lock (pg_try_advisory_lock on the room id's
-  // 64-bit text hash) on a connection of its own: PostgreSQL releases it
+  // 64-bit text hash) on a connection of its own (application_name
+  // 'mentat lease'): PostgreSQL releases it
   // when that connection ends, the holder's process with it. Two rooms whose
   // ids hash alike share one lease.
   bool hold_room_lease(const std::string& room) override;
 
-  // The URL without its password (for messages).
-  static std::string redact(const std::string& url);
-
  protected:
+  AppendResult append_valid(const std::string& room, int64_t expected_head, const std::string& event_bytes,
+                            const std::string& client_action_id, const std::string* snapshot_bytes) override;
   bool read_own_event(const std::string& room, int64_t version, std::string* value, std::string* error) override;
   bool scan_own_events(const std::string& room, int64_t from, int64_t to,
                        const std::function<bool(int64_t, std::string_view)>& fn, std::string* error) override;
@@ -106,7 +115,10 @@ class PgStore final : public EventStore {
   // Runs fn with a pooled connection; a database error becomes false with
   // *error = `what` + ": " + the database's message.
   bool with_connection(const std::string& what, const std::function<void(PgConn&)>& fn, std::string* error);
-  std::unique_ptr<PgConn> connect(std::string* error);
+  // A new connection; `name`, when given, is its application_name (what
+  // pg_stat_activity shows).
+  std::unique_ptr<PgConn> connect(std::string* error, const char* name = nullptr);
+  void listen_loop();
   bool migrate(PgConn& pc, std::string* error);
 
   std::string url_;
@@ -114,8 +126,8 @@ class PgStore final : public EventStore {
   std::mutex mu_;
   std::vector<std::unique_ptr<PgConn>> idle_;
   std::atomic<bool> closing_{false};
-  std::mutex watch_mu_;  // held while on_append_ runs
-  std::function<void(const std::string&, int64_t)> on_append_;
+  std::mutex watch_mu_;  // held while a callback of watcher_fns_ runs
+  Watcher watcher_fns_;
   std::thread watcher_;
   std::mutex lease_mu_;
   std::unique_ptr<PgConn> lease_conn_;       // holds the leases (guarded by lease_mu_)

@@ -537,13 +537,9 @@ bool RocksStore::create_fork(const std::string& room, const std::string& parent,
   return true;
 }
 
-AppendResult RocksStore::append(const std::string& room, int64_t expected_head, const std::string& event_bytes,
-                                const std::string& client_action_id, const std::string* snapshot_bytes) {
+AppendResult RocksStore::append_valid(const std::string& room, int64_t expected_head, const std::string& event_bytes,
+                                      const std::string& client_action_id, const std::string* snapshot_bytes) {
   AppendResult r;
-  if (!valid_room_id(room)) {
-    r.error = "invalid room id '" + room + "'";
-    return r;
-  }
   std::scoped_lock lock(room_lock(room));
   std::string err;
   if (!resume_writes(&err)) {
@@ -738,6 +734,53 @@ bool RocksStore::room_records(const std::string& room, RoomRecords* out, std::st
          scan(handles_[0], secret_key(room, ""), [&](std::string_view name, std::string_view value) {
            out->secrets.emplace_back(std::string(name), std::string(value));
          });
+}
+
+bool RocksStore::secret_rooms(std::vector<std::string>* out, std::string* error) {
+  out->clear();
+  const std::string pre = std::string("secret", 6) + '\0';
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), handles_[0]));
+  for (it->Seek(pre); it->Valid() && it->key().starts_with(pre); it->Next()) {
+    const std::string_view rest(it->key().data() + pre.size(), it->key().size() - pre.size());
+    const std::string room(rest.substr(0, rest.find('\0')));
+    if (out->empty() || out->back() != room) out->push_back(room);
+  }
+  if (!it->status().ok()) {
+    *error = "store " + dir_ + ": the rooms' secrets cannot be listed: " + it->status().ToString();
+    return false;
+  }
+  return true;
+}
+
+bool RocksStore::set_created(const std::string& room, uint64_t created_unix_ms, std::string* error) {
+  std::scoped_lock lock(room_lock(room));
+  std::string err;
+  auto m = meta(room, &err);
+  if (!m) {
+    *error = err.empty() ? "no room " + room : err;
+    return false;
+  }
+  m->created_unix_ms = created_unix_ms;
+  rocksdb::WriteOptions wo;
+  wo.sync = opts_.sync;
+  wo.disableWAL = !opts_.wal && !opts_.sync;
+  auto st = db_->Put(wo, rooms_, room, encode_meta(*m));
+  if (!st.ok()) {
+    write_failed(st);
+    *error = "room " + room + ": " + st.ToString();
+    return false;
+  }
+  remember_meta(*m, true);
+  return true;
+}
+
+bool RocksStore::flush(std::string* error) {
+  if (opts_.read_only) return true;
+  if (auto st = db_->Flush(rocksdb::FlushOptions(), handles_); !st.ok()) {
+    *error = "store " + dir_ + ": flushing it failed: " + st.ToString();
+    return false;
+  }
+  return true;
 }
 
 void RocksStore::debug_fail_acknowledgements(int n) {

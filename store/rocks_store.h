@@ -61,8 +61,6 @@ class RocksStore final : public EventStore {
 
   bool create_fork(const std::string& room, const std::string& parent, int64_t parent_version,
                    std::string* error) override;
-  AppendResult append(const std::string& room, int64_t expected_head, const std::string& event_bytes,
-                      const std::string& client_action_id, const std::string* snapshot_bytes = nullptr) override;
   std::optional<RoomMeta> meta(const std::string& room, std::string* error) override;
   std::optional<int64_t> find_action(const std::string& room, const std::string& client_action_id,
                                      std::string* error) override;
@@ -73,6 +71,9 @@ class RocksStore final : public EventStore {
                                              std::string* error) override;
   bool check_integrity(std::vector<std::string>* problems, std::string* error) override;
   bool room_records(const std::string& room, RoomRecords* out, std::string* error) override;
+  bool secret_rooms(std::vector<std::string>* out, std::string* error) override;
+  bool set_created(const std::string& room, uint64_t created_unix_ms, std::string* error) override;
+  bool flush(std::string* error) override;
   bool copy_to(const std::string& dest, int64_t* records, std::string* error) override;
   bool put_migration(const std::string& room, const std::string& record,
                      const std::vector<std::pair<int64_t, std::string>>& snapshots, std::string* error) override;
@@ -84,6 +85,8 @@ class RocksStore final : public EventStore {
                              bool raw = false) override;
 
  protected:
+  AppendResult append_valid(const std::string& room, int64_t expected_head, const std::string& event_bytes,
+                            const std::string& client_action_id, const std::string* snapshot_bytes) override;
   bool read_own_event(const std::string& room, int64_t version, std::string* value, std::string* error) override;
   bool scan_own_events(const std::string& room, int64_t from, int64_t to,
                        const std::function<bool(int64_t, std::string_view)>& fn, std::string* error) override;

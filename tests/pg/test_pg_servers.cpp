@@ -24,6 +24,8 @@ std::unique_ptr<store::EventStore> open_pg(const std::string& location) {
   return st;
 }
 
+constexpr const char* kAdmin = "admin-token-of-the-pg-tests";
+
 struct Node {
   std::unique_ptr<store::EventStore> store;
   std::unique_ptr<server::Server> server;
@@ -34,6 +36,7 @@ struct Node {
     o.threads = 16;
     o.keep_alive_seconds = 1;
     o.bot_threads = bot_threads;
+    o.admin_token = kAdmin;
     server = std::make_unique<server::Server>(*store, o);
     std::string err;
     port = server->start("127.0.0.1", 0, &err);
@@ -59,6 +62,48 @@ struct Node {
     httplib::Headers h;
     if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
     return c.Get(path.c_str(), h);
+  }
+};
+
+// The string value of "key" in a JSON answer ("" when absent).
+std::string json_str(const std::string& body, const std::string& key) {
+  const auto p = body.find("\"" + key + "\"");
+  if (p == std::string::npos) return "";
+  const auto q = body.find('"', body.find(':', p) + 1);
+  return body.substr(q + 1, body.find('"', q + 1) - q - 1);
+}
+
+// Polls `ok` every 50 ms for up to `seconds`; true once it holds.
+template <class F>
+bool within(double seconds, F ok) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    if (ok()) return true;
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// A long-poll GET on its own thread: its answer and how long it took.
+struct LongPoll {
+  int status = -1;
+  std::string body;
+  std::chrono::duration<double> waited{};
+  std::thread thread;
+  LongPoll(Node& n, const std::string& path, const std::string& token) {
+    thread = std::thread([this, &n, path, token] {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto r = n.get(path, token);
+      waited = std::chrono::steady_clock::now() - t0;
+      if (r) {
+        status = r->status;
+        body = r->body;
+      }
+    });
+  }
+  void join() { thread.join(); }
+  ~LongPoll() {
+    if (thread.joinable()) thread.join();
   }
 };
 
@@ -88,6 +133,30 @@ int64_t json_int(const std::string& body, const std::string& key) {
 std::string predict(int64_t expect, const std::string& id, const std::string& faction) {
   return "{\"expect\":" + std::to_string(expect) + ",\"id\":\"" + id +
          R"(","action_type":"Predict","action":{"faction":")" + faction + R"(","turn":3}})";
+}
+
+// Two servers without bots on a new database, and a room created through
+// `a` that `b` follows (it has read the room, tokens included).
+struct TwoServers {
+  FreshStore db;
+  Node a{db.location, 0}, b{db.location, 0};
+  std::vector<std::string> tokens;
+  explicit TwoServers(const std::string& room) {
+    tokens = create_room(a, room);
+    REQUIRE(b.get("/rooms/" + room + "/events?after=-1", tokens[0])->status == 200);
+  }
+};
+
+// Bene Gesserit's prediction at version 0 through `n`, then `poll` (waiting
+// after version 0 on another server) must answer it well before its 20 s.
+void act_and_check_woken(Node& n, const std::string& room, const std::string& bg_token, LongPoll& poll) {
+  auto r = n.post("/rooms/" + room + "/actions", predict(0, "p1", "Harkonnen"), bg_token);
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  poll.join();
+  CHECK(poll.status == 200);
+  CHECK(json_int(poll.body, "head") == 1);
+  CHECK(poll.waited.count() < 10);
 }
 
 }  // namespace
@@ -120,32 +189,13 @@ TEST_CASE("postgresql servers: a racing pair of actions from two servers gives o
 }
 
 TEST_CASE("postgresql servers: a long-poll on one server wakes when another appends", "[pg][server]") {
-  FreshStore db;
-  Node a(db.location, 0), b(db.location, 0);
-  auto tokens = create_room(a, "poll");
-  // b follows the room (its slot exists) before a appends.
-  REQUIRE(b.get("/rooms/poll/events?after=-1", tokens[0])->status == 200);
-  std::atomic<int> status{0};
-  std::string body;
-  std::chrono::duration<double> waited{};
-  std::thread poll([&] {
-    const auto t0 = std::chrono::steady_clock::now();
-    auto r = b.get("/rooms/poll/events?after=0&wait=20", tokens[0]);
-    waited = std::chrono::steady_clock::now() - t0;
-    if (r) {
-      status = r->status;
-      body = r->body;
-    }
-  });
+  TwoServers t("poll");  // b follows the room (its slot exists) before a appends
+  auto &a = t.a, &b = t.b;
+  const auto& tokens = t.tokens;
+  LongPoll poll(b, "/rooms/poll/events?after=0&wait=20", tokens[0]);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  auto r = a.post("/rooms/poll/actions", predict(0, "p1", "Harkonnen"), tokens[2]);
-  REQUIRE(r);
-  REQUIRE(r->status == 200);
-  poll.join();
-  CHECK(status == 200);
-  CHECK(json_int(body, "head") == 1);
   // Woken by the notification, not by the end of its 20 s wait.
-  CHECK(waited.count() < 10);
+  act_and_check_woken(a, "poll", tokens[2], poll);
 }
 
 TEST_CASE("postgresql store: one holder of a room's lease at a time, taken over when it goes", "[pg][store]") {
@@ -172,10 +222,12 @@ TEST_CASE("postgresql store: appends of another store are told to watchers", "[p
   auto two = open_pg(db.location);
   std::mutex mu;
   std::vector<std::pair<std::string, int64_t>> seen;
-  two->watch_appends([&](const std::string& room, int64_t v) {
+  store::EventStore::Watcher w;
+  w.appended = [&](const std::string& room, int64_t v) {
     std::scoped_lock lock(mu);
     seen.emplace_back(room, v);
-  });
+  };
+  two->watch(std::move(w));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the listener connects
   REQUIRE(one->append("w", -1, "e0", "").status == store::AppendStatus::Ok);
   REQUIRE(one->append("w", 0, "e1", "").status == store::AppendStatus::Ok);
@@ -186,7 +238,7 @@ TEST_CASE("postgresql store: appends of another store are told to watchers", "[p
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  two->watch_appends(nullptr);
+  two->watch({});
   std::scoped_lock lock(mu);
   REQUIRE(seen.size() == 2);
   CHECK(seen[0] == std::make_pair(std::string("w"), int64_t{0}));
@@ -216,4 +268,118 @@ TEST_CASE("postgresql servers: one server plays a room's bots, the other takes o
   for (int i = 0; i < 100 && head(other) < at + 10; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   CHECK(head(other) >= at + 10);
   CHECK(other.server->metrics().bot_actions > 0);
+}
+
+// ---- secrets changed through one server, seen by the others ------------------
+
+TEST_CASE("postgresql servers: a seat token reissued on one server is refused on the other, the new one accepted",
+          "[pg][server][secrets]") {
+  TwoServers t("tok");  // b has read the room's tokens (and would keep them)
+  auto &a = t.a, &b = t.b;
+  const auto& tokens = t.tokens;
+  auto r = a.post("/admin/rooms/tok/token", R"({"seat":2})", kAdmin);
+  REQUIRE(r);
+  INFO(r->body);
+  REQUIRE(r->status == 200);
+  const std::string fresh = json_str(r->body, "token");
+  REQUIRE(fresh.size() == 64);
+  REQUIRE(fresh != tokens[2]);
+  auto status = [&](const std::string& token) {
+    auto g = b.get("/rooms/tok/events?after=-1", token);
+    return g ? g->status : -1;
+  };
+  CHECK(within(5, [&] { return status(tokens[2]) == 401; }));
+  CHECK(status(fresh) == 200);
+  // The other seats' tokens still work there.
+  CHECK(status(tokens[0]) == 200);
+  // And acting through b with the new token is that seat's.
+  r = b.post("/rooms/tok/actions", predict(0, "t1", "Harkonnen"), fresh);
+  REQUIRE(r);
+  CHECK(r->status == 200);
+}
+
+TEST_CASE("postgresql servers: a room deleted on one server is 404 on the other, and its long-polls there answer",
+          "[pg][server][secrets]") {
+  TwoServers t("del");
+  auto &a = t.a, &b = t.b;
+  const auto& tokens = t.tokens;
+  LongPoll poll(b, "/rooms/del/events?after=0&wait=20", tokens[0]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto r = a.post("/admin/rooms/del/delete", R"({"deleted":true})", kAdmin);
+  REQUIRE(r);
+  INFO(r->body);
+  REQUIRE(r->status == 200);
+  CHECK(within(5, [&] { return b.get("/rooms/del/view")->status == 404; }));
+  CHECK(b.get("/rooms/del/events?after=-1")->body.find("\"deleted\"") != std::string::npos);
+  poll.join();
+  CHECK(poll.status == 404);
+  CHECK(poll.waited.count() < 10);
+  // Brought back on a: readable on b again.
+  r = a.post("/admin/rooms/del/delete", R"({"deleted":false})", kAdmin);
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  CHECK(within(5, [&] { return b.get("/rooms/del/view")->status == 200; }));
+}
+
+TEST_CASE("postgresql servers: seats made bots through one server are played by exactly one server",
+          "[pg][server][secrets]") {
+  FreshStore db;
+  Node a(db.location, 1), b(db.location, 1);
+  // b creates the room with one bot seat (Bene Gesserit, who predicts
+  // first): b plays it, and holds the room's lease from then on.
+  create_room(b, "bs", R"(,"bots":[2],"turns":10,"bot_seed":5)");
+  REQUIRE(within(10, [&] { return b.server->metrics().bot_actions > 0; }));
+  std::string err;
+  auto head = [&] { return a.store->meta("bs", &err)->head; };
+  // The game then waits for the human seats.
+  int64_t before = -1;
+  REQUIRE(within(10, [&] {
+    const int64_t h = head();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const bool still = h == head();
+    before = h;
+    return still;
+  }));
+  // a makes the two human seats bots: the lease holder (b) must play them.
+  for (int seat : {0, 1}) {
+    auto r = a.post("/admin/rooms/bs/bot", "{\"seat\":" + std::to_string(seat) + R"(,"profile":"easy"})", kAdmin);
+    REQUIRE(r);
+    INFO(r->body);
+    REQUIRE(r->status == 200);
+  }
+  CHECK(within(20, [&] { return head() >= before + 20; }));
+  const auto ma = a.server->metrics(), mb = b.server->metrics();
+  INFO("bot actions: a " << ma.bot_actions << ", b " << mb.bot_actions);
+  CHECK(ma.bot_actions == 0);
+  CHECK(mb.bot_actions > 0);
+  CHECK(ma.conflicts + mb.conflicts == 0);
+}
+
+TEST_CASE("postgresql servers: a long-poll wakes for an append made while its server's listening connection was down",
+          "[pg][server]") {
+  TwoServers t("relisten");
+  auto &a = t.a, &b = t.b;
+  const auto& tokens = t.tokens;
+  pqxx::connection admin(t.db.location);
+  auto listeners = [&] {
+    pqxx::nontransaction t(admin);
+    return t.exec("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
+                  "application_name = 'mentat listen'")[0][0]
+        .as<int>();
+  };
+  REQUIRE(within(10, [&] { return listeners() == 2; }));
+  LongPoll poll(b, "/rooms/relisten/events?after=0&wait=20", tokens[0]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  {
+    // Both servers' listening connections end (waiting until they have).
+    pqxx::nontransaction t(admin);
+    const auto ended = t.exec("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE "
+                              "datname = current_database() AND application_name = 'mentat listen'");
+    REQUIRE(ended.size() == 2);
+  }
+  // The append's notification goes to nobody.
+  // Woken once b listened again and read the room's head, not by the end of its wait.
+  act_and_check_woken(a, "relisten", tokens[2], poll);
+  // And b listens again: a later append wakes it as before.
+  CHECK(within(10, [&] { return listeners() == 2; }));
 }
