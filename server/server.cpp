@@ -221,6 +221,7 @@ struct Server::Impl : web::Host {
   std::unordered_set<std::string> bot_queued;
   std::unordered_set<std::string> leased_elsewhere;  // rooms whose bots another server plays
   static constexpr auto kLeaseRetry = std::chrono::seconds(2);
+  static constexpr auto kRecheck = std::chrono::seconds(5);  // a waiting long-poll reads the room's head again
   std::vector<std::thread> bot_threads;
   mutable std::mutex lat_mu;
   std::vector<double> latencies;  // ring of the last kLatencies append times (ms)
@@ -969,7 +970,16 @@ struct Server::Impl : web::Host {
       std::unique_lock lock(sl->mu);
       sl->head = std::max(sl->head, head);
       ++sl->waiters;
-      sl->changed.wait_until(lock, deadline, [&] { return sl->head > after || stopping.load() || sl->deleted.load(); });
+      const auto woken = [&] { return sl->head > after || stopping.load() || sl->deleted.load(); };
+      // The store is asked too, every kRecheck: a server sharing it that
+      // died between an append's commit and its notification told no one.
+      while (!sl->changed.wait_until(lock, std::min(deadline, Clock::now() + kRecheck), woken) && Clock::now() < deadline) {
+        lock.unlock();
+        std::string e;
+        const auto now = store.meta(room, &e);
+        lock.lock();
+        if (now) sl->head = std::max(sl->head, now->head);
+      }
       --sl->waiters;
       head = sl->head;
       if (sl->deleted) return error_reply(404, "deleted", "room " + room + " was deleted by the host");

@@ -383,3 +383,28 @@ TEST_CASE("postgresql servers: a long-poll wakes for an append made while its se
   // And b listens again: a later append wakes it as before.
   CHECK(within(10, [&] { return listeners() == 2; }));
 }
+
+TEST_CASE("postgresql servers: a long-poll wakes within seconds for an append nobody was told of", "[pg][server]") {
+  // As if the server that appended died between its commit and its
+  // notification: the event is put in by hand (a copy of another room's
+  // version 1, both rooms created alike), with no NOTIFY.
+  TwoServers t("quiet");
+  const auto loud = create_room(t.a, "loud");
+  auto r = t.a.post("/rooms/loud/actions", predict(0, "p1", "Harkonnen"), loud[2]);
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  LongPoll poll(t.b, "/rooms/quiet/events?after=0&wait=20", t.tokens[0]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  {
+    pqxx::connection c(t.db.location);
+    pqxx::work w(c);
+    w.exec("INSERT INTO events (room, version, client_action_id, value) "
+           "SELECT 'quiet', 1, client_action_id, value FROM events WHERE room = 'loud' AND version = 1");
+    REQUIRE(w.exec("UPDATE rooms SET head = 1 WHERE room = 'quiet' AND head = 0").affected_rows() == 1);
+    w.commit();
+  }
+  poll.join();
+  CHECK(poll.status == 200);
+  CHECK(json_int(poll.body, "head") == 1);
+  CHECK(poll.waited.count() < 10);  // the server's recheck (5 s), not the end of its 20 s wait
+}
