@@ -1,8 +1,5 @@
 // The Atreides' abilities (2.01) that the phases reach through the hook table
-// (core/factions/faction_rules.h). Still in their phase files: the plan
-// checks of Prescience (2.01.08, with the Voice's) and the Kwisatz Haderach's
-// plan flag, strength, loyalty, death and revival (2.01.11-14,
-// battle_abilities.cpp); docs/ARCHITECTURE.md.
+// (core/factions/faction_rules.h); docs/ARCHITECTURE.md.
 #include "core/factions/faction_rules.h"
 
 #include <algorithm>
@@ -20,6 +17,7 @@ bool sees_card_up_for_bid(const GameState& s) { return !s.atreides.bidding.blind
 
 // 3.01.11.02: a prevented 2.01.05 is the next card's (AtreidesState::Bidding::blind, public).
 void card_up_for_bid(GameState& s) {
+  s.atreides.bidding.blind = 0;  // the previous card's
   if (!ability_cancelled(s, kMe, Ability::AtreidesBidding)) return;
   s.atreides.bidding.blind = 1;
   consume_prevention(s, kMe, Ability::AtreidesBidding);
@@ -35,9 +33,9 @@ void plan_submitted(GameState& s) { consume_prevention(s, kMe, Ability::KwisatzH
 // 255 "not playing that element", not allowed for the dial; the leader
 // element is a leader id or 100 + a Cheap Hero card id). The answer must be
 // a plan element the seat could play (1.07.04.02-07): no "no leader" while
-// a leader or Cheap Hero is available, no card without one. The binding is
-// checked with the plan in battle_abilities.cpp (check_commitments), where
-// the Voice's "as well as they are able" reads it.
+// a leader or Cheap Hero is available, no card without one. The binding
+// (hook plan_binding below) is checked with the plan (plan_check), and the
+// Voice's "as well as they are able" reads it (bene_gesserit.cpp).
 
 using ability::kDefense;
 using ability::kDial;
@@ -225,6 +223,129 @@ void prescience_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   }
 }
 
+// ---- 2.01.08 the Prescience answer binds the plan (battle_abilities.cpp asks) ----
+
+std::string answer_text(int element, uint8_t v) {
+  if (element == kDial) return "a dial of " + std::to_string(v);
+  if (v == kNotPlayed) return std::string("no ") + battle_element_name(element);
+  if (element == kLeader) {
+    if (v >= kHeroOffset && v - kHeroOffset < data::kNumTreacheryCards) return card_name(static_cast<uint8_t>(v - kHeroOffset));
+    return v < data::kNumLeaders ? leader_name(v) : "?";
+  }
+  return v < data::kNumTreacheryCards ? card_name(v) : "?";
+}
+
+// What the Prescience answer binds in `seat`'s plan.
+void plan_binding(const GameState& s, Seat seat, PlanBinding& k) {
+  const auto& b = s.atreides.battle;
+  if (!b.prescience || !b.prescience_answered || battle_target_of(s, kMe) != seat) return;
+  const uint8_t v = b.prescience_value;
+  const auto& hand = s.of(s.faction_at(seat)).hand;
+  k.element = b.prescience - 1;
+  k.value = v;
+  // A committed card that has left the hand since (a worthless card the Bene
+  // Gesserit used as a Karama, 2.02.22) cannot be played: the slot stays empty.
+  auto card = [&](uint8_t c) { return c != kNotPlayed && hand.contains(c) ? c : kNone8; };
+  switch (k.element) {
+    case kLeader:
+      if (v == kNotPlayed) {
+        k.lead = true;
+      } else if (v >= kHeroOffset) {
+        k.hero = card(static_cast<uint8_t>(v - kHeroOffset));
+        k.lead = k.hero != kNone8;  // gone: 1.07.04.05 alone decides
+      } else {
+        k.lead = true;
+        k.leader = v;
+      }
+      break;
+    case kWeapon:
+      k.weapon = true;
+      k.weapon_card = card(v);
+      break;
+    case kDefense:
+      k.defense = true;
+      k.defense_card = card(v);
+      break;
+    case kDial:
+      k.dial = true;
+      k.dial_value = v;
+      break;
+  }
+}
+
+std::optional<Rejection> plan_check(const GameState&, Seat, const Action& a, const PlanBinding& k) {
+  auto broken = [&]() {
+    return reject(RejectCode::IllegalChoice, "you revealed " + answer_text(k.element, k.value) +
+                                                 " to the Atreides' Prescience: your battle plan must keep it (2.01.08)");
+  };
+  if (k.lead && (a.card != k.leader || a.forces != k.hero)) return broken();
+  if (k.weapon && a.to != k.weapon_card) return broken();
+  if (k.defense && a.from != k.defense_card) return broken();
+  if (k.dial && a.value != k.dial_value) return broken();
+  return std::nullopt;
+}
+
+void narrow_plan(const GameState&, Seat, const PlanBinding& k, Decision& d) {
+  if (k.lead) {
+    d.options.clear();
+    if (k.leader != kNone8) d.options.push_back(k.leader);
+    if (k.hero != kNone8) d.options.push_back(static_cast<uint16_t>(kHeroOffset + k.hero));
+  }
+  if (k.dial) d.min = d.max = k.dial_value;
+  if (k.element >= 0) d.prompt += "; you revealed " + answer_text(k.element, k.value) + " to the Atreides' Prescience (2.01.08)";
+}
+
+// ---- 2.01.10-14 the Kwisatz Haderach: the plan's flag (battle_abilities.cpp, revival.cpp ask) ----
+// kh.losses counts Atreides forces that went to the tanks during battle
+// resolutions (any battle: a lasgun/shield explosion counts too; after_battle
+// below); from 7 the plan's flag is accepted for an Atreides plan with a
+// leader or Cheap Hero, in one territory per turn (kh.used_turn /
+// used_territory, recorded at the resolution unless the Atreides won by a
+// traitor: 1.07.06.07.01 "one time use abilities may be considered not
+// used"). +2 strength unless the leader or Cheap Hero is killed. 2.01.12 the
+// leader cannot be called traitor (nobody is asked about it). 2.01.13 only a
+// lasgun/shield explosion kills the token (kh.dead); 2.01.14 it is revived
+// in the Revival phase (revival.cpp: Revive.leader = 254, cost 2 like a
+// leader of strength 2) when every other Atreides leader has died once or is
+// unavailable, as the turn's one leader revival.
+
+std::optional<Rejection> kh_unavailable(const GameState& s, Seat) {
+  if (!s.advanced) return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach is an advanced rule (2.01.00)");
+  if (s.atreides.kh.losses < ability::kKwisatzHaderachActivation)
+    return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach is not active: the Atreides have lost " +
+                                                 std::to_string(s.atreides.kh.losses) + " forces in battles, 7 awaken it (2.01.10)");
+  if (s.atreides.kh.dead) return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach is in the Tleilaxu Tanks (2.01.14)");
+  if (auto why = ability_blocked(s, kMe, Ability::KwisatzHaderach)) return reject(RejectCode::IllegalChoice, *why);
+  if (s.atreides.kh.used_turn == s.turn && s.atreides.kh.used_territory != s.battle.territory)
+    return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach fought in " + territory_name(s.atreides.kh.used_territory) +
+                                                 " this turn: one territory per turn (2.01.11)");
+  return std::nullopt;
+}
+
+std::optional<Rejection> kh_check(const GameState& s, Seat seat, const Action& a) {
+  if (auto r = kh_unavailable(s, seat)) return r;
+  if (a.card == kNone8 && a.forces == kNone8)
+    return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach accompanies a leader or a Cheap Hero (2.01.11)");
+  return std::nullopt;
+}
+
+void kh_exploded(GameState& s) { s.atreides.kh.dead = 1; }  // 2.01.13
+
+std::optional<std::string> kh_unrevivable(const GameState& s) {
+  if (!s.advanced) return std::string("only the Atreides have the Kwisatz Haderach (advanced, 2.01.10)");
+  if (!s.atreides.kh.dead) return std::string("the Kwisatz Haderach is not in the Tleilaxu Tanks");
+  if (s.of(kMe).leader_revived_turn == s.turn) return std::string("only one leader may be revived per turn (1.05.03, 2.01.14)");
+  for (int i = 0; i < data::kLeadersPerFaction; ++i) {
+    const auto& l = s.leaders[data::leader_id(kMe, i)];
+    const bool unavailable = !leader_alive(l) || l.holder != static_cast<uint8_t>(kMe);
+    if (!l.died_once && !unavailable)
+      return std::string("the Kwisatz Haderach is revived when all your other leaders have died once or are unavailable (2.01.14)");
+  }
+  return std::nullopt;
+}
+
+void kh_revive(GameState& s) { s.atreides.kh.dead = 0; }
+
 // ---- 2.01.10-11 the Kwisatz Haderach's count and its one territory a turn ----
 
 // The resolution begins: the forces in the tanks, to count this battle's losses.
@@ -323,6 +444,11 @@ constexpr FactionRules make() {
   r.battle_step = {kPrescience, kPrescienceAnswer, prescience_opens, prescience_validate, prescience_apply, prescience_decisions,
                    prescience_legal};
   r.after_battle = after_battle;
+  r.plan_binding = plan_binding;  // 2.01.08
+  r.plan_check = plan_check;
+  r.narrow_plan = narrow_plan;
+  r.plan_flag = {kh_unavailable, kh_check, ability::kKwisatzHaderachStrength,
+                 "; flag: the Kwisatz Haderach adds 2 to your leader or Cheap Hero (2.01.11)", kh_exploded, kh_unrevivable, kh_revive};
   r.shipment_movement_begins = shipment_movement_begins;
   r.keeps_secrets = 1u << static_cast<int>(Secret::Wormsign) | 1u << static_cast<int>(Secret::KwisatzHaderachLosses) |
                     1u << static_cast<int>(Secret::KaramaPlan) | 1u << static_cast<int>(Secret::PrescienceAnswer);

@@ -1,10 +1,7 @@
 // The Bene Gesserit's abilities (2.02) that the phases reach through the hook
-// table (core/factions/faction_rules.h). Still in their phase files: 2.02.03
-// prediction and 2.02.08 placement at setup (setup.cpp), 2.02.05/11/15-17
-// spiritual advisors, intrusion, take up arms (shipment_movement.cpp),
-// the Voice's plan check (2.02.06 "as well as they are able", with the
-// Prescience's: battle_abilities.cpp), 1.14.06 / 2.02.22 Karama
-// (cards.cpp, bidding.cpp); docs/ARCHITECTURE.md.
+// table (core/factions/faction_rules.h). Still in their phase files: 2.02.05/11/15-17
+// spiritual advisors, intrusion, take up arms (shipment_movement.cpp);
+// docs/ARCHITECTURE.md.
 #include "core/factions/faction_rules.h"
 #include "core/rules/battle_abilities.h"
 
@@ -17,8 +14,7 @@ constexpr Faction kMe = Faction::BeneGesserit;
 // When the Bene Gesserit fight, or their ally does, they answer Voice{must,
 // kind} or Pass; the opponent of that side is commanded
 // (BeneGesseritState::Battle). "As well as they are able to" is checked with
-// the plan in battle_abilities.cpp (check_commitments), which reads the
-// Prescience answer too.
+// the plan (plan_check below), reading the Prescience answer's binding.
 
 using ability::kCheapHero;
 using ability::kNamed;
@@ -105,6 +101,115 @@ void voice_legal(const GameState& s, Seat, std::vector<Action>& out) {
   out.push_back(pass());
 }
 
+// ---- 2.02.06 "as well as they are able": the Voice's plan check (battle_abilities.cpp asks) ----
+// Told to play a kind, a plan without one is rejected when the seat could
+// have played one (it holds one, a leader or Cheap Hero can carry it, and
+// the slot is not bound by the Prescience answer, PlanBinding); told not
+// to, a plan with one is rejected unless the Prescience answer binds the
+// seat to that card. A Voice against Cheap Heroes lifts 1.07.04.05 for them
+// (no Cheap Hero is then "possible"; with no leader the seat plays no card,
+// 1.07.04.06), unless ruling voice_vs_cheap_hero = obligation_stands (with
+// no leader the Cheap Hero is still played).
+
+std::string voice_kind_name(uint8_t kind) {
+  switch (kind) {
+    case ability::kPoisonWeapon: return "a poison weapon";
+    case ability::kProjectileWeapon: return "a projectile weapon";
+    case ability::kPoisonDefense: return "a poison defense";
+    case ability::kProjectileDefense: return "a projectile defense";
+    case ability::kWorthless: return "a worthless card";
+    case kCheapHero: return "a Cheap Hero";
+  }
+  if (kind >= kNamed && kind - kNamed < data::kNumTreacheryKinds)
+    return "a " + std::string(data::treachery_kind_name(static_cast<data::TreacheryKind>(kind - kNamed)));
+  return "?";
+}
+
+bool plan_command(const GameState& s, Seat seat, PlanCommand& v) {
+  const auto& b = s.bene_gesserit.battle;
+  if (!b.voice || battle_target_of(s, kMe) != seat) return false;
+  v.on = true;
+  v.must = b.voice_must != 0;
+  v.kind = static_cast<uint8_t>(b.voice - 1);
+  return true;
+}
+
+bool lead_possible(const GameState& s, Seat seat, const PlanBinding& k) {
+  if (k.lead) return k.leader != kNone8 || k.hero != kNone8;
+  const Faction me = s.faction_at(seat);
+  return !battle_available_leaders(s, me, s.battle.territory).empty() || !battle_cheap_heroes(s, me).empty();
+}
+
+// A Cheap Hero the seat has to play whatever the Voice says: its Prescience
+// answer named it, or named a card while no leader can carry it.
+// Ruling voice_vs_cheap_hero = obligation_stands: with no leader available,
+// 1.07.04.05 still makes the seat play its Cheap Hero.
+bool hero_forced(const GameState& s, Seat seat, const PlanBinding& k) {
+  if (k.lead) return k.hero != kNone8;
+  if (s.rulings.is(RulingId::VoiceVsCheapHero, 1) && battle_available_leaders(s, s.faction_at(seat), s.battle.territory).empty() &&
+      !battle_cheap_heroes(s, s.faction_at(seat)).empty())
+    return true;
+  const bool card_bound = (k.weapon && k.weapon_card != kNone8) || (k.defense && k.defense_card != kNone8);
+  return card_bound && battle_available_leaders(s, s.faction_at(seat), s.battle.territory).empty() &&
+         !battle_cheap_heroes(s, s.faction_at(seat)).empty();
+}
+
+// Could the seat play a card of `kind` in a plan that keeps its Prescience answer?
+bool able_to_play(const GameState& s, Seat seat, uint8_t kind, const PlanBinding& k) {
+  const Faction me = s.faction_at(seat);
+  if (kind == kCheapHero) return !k.lead && !battle_cheap_heroes(s, me).empty();
+  if (!lead_possible(s, seat, k)) return false;
+  const auto& hand = s.of(me).hand;
+  for (int i = 0; i < hand.n; ++i) {
+    const uint8_t c = hand.ids[i];
+    if (!battle_card_matches(kind, c)) continue;
+    if (battle_fits_weapon_slot(c) && !k.weapon) return true;
+    if (battle_fits_defense_slot(c) && !k.defense) return true;
+  }
+  return false;
+}
+
+bool plan_plays(uint8_t kind, const Action& a) {
+  if (kind == kCheapHero) return a.forces != kNone8;
+  return battle_card_matches(kind, a.to) || battle_card_matches(kind, a.from);
+}
+
+// A card of `kind` in the plan that the Prescience answer does not bind.
+bool plays_unbound(const GameState& s, Seat seat, uint8_t kind, const Action& a, const PlanBinding& k) {
+  if (kind == kCheapHero) return a.forces != kNone8 && !hero_forced(s, seat, k);
+  return (battle_card_matches(kind, a.to) && !(k.weapon && k.weapon_card == a.to)) ||
+         (battle_card_matches(kind, a.from) && !(k.defense && k.defense_card == a.from));
+}
+
+bool forbids_cheap_hero(const GameState& s, Seat seat) {
+  PlanCommand v;
+  if (!plan_command(s, seat, v) || v.must || v.kind != kCheapHero) return false;
+  return !hero_forced(s, seat, battle_plan_binding(s, seat));
+}
+
+std::optional<Rejection> plan_check(const GameState& s, Seat seat, const Action& a, const PlanBinding& k) {
+  PlanCommand v;
+  if (!plan_command(s, seat, v)) return std::nullopt;
+  if (v.must && !plan_plays(v.kind, a) && able_to_play(s, seat, v.kind, k))
+    return reject(RejectCode::IllegalChoice, "the Voice commands you to play " + voice_kind_name(v.kind) +
+                                                 " and you can: your plan must include one (2.02.06)");
+  if (!v.must && plays_unbound(s, seat, v.kind, a, k))
+    return reject(RejectCode::IllegalChoice, "the Voice commands you not to play " + voice_kind_name(v.kind) + " (2.02.06)");
+  return std::nullopt;
+}
+
+void narrow_plan(const GameState& s, Seat seat, const PlanBinding& k, Decision& d) {
+  PlanCommand v;
+  if (!plan_command(s, seat, v)) return;
+  if (!k.lead && v.kind == kCheapHero) {
+    const bool heroes_only = v.must && able_to_play(s, seat, kCheapHero, k);
+    const bool no_heroes = !v.must && forbids_cheap_hero(s, seat);
+    std::erase_if(d.options, [&](uint16_t o) { return (heroes_only && o < ability::kHeroOffset) || (no_heroes && o >= ability::kHeroOffset); });
+  }
+  d.prompt += std::string("; the Voice: you must ") + (v.must ? "" : "not ") + "play " + voice_kind_name(v.kind) +
+              " as well as you are able (2.02.06)";
+}
+
 // 2.02.12 (advanced): advisors (the special side) do not occupy, collect or battle.
 bool specials_passive(const GameState& s) { return s.advanced != 0; }
 
@@ -136,6 +241,95 @@ bool worthless_as_karama(const GameState& s) {
   return s.advanced != 0;                                          // advanced_only
 }
 
+// ---- 0.xx setup (setup.cpp asks): 2.02.03 the prediction, 2.02.02 / 2.02.08 the starting force ----
+
+// 2.02.08 (advanced, or ruling bg_start_basic): the one starting force is
+// placed by choice, not at the Polar Sink (2.02.02).
+bool places_start_forces(const GameState& s) { return s.advanced || s.rulings.is(RulingId::BgStartBasic, 1); }
+
+bool prediction_asks(const GameState& s) { return s.of(kMe).prediction_turn == 0; }
+
+std::optional<Rejection> prediction_validate(const GameState& s, const Action& a) {
+  if (a.kind != ActionKind::Predict) return reject(RejectCode::WrongPhase, "the Bene Gesserit must make the prediction (Predict)");
+  if (a.faction >= kNumFactions || !s.has(static_cast<Faction>(a.faction)))
+    return reject(RejectCode::IllegalChoice, "the predicted faction is not in this game");
+  if (static_cast<Faction>(a.faction) == kMe) return reject(RejectCode::IllegalChoice, "the Bene Gesserit must predict another faction");
+  if (a.value < 1 || a.value > s.max_turns)
+    return reject(RejectCode::IllegalChoice, "the predicted turn must be 1.." + std::to_string(s.max_turns));
+  return std::nullopt;
+}
+
+void prediction_apply(GameState& s, const Action& a) {
+  s.of(kMe).prediction_faction = a.faction;
+  s.of(kMe).prediction_turn = a.value;
+}
+
+void prediction_decisions(const GameState& s, std::vector<Decision>& out) {
+  Decision d{ActionKind::Predict, "Predict the faction and the turn of a stronghold victory", 1, s.max_turns, {}};
+  for (int i = 0; i < kNumFactions; ++i)
+    if (s.f[i].in_game && i != static_cast<int>(kMe)) d.options.push_back(static_cast<uint16_t>(i));
+  out.push_back(d);
+}
+
+void prediction_legal(const GameState& s, std::vector<Action>& out) {
+  std::vector<Decision> ds;
+  prediction_decisions(s, ds);
+  for (auto fac : ds.front().options)
+    for (int t = 1; t <= s.max_turns; ++t) {
+      Action a;
+      a.kind = ActionKind::Predict;
+      a.faction = static_cast<uint8_t>(fac);
+      a.value = static_cast<uint8_t>(t);
+      out.push_back(a);
+    }
+}
+
+bool placement_asks(const GameState& s) { return places_start_forces(s) && s.of(kMe).reserves[0] == 20; }
+
+std::optional<Rejection> placement_validate(const GameState&, const Action& a) {
+  if (a.kind != ActionKind::PlaceForces || a.n_placements != 1)
+    return reject(RejectCode::WrongPhase, "the Bene Gesserit place one starting force (PlaceForces with one placement)");
+  const auto& p = a.placements[0];
+  if (p.location >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
+  if (p.forces + p.special != 1) return reject(RejectCode::IllegalChoice, "exactly one force is placed");
+  return std::nullopt;
+}
+
+// 2.02.08: an advisor; a fighter if alone in the territory. Basic game with
+// the any-territory ruling: always a fighter.
+void placement_apply(GameState& s, const Action& a) {
+  auto& fs = s.of(kMe);
+  for (int i = 0; i < a.n_placements; ++i) {
+    const auto& p = a.placements[i];
+    const int n = p.forces + p.special;
+    const bool alone = other_factions_in(s, kMe, data::territory_of(p.location)) == 0;
+    const int kind = (s.advanced && !alone) ? 1 : 0;
+    s.forces_at(kMe, p.location, kind) = static_cast<uint8_t>(s.forces_at(kMe, p.location, kind) + n);
+    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - n);
+  }
+}
+
+void placement_decisions(const GameState&, std::vector<Decision>& out) {
+  Decision d{ActionKind::PlaceForces, "Place one force (an advisor in the advanced game) in any territory", 1, 1, {}};
+  for (int l = 0; l < data::kNumLocations; ++l) d.options.push_back(static_cast<uint16_t>(l));
+  out.push_back(d);
+}
+
+void placement_legal(const GameState&, std::vector<Action>& out) {
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    Action a;
+    a.kind = ActionKind::PlaceForces;
+    a.placements[0] = Placement{static_cast<LocationId>(l), 1, 0};
+    a.n_placements = 1;
+    out.push_back(a);
+  }
+}
+
+constexpr FactionRules::SetupDecision kSetupSteps[] = {
+    {SetupStep::Prediction, prediction_asks, prediction_validate, prediction_apply, prediction_decisions, prediction_legal},
+    {SetupStep::BgPlacement, placement_asks, placement_validate, placement_apply, placement_decisions, placement_legal},
+};
+
 // 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
 // them): their rules and the action each changes (ActionKind::Pass: an
 // automatic ability, prevented only). ability_info() reads them.
@@ -151,6 +345,12 @@ constexpr AbilityInfo kAbilities[] = {
 constexpr FactionRules make() {
   FactionRules r;
   r.abilities = kAbilities;
+  r.plan_command = plan_command;  // 2.02.06
+  r.plan_check = plan_check;
+  r.narrow_plan = narrow_plan;
+  r.forbids_cheap_hero = forbids_cheap_hero;
+  r.places_start_forces = places_start_forces;  // 2.02.08
+  r.setup_steps = kSetupSteps;                  // 2.02.03, 2.02.08
   r.specials_passive = specials_passive;
   r.specials_tank_as_regular = true;  // advisors are ordinary forces in the tanks
   r.charity_amount = charity_amount;

@@ -28,6 +28,7 @@
 #include <array>
 #include <span>
 
+#include "core/rules/battle_abilities.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -62,6 +63,27 @@ struct FactionRules {
   // owner, rules and action; ability_info() indexes every faction's rows.
   std::span<const AbilityInfo> abilities;
 
+  // ---- 0.xx setup (setup.cpp) ----
+  // The decks are being shuffled (after the traitor deck, before the
+  // forces): this faction's own deck (2.04.13 the Fremen storm deck).
+  void (*setup_decks)(Ctx& c) = nullptr;
+  // 0.13: true when this faction places its starting forces in its setup
+  // step instead of at data::fixed_start_location (2.02.08).
+  bool (*places_start_forces)(const GameState& s) = nullptr;
+  // The setup steps (SetupStep, core/state.h) this faction takes, in any
+  // order: when GameState::step reaches `step` and `asks` is true, this
+  // faction's seat alone is asked (2.02.03, 2.04.02, 2.02.08). `apply`
+  // changes only the faction's setup; setup.cpp then goes on.
+  struct SetupDecision {
+    SetupStep step = SetupStep::StormDial;
+    bool (*asks)(const GameState& s) = nullptr;
+    std::optional<Rejection> (*validate)(const GameState& s, const Action& a) = nullptr;
+    void (*apply)(GameState& s, const Action& a) = nullptr;
+    void (*decisions)(const GameState& s, std::vector<Decision>& out) = nullptr;
+    void (*legal)(const GameState& s, std::vector<Action>& out) = nullptr;
+  };
+  std::span<const SetupDecision> setup_steps;
+
   // ---- forces (common.cpp, collection.cpp, battle.cpp) ----
   // 2.02.12: true when this faction's special forces are not fighters in
   // this game (the advanced Bene Gesserit's advisors): they do not occupy,
@@ -72,9 +94,9 @@ struct FactionRules {
   bool specials_tank_as_regular = false;
 
   // ---- 1.01 storm (storm.cpp) ----
-  // 2.04.13: true when this faction's storm deck sets the storm's movement
-  // from turn 2 on (instead of the dials).
-  bool (*deals_storm_card)(const GameState& s) = nullptr;
+  // 2.04.13: the storm card this faction's deck deals this turn (from turn
+  // 2: the sectors the storm moves), or -1 when the dials move it.
+  int (*deals_storm_card)(const GameState& s) = nullptr;
   // 1.01.03: the storm catches `reg` + `spec` of this faction's forces at
   // `loc` (reg + spec > 0); the hook sends its losses to the tanks and
   // returns true when the catch is the use opportunity of a Karama-prevented
@@ -86,6 +108,34 @@ struct FactionRules {
   // The storm phase ends (before the Spice Blow is entered): 2.04.13 the
   // next storm card is drawn.
   void (*storm_phase_ends)(Ctx& c) = nullptr;
+
+  // ---- 1.02 Spice Blow (spice_blow.cpp) ----
+  // A Shai-Hulud is revealed after turn 1: true when this faction places it
+  // instead of the cards (2.04.15: step and waiting set, blow_step below).
+  bool (*worm_revealed)(GameState& s) = nullptr;
+  // A worm appears in territory t (`placed`: a faction placed it): true when
+  // this faction is asked first (2.04.10: step and waiting set); otherwise it
+  // may set *answer, handed to worm_spares (ruling fremen_ally_protection).
+  bool (*worm_appears)(GameState& s, TerritoryId t, bool placed, bool* answer) = nullptr;
+  // The worm devours territory t: the factions (mask) whose forces it spares
+  // (2.04.07, 2.04.10; `answer` from worm_appears or the faction's decision).
+  // May consume this faction's preventions and record the worm (2.04.08).
+  FactionMask (*worm_spares)(GameState& s, TerritoryId t, bool answer) = nullptr;
+  // Every pile has its territory card: true when this faction is asked
+  // before the phase ends (1.14.03: step and waiting set).
+  bool (*blow_ends)(GameState& s) = nullptr;
+  // This faction's sub-steps of the blow: while GameState::step is in
+  // [first, last] (0 is spice_blow.cpp's own) the phase hands the seat asked
+  // (GameState::waiting, cleared before apply) each action; `wait` is the
+  // rejection to a seat not asked. first == 0: none.
+  struct BlowStep {
+    uint8_t first = 0, last = 0;
+    std::optional<Rejection> (*validate)(const GameState& s, const Action& a) = nullptr;
+    void (*apply)(Ctx& c, const Action& a) = nullptr;
+    void (*decisions)(const GameState& s, std::vector<Decision>& out) = nullptr;
+    void (*legal)(const GameState& s, std::vector<Action>& out) = nullptr;
+    const char* wait = "";
+  } blow_step;
 
   // ---- 1.10.01 Nexus (nexus.cpp) ----
   // A step this faction takes upon conclusion of the Nexus (2.04.08 Beast of
@@ -188,6 +238,34 @@ struct FactionRules {
   // 3.01.11.02: this faction's battle plan is in; a prevented battle ability
   // that the plan could have used is consumed (2.01.11 Kwisatz Haderach).
   void (*plan_submitted)(GameState& s) = nullptr;
+  // The battle plans' commitments (battle_abilities.cpp; PlanBinding and
+  // PlanCommand in core/rules/battle_abilities.h). plan_binding adds what
+  // this faction's answer binds in `seat`'s plan (2.01.08); plan_command
+  // puts this faction's command on it (true: set, 2.02.06); plan_check
+  // rejects a plan that breaks them (`bound`: every faction's binding);
+  // narrow_plan narrows the seat's BattlePlan decision; forbids_cheap_hero:
+  // the seat may not count its Cheap Heroes for 1.07.04.05 (2.02.06).
+  void (*plan_binding)(const GameState& s, Seat seat, PlanBinding& bound) = nullptr;
+  bool (*plan_command)(const GameState& s, Seat seat, PlanCommand& command) = nullptr;
+  std::optional<Rejection> (*plan_check)(const GameState& s, Seat seat, const Action& plan, const PlanBinding& bound) = nullptr;
+  void (*narrow_plan)(const GameState& s, Seat seat, const PlanBinding& bound, Decision& d) = nullptr;
+  bool (*forbids_cheap_hero)(const GameState& s, Seat seat) = nullptr;
+  // The token this faction's plan may add to its leader or Cheap Hero
+  // (BattlePlan.flag; 2.01.10-14 the Kwisatz Haderach). No `check`: the
+  // faction has none.
+  struct PlanFlag {
+    // Why the flag may not be set now (nullopt: it may), before the plan.
+    std::optional<Rejection> (*unavailable)(const GameState& s, Seat seat) = nullptr;
+    // The plan with the flag set (unavailable, and what it must accompany).
+    std::optional<Rejection> (*check)(const GameState& s, Seat seat, const Action& plan) = nullptr;
+    int strength = 0;          // added unless its leader or Cheap Hero is killed (2.01.11)
+    const char* prompt = "";   // appended to the BattlePlan decision while available
+    void (*exploded)(GameState& s) = nullptr;  // 2.01.13 a lasgun/shield explosion
+    // 2.01.14: why its token cannot be revived now (nullopt: it can, spice
+    // aside); its revival (revival.cpp).
+    std::optional<std::string> (*unrevivable)(const GameState& s) = nullptr;
+    void (*revive)(GameState& s) = nullptr;
+  } plan_flag;
   // The battle sub-steps this faction adds (battle_abilities.h numbers them: the
   // range [first, last] of ability::Step, core/rules/battle_abilities.h);
   // while GameState::step is in the range the battle hands each action to
@@ -333,6 +411,14 @@ inline bool counts_as_karama(const GameState& s, Faction f, uint8_t card) {
 inline bool specials_fight(const GameState& s, Faction f) {
   const auto h = faction_rules(f).specials_passive;
   return !h || !h(s);
+}
+
+// A battle opens (battle_abilities.cpp open_battle): the factions' answers
+// and counts of the previous battle are void (their sections, core/state.h).
+inline void clear_battle_opening(GameState& s) {
+  s.atreides.battle.prescience = s.atreides.battle.prescience_answered = s.atreides.battle.prescience_value = 0;
+  s.bene_gesserit.battle.voice = s.bene_gesserit.battle.voice_must = 0;
+  s.atreides.battle.tanks = s.harkonnen.battle.captive = 0;
 }
 
 }  // namespace mentat::rules

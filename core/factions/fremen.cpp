@@ -1,9 +1,8 @@
 // The Fremen's abilities (2.04) that the phases reach through the hook table
-// (core/factions/faction_rules.h). Still in their phase files: 2.04.02 setup
-// placement (setup.cpp), 2.04.05-06 shipment and movement, 2.04.07/08/10/15
-// worms and riding (spice_blow.cpp, nexus.cpp), 2.04.11 ally revival and
-// 2.04.19-20 Fedaykin revival (revival.cpp), 2.04.18/21 battle
-// (battle.cpp), 1.14.03 Karama (cards.cpp, spice_blow.cpp); docs/ARCHITECTURE.md.
+// (core/factions/faction_rules.h); docs/ARCHITECTURE.md. The worms (2.04.07/10/15,
+// the rides of 2.04.08) and the 1.14.03 sandworm reach the Spice Blow
+// through the hooks worm_revealed, worm_appears, worm_spares, blow_ends and
+// blow_step (core/rules/spice_blow.cpp).
 #include <algorithm>
 #include <utility>
 
@@ -14,8 +13,79 @@ namespace {
 
 constexpr Faction kMe = Faction::Fremen;
 
-// 2.04.13 (advanced): the Fremen storm deck moves the storm from turn 2 on.
-bool deals_storm_card(const GameState& s) { return s.advanced != 0; }
+// ---- 0.xx setup (setup.cpp asks): 2.04.13 the storm deck, 2.04.02 the placement ----
+
+// 2.04.13: the advanced Fremen storm deck (cards 1..6), shuffled at setup.
+void setup_decks(Ctx& c) {
+  auto& s = c.s;
+  if (!s.advanced) return;
+  for (uint8_t v = 1; v <= 6; ++v) s.fremen.storm_deck.push(v);
+  shuffle_pile(c, s.fremen.storm_deck, DrawKind::ShuffleStormDeck);
+}
+
+// 2.04.02: 10 forces among Sietch Tabr, False Wall South and False Wall West.
+bool placement_asks(const GameState& s) { return s.of(kMe).reserves[0] + s.of(kMe).reserves[1] == 20; }
+
+std::optional<Rejection> placement_validate(const GameState& s, const Action& a) {
+  if (a.kind != ActionKind::PlaceForces) return reject(RejectCode::WrongPhase, "the Fremen must place their 10 starting forces (PlaceForces)");
+  int total = 0, special = 0;
+  for (int i = 0; i < a.n_placements; ++i) {
+    const auto& p = a.placements[i];
+    if (p.location >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
+    bool ok = false;
+    for (auto t : data::fremen_start_territories()) ok |= data::territory_of(p.location) == t;
+    if (!ok) return reject(RejectCode::IllegalChoice, std::string(data::location(p.location).name) + " is not Sietch Tabr, False Wall South or False Wall West");
+    total += p.forces + p.special;
+    special += p.special;
+  }
+  if (total != 10) return reject(RejectCode::IllegalChoice, "the Fremen place exactly 10 forces, not " + std::to_string(total));
+  if (special > s.of(kMe).reserves[1]) return reject(RejectCode::IllegalChoice, "only 3 Fedaykin exist");
+  return std::nullopt;
+}
+
+void placement_apply(GameState& s, const Action& a) {
+  auto& fs = s.of(kMe);
+  for (int i = 0; i < a.n_placements; ++i) {
+    const auto& p = a.placements[i];
+    s.forces_at(kMe, p.location, 0) = static_cast<uint8_t>(s.forces_at(kMe, p.location, 0) + p.forces);
+    s.forces_at(kMe, p.location, 1) = static_cast<uint8_t>(s.forces_at(kMe, p.location, 1) + p.special);
+    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - p.forces);
+    fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - p.special);
+  }
+}
+
+void placement_decisions(const GameState&, std::vector<Decision>& out) {
+  Decision d{ActionKind::PlaceForces, "Distribute 10 forces among Sietch Tabr, False Wall South and False Wall West", 10, 10, {}};
+  for (auto t : data::fremen_start_territories()) {
+    const auto& ter = data::territory(t);
+    for (int i = 0; i < ter.num_locations; ++i) d.options.push_back(static_cast<uint16_t>(ter.first_location + i));
+  }
+  out.push_back(d);
+}
+
+// A few representative distributions over the three territories.
+void placement_legal(const GameState&, std::vector<Action>& out) {
+  const LocationId tabr = data::sietch_tabr();
+  const auto fws = data::territory(data::fremen_start_territories()[1]).first_location;
+  const auto fww = data::territory(data::fremen_start_territories()[2]).first_location;
+  const uint8_t splits[][3] = {{10, 0, 0}, {4, 3, 3}, {0, 10, 0}, {0, 0, 10}, {5, 5, 0}};
+  for (const auto& sp : splits) {
+    Action a;
+    a.kind = ActionKind::PlaceForces;
+    const LocationId locs[3] = {tabr, static_cast<LocationId>(fws), static_cast<LocationId>(fww)};
+    for (int i = 0; i < 3; ++i)
+      if (sp[i]) a.placements[a.n_placements++] = Placement{locs[i], sp[i], 0};
+    out.push_back(a);
+  }
+}
+
+constexpr FactionRules::SetupDecision kSetupSteps[] = {
+    {SetupStep::FremenPlacement, placement_asks, placement_validate, placement_apply, placement_decisions, placement_legal},
+};
+
+// 2.04.13 (advanced): the Fremen storm deck moves the storm from turn 2 on
+// (the card drawn at the end of the previous Storm phase).
+int deals_storm_card(const GameState& s) { return s.advanced ? s.fremen.storm_card : -1; }
 
 // 2.04.16 (advanced): the storm destroys half the Fremen forces it catches,
 // rounded up, once per stay. 3.01.11.02: a prevented 2.04.16 is used up by
@@ -102,6 +172,184 @@ void sent(GameState& s, const Action& a) {
   const int lose_reg = std::min<int>(a.forces, lose);
   forces_to_tanks(s, kMe, a.to, lose_reg, lose - lose_reg);
   s.fremen.storm_losses_taken[a.to] = 1;
+}
+
+// ---- 1.02 Spice Blow: 2.04.07 / 2.04.10 / 2.04.15, the rides of 2.04.08 (spice_blow.cpp asks) ----
+// 2.04.07 their forces are not devoured; 2.04.10 they decide whether their
+// ally is protected (Respond{accept}) whenever their ally has forces where a
+// worm appears (ruling fremen_ally_protection: or the ally is always
+// protected, unasked); 2.04.15 advanced: every worm after the first of the
+// phase (ruling fremen_extra_worms: or of its pile) may be placed by them in
+// any sand territory (WormRide{to}, or Pass to let it appear where the cards
+// say); a placed worm destroys the spice there too, or only the forces
+// (ruling placed_worm_spice, spice_blow.cpp). 2.04.08 Beast of Burden happens
+// upon conclusion of the Nexus (after_nexus below): the worms' territories
+// are recorded in FremenState::blow.rides.
+// 3.01.11.02: a prevented 2.04.07 is used up by the first worm that finds
+// Fremen forces (they are devoured like anyone's); a prevented 2.04.10 by the
+// first worm that finds the ally's forces (not protected, not asked).
+
+// The Fremen's sub-steps of the Spice Blow (GameState::step; 0 is the phase's).
+enum BlowStep : uint8_t {
+  kPlaceWorm = 1,          // 2.04.15 the Fremen may place this worm (WormRide{to} or Pass)
+  kProtectAlly = 2,        // 2.04.10 the Fremen decide whether their ally is devoured (Respond)
+  kProtectAllyPlaced = 3,  // the same, for a worm the Fremen placed (2.04.15, ruling placed_worm_spice)
+  kFremenKarama = 4,       // 1.14.03 the Fremen may place their Karama sandworm (PlayCard) or Pass
+};
+constexpr uint8_t kBlowing = 0;           // spice_blow.cpp's own step
+constexpr uint8_t kExtraWormsPerPile = 1; // ruling FremenExtraWorms
+constexpr uint8_t kAlwaysProtect = 1;     // ruling FremenAllyProtection
+
+bool protect_step(uint8_t step) { return step == kProtectAlly || step == kProtectAllyPlaced; }
+
+bool is_sand(TerritoryId t) {
+  const auto k = data::territory(t).kind;
+  return k == data::TerritoryKind::Sand || k == data::TerritoryKind::ProtectedSand;
+}
+
+bool ally_protectable(const GameState& s, TerritoryId t) {
+  const uint8_t ally = s.of(kMe).ally;
+  if (ally >= kNumFactions || !s.has(static_cast<Faction>(ally))) return false;
+  return s.forces_in_territory(static_cast<Faction>(ally), t) > 0;
+}
+
+// 2.04.15: the Fremen place every worm after the first of the phase
+// (ruling fremen_extra_worms per_phase) or of its pile (per_pile).
+bool worm_revealed(GameState& s) {
+  if (!s.advanced) return false;
+  if (!(s.rulings.is(RulingId::FremenExtraWorms, kExtraWormsPerPile) ? s.blow.pile_worms > 1 : s.blow.worms > 1)) return false;
+  s.step = kPlaceWorm;
+  s.waiting = bit(s.seat_of(kMe));
+  return true;
+}
+
+// 2.04.10: asked whether their ally's forces in t are protected.
+bool worm_appears(GameState& s, TerritoryId t, bool placed, bool* protect) {
+  if (!ally_protectable(s, t) || ability_cancelled(s, kMe, Ability::FremenAllyProtection)) return false;
+  if (s.rulings.is(RulingId::FremenAllyProtection, kAlwaysProtect)) {
+    *protect = true;
+    return false;
+  }
+  s.fremen.blow.territory = t;
+  s.step = placed ? kProtectAllyPlaced : kProtectAlly;
+  s.waiting = bit(s.seat_of(kMe));
+  return true;
+}
+
+// 2.04.07 / 2.04.10 (and their preventions), 2.04.08 the ride recorded.
+FactionMask worm_spares(GameState& s, TerritoryId t, bool protect_ally) {
+  bool spare_fremen = true;
+  const bool any_worm = prevention_at_next_occasion(s);  // ruling karama_automatic_use: every worm is the occasion
+  if ((any_worm || s.forces_in_territory(kMe, t) > 0) && ability_cancelled(s, kMe, Ability::FremenShaiHulud)) {
+    spare_fremen = false;
+    consume_prevention(s, kMe, Ability::FremenShaiHulud);
+  }
+  if ((any_worm || ally_protectable(s, t)) && ability_cancelled(s, kMe, Ability::FremenAllyProtection)) {
+    protect_ally = false;
+    consume_prevention(s, kMe, Ability::FremenAllyProtection);
+  }
+  FactionMask spared = spare_fremen ? faction_bit(kMe) : 0;
+  const uint8_t ally = s.of(kMe).ally;
+  if (protect_ally && ally < kNumFactions) spared |= faction_bit(ally);
+  // 2.04.08: the Fremen may ride this worm upon conclusion of the Nexus.
+  if (s.fremen.blow.n_rides < static_cast<int>(sizeof(s.fremen.blow.rides))) s.fremen.blow.rides[s.fremen.blow.n_rides++] = t;
+  return spared;
+}
+
+// 1.14.03 (ruling karama_windows = all_other_seats): at the end of each blow
+// after turn 1 the Fremen are asked, on public information only.
+bool blow_ends(GameState& s) {
+  if (!s.fremen.blow.karama_asked && s.turn > 1 && karama_windows_ask(s) && karama_power_possible(s, kMe)) {
+    s.fremen.blow.karama_asked = 1;
+    s.step = kFremenKarama;
+    s.waiting = bit(s.seat_of(kMe));
+    return true;
+  }
+  s.fremen.blow.territory = 0;
+  return false;
+}
+
+std::optional<Rejection> blow_validate(const GameState& s, const Action& a) {
+  if (s.step == kPlaceWorm) {
+    if (a.kind == ActionKind::Pass) return std::nullopt;
+    if (a.kind != ActionKind::WormRide)
+      return reject(RejectCode::WrongPhase, "place the sandworm (WormRide with a location in a sand territory) or Pass (2.04.15)");
+    if (auto why = ability_blocked(s, kMe, Ability::FremenWormPlacement)) return reject(RejectCode::IllegalChoice, *why);
+    if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
+    if (!is_sand(data::territory_of(a.to)))
+      return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(a.to)).name) + " is not a sand territory (2.04.15)");
+    return std::nullopt;
+  }
+  if (s.step == kFremenKarama) {
+    if (a.kind != ActionKind::Pass)
+      return reject(RejectCode::WrongPhase, "place your sandworm with your Karama power (PlayCard, 1.14.03) or Pass");
+    return std::nullopt;
+  }
+  if (a.kind != ActionKind::Respond)  // protect_step
+    return reject(RejectCode::WrongPhase, "answer whether your ally is protected from the sandworm (Respond: accept=true protects, accept=false does not, 2.04.10)");
+  return std::nullopt;
+}
+
+void blow_apply(Ctx& c, const Action& a) {
+  auto& s = c.s;
+  if (s.step == kPlaceWorm) {
+    consume_prevention(s, kMe, Ability::FremenWormPlacement);  // 3.01.11.02: its use opportunity
+    s.step = kBlowing;
+    const bool go_on =
+        a.kind == ActionKind::WormRide ? spice_blow_worm_appears(c, data::territory_of(a.to), true) : spice_blow_worm_from_pile(c);
+    if (go_on) spice_blow_run(c);
+    return;
+  }
+  if (s.step == kFremenKarama) {  // Pass
+    spice_blow_run(c);
+    return;
+  }
+  spice_blow_devour(s, s.fremen.blow.territory, a.flag, s.step == kProtectAllyPlaced);  // protect_step
+  s.fremen.blow.territory = 0;
+  spice_blow_run(c);
+}
+
+void blow_decisions(const GameState& s, std::vector<Decision>& out) {
+  if (s.step == kPlaceWorm) {
+    Decision d{ActionKind::WormRide, "Place the additional sandworm in any sand territory (2.04.15)", 0, 0, {}};
+    for (int t = 0; t < data::kNumTerritories; ++t)
+      if (is_sand(static_cast<TerritoryId>(t))) d.options.push_back(data::territory(static_cast<TerritoryId>(t)).first_location);
+    out.push_back(d);
+    out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + spice_blow_worm_place(s), 0, 0, {}});
+  } else if (s.step == kFremenKarama) {
+    out.push_back(Decision{ActionKind::Pass, "Do not place your sandworm with your Karama power (PlayCard, 1.14.03) this turn", 0, 0, {}});
+  } else if (protect_step(s.step)) {
+    out.push_back(Decision{ActionKind::Respond,
+                           "A sandworm appears in " + std::string(data::territory(s.fremen.blow.territory).name) +
+                               ": protect your ally's forces there (accept) or let them be devoured (2.04.10)",
+                           0, 1, {}});
+  }
+}
+
+void blow_legal(const GameState& s, std::vector<Action>& out) {
+  if (s.step == kPlaceWorm) {
+    for (int t = 0; t < data::kNumTerritories && !ability_cancelled(s, kMe, Ability::FremenWormPlacement); ++t) {
+      if (!is_sand(static_cast<TerritoryId>(t))) continue;
+      Action a;
+      a.kind = ActionKind::WormRide;
+      a.to = data::territory(static_cast<TerritoryId>(t)).first_location;
+      out.push_back(a);
+    }
+    Action pass;
+    pass.kind = ActionKind::Pass;
+    out.push_back(pass);
+  } else if (s.step == kFremenKarama) {
+    Action pass;
+    pass.kind = ActionKind::Pass;
+    out.push_back(pass);
+  } else if (protect_step(s.step)) {
+    for (bool accept : {true, false}) {
+      Action a;
+      a.kind = ActionKind::Respond;
+      a.flag = accept;
+      out.push_back(a);
+    }
+  }
 }
 
 // ---- 2.04.08 Beast of Burden: the worm rides upon conclusion of the Nexus (nexus.cpp) ----
@@ -258,19 +506,40 @@ bool revival_begins(GameState& s) {
 void revival_grant_answer(GameState& s, bool accept) { s.fremen.revival_grant = accept ? 1 : 0; }
 void revival_ends(GameState& s) { s.fremen.revival_grant = 0; }
 
-// ---- 1.14.03 Karama power: place a sandworm (spice_blow.cpp places it) ----
+// ---- 1.14.03 Karama power: place a sandworm (spice_blow.cpp devours) ----
+// After turn 1 the Fremen place their sandworm in any sand territory
+// (PlayCard Karama, target = a location there, value bit 0 = protect the
+// ally, 2.04.10), a normal Shai-Hulud that devours (ruling placed_worm_spice)
+// and, in the Spice Blow, causes a Nexus (1.02.06). Ruling karama_windows =
+// all_other_seats: at the end of each blow after turn 1 the Fremen are asked
+// (step kFremenKarama: PlayCard or Pass) whenever, by public information,
+// they could use the power (blow_ends); under none they may place it only
+// while a Nexus is in progress (nexus.cpp phase).
 
 std::optional<Rejection> karama_check(const GameState& s, Faction, const Action& a) {
   if (s.turn <= 1) return reject(RejectCode::WrongPhase, "the Fremen Karama sandworm is placed after turn 1 (1.14.03)");
-  return check_fremen_worm(s, a.to);
+  const bool blow = s.phase == Phase::SpiceBlow && s.step == kFremenKarama;
+  const bool nexus = s.phase == Phase::Nexus && s.waiting != 0;
+  if (!blow && !nexus)
+    return reject(RejectCode::WrongPhase, s.phase == Phase::SpiceBlow || s.phase == Phase::Nexus
+                                              ? "the Fremen place their Karama sandworm when asked at the end of the spice blow, or during a Nexus (1.14.03)"
+                                              : "the Fremen Karama power is used during the Spice Blow and Nexus phase (1.14.03)");
+  if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "name a location of the sand territory for the sandworm (target)");
+  if (!is_sand(data::territory_of(a.to)))
+    return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(a.to)).name) + " is not a sand territory (1.14.03)");
+  return std::nullopt;
 }
-void karama_apply(Ctx& c, Seat, const Action& a) { fremen_karama_worm(c, a.to, (a.value & kKaramaProtectAlly) != 0); }
+void karama_apply(Ctx& c, Seat, const Action& a) {
+  const TerritoryId t = data::territory_of(a.to);
+  const bool protect = ally_protectable(c.s, t) &&
+                       ((a.value & kKaramaProtectAlly) != 0 || c.s.rulings.is(RulingId::FremenAllyProtection, kAlwaysProtect));
+  spice_blow_worm_placed(c, t, protect);
+}
 void karama_candidates(const GameState&, Faction, const Action& base, std::vector<Action>& out) {
   for (int tr = 0; tr < data::kNumTerritories; ++tr) {
-    const auto& ter = data::territory(static_cast<TerritoryId>(tr));
-    if (ter.kind != data::TerritoryKind::Sand && ter.kind != data::TerritoryKind::ProtectedSand) continue;
+    if (!is_sand(static_cast<TerritoryId>(tr))) continue;
     Action w = base;
-    w.to = ter.first_location;
+    w.to = data::territory(static_cast<TerritoryId>(tr)).first_location;
     w.value = kKaramaProtectAlly;
     out.push_back(w);
   }
@@ -300,6 +569,8 @@ constexpr AbilityInfo kAbilities[] = {
 constexpr FactionRules make() {
   FactionRules r;
   r.abilities = kAbilities;
+  r.setup_decks = setup_decks;   // 2.04.13
+  r.setup_steps = kSetupSteps;   // 2.04.02
   r.deals_storm_card = deals_storm_card;
   r.storm_catches = storm_catches;
   r.storm_moved = storm_moved;
@@ -324,6 +595,12 @@ constexpr FactionRules make() {
   r.storm_migration = Ability::FremenStormMigration;
   r.movement_range = 2;  // 2.04.06
   r.movement_ability = Ability::FremenMovement;
+  r.worm_revealed = worm_revealed;  // 2.04.15
+  r.worm_appears = worm_appears;    // 2.04.10
+  r.worm_spares = worm_spares;      // 2.04.07, 2.04.10, 2.04.08
+  r.blow_ends = blow_ends;          // 1.14.03
+  r.blow_step = {kPlaceWorm, kFremenKarama, blow_validate, blow_apply, blow_decisions, blow_legal,
+                 "only the Fremen decide anything during the spice blow, and only when a sandworm asks for it"};
   r.after_nexus = {rides_begin, validate_ride, apply_ride, ride_decisions, ride_legal,
                    "only the Fremen may ride the sandworm now"};
   r.karama_power = {karama_check, karama_apply, karama_candidates,

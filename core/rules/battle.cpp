@@ -619,7 +619,7 @@ void resolve(Ctx& c) {
     }
     for (int i = 0; i < 2; ++i) {
       if (p[i].leader != kNone8) kill_leader(s, p[i].leader);
-      ability::lasgun_shield_explosion(s, p[i]);  // 2.01.13
+      ability::lasgun_shield_explosion(s, fa[i], p[i]);  // 2.01.13
       discard_plan(s, p[i]);
     }
     end_battle(c);
@@ -637,7 +637,7 @@ void resolve(Ctx& c) {
       dial2 = p[i].dial + spiced_units(s, fa[i], fa[1 - i], t, b.area, p[i].dial, paid);
     total[i] = dial2;
     if (p[i].leader != kNone8 && !killed[i]) total[i] += 2 * data::leader(p[i].leader).strength;
-    total[i] += ability::kwisatz_haderach_bonus2(p[i], killed[i]);  // 2.01.11
+    total[i] += ability::kwisatz_haderach_bonus2(fa[i], p[i], killed[i]);  // 2.01.11
   }
   const int w = total[0] >= total[1] ? 0 : 1, l = 1 - w;  // 1.07.06.01 ties: aggressor
   note(BattleOutcome::Totals, w, total[w], total[l]);

@@ -2,11 +2,16 @@
 // hooked into the battle core (core/rules/battle.cpp). Internal to core/.
 //
 //  * 2.01.08/09 Prescience, 2.02.06/07 Voice: their sub-steps between the
-//    start of a battle and the battle plans are in core/factions/atreides.cpp
-//    and bene_gesserit.cpp (hook battle_step); their plan checks here.
-//  * 2.01.10-15 Kwisatz Haderach: the plan's flag, its +2, its loyalty
-//    (2.01.12), its death (2.01.13) and the force-loss count (2.01.10);
-//    2.01.14 revival in core/rules/revival.cpp through kh_* below.
+//    start of a battle and the battle plans and their plan checks are in
+//    core/factions/atreides.cpp and bene_gesserit.cpp (hooks battle_step,
+//    plan_binding, plan_command, plan_check, narrow_plan, forbids_cheap_hero).
+//  * the plans' commitments: PlanBinding / PlanCommand below, filled by the
+//    factions' hooks (plan_binding, plan_command; faction_rules.h) and held
+//    by check_commitments, plan_candidates, narrow_plan_decision.
+//  * 2.01.10-15 Kwisatz Haderach: the plan's flag is the faction's
+//    plan_flag (core/factions/atreides.cpp): its check, +2, death (2.01.13),
+//    2.01.14 revival (core/rules/revival.cpp through kh_* below); its
+//    loyalty (2.01.12) is loyal() below.
 //  * 2.05.09-13 the Harkonnen's traitors in their ally's battle and captured
 //    leaders: core/factions/harkonnen.cpp through the hooks
 //    battle_traitor_askers, after_battle, battle_step, battle_ends.
@@ -44,6 +49,34 @@ const char* battle_element_name(int e);  // Prescience element: "leader", "weapo
 // The opening steps before the plans: asks the next faction after id `after`
 // (-1: the first) whose battle_step.opens asks, else starts the plans.
 void battle_open_after(Ctx& c, int after);
+// ---- the plans' commitments (hooks plan_binding, plan_command, plan_check, narrow_plan) ----
+// What the factions' answers bind in a seat's battle plan (2.01.08 the
+// Prescience answer): `lead` binds the leader or Cheap Hero (leader / hero,
+// kNone8 when that card has left the hand), `weapon` / `defense` their slot
+// (kNone8: none), `dial` the number; `element` (-1: nothing bound) and
+// `value` are the answer as given (ability::Element, PrescienceAnswer.value).
+struct PlanBinding {
+  bool lead = false;
+  uint8_t leader = kNone8, hero = kNone8;
+  bool weapon = false;
+  uint8_t weapon_card = kNone8;
+  bool defense = false;
+  uint8_t defense_card = kNone8;
+  bool dial = false;
+  uint8_t dial_value = 0;
+  int element = -1;
+  uint8_t value = 0;
+};
+// A command on a seat's plan (2.02.06 the Voice): play (`must`) or do not
+// play a card of `kind` (ability::VoiceKind).
+struct PlanCommand {
+  bool on = false;
+  bool must = false;
+  uint8_t kind = 0;
+};
+PlanBinding battle_plan_binding(const GameState& s, Seat seat);  // all factions' bindings of `seat`
+PlanCommand battle_plan_command(const GameState& s, Seat seat);  // the command on `seat` (on = false: none)
+bool battle_card_matches(uint8_t kind, uint8_t card);             // is `card` of the commanded kind?
 // A leader in a pool or on the battlefield (not in the tanks).
 inline bool leader_alive(const LeaderState& l) { return l.zone == LeaderZone::Pool || l.zone == LeaderZone::Battlefield; }
 
@@ -107,10 +140,10 @@ uint8_t traitor_askers(const GameState& s);
 bool loyal(const BattlePlanState& p);
 // Start of the resolution: remembers what the post-battle bookkeeping needs.
 void before_resolve(Ctx& c);
-// 2.01.11: strength the Kwisatz Haderach adds to the plan, in half units.
-int kwisatz_haderach_bonus2(const BattlePlanState& p, bool killed);
-// 2.01.13: the Kwisatz Haderach of this plan is blown up (lasgun/shield).
-void lasgun_shield_explosion(GameState& s, const BattlePlanState& p);
+// 2.01.11: strength faction f's plan flag adds to its plan, in half units.
+int kwisatz_haderach_bonus2(Faction f, const BattlePlanState& p, bool killed);
+// 2.01.13: the flag of faction f's plan is blown up (lasgun/shield).
+void lasgun_shield_explosion(GameState& s, Faction f, const BattlePlanState& p);
 // end_battle: runs once after the resolution; true when a decision (2.05.10)
 // is pending, after which battle_end is called again.
 bool hold_after_battle(Ctx& c);
@@ -118,7 +151,7 @@ bool hold_after_battle(Ctx& c);
 // ---- 2.01.14 Kwisatz Haderach revival (core/rules/revival.cpp) ----------------------
 // Why `f` cannot revive the token now (nullopt: it can, spice aside).
 std::optional<std::string> kh_unrevivable(const GameState& s, Faction f);
-void revive_kh(GameState& s);
+void revive_kh(GameState& s, Faction f);
 // Spice to revive leader `id` or the token (1.05.03.02: its strength; the token: 2).
 int revival_strength(uint8_t id);
 

@@ -186,7 +186,6 @@ void open_card(Ctx& c, bool first) {
   b.opener = b.current = opener;
   s.waiting = bit(opener);
   // 2.01.05 / 3.01.11.02: a prevented look is this card's (the next card up for bid).
-  s.atreides.bidding.blind = 0;
   for (int fi = 0; fi < kNumFactions; ++fi) {
     const auto h = faction_rules(static_cast<Faction>(fi)).card_up_for_bid;
     if (h && s.has(static_cast<Faction>(fi))) h(s);

@@ -268,7 +268,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     if (a.special) fs.special_revived_turn = s.turn;
     if (a.card == ability::kKwisatzHaderachToken) {  // 2.01.14
       transfer_spice(s, shield(me), bank(), ability::revival_strength(a.card));
-      ability::revive_kh(s);
+      ability::revive_kh(s, me);
       fs.leader_revived_turn = s.turn;
     } else if (a.card != kNone8) {
       transfer_spice(s, shield(me), bank(), data::leader(a.card).strength);  // 1.05.03.03

@@ -173,10 +173,23 @@ bool karama_windows_ask(const GameState& s);
 // recorded in ShipMoveState::last_*; forces back to reserves, spice refunded.
 std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target);
 void guild_cancel_shipment(Ctx& c);
-// 1.14.03 (spice_blow.cpp): may the Fremen place their Karama sandworm now,
-// and placing it at location `to`.
-std::optional<Rejection> check_fremen_worm(const GameState& s, LocationId to);
-void fremen_karama_worm(Ctx& c, LocationId to, bool protect_ally);
+// 1.02 Spice Blow (spice_blow.cpp), for the factions' blow hooks
+// (core/factions/faction_rules.h): `answer` is the answer to a worm_appears
+// question, handed to every worm_spares.
+// 1.02.05: the worm devours territory t (`placed`: a faction placed it).
+void spice_blow_devour(GameState& s, TerritoryId t, bool answer, bool placed);
+// A worm appears in t: false when a faction is asked first (worm_appears).
+bool spice_blow_worm_appears(Ctx& c, TerritoryId t, bool placed);
+// The revealed worm appears where the cards say: false when a faction is asked.
+bool spice_blow_worm_from_pile(Ctx& c);
+// The blow goes on (reveals until every pile has its territory card, or a
+// decision is due, then ends the phase).
+void spice_blow_run(Ctx& c);
+// Where the revealed worm appears when nobody places it (a decision's text).
+std::string spice_blow_worm_place(const GameState& s);
+// A worm a faction's power placed in t (1.14.03): devours; in the Spice Blow
+// it causes a Nexus (1.02.06) and the blow goes on.
+void spice_blow_worm_placed(Ctx& c, TerritoryId t, bool answer);
 // 3.01.11.03: the faction's shipment this turn is at Guild rates, paid to the bank.
 bool karama_shipment(const GameState& s, Faction f);
 // 3.01.09 Hajr: true (and consumed) when the current seat has a movement left.

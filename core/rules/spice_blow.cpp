@@ -16,54 +16,27 @@
 //  ruling repeated_worm: each Shai-Hulud of a run on one pile devours again
 //          (1.02.05), or only the first does and the others are just
 //          discarded (1.13.02.02).
-// Fremen: 2.04.07 their forces are not devoured; 2.04.10 they decide whether
-// their ally is protected (Respond{accept}) whenever their ally has forces
-// where a worm appears (ruling fremen_ally_protection: or the ally is always
-// protected, unasked); 2.04.15 advanced: every worm after the first of the
-// phase (ruling fremen_extra_worms: or of its pile) may be placed by them in
-// any sand territory (WormRide{to}, or Pass to let it appear where the cards
-// say); a placed worm destroys the spice there too, or only the forces
-// (ruling placed_worm_spice). 2.04.08 Beast of Burden happens upon conclusion
-// of the Nexus (nexus.cpp): the worms' territories are recorded here in
-// s.fremen.blow.rides.
-// 1.14.03 advanced Fremen Karama power: after turn 1 the Fremen place their
-// sandworm in any sand territory (PlayCard Karama, target = a location there,
-// value bit 0 = protect the ally, 2.04.10), a normal Shai-Hulud that devours
-// (ruling placed_worm_spice) and, in this phase, causes a Nexus (1.02.06).
-// Ruling karama_windows = all_other_seats: at the end of each blow after turn
-// 1 the Fremen are asked (step FremenKarama: PlayCard or Pass) whenever, by
-// public information, they could use the power; under none they may place it
-// only while a Nexus is in progress (nexus.cpp phase).
-#include "core/rules/rules.h"
+// Faction abilities reach the blow through the hook table
+// (core/factions/faction_rules.h, docs/ARCHITECTURE.md "Faction hooks"):
+// worm_revealed (a faction places the worm), worm_appears (a faction is
+// asked first), worm_spares (whose forces the worm spares, what it records),
+// blow_ends (a question before the phase ends) and blow_step (the faction's
+// sub-steps of GameState::step; 0 is this phase's own). The Fremen's 2.04.07,
+// 2.04.10, 2.04.15, 2.04.08 (the rides) and 1.14.03 (the Karama sandworm)
+// are in core/factions/fremen.cpp.
+#include "core/factions/faction_rules.h"
 
 namespace mentat::rules {
 namespace {
 
-enum BlowStep : uint8_t {
-  kBlowing = 0,            // automatic
-  kPlaceWorm = 1,          // 2.04.15 the Fremen may place this worm (WormRide{to} or Pass)
-  kProtectAlly = 2,        // 2.04.10 the Fremen decide whether their ally is devoured (Respond)
-  kProtectAllyPlaced = 3,  // the same, for a worm the Fremen placed (2.04.15, ruling placed_worm_spice)
-  kFremenKarama = 4,       // 1.14.03 the Fremen may place their Karama sandworm (PlayCard) or Pass
-};
-
-bool protect_step(uint8_t step) { return step == kProtectAlly || step == kProtectAllyPlaced; }
+constexpr uint8_t kBlowing = 0;  // the phase's own step (automatic); factions' steps: hook blow_step
 
 // Ruling values (core/rulings.cpp).
 constexpr uint8_t kKeepTopTerritory = 1;  // SpiceReshuffleBasic
-constexpr uint8_t kExtraWormsPerPile = 1; // FremenExtraWorms
 constexpr uint8_t kOnlyFirstWorm = 1;     // RepeatedWorm
-constexpr uint8_t kAlwaysProtect = 1;     // FremenAllyProtection
 constexpr uint8_t kPlacedForcesOnly = 1;  // PlacedWormSpice
 
 int num_piles(const GameState& s) { return s.advanced ? 2 : 1; }
-
-bool is_sand(TerritoryId t) {
-  const auto k = data::territory(t).kind;
-  return k == data::TerritoryKind::Sand || k == data::TerritoryKind::ProtectedSand;
-}
-
-Seat fremen_seat(const GameState& s) { return s.seat_of(Faction::Fremen); }
 
 // Territory of the topmost territory card in a discard pile, if any.
 std::optional<TerritoryId> topmost_territory(const GameState& s, int pile) {
@@ -111,68 +84,49 @@ uint8_t reveal(Ctx& c) {
   return id;
 }
 
-bool ally_protectable(const GameState& s, TerritoryId t) {
-  if (!s.has(Faction::Fremen)) return false;
-  const uint8_t ally = s.of(Faction::Fremen).ally;
-  if (ally >= kNumFactions || !s.has(static_cast<Faction>(ally))) return false;
-  return s.forces_in_territory(static_cast<Faction>(ally), t) > 0;
+// The blow step of the faction (in the game) that owns GameState::step, or null.
+const FactionRules::BlowStep* faction_blow_step(const GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto& st = faction_rules(static_cast<Faction>(fi)).blow_step;
+    if (st.first && s.step >= st.first && s.step <= st.last && s.has(static_cast<Faction>(fi))) return &st;
+  }
+  return nullptr;
 }
 
-// 1.02.05: the worm destroys the spice and the forces in territory t
-// (2.04.07 not the Fremen; 2.04.10 not their ally when protected). A worm the
-// Fremen placed (2.04.15) leaves the spice under ruling placed_worm_spice
+// 1.02.05: the worm destroys the spice and the forces in territory t, but
+// the forces of the factions the hook worm_spares names (2.04.07, 2.04.10;
+// `answer`: the answer to the worm_appears question). A worm a faction placed
+// (2.04.15, 1.14.03) leaves the spice under ruling placed_worm_spice
 // forces_only.
-// 3.01.11.02 (cards.cpp): a prevented 2.04.07 is used up by the first worm
-// that finds Fremen forces (they are devoured like anyone's); a prevented
-// 2.04.10 by the first worm that finds the ally's forces (not protected,
-// the Fremen are not asked).
-void devour(GameState& s, TerritoryId t, bool protect_ally, bool placed) {
+void devour(GameState& s, TerritoryId t, bool answer, bool placed) {
   const auto& ter = data::territory(t);
-  const uint8_t fremen_ally = s.has(Faction::Fremen) ? s.of(Faction::Fremen).ally : kNoFaction;
-  bool spare_fremen = true;
-  const bool any_worm = prevention_at_next_occasion(s);  // ruling karama_automatic_use: every worm is the occasion
-  if (s.has(Faction::Fremen) && (any_worm || s.forces_in_territory(Faction::Fremen, t) > 0) &&
-      ability_cancelled(s, Faction::Fremen, Ability::FremenShaiHulud)) {
-    spare_fremen = false;
-    consume_prevention(s, Faction::Fremen, Ability::FremenShaiHulud);
-  }
-  if ((any_worm || ally_protectable(s, t)) && ability_cancelled(s, Faction::Fremen, Ability::FremenAllyProtection)) {
-    protect_ally = false;
-    consume_prevention(s, Faction::Fremen, Ability::FremenAllyProtection);
-  }
+  FactionMask spared = 0;
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).worm_spares; h && s.has(static_cast<Faction>(fi)))
+      spared |= h(s, t, answer);
   const bool spice = !(placed && s.rulings.is(RulingId::PlacedWormSpice, kPlacedForcesOnly));
   for (int i = 0; i < ter.num_locations; ++i) {
     const auto loc = static_cast<LocationId>(ter.first_location + i);
     if (spice && s.spice_on_board[loc] > 0) transfer_spice(s, board(loc), bank(), s.spice_on_board[loc]);
     for (int fi = 0; fi < kNumFactions; ++fi) {
       const auto fa = static_cast<Faction>(fi);
-      if (!s.has(fa) || (fa == Faction::Fremen && spare_fremen)) continue;
-      if (protect_ally && fi == fremen_ally) continue;
+      if (!s.has(fa) || (spared & faction_bit(fa))) continue;
       const int reg = s.forces_at(fa, loc, 0), spec = s.forces_at(fa, loc, 1);
       if (reg + spec > 0) forces_to_tanks(s, fa, loc, reg, spec);
     }
   }
-  // 2.04.08: the Fremen may ride this worm upon conclusion of the Nexus.
-  if (s.has(Faction::Fremen) && s.fremen.blow.n_rides < static_cast<int>(sizeof(s.fremen.blow.rides)))
-    s.fremen.blow.rides[s.fremen.blow.n_rides++] = t;
 }
 
-// A worm appears in territory t (`placed`: by the Fremen, 2.04.15): asks the
-// Fremen about their ally when that matters, else devours at once. False
-// when the blow waits for a decision.
+// A worm appears in territory t (`placed`: by a faction, 2.04.15): a faction
+// may be asked first (hook worm_appears, 2.04.10), else it devours at once.
+// False when the blow waits for a decision.
 bool worm_appears(Ctx& c, TerritoryId t, bool placed) {
   auto& s = c.s;
-  if (ally_protectable(s, t) && !ability_cancelled(s, Faction::Fremen, Ability::FremenAllyProtection)) {
-    if (s.rulings.is(RulingId::FremenAllyProtection, kAlwaysProtect)) {
-      devour(s, t, true, placed);
-      return true;
-    }
-    s.fremen.blow.territory = t;
-    s.step = placed ? kProtectAllyPlaced : kProtectAlly;
-    s.waiting = bit(fremen_seat(s));
-    return false;
-  }
-  devour(s, t, false, placed);
+  bool answer = false;
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).worm_appears; h && s.has(static_cast<Faction>(fi)) && h(s, t, placed, &answer))
+      return false;
+  devour(s, t, answer, placed);
   return true;
 }
 
@@ -190,14 +144,6 @@ bool worm_from_pile(Ctx& c) {
   return worm_appears(c, *t, false);
 }
 
-// 2.04.15: does the Fremen place this worm? Every worm after the first of the
-// phase (ruling fremen_extra_worms per_phase) or of its pile (per_pile).
-bool fremen_place_worm(const GameState& s) {
-  if (!s.advanced || !s.has(Faction::Fremen)) return false;
-  if (s.rulings.is(RulingId::FremenExtraWorms, kExtraWormsPerPile)) return s.blow.pile_worms > 1;
-  return s.blow.worms > 1;
-}
-
 // The current pile has its territory card (or no card at all): on to the next.
 void next_pile(GameState& s) {
   ++s.blow.pile;
@@ -206,13 +152,8 @@ void next_pile(GameState& s) {
 
 void finish(Ctx& c) {
   auto& s = c.s;
-  // 1.14.03 (ruling karama_windows = all_other_seats): asked on public information only.
-  if (!s.fremen.blow.karama_asked && s.turn > 1 && karama_windows_ask(s) && karama_power_possible(s, Faction::Fremen)) {
-    s.fremen.blow.karama_asked = 1;
-    s.step = kFremenKarama;
-    s.waiting = bit(fremen_seat(s));
-    return;
-  }
+  for (int fi = 0; fi < kNumFactions; ++fi)  // 1.14.03 (hook blow_ends)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).blow_ends; h && s.has(static_cast<Faction>(fi)) && h(s)) return;
   // 1.02.02: the set-aside Shai-Hulud go back into the deck, shuffled.
   if (!s.spice_set_aside.empty()) {
     while (!s.spice_set_aside.empty()) s.spice_deck.push(s.spice_set_aside.pop());
@@ -220,7 +161,6 @@ void finish(Ctx& c) {
   }
   s.blow.pile = 0;
   s.blow.pile_worms = 0;
-  s.fremen.blow.territory = 0;
   // 1.02.03 / 1.02.06.
   if (s.nexus_pending && s.turn > 1) {
     enter_phase(c, Phase::Nexus);
@@ -258,11 +198,8 @@ void run(Ctx& c) {
     s.nexus_pending = 1;
     ++s.blow.worms;
     ++s.blow.pile_worms;
-    if (fremen_place_worm(s)) {  // 2.04.15
-      s.step = kPlaceWorm;
-      s.waiting = bit(fremen_seat(s));
-      return;
-    }
+    for (int fi = 0; fi < kNumFactions; ++fi)  // 2.04.15 (hook worm_revealed)
+      if (const auto h = faction_rules(static_cast<Faction>(fi)).worm_revealed; h && s.has(static_cast<Faction>(fi)) && h(s)) return;
     if (!worm_from_pile(c)) return;
   }
   finish(c);
@@ -275,129 +212,53 @@ void enter(Ctx& c) {
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
-  if (!has_bit(s.waiting, seat))
-    return reject(RejectCode::NotYourDecision, "only the Fremen decide anything during the spice blow, and only when a sandworm asks for it");
-  if (s.step == kPlaceWorm) {
-    if (a.kind == ActionKind::Pass) return std::nullopt;
-    if (a.kind != ActionKind::WormRide)
-      return reject(RejectCode::WrongPhase, "place the sandworm (WormRide with a location in a sand territory) or Pass (2.04.15)");
-    if (auto why = ability_blocked(s, Faction::Fremen, Ability::FremenWormPlacement)) return reject(RejectCode::IllegalChoice, *why);
-    if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
-    if (!is_sand(data::territory_of(a.to)))
-      return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(a.to)).name) + " is not a sand territory (2.04.15)");
-    return std::nullopt;
+  if (!has_bit(s.waiting, seat)) {
+    for (int fi = 0; fi < kNumFactions; ++fi)
+      if (const auto& st = faction_rules(static_cast<Faction>(fi)).blow_step; st.first && s.has(static_cast<Faction>(fi)))
+        return reject(RejectCode::NotYourDecision, st.wait);
+    return reject(RejectCode::NotYourDecision, "nobody decides anything during the spice blow");
   }
-  if (s.step == kFremenKarama) {
-    if (a.kind != ActionKind::Pass)
-      return reject(RejectCode::WrongPhase, "place your sandworm with your Karama power (PlayCard, 1.14.03) or Pass");
-    return std::nullopt;
-  }
-  if (protect_step(s.step)) {
-    if (a.kind != ActionKind::Respond)
-      return reject(RejectCode::WrongPhase, "answer whether your ally is protected from the sandworm (Respond: accept=true protects, accept=false does not, 2.04.10)");
-    return std::nullopt;
-  }
+  if (const auto* st = faction_blow_step(s)) return st->validate(s, a);
   return reject(RejectCode::WrongPhase, "nothing is decided in the spice blow now");
 }
 
 void apply(Ctx& c, Seat, const Action& a) {
-  auto& s = c.s;
-  s.waiting = 0;
-  if (s.step == kPlaceWorm) {
-    consume_prevention(s, Faction::Fremen, Ability::FremenWormPlacement);  // 3.01.11.02: its use opportunity
-    s.step = kBlowing;
-    const bool go_on =
-        a.kind == ActionKind::WormRide ? worm_appears(c, data::territory_of(a.to), true) : worm_from_pile(c);
-    if (go_on) run(c);
-    return;
-  }
-  if (s.step == kFremenKarama) {  // Pass
-    run(c);
-    return;
-  }
-  if (protect_step(s.step)) {
-    const bool protect = a.flag;
-    devour(s, s.fremen.blow.territory, protect, s.step == kProtectAllyPlaced);
-    s.fremen.blow.territory = 0;
-    run(c);
-  }
+  c.s.waiting = 0;
+  if (const auto* st = faction_blow_step(c.s)) st->apply(c, a);
 }
 
-std::string worm_place_name(const GameState& s) {
+void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  if (const auto* st = faction_blow_step(s)) st->decisions(s, out);
+}
+
+void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  if (const auto* st = faction_blow_step(s)) st->legal(s, out);
+}
+
+}  // namespace
+
+// ---- for the factions' blow hooks (core/rules/rules.h) ----
+
+void spice_blow_devour(GameState& s, TerritoryId t, bool answer, bool placed) { devour(s, t, answer, placed); }
+bool spice_blow_worm_appears(Ctx& c, TerritoryId t, bool placed) { return worm_appears(c, t, placed); }
+bool spice_blow_worm_from_pile(Ctx& c) { return worm_from_pile(c); }
+void spice_blow_run(Ctx& c) { run(c); }
+
+std::string spice_blow_worm_place(const GameState& s) {
   if (worm_without_effect(s)) return "nowhere (ruling repeated_worm=only_first: it is only discarded)";
   const auto t = topmost_territory(s, s.blow.pile);
   return t ? std::string(data::territory(*t).name) : std::string("nowhere (no territory card in the pile)");
 }
 
-void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
-  if (!has_bit(s.waiting, seat)) return;
-  if (s.step == kPlaceWorm) {
-    Decision d{ActionKind::WormRide, "Place the additional sandworm in any sand territory (2.04.15)", 0, 0, {}};
-    for (int t = 0; t < data::kNumTerritories; ++t)
-      if (is_sand(static_cast<TerritoryId>(t))) d.options.push_back(data::territory(static_cast<TerritoryId>(t)).first_location);
-    out.push_back(d);
-    out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + worm_place_name(s), 0, 0, {}});
-  } else if (s.step == kFremenKarama) {
-    out.push_back(Decision{ActionKind::Pass, "Do not place your sandworm with your Karama power (PlayCard, 1.14.03) this turn", 0, 0, {}});
-  } else if (protect_step(s.step)) {
-    out.push_back(Decision{ActionKind::Respond,
-                           "A sandworm appears in " + std::string(data::territory(s.fremen.blow.territory).name) +
-                               ": protect your ally's forces there (accept) or let them be devoured (2.04.10)",
-                           0, 1, {}});
-  }
-}
-
-void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
-  if (!has_bit(s.waiting, seat)) return;
-  if (s.step == kPlaceWorm) {
-    for (int t = 0; t < data::kNumTerritories && !ability_cancelled(s, Faction::Fremen, Ability::FremenWormPlacement); ++t) {
-      if (!is_sand(static_cast<TerritoryId>(t))) continue;
-      Action a;
-      a.kind = ActionKind::WormRide;
-      a.to = data::territory(static_cast<TerritoryId>(t)).first_location;
-      out.push_back(a);
-    }
-    Action pass;
-    pass.kind = ActionKind::Pass;
-    out.push_back(pass);
-  } else if (s.step == kFremenKarama) {
-    Action pass;
-    pass.kind = ActionKind::Pass;
-    out.push_back(pass);
-  } else if (protect_step(s.step)) {
-    for (bool accept : {true, false}) {
-      Action a;
-      a.kind = ActionKind::Respond;
-      a.flag = accept;
-      out.push_back(a);
-    }
-  }
-}
-
-}  // namespace
-
-std::optional<Rejection> check_fremen_worm(const GameState& s, LocationId to) {
-  const bool blow = s.phase == Phase::SpiceBlow && s.step == kFremenKarama;
-  const bool nexus = s.phase == Phase::Nexus && s.waiting != 0;
-  if (!blow && !nexus)
-    return reject(RejectCode::WrongPhase, s.phase == Phase::SpiceBlow || s.phase == Phase::Nexus
-                                              ? "the Fremen place their Karama sandworm when asked at the end of the spice blow, or during a Nexus (1.14.03)"
-                                              : "the Fremen Karama power is used during the Spice Blow and Nexus phase (1.14.03)");
-  if (to >= data::kNumLocations) return reject(RejectCode::Malformed, "name a location of the sand territory for the sandworm (target)");
-  if (!is_sand(data::territory_of(to)))
-    return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(to)).name) + " is not a sand territory (1.14.03)");
-  return std::nullopt;
-}
-
-void fremen_karama_worm(Ctx& c, LocationId to, bool protect_ally) {
+void spice_blow_worm_placed(Ctx& c, TerritoryId t, bool answer) {
   auto& s = c.s;
-  const TerritoryId t = data::territory_of(to);
-  const bool protect = ally_protectable(s, t) && (protect_ally || s.rulings.is(RulingId::FremenAllyProtection, kAlwaysProtect));
-  devour(s, t, protect, true);
+  devour(s, t, answer, true);
   if (s.phase != Phase::SpiceBlow) return;  // during a Nexus: it goes on
   s.nexus_pending = 1;                      // 1.02.06
   s.waiting = 0;
-  run(c);                                   // the blow ends (no more questions: the power is used)
+  run(c);                                   // the blow goes on to its end
 }
 
 const PhaseRules& spice_blow_rules() {

@@ -13,14 +13,16 @@
 namespace mentat::rules {
 namespace {
 
-// 2.04.13: a faction in the game deals the storm from its deck (from turn 2).
-bool uses_storm_deck(const GameState& s) {
-  if (s.turn <= 1) return false;
+// 2.04.13: the storm card a faction in the game deals from its deck (from
+// turn 2): the sectors the storm moves; -1: the dials move it (1.01.02).
+int storm_deck_card(const GameState& s) {
+  if (s.turn <= 1) return -1;
   for (int fi = 0; fi < kNumFactions; ++fi) {
     const auto h = faction_rules(static_cast<Faction>(fi)).deals_storm_card;
-    if (h && s.has(static_cast<Faction>(fi)) && h(s)) return true;
+    if (!h || !s.has(static_cast<Faction>(fi))) continue;
+    if (const int card = h(s); card >= 0) return card;
   }
-  return false;
+  return -1;
 }
 
 int dial_max(const GameState& s) { return s.turn == 1 ? 20 : 3; }
@@ -105,8 +107,8 @@ void enter(Ctx& c) {
     fs.storm_dial = 0;
     fs.shipped = fs.moved = fs.revived = 0;
   }
-  if (uses_storm_deck(s)) {
-    move_storm(c, s.fremen.storm_card);
+  if (const int card = storm_deck_card(s); card >= 0) {
+    move_storm(c, card);
     finish(c);
     return;
   }
