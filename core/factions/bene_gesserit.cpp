@@ -1,7 +1,7 @@
 // The Bene Gesserit's abilities (2.02) that the phases reach through the hook
-// table (core/factions/faction_rules.h). Still in their phase files: 2.02.05/11/15-17
-// spiritual advisors, intrusion, take up arms (shipment_movement.cpp);
-// docs/ARCHITECTURE.md.
+// table (core/factions/faction_rules.h). Still in shipment_movement.cpp
+// (partial): 2.02.05/11-21 spiritual advisors, intrusion, wartime, take up
+// arms, adaptive force; docs/ARCHITECTURE.md.
 #include "core/factions/faction_rules.h"
 #include "core/rules/battle_abilities.h"
 

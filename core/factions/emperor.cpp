@@ -1,7 +1,5 @@
 // The Emperor's abilities (2.03) that the phases reach through the hook table
-// (core/factions/faction_rules.h). Still in their phase files: 2.03.06 gifts
-// (deals.cpp), 2.03.07 / 2.03.10-11 revival (revival.cpp), 2.03.08-09
-// Sardaukar (battle.cpp), 1.14.02 Karama (cards.cpp); docs/ARCHITECTURE.md.
+// (core/factions/faction_rules.h); docs/ARCHITECTURE.md.
 #include "core/factions/faction_rules.h"
 
 namespace mentat::rules {

@@ -1,7 +1,8 @@
 // The Spacing Guild's abilities (2.06) that the phases reach through the hook
-// table (core/factions/faction_rules.h). Still in their phase files: 2.06.04-
-// 2.06.12 shipping (shipment_movement.cpp), 1.14.05 Karama (cards.cpp,
-// shipment_movement.cpp); docs/ARCHITECTURE.md.
+// table (core/factions/faction_rules.h). Still in shipment_movement.cpp
+// (partial): 2.06.12 timing (sub-step kGuildTiming) and 1.14.05's question
+// after a shipment and the cancellation itself (kGuildKarama,
+// check_guild_cancel, guild_cancel_shipment); docs/ARCHITECTURE.md.
 #include "core/factions/faction_rules.h"
 
 namespace mentat::rules {

@@ -1,6 +1,7 @@
 // The Harkonnen's abilities (2.05) that the phases reach through the hook
-// table (core/factions/faction_rules.h). Still in their phase files: 2.05.02
-// traitors at setup (setup.cpp); docs/ARCHITECTURE.md.
+// table (core/factions/faction_rules.h); 2.05.02-04 at setup are the
+// faction's data (traitors kept, starting cards: core/data) that setup.cpp
+// reads; docs/ARCHITECTURE.md.
 //
 // 2.05.09: the traitor step also asks the Harkonnen when their ally fights
 // (battle.cpp credits the call to the ally's side). Advanced 2.05.10-13:

@@ -1158,13 +1158,14 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       std::vector<Action> c;
       ship_candidates(s, me, false, c);
       Decision d{ActionKind::Ship, "", 1, s.of(me).reserves[0] + s.of(me).reserves[1], {}};
-      if (me == Faction::Fremen)
+      if (faction_rules(me).sends_from_reserves)  // 2.04.05
         d.prompt = "Send forces from reserves for free to The Great Flat or a territory within two of it";
       else
         d.prompt = "Ship forces from reserves: 1 spice per force into a stronghold, 2 elsewhere";
       if (guild_rates(s, me)) d.prompt += " (half price)";
       if (may_cross_ship(s, me)) d.prompt += "; or cross-ship from one territory to another";
-      if (me == Faction::Guild) d.prompt += "; or ship from the board back to reserves (1 spice per 2 forces)";
+      if (faction_rules(me).ship_off_planet != Ability::None)  // 2.06.05.03
+        d.prompt += "; or ship from the board back to reserves (1 spice per 2 forces)";
       if (ally_allowance(s, me) > 0) d.prompt += "; your ally may pay up to " + std::to_string(ally_allowance(s, me)) + " (ally_pays, 1.10.02.06)";
       for (auto& a : c)
         if (a.to != kNone8 && !surely_rejected_ship(s, me, a) && legal_ship(s, me, a) &&
