@@ -168,6 +168,15 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "From when may deals and bribes be made: from the start of the turn-1 Storm phase, or only once the first storm (0.16) has been placed?",
        {"storm_phase", "after_first_storm"}, 0,
        "0.00 'No Deals or Bribes may be made before 1.01.00' vs 1.12.04 'A Deal or Bribe can not be made until after 0.16'"},
+      {RulingId::FremenDefaultWin, "fremen_default_win",
+       "When the Fremen win by default on the last turn (no Spacing Guild in the game), does their ally win with them?",
+       {"with_ally", "alone"}, 0,
+       "1.09.05 'if no one has won and the Spacing Guild is not in the game the Fremen win' vs 2.04.12 (allies win with the Fremen "
+       "only in the special victory of 2.04.09) and 1.10.02.01"},
+      {RulingId::PassedBidder, "passed_bidder",
+       "Is a player who has passed on a card asked again when another player raises the bid?",
+       {"out_for_card", "asked_after_raise"}, 0,
+       "1.04.06.02 'this continues around the table until a top bid is made and all other players have passed'"},
   }};
   return r;
 }

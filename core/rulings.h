@@ -56,8 +56,10 @@ enum class RulingId : uint8_t {
   GuildAllyShipmentShare = 37,    // 1.10.02.06 with 2.06.04: the Guild's share of its ally's shipment goes to the bank or stays
   KaramaAutomaticUse = 38,        // 3.01.11.02: a prevented automatic ability is used up where it changes the outcome, or at its next occasion
   DealTiming = 39,                // 0.00 vs 1.12.04: deals and bribes from the turn-1 Storm phase, or only after the first storm (0.16)
+  FremenDefaultWin = 40,          // 1.09.05 vs 2.04.12: the Fremen default win without the Guild is shared with their ally, or not
+  PassedBidder = 41,              // 1.04.06.02: a seat that passed on a card is out of its bidding, or asked again after a raise
 };
-inline constexpr int kNumRulings = 40;
+inline constexpr int kNumRulings = 42;
 
 struct RulingInfo {
   RulingId id;

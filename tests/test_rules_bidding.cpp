@@ -1242,3 +1242,46 @@ TEST_CASE("3.01.11.02 2.03.04 2.05.08 ruling karama_automatic_use=next_occasion:
   CHECK(s.prevented[static_cast<int>(Faction::Emperor)] == 0);
   CHECK(s.prevented[static_cast<int>(Faction::Harkonnen)] == 0);  // used up although it changed nothing
 }
+
+TEST_CASE("1.04.06.02 ruling passed_bidder: a seat that passed is out for the card, or asked again after a raise", "[bidding][rulings]") {
+  const bool again = GENERATE(false, true);
+  INFO((again ? "asked_after_raise" : "out_for_card (default)"));
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, Faction::Fremen, Faction::Guild}, false,
+                           again ? ruling("passed_bidder", "asked_after_raise") : Rulings::defaults());
+  const auto o = storm_order(s);
+  for (Seat x : o) set_spice(s, fac(s, x), 10);
+  for (Seat x : o) set_hand(s, fac(s, x), 1);
+  start(s);
+  REQUIRE(to_bid(s) == o[0]);
+  const uint8_t card = s.bidding.row.ids[0];
+  act(s, fac(s, o[0]), bid(1));
+  act(s, fac(s, o[1]), pass());
+  act(s, fac(s, o[2]), bid(2));  // a raise after o[1] passed
+  act(s, fac(s, o[3]), pass());
+  REQUIRE(to_bid(s) == o[0]);
+  act(s, fac(s, o[0]), pass());
+  if (!again) {
+    // o[1]'s pass stands: o[2] is the top bidder and everyone else is out.
+    CHECK(s.of(fac(s, o[2])).hand.contains(card));
+    CHECK(s.of(fac(s, o[2])).spice == 8);
+  } else {
+    // o[1] passed on 1 spice, not on 2: it is asked again and may raise.
+    REQUIRE(to_bid(s) == o[1]);
+    CHECK_FALSE(s.of(fac(s, o[2])).hand.contains(card));
+    act(s, fac(s, o[1]), bid(3));
+    act(s, fac(s, o[2]), pass());
+    act(s, fac(s, o[3]), pass());
+    REQUIRE(to_bid(s) == o[0]);
+    act(s, fac(s, o[0]), pass());
+    // All others passed on the top bid: o[1] buys.
+    CHECK(s.of(fac(s, o[1])).hand.contains(card));
+    CHECK(s.of(fac(s, o[1])).spice == 7);
+  }
+  // Either way, a card nobody bids on is bought in (1.04.09) after one round.
+  REQUIRE(s.phase == Phase::Bidding);
+  const int row_left = s.bidding.row.n;
+  REQUIRE(row_left == 3);
+  for (int k = 0; k < 4; ++k) act(s, fac(s, to_bid(s)), pass());
+  CHECK(s.phase != Phase::Bidding);
+  CHECK(s.bidding.row.n == 0);
+}

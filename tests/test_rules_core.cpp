@@ -627,3 +627,41 @@ TEST_CASE("1.12.04 0.00 ruling deal_timing: deals and bribes during the first st
     CHECK(s.of(Faction::Emperor).bribes == 1);
   }
 }
+
+TEST_CASE("1.09.05 2.04.12 ruling fremen_default_win: the Fremen default win without the Guild, with or without their ally", "[mentat pause][rulings]") {
+  GameState s = game({Faction::Fremen, Faction::Atreides, Faction::Harkonnen});
+  play_until(s, Phase::Storm, 1);
+  s.turn = s.max_turns;
+  ally(s, Faction::Fremen, Faction::Atreides);
+  const FactionMask fremen = 1u << static_cast<int>(Faction::Fremen);
+  const FactionMask atreides = 1u << static_cast<int>(Faction::Atreides);
+  SECTION("with_ally (default): the ally wins with the Fremen") {
+    rules::Ctx ctx{s, nullptr};
+    rules::enter_phase(ctx, Phase::MentatPause);
+    CHECK(s.phase == Phase::GameOver);
+    CHECK(s.winners == (fremen | atreides));
+  }
+  SECTION("alone: only the Fremen win (2.04.12 shares only the special victory)") {
+    std::string err;
+    REQUIRE(s.rulings.set("fremen_default_win", "alone", &err));
+    rules::Ctx ctx{s, nullptr};
+    rules::enter_phase(ctx, Phase::MentatPause);
+    CHECK(s.phase == Phase::GameOver);
+    CHECK(s.winners == fremen);
+  }
+}
+
+TEST_CASE("2.04.09 2.04.12 ruling fremen_default_win=alone: the special victory with the Guild stays shared", "[mentat pause][rulings]") {
+  GameState s = game({Faction::Fremen, Faction::Atreides, Faction::Guild});
+  play_until(s, Phase::Storm, 1);
+  s.turn = s.max_turns;
+  ally(s, Faction::Fremen, Faction::Atreides);
+  // 2.04.09.03: no Atreides in Tuek's Sietch (only the Guild's starting forces there).
+  REQUIRE(s.forces_at(Faction::Atreides, loc("Tuek's Sietch")) == 0);
+  std::string err;
+  REQUIRE(s.rulings.set("fremen_default_win", "alone", &err));
+  rules::Ctx ctx{s, nullptr};
+  rules::enter_phase(ctx, Phase::MentatPause);
+  CHECK(s.phase == Phase::GameOver);
+  CHECK(s.winners == ((1u << static_cast<int>(Faction::Fremen)) | (1u << static_cast<int>(Faction::Atreides))));
+}

@@ -10,7 +10,9 @@
 //  * 1.04.05-1.04.06 the first eligible seat in storm order opens (>= 1 or
 //    pass); bidding goes on to the right (next in storm order), skipping
 //    ineligible seats and seats that passed on this card, until the top
-//    bidder is the only one left. 1.04.06.04 no bid above one's spice.
+//    bidder is the only one left (ruling passed_bidder: a pass is final for
+//    the card, or a raise asks again every seat that passed before it).
+//    1.04.06.04 no bid above one's spice.
 //  * 1.04.06.03/2.03.04/2.03.05 the buyer pays the Emperor (the bank when the
 //    Emperor buys, and for any share the Emperor pays himself).
 //  * 2.05.08 the Harkonnen draw a free extra card when buying, unless their
@@ -63,6 +65,7 @@ constexpr uint8_t kAllyBidPermission = 2;  // AllyBidSupport
 constexpr uint8_t kPayEmperor = 1;         // EmperorAllyPayment
 constexpr uint8_t kOnlyAboveSpice = 1;     // KaramaBidScope
 constexpr uint8_t kFirstBidder = 1;        // NextOpenerBasis
+constexpr uint8_t kAskedAfterRaise = 1;    // PassedBidder
 
 // ---- helpers ----------------------------------------------------------------
 
@@ -373,6 +376,8 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       karama = false;
     b.high_bid = static_cast<uint8_t>(a.amount);
     b.high_bidder = seat;
+    // Ruling passed_bidder asked_after_raise: the passes were on the old bid.
+    if (s.rulings.is(RulingId::PassedBidder, kAskedAfterRaise)) b.passed = 0;
     b.karama_bid = karama ? 1 : 0;
     b.karama_card = karama ? a.card : kNone8;
   }
