@@ -723,3 +723,43 @@ TEST_CASE("2.05.10.01 ruling capture_after_traitor_win: a traitor win takes a ca
     CHECK(s.phase != Phase::Battle);
   }
 }
+
+TEST_CASE("1.00.05 3.05 while Prescience is used, other seats' bribes and deals wait until it is complete", "[battle][deals]") {
+  GameState s = cleared_board({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  place(s, Faction::Atreides, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  ally(s, Faction::Emperor, Faction::Harkonnen);
+  enter_battle(s);
+  REQUIRE(s.step == ab::kPrescience);
+  Action bribe = make(ActionKind::Bribe);
+  bribe.faction = static_cast<uint8_t>(Faction::Atreides);
+  bribe.amount = 1;
+  Action deal = make(ActionKind::Deal);
+  deal.text = "no Voice on my leader";
+  Action gift = make(ActionKind::GiveSpice);
+  gift.faction = static_cast<uint8_t>(Faction::Harkonnen);
+  gift.amount = 1;
+  // Prescience being chosen, then answered: everything else waits.
+  for (int step = 0; step < 2; ++step) {
+    INFO("step " << int(s.step));
+    auto r = rejected(s, Faction::Emperor, bribe);
+    CHECK(r.code == RejectCode::WrongPhase);
+    CHECK_THAT(r.reason, Catch::Contains("1.00.05") && Catch::Contains("Prescience"));
+    CHECK(rejected(s, Faction::Harkonnen, deal).code == RejectCode::WrongPhase);
+    CHECK(rejected(s, Faction::Atreides, deal).code == RejectCode::WrongPhase);
+    CHECK(rejected(s, Faction::Emperor, gift).code == RejectCode::WrongPhase);
+    for (Seat x = 0; x < s.num_seats; ++x)
+      for (const auto& a : legal_actions(s, x)) CHECK_FALSE(rules::is_anytime(a.kind));
+    if (step == 0) act(s, Faction::Atreides, prescience(ab::kDial));
+    REQUIRE(s.step == (step == 0 ? ab::kPrescienceAnswer : ab::kPrescienceAnswer));
+    if (step == 1) act(s, Faction::Harkonnen, answer(3));
+  }
+  // The ability is complete: the plans are made, bribes and deals are back.
+  REQUIRE(s.step == kPlanStep);
+  const int e0 = s.of(Faction::Emperor).spice;
+  act(s, Faction::Emperor, bribe);
+  act(s, Faction::Harkonnen, deal);
+  act(s, Faction::Emperor, gift);
+  CHECK(s.of(Faction::Emperor).spice == e0 - 2);
+  CHECK(s.of(Faction::Atreides).bribes == 1);
+}

@@ -1053,8 +1053,21 @@ bool battle_fits_defense_slot(uint8_t card) { return fits_defense_slot(card); }
 bool battle_is_cheap_hero(uint8_t card) { return is_cheap_hero(card); }
 void battle_end(Ctx& c) { end_battle(c); }
 
+namespace {
+// 1.00.05: the battle's ability steps.
+const char* ability_in_use(const GameState& s) {
+  switch (s.step) {
+    case ability::kPrescience:
+    case ability::kPrescienceAnswer: return "the Atreides' Prescience (2.01.08)";
+    case ability::kVoice: return "the Bene Gesserit's Voice (2.02.06)";
+    case ability::kCapture: return "the Harkonnen's capture of a leader (2.05.10)";
+    default: return nullptr;
+  }
+}
+}  // namespace
+
 const PhaseRules& battle_rules() {
-  static const PhaseRules r{enter, validate, apply, decisions, legal};
+  static const PhaseRules r{enter, validate, apply, decisions, legal, ability_in_use};
   return r;
 }
 

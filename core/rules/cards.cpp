@@ -572,6 +572,8 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
   if (!s.of(me).hand.contains(a.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
   if (auto why = committed(s, seat, a.card)) return reject(RejectCode::IllegalChoice, *why);
   if (is_karama(s, me, a.card)) return check_karama(s, seat, a);
+  if (const char* what = ability_step(s))
+    return reject(RejectCode::WrongPhase, std::string(what) + " is being used: " + name + " waits until it is complete (1.00.05)");
   switch (kind_of(a.card)) {
     case TreacheryKind::WeatherControl:
       if (auto r = storm_window(s, a.card, "3.01.23")) return r;

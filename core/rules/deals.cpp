@@ -5,8 +5,13 @@
 // each other (1.12, 1.10.02.04). A deal is recorded text the engine does not
 // enforce.
 //
+// 1.00.05: all of them wait while a response window is open (cards.cpp) and
+// while the game waits on a faction ability used as a step of its own
+// (PhaseRules::ability_in_use: Prescience, the Voice, the Harkonnen capture,
+// the Guild's timing, the Bene Gesserit's and the Fremen's ability steps).
+//
 // Alliance spice (same "any time" path: out of turn, in any phase after
-// setup; like a bribe it waits while a response window is open, 1.00.05):
+// setup):
 //  * 2.03.06 GiveSpice: the Emperor gives spice to his ally, straight behind
 //    the ally's shield. Only the Emperor (1.10.02.04 forbids the others).
 //  * 1.10.02.05/06 AllyPermission: a faction's standing consent, how much of
@@ -37,12 +42,19 @@ bool permission_offered(const GameState& s) {
 }
 }  // namespace
 
+const char* ability_step(const GameState& s) {
+  const auto h = phase_rules(s.phase).ability_in_use;
+  return h ? h(s) : nullptr;
+}
+
 bool is_anytime(ActionKind k) {
   return k == ActionKind::Bribe || k == ActionKind::Deal || k == ActionKind::GiveSpice || k == ActionKind::AllyPermission;
 }
 
 std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const Action& a) {
   if (s.phase == Phase::Setup) return reject(RejectCode::WrongPhase, "no deals, bribes or gifts before the first storm (0.00)");
+  if (const char* what = ability_step(s))
+    return reject(RejectCode::WrongPhase, std::string(what) + " is being used: deals, bribes and gifts wait until it is complete (1.00.05)");
   // Ruling deal_timing = after_first_storm: the turn-1 Storm phase is the first storm's placement (0.16).
   if ((a.kind == ActionKind::Bribe || a.kind == ActionKind::Deal) && s.turn == 1 && s.phase == Phase::Storm &&
       s.rulings.is(RulingId::DealTiming, 1))
@@ -108,7 +120,7 @@ void apply_anytime(Ctx& c, Seat seat, const Action& a) {
 }
 
 void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
-  if (s.phase == Phase::Setup || s.phase == Phase::MentatPause || window_open(s) || !has_bit(s.waiting, seat)) return;
+  if (s.phase == Phase::Setup || s.phase == Phase::MentatPause || window_open(s) || !has_bit(s.waiting, seat) || ability_step(s)) return;
   const Faction me = s.faction_at(seat);
   const uint8_t ally = live_ally(s, me);
   if (ally == kNoFaction) return;
@@ -125,7 +137,7 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
 }
 
 void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
-  if (s.phase == Phase::Setup || s.phase == Phase::MentatPause || window_open(s) || !has_bit(s.waiting, seat)) return;
+  if (s.phase == Phase::Setup || s.phase == Phase::MentatPause || window_open(s) || !has_bit(s.waiting, seat) || ability_step(s)) return;
   const Faction me = s.faction_at(seat);
   const uint8_t ally = live_ally(s, me);
   if (ally == kNoFaction) return;

@@ -230,8 +230,15 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 }  // namespace
 
+namespace {
+// 1.00.05: the factions' steps upon the conclusion of the Nexus (2.04.08 the ride).
+const char* ability_in_use(const GameState& s) {
+  return s.step == kRides ? "a faction's ability upon the conclusion of the Nexus (2.04.08)" : nullptr;
+}
+}  // namespace
+
 const PhaseRules& nexus_rules() {
-  static const PhaseRules r{enter, validate, apply, decisions, legal};
+  static const PhaseRules r{enter, validate, apply, decisions, legal, ability_in_use};
   return r;
 }
 

@@ -338,8 +338,15 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 }  // namespace
 
+namespace {
+// 1.00.05: the Fremen's grant of their ally's free revival.
+const char* ability_in_use(const GameState& s) {
+  return s.step == kFremenGrant ? "the Fremen's grant of their ally's free revival (2.04.11)" : nullptr;
+}
+}  // namespace
+
 const PhaseRules& revival_rules() {
-  static const PhaseRules r{enter, validate, apply, decisions, legal};
+  static const PhaseRules r{enter, validate, apply, decisions, legal, ability_in_use};
   return r;
 }
 

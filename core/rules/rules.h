@@ -36,6 +36,11 @@ struct PhaseRules {
   void (*apply)(Ctx&, Seat, const Action&);
   void (*decisions)(const GameState&, Seat, std::vector<Decision>&);
   void (*legal)(const GameState&, Seat, std::vector<Action>&);
+  // 1.00.05: the faction ability the phase is waiting on as a step of its
+  // own (Prescience, the Voice, the Guild's timing, ...), named with its rule
+  // number, or nullptr. While one is in use, bribes, deals and the other
+  // any-time actions wait (core/rules/deals.cpp). Null: the phase has none.
+  const char* (*ability_in_use)(const GameState&) = nullptr;
 };
 
 const PhaseRules& setup_rules();
@@ -58,6 +63,10 @@ void enter_phase(Ctx& c, Phase next);
 std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const Action& a);
 void apply_anytime(Ctx& c, Seat seat, const Action& a);
 bool is_anytime(ActionKind k);
+// 1.00.05: the faction ability the game waits on as a phase step of its own
+// (PhaseRules::ability_in_use), or nullptr. Deals, bribes, gifts and card
+// plays other than a Karama (3.01.11, which may cancel that very use) wait.
+const char* ability_step(const GameState& s);
 // GiveSpice / AllyPermission choices (any seat; legal actions only for a seat waited for).
 void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out);
 void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out);

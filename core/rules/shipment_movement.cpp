@@ -1343,8 +1343,21 @@ void guild_cancel_shipment(Ctx& c) {
   to_move_step(c);  // the cancelled shipment was this turn's shipment (1.06.02)
 }
 
+namespace {
+// 1.00.05: the phase's ability steps.
+const char* ability_in_use(const GameState& s) {
+  switch (s.step) {
+    case kAdvisor: return "the Bene Gesserit's Spiritual Advisors (2.02.05)";
+    case kGuildTiming: return "the Guild's timing (2.06.12)";
+    case kWartime: return "the Bene Gesserit's Wartime (2.02.17)";
+    case kIntrusion: return "the Bene Gesserit's Intrusion (2.02.15)";
+    default: return nullptr;
+  }
+}
+}  // namespace
+
 const PhaseRules& shipment_movement_rules() {
-  static const PhaseRules r{enter, validate, apply, decisions, legal};
+  static const PhaseRules r{enter, validate, apply, decisions, legal, ability_in_use};
   return r;
 }
 

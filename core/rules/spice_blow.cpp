@@ -261,8 +261,16 @@ void spice_blow_worm_placed(Ctx& c, TerritoryId t, bool answer) {
   run(c);                                   // the blow goes on to its end
 }
 
+namespace {
+// 1.00.05: a faction's sub-step of the blow (the Fremen's 2.04.10 / 2.04.15
+// questions and their 1.14.03 Karama sandworm).
+const char* ability_in_use(const GameState& s) {
+  return faction_blow_step(s) ? "the Fremen's sandworm ability (2.04.10 / 2.04.15 / 1.14.03)" : nullptr;
+}
+}  // namespace
+
 const PhaseRules& spice_blow_rules() {
-  static const PhaseRules r{enter, validate, apply, decisions, legal};
+  static const PhaseRules r{enter, validate, apply, decisions, legal, ability_in_use};
   return r;
 }
 
