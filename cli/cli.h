@@ -30,6 +30,9 @@ struct Args {
   std::string room_name;
   int max_turns = 10;
   std::string modules_arg;  // new --modules (core/data/modules.h parse_module_list)
+  std::string position_file;       // new --position FILE (events/position.h)
+  std::string position_conflicts;  // new: the options --position gives itself, if given too
+  bool show_position = false;      // show --position
   int demo_events = 5000;
   // act
   std::string room;

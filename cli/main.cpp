@@ -61,6 +61,9 @@ int main(int argc, char** argv) {
   cmd_new->add_option("--ruling", args.ruling_args, "ruling id=value (see `mentat rulings`)");
   cmd_new->add_option("--room", args.room_name, "room id (default: generated)");
   cmd_new->add_option("--turns", args.max_turns, "number of turns (0.02)")->capture_default_str();
+  cmd_new->add_option("--position", args.position_file,
+                      "start from a described position (JSON file: docs/CLI.md \"Positions\"); it gives the seats, "
+                      "modules, rulings, seed and turns");
 
   // act
   auto* cmd_act = app.add_subcommand("act", "submit one action for a seat");
@@ -84,6 +87,8 @@ int main(int argc, char** argv) {
   cmd_show->add_option("room", args.room, "room id")->required();
   cmd_show->add_option("--at", args.at, "version (default: head)");
   cmd_show->add_option("--as", args.as, "seat number, faction, or 'observer'");
+  cmd_show->add_flag("--position", args.show_position,
+                     "print the version as a position (the whole table, inside its phase) in the format of new --position");
 
   // actions
   auto* cmd_actions = app.add_subcommand("actions", "what a seat may do now (decisions and legal actions)");
@@ -247,6 +252,8 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   args.seed_given = cmd_new->count("--seed") > 0;
+  for (const char* o : {"--factions", "--seed", "--rules", "--ruling", "--modules", "--turns"})
+    if (cmd_new->count(o) > 0) args.position_conflicts += (args.position_conflicts.empty() ? "" : ", ") + std::string(o);
   spdlog::set_level(args.verbose ? spdlog::level::debug : spdlog::level::warn);
 
   if (cmd_serve->parsed()) {

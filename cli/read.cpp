@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/engine.h"
 #include "events/codec.h"
+#include "events/position.h"
 #include "inspect/custody.h"
 #include "inspect/render.h"
 #include "inspect/report.h"
@@ -101,10 +102,30 @@ int cmd_log(const Args& a, store::EventStore& st) {
   return print_log(st, a.room, a.json, a.hidden, a.from, a.to);
 }
 
+namespace {
+
+// show --position: the state of that version, inside its phase (a step),
+// in the format of new --position.
+int show_position(const Args& a, const GameState& s) {
+  std::string error;
+  if (auto why = check_start(s, true))
+    return fail(2, fmt::format("version {} of room {}: {}", s.version, a.room, *why));
+  std::string out;
+  if (!position::to_json(s, true, false, &out, &error)) return fail(3, error);
+  std::printf("%s\n", out.c_str());
+  return 0;
+}
+
+}  // namespace
+
 int cmd_show(const Args& a, store::EventStore& st) {
   std::string error;
   GameState s;
   if (!store::load_state(st, a.room, a.at, &s, &error)) return fail(3, error);
+  if (a.show_position) {
+    if (!a.as.empty()) return fail(2, "show --position prints the whole table; it takes no --as");
+    return show_position(a, s);
+  }
   inspect::Viewer who;
   if (!parse_viewer(s, a.as, inspect::Viewer::state(), &who, &error)) return fail(2, error);
   std::printf("%s\n", inspect::view_json(s, who).c_str());

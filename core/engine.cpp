@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/creation.h"
 #include "core/rules/rules.h"
 
 namespace mentat {
@@ -74,7 +75,37 @@ std::optional<std::string> check_setup(const GameSetup& setup) {
   return std::nullopt;
 }
 
-GameState create_game(const GameSetup& setup, DrawLog* draws) {
+namespace {
+thread_local PhaseStartWatch* g_watch = nullptr;
+}  // namespace
+
+PhaseStartWatch::PhaseStartWatch(std::function<void(const GameState&)> fn) : fn_(std::move(fn)), outer_(g_watch) {
+  g_watch = this;
+}
+PhaseStartWatch::~PhaseStartWatch() { g_watch = outer_; }
+void notify_phase_start(const GameState& s) {
+  if (g_watch) g_watch->fn_(s);
+}
+
+std::optional<std::string> check_start(const GameState& start, bool resume) {
+  if (static_cast<int>(start.phase) > static_cast<int>(Phase::GameOver)) return std::string("unknown phase");
+  if (start.phase == Phase::GameOver) return "a position cannot start after the game is over";
+  if (start.phase == Phase::Setup) {
+    if (!resume)
+      return "a position cannot begin at the Setup (its steps make the position): begin at the Storm phase of turn 1, "
+             "give a state inside the Setup (its step), or use `mentat new` without --position";
+    if (start.turn != 0) return "turn must be 0 in the Setup, got " + std::to_string(start.turn);
+    return std::nullopt;
+  }
+  if (start.phase == Phase::Nexus && !resume)
+    return "a position cannot begin at a Nexus (it opens inside the Spice Blow phase, 1.02.06): begin at the Spice Blow, "
+           "or give a state inside the Nexus (its step)";
+  if (start.turn < 1 || start.turn > start.max_turns)
+    return "turn must be 1.." + std::to_string(start.max_turns) + ", got " + std::to_string(start.turn);
+  return std::nullopt;
+}
+
+GameState creation_state(const GameSetup& setup) {
   GameState s;
   s.seed = setup.seed;
   s.rng = Rng::from_seed(setup.seed);
@@ -92,6 +123,28 @@ GameState create_game(const GameSetup& setup, DrawLog* draws) {
   for (int i = 0; i < data::kNumLeaders; ++i) {
     s.leaders[i].holder = static_cast<uint8_t>(data::leader(static_cast<LeaderId>(i)).faction);
   }
+  return s;
+}
+
+GameState create_game(const GameSetup& setup, DrawLog* draws) {
+  if (setup.start) {  // a described position: as it is, or its phase begins now
+    GameState s = *setup.start;
+    s.version = 0;
+    if (!setup.resume) {
+      s.step = 0;
+      s.waiting = 0;
+    }
+    rules::Ctx c{s, draws};
+    if (setup.shuffle_decks) {
+      rules::shuffle_pile(c, s.treachery_deck, DrawKind::ShuffleTreachery);
+      rules::shuffle_pile(c, s.spice_deck, DrawKind::ShuffleSpice);
+      rules::shuffle_pile(c, s.traitor_deck, DrawKind::ShuffleTraitors);
+      if (s.fremen.storm_deck.n > 1) rules::shuffle_pile(c, s.fremen.storm_deck, DrawKind::ShuffleStormDeck);
+    }
+    if (!setup.resume) rules::enter_phase(c, s.phase);
+    return s;
+  }
+  GameState s = creation_state(setup);
   rules::Ctx c{s, draws};
   rules::setup_rules().enter(c);
   return s;
@@ -183,6 +236,7 @@ void enter_phase(Ctx& c, Phase next) {
   c.s.phase = next;
   c.s.step = 0;
   c.s.waiting = 0;
+  notify_phase_start(c.s);
   phase_rules(next).enter(c);
 }
 

@@ -20,6 +20,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -138,6 +140,19 @@ struct GameSetup {
   // from stores older than format 3 read 2). Not a rule: nothing in the
   // engine reads it; verify and migrate do (replay/fold.h).
   uint32_t state_format = kStateFormat;
+  // A game started from a described position (mentat new --position,
+  // events/position.h). Null: the setup of rule 0. Its creation fields
+  // (seed, seats, advanced, max_turns, rulings, modules) equal the ones
+  // above. With `resume` false, `start` is the table as `start->phase` of
+  // `start->turn` begins, before that phase's opening steps (create_game
+  // runs them); with `resume` true it is a state inside its phase (step,
+  // waiting and the phase's scratch as given: `mentat show --position` of a
+  // stored version), taken as it is. With shuffle_decks, create_game first
+  // shuffles the treachery, spice and traitor decks (and an advanced Fremen
+  // storm deck) of the position with its random stream.
+  std::shared_ptr<const GameState> start;
+  bool resume = false;
+  bool shuffle_decks = false;
 };
 
 enum class RejectCode : uint8_t {
@@ -176,8 +191,34 @@ struct Decision {
 // Errors in GameSetup (bad faction list, duplicate factions, a faction or
 // module whose rules this release does not implement, ...).
 std::optional<std::string> check_setup(const GameSetup& setup);
-// Creates the game (version 0). Precondition: check_setup passed.
+// Creates the game (version 0). Precondition: check_setup passed (and, for a
+// position, check_start: events/position.h validates the rest).
 GameState create_game(const GameSetup& setup, DrawLog* draws);
+// Where a described position may start (nullopt: it may). A phase start
+// (`resume` false): a phase of a turn, Storm .. Mentat Pause (not the Setup,
+// whose steps make the position, nor a Nexus, which opens inside the Spice
+// Blow). A state inside its phase (`resume` true): any version before the
+// game's end. Either way the turn is 1..max_turns (0 only in the Setup).
+std::optional<std::string> check_start(const GameState& start, bool resume);
+
+// Calls `fn` at each phase start applied on this thread while the watch
+// lives (nested watches: the innermost), with the state as the phase begins:
+// its `phase` is the phase entered, before the phase's opening steps (what a
+// phase-start position describes). For tests and tools (tests/
+// test_position.cpp); not thread-shared.
+class PhaseStartWatch {
+ public:
+  explicit PhaseStartWatch(std::function<void(const GameState&)> fn);
+  ~PhaseStartWatch();
+  PhaseStartWatch(const PhaseStartWatch&) = delete;
+  PhaseStartWatch& operator=(const PhaseStartWatch&) = delete;
+
+ private:
+  std::function<void(const GameState&)> fn_;
+  PhaseStartWatch* outer_;
+  friend void notify_phase_start(const GameState& s);
+};
+void notify_phase_start(const GameState& s);  // called by the engine only
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a);
 void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws);

@@ -10,6 +10,7 @@
 
 #include "events/json_text.h"
 #include "events/mentat_generated.h"
+#include "events/position.h"
 #include "events/schema_text.h"
 
 namespace mentat::codec {
@@ -41,9 +42,10 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& a, const GameSetup
       std::vector<fb::Module> modules;
       for (int m = 0; m < data::kNumModules; ++m)
         if (setup->modules & data::module_bit(static_cast<data::Module>(m))) modules.push_back(static_cast<fb::Module>(m));
+      const Offset<fb::Position> position(setup->start ? position::build(b, *setup->start, setup->resume, setup->shuffle_decks) : 0);
       return fb::CreateCreateGame(b, setup->seed, b.CreateVector(factions), setup->advanced, setup->max_turns,
                                   b.CreateVector(rulings), b.CreateString(setup->name),
-                                  modules.empty() ? 0 : b.CreateVector(modules), setup->state_format)
+                                  modules.empty() ? 0 : b.CreateVector(modules), setup->state_format, position)
           .Union();
     }
     case ActionKind::SelectTraitor: return fb::CreateSelectTraitor(b, a.value).Union();
@@ -146,6 +148,21 @@ bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, 
         }
       }
       g.state_format = t->state_format();
+      if (t->position()) {  // a described position: its own fields must agree with the header's
+        GameSetup p;
+        if (!position::read(t->position(), &p, error)) {
+          *error = "the creation event's position: " + *error;
+          return false;
+        }
+        if (p.seed != g.seed || p.factions != g.factions || p.advanced != g.advanced || p.max_turns != g.max_turns ||
+            p.modules != g.modules || !(p.rulings == g.rulings)) {
+          *error = "the creation event's position disagrees with its seats, modules, rulings or seed";
+          return false;
+        }
+        g.start = std::move(p.start);
+        g.resume = p.resume;
+        g.shuffle_decks = p.shuffle_decks;
+      }
       if (setup) *setup = std::move(g);
       break;
     }

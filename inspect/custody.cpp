@@ -253,4 +253,26 @@ std::optional<Violation> check_invariants(const GameState& s) {
   return std::nullopt;
 }
 
+std::optional<Violation> check_position(const GameSetup& setup) {
+  if (!setup.start) return Violation{"position", "no position given"};
+  if (auto why = check_start(*setup.start, setup.resume)) return Violation{"position", *why};
+  if (auto v = check_invariants(*setup.start)) return v;
+  const GameState first = create_game(setup, nullptr);
+  if (auto v = check_invariants(first)) {
+    v->detail = "once its phase opens: " + v->detail;
+    return v;
+  }
+  // The game must wait for someone, and each seat it waits for must have
+  // something legal to do (a state inside a phase is taken as given).
+  const uint8_t w = waiting_for(first);
+  if (!w && first.phase != Phase::GameOver)
+    return Violation{"position", fmt::format("at step {} of the {} phase the game waits for no one", first.step,
+                                             phase_name(first.phase))};
+  for (Seat seat = 0; seat < first.num_seats; ++seat)
+    if (((w >> seat) & 1u) && legal_actions(first, seat).empty())
+      return Violation{"position", fmt::format("at step {} of the {} phase the game waits for {}, who has no legal action",
+                                               first.step, phase_name(first.phase), faction_name(first.faction_at(seat)))};
+  return std::nullopt;
+}
+
 }  // namespace mentat::inspect

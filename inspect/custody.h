@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine.h"
 #include "core/state.h"
 
 namespace mentat::inspect {
@@ -44,5 +45,12 @@ struct Violation {
   std::string detail;
 };
 std::optional<Violation> check_invariants(const GameState& s);
+// A described position (GameSetup::start, events/position.h): where it
+// starts (check_start), the invariants of the position itself and of the
+// game's first state (create_game: once a phase start's opening steps ran),
+// and that this first state waits for someone with a legal action; the first
+// violation ("position" for the start and the waiting), its detail prefixed
+// with where it was found.
+std::optional<Violation> check_position(const GameSetup& setup);
 
 }  // namespace mentat::inspect

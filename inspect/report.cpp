@@ -24,6 +24,9 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       what = fmt::format("created: {}{} rules, {} turns, factions", show_hidden ? fmt::format("seed {}, ", e.setup.seed) : "",
                          e.setup.advanced ? "advanced" : "basic", e.setup.max_turns);
       for (auto f : e.setup.factions) what += " " + std::string(faction_name(f));
+      if (e.setup.start)  // mentat new --position (events/position.h)
+        what += fmt::format("; from a described position: {} of turn {}{}", phase_name(e.setup.start->phase),
+                            e.setup.start->turn, e.setup.resume ? fmt::format(", step {}", e.setup.start->step) : ", as it begins");
       break;
     }
     case ActionKind::SelectTraitor:
