@@ -6,6 +6,7 @@
 #include "inspect/options.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string_view>
 
 #include <flatbuffers/flatbuffers.h>
@@ -14,6 +15,7 @@
 #include "core/data/board.h"
 #include "core/data/components.h"
 #include "core/rules/battle_abilities.h"
+#include "core/rules/rules.h"
 #include "events/codec.h"
 #include "events/names.h"
 #include "events/view_generated.h"
@@ -48,33 +50,55 @@ Choice faction_choice(int option, int f, const char* field) {
   return Choice{option, f < kNumFactions ? std::string(faction_name(static_cast<Faction>(f))) : "?", "faction", {{field, f}}};
 }
 
-void add_origins(const GameState& s, Seat seat, const char* field, std::vector<Choice>& out) {
-  const Faction me = s.faction_at(seat);
-  // Per origin, the destinations the engine accepts a group from there for:
-  // legal_actions lists every single-origin movement (engine.h).
-  std::vector<std::vector<int>> reach(data::kNumLocations);
-  if (std::string_view(field) == "from[].location")
-    for (const auto& a : legal_actions(s, seat))
-      if (a.kind == ActionKind::Move && a.n_placements == 1 && a.placements[0].location < data::kNumLocations) {
-        auto& r = reach[a.placements[0].location];
-        if (std::find(r.begin(), r.end(), a.to) == r.end()) r.push_back(a.to);
-      }
+// The origins a movement (or the Guild's shipment back from the board) may
+// start from: each location holding the seat's forces, with, for a movement,
+// the destinations the engine accepts a group from there for.
+void add_origins(const LabelInputs& in, const char* field, bool with_reach, std::vector<Choice>& out) {
+  size_t r = 0;  // in.reach is sorted by origin, then destination
   for (int l = 0; l < data::kNumLocations; ++l) {
     const auto id = static_cast<LocationId>(l);
-    const int n = s.forces_in_location(me, id);
+    std::vector<int> to;
+    for (; r < in.reach.size() && (in.reach[r] >> 8) <= l; ++r)
+      if ((in.reach[r] >> 8) == l && with_reach) to.push_back(in.reach[r] & 0xff);
+    const int n = in.forces[l][0] + in.forces[l][1];
     if (n == 0) continue;
     Choice c = location_choice(-1, id, "origin", field);
     c.forces = n;
-    c.special = s.forces_at(me, id, 1);
-    c.to = std::move(reach[l]);
-    std::sort(c.to.begin(), c.to.end());
+    c.special = in.forces[l][1];
+    c.to = std::move(to);
     out.push_back(std::move(c));
   }
 }
 
 }  // namespace
 
+LabelInputs label_inputs(const GameState& s, Seat seat, const std::vector<Decision>& ds) {
+  LabelInputs in;
+  in.prescience = s.atreides.battle.prescience;
+  bool move = false, guild_ship = false;
+  for (const auto& d : ds) {
+    move |= d.kind == ActionKind::Move;
+    guild_ship |= d.kind == ActionKind::Ship && s.faction_at(seat) == Faction::Guild;
+  }
+  if (!move && !guild_ship) return in;
+  in.guild = s.faction_at(seat) == Faction::Guild;
+  std::memcpy(in.forces, s.forces[static_cast<int>(s.faction_at(seat))], sizeof in.forces);
+  // Per origin, the destinations the engine accepts a group from there for:
+  // legal_actions lists every single-origin movement (engine.h), and
+  // rules::move_reach the origins and destinations of that list.
+  if (move) {
+    rules::move_reach(s, seat, in.reach);
+    std::sort(in.reach.begin(), in.reach.end());
+    in.reach.erase(std::unique(in.reach.begin(), in.reach.end()), in.reach.end());
+  }
+  return in;
+}
+
 std::vector<Choice> label_choices(const GameState& s, Seat seat, const Decision& d) {
+  return label_choices(label_inputs(s, seat, {d}), d);
+}
+
+std::vector<Choice> label_choices(const LabelInputs& in, const Decision& d) {
   std::vector<Choice> out;
   for (uint16_t o : d.options) {
     const int v = o;
@@ -108,7 +132,7 @@ std::vector<Choice> label_choices(const GameState& s, Seat seat, const Decision&
         break;
       }
       case ActionKind::PrescienceAnswer: {
-        const int e = s.atreides.battle.prescience - 1;
+        const int e = in.prescience - 1;
         Choice c{v, std::to_string(v), "answer", {{"value", v}}};
         if (v == 255) c.name = "not played";
         else if (e == rules::ability::kLeader) c.name = leader_or_hero(v, v, "value", "value").name;
@@ -120,8 +144,8 @@ std::vector<Choice> label_choices(const GameState& s, Seat seat, const Decision&
       default: out.push_back(Choice{v, std::to_string(v), "value", {}}); break;
     }
   }
-  if (d.kind == ActionKind::Move) add_origins(s, seat, "from[].location", out);
-  if (d.kind == ActionKind::Ship && s.faction_at(seat) == Faction::Guild) add_origins(s, seat, "from", out);
+  if (d.kind == ActionKind::Move) add_origins(in, "from[].location", true, out);
+  if (d.kind == ActionKind::Ship && in.guild) add_origins(in, "from", false, out);
   return out;
 }
 
@@ -135,10 +159,10 @@ std::string choice_text(const Choice& c) {
   return out;
 }
 
-flatbuffers::Offset<fb::DecisionView> build_decision_view(flatbuffers::FlatBufferBuilder& b, const GameState& s, Seat seat,
+flatbuffers::Offset<fb::DecisionView> build_decision_view(flatbuffers::FlatBufferBuilder& b, const LabelInputs& in,
                                                           const Decision& d) {
   std::vector<flatbuffers::Offset<fb::ChoiceView>> choices;
-  for (const auto& c : label_choices(s, seat, d)) {
+  for (const auto& c : label_choices(in, d)) {
     std::vector<flatbuffers::Offset<fb::ChoiceField>> set;
     for (const auto& f : c.set) set.push_back(fb::CreateChoiceField(b, b.CreateString(f.field), f.value));
     auto name = b.CreateString(c.name);
@@ -166,7 +190,9 @@ flatbuffers::Offset<fb::DecisionView> build_decision_view(flatbuffers::FlatBuffe
 std::string decisions_json(const GameState& s, Seat seat) {
   flatbuffers::FlatBufferBuilder b;
   std::vector<flatbuffers::Offset<fb::DecisionView>> ds;
-  for (const auto& d : decisions(s, seat)) ds.push_back(build_decision_view(b, s, seat, d));
+  const auto all = decisions(s, seat);
+  const LabelInputs in = label_inputs(s, seat, all);
+  for (const auto& d : all) ds.push_back(build_decision_view(b, in, d));
   auto faction = b.CreateString(faction_key(s.faction_at(seat)));
   auto dv = b.CreateVector(ds);
   b.Finish(fb::CreateDecisionsView(b, s.version, static_cast<int8_t>(seat), faction, dv));

@@ -38,33 +38,25 @@ std::string_view zone_name(LeaderZone z) {
 // function of the contents (equal views, equal bytes).
 struct Interned {
   FlatBufferBuilder& b;
-  Offset<flatbuffers::String> faction[kNumFactions] = {};
-  Offset<flatbuffers::String> zone[4] = {};
-  Offset<flatbuffers::String> location[data::kNumLocations] = {};
-  Offset<flatbuffers::String> card[data::kNumTreacheryCards] = {};
-  Offset<flatbuffers::String> leader[data::kNumLeaders] = {};
-  Offset<flatbuffers::String> spice[data::kNumSpiceCards] = {};
-  // The slots above as they stood after a cached block (leaders_second).
+  int viewer = 0;  // which of the per-viewer block caches to use (viewer_slot)
+  // The strings written so far, by kind and id (zero: not yet).
   struct Slots {
     Offset<flatbuffers::String> faction[kNumFactions], zone[4], location[data::kNumLocations],
         card[data::kNumTreacheryCards], leader[data::kNumLeaders], spice[data::kNumSpiceCards];
   };
-  void save(Slots& to) const {
-    std::memcpy(to.faction, faction, sizeof faction);
-    std::memcpy(to.zone, zone, sizeof zone);
-    std::memcpy(to.location, location, sizeof location);
-    std::memcpy(to.card, card, sizeof card);
-    std::memcpy(to.leader, leader, sizeof leader);
-    std::memcpy(to.spice, spice, sizeof spice);
+  Slots own;
+  // A copied block's slots (front_block), read in only when a string is
+  // needed or a block is saved: consecutive copied blocks copy no slots.
+  const Slots* pending = nullptr;
+  Slots& cur() {
+    if (pending) {
+      own = *pending;
+      pending = nullptr;
+    }
+    return own;
   }
-  void load(const Slots& from) {
-    std::memcpy(faction, from.faction, sizeof faction);
-    std::memcpy(zone, from.zone, sizeof zone);
-    std::memcpy(location, from.location, sizeof location);
-    std::memcpy(card, from.card, sizeof card);
-    std::memcpy(leader, from.leader, sizeof leader);
-    std::memcpy(spice, from.spice, sizeof spice);
-  }
+  void save(Slots& to) { to = cur(); }
+  void load(const Slots& from) { pending = &from; }
   // `text` is called only for the first use of slot i.
   template <size_t N, class Text>
   Offset<flatbuffers::String> get(Offset<flatbuffers::String> (&slot)[N], size_t i, Text text) {
@@ -72,12 +64,12 @@ struct Interned {
     if (!slot[i].o) slot[i] = b.CreateString(text());
     return slot[i];
   }
-  Offset<flatbuffers::String> of(Faction f) { return get(faction, static_cast<size_t>(f), [f] { return faction_key(f); }); }
-  Offset<flatbuffers::String> of(LeaderZone z) { return get(zone, static_cast<size_t>(z), [z] { return zone_name(z); }); }
-  Offset<flatbuffers::String> of(LocationId l) { return get(location, l, [l] { return data::location(l).name; }); }
-  Offset<flatbuffers::String> card_name(uint8_t id) { return get(card, id, [id] { return data::treachery_card(id).name; }); }
-  Offset<flatbuffers::String> leader_name(LeaderId id) { return get(leader, id, [id] { return data::leader(id).name; }); }
-  Offset<flatbuffers::String> spice_name(uint8_t id) { return get(spice, id, [id] { return data::spice_card_name(id); }); }
+  Offset<flatbuffers::String> of(Faction f) { return get(cur().faction, static_cast<size_t>(f), [f] { return faction_key(f); }); }
+  Offset<flatbuffers::String> of(LeaderZone z) { return get(cur().zone, static_cast<size_t>(z), [z] { return zone_name(z); }); }
+  Offset<flatbuffers::String> of(LocationId l) { return get(cur().location, l, [l] { return data::location(l).name; }); }
+  Offset<flatbuffers::String> card_name(uint8_t id) { return get(cur().card, id, [id] { return data::treachery_card(id).name; }); }
+  Offset<flatbuffers::String> leader_name(LeaderId id) { return get(cur().leader, id, [id] { return data::leader(id).name; }); }
+  Offset<flatbuffers::String> spice_name(uint8_t id) { return get(cur().spice, id, [id] { return data::spice_card_name(id); }); }
 };
 
 // The rulings list, written first into the cleared builder: its bytes and
@@ -165,11 +157,32 @@ Offset<flatbuffers::Vector<Offset<fb::LeaderView>>> build_leaders(Interned& strs
 // bytes as building it). `build` must read nothing but `key` (and static
 // data): the key holds everything the block is built from, hidden or not, so
 // the projection check still compares what building would have written.
-// Key: a trivially copyable struct without padding, compared as bytes.
-// `Slot` tells the blocks apart (one cache each).
+// Key: a trivially copyable struct without padding, compared as bytes, or
+// a type with ==.
+// `Slot` tells the blocks apart; each has one cache per viewer (the state,
+// the observer, each seat), so a viewer's block is copied again at the next
+// event when what it shows that viewer did not change.
+constexpr int kViewerSlots = 2 + kMaxSeats;
+// (Which cache a view uses changes only how often it hits: a copy is taken
+// only behind the same chain, at the same size and for the same key.)
+int viewer_slot(Viewer who) {
+  if (who.kind == Viewer::SeatView && who.seat >= 0 && who.seat < kMaxSeats) return 2 + who.seat;
+  return who.kind == Viewer::State ? 0 : 1;
+}
+
+template <class Key>
+bool same_key(const Key& a, const Key& b) {
+  if constexpr (std::has_unique_object_representations_v<Key>) return std::memcmp(&a, &b, sizeof a) == 0;
+  else return a == b;
+}
+template <class Key>
+void set_key(Key& to, const Key& from) {
+  if constexpr (std::has_unique_object_representations_v<Key>) std::memcpy(&to, &from, sizeof to);
+  else to = from;
+}
+
 template <int Slot, class T, class Key, class Build>
 Offset<T> front_block(Interned& strs, const Key& key, Build build) {
-  static_assert(std::has_unique_object_representations_v<Key>);
   struct Cache {
     bool valid = false;
     uint64_t after = 0, generation = 0;
@@ -179,10 +192,11 @@ Offset<T> front_block(Interned& strs, const Key& key, Build build) {
     flatbuffers::uoffset_t offset = 0;
     Interned::Slots slots;
   };
-  thread_local Cache cache;
+  thread_local Cache caches[kViewerSlots];
+  auto& cache = caches[strs.viewer];
   auto& b = strs.b;
   const auto start = b.GetSize();
-  if (cache.valid && cache.after == chain && cache.start == start && std::memcmp(&cache.key, &key, sizeof key) == 0) {
+  if (cache.valid && cache.after == chain && cache.start == start && same_key(cache.key, key)) {
     b.PushBytes(reinterpret_cast<const uint8_t*>(cache.bytes.data()), cache.bytes.size());
     b.TrackMinAlign(sizeof(flatbuffers::uoffset_t));  // the strictest alignment inside the block
     strs.load(cache.slots);
@@ -193,7 +207,7 @@ Offset<T> front_block(Interned& strs, const Key& key, Build build) {
   cache.valid = true;
   cache.after = chain;
   cache.start = start;
-  std::memcpy(&cache.key, &key, sizeof key);
+  set_key(cache.key, key);
   cache.bytes.assign(reinterpret_cast<const char*>(b.GetCurrentBufferPointer()), b.GetSize() - start);
   cache.offset = out.o;
   strs.save(cache.slots);
@@ -254,6 +268,169 @@ struct OffsetList {
   Offset<flatbuffers::Vector<Offset<T>>> create(FlatBufferBuilder& b) const { return b.CreateVector(v, n); }
 };
 
+
+// What each faction's entry shows the viewer, and all it is built from
+// (with static data): what is not shown is left zero, so the key, like the
+// entry, is the same for every state the viewer cannot tell apart.
+struct FactionShown {
+  uint32_t prevented = 0;  // 3.01.11.02 (public)
+  uint16_t spice = 0, bribes = 0, permit_ship = 0, permit_bids = 0;
+  uint8_t faction = 0, mine = 0, show_spice = 0, show_permits = 0, show_dial = 0, storm_dial = 0, hand_count = 0,
+          ally = kNoFaction;
+  uint8_t reserves[2] = {}, tanks[2] = {};
+  uint8_t charity_claimed = 0, shipped = 0, moved = 0, karama_power_used = 0, prediction_faction = kNoFaction,
+          prediction_turn = 0, pad[2] = {};
+  uint8_t forces[data::kNumLocations][2] = {};
+  PileKey<kMaxHand> hand;
+  PileKey<4> traitors, offer;
+  uint8_t pad2[1] = {};
+};
+struct FactionsKey {
+  FactionShown seat[kMaxSeats];
+  uint32_t n = 0;
+};
+
+FactionsKey factions_key(const GameState& s, Viewer who) {
+  FactionsKey k;
+  const bool all = who.kind == Viewer::State;
+  const Faction me = who.kind == Viewer::SeatView ? s.faction_at(who.seat) : Faction::Atreides;
+  k.n = s.num_seats;
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {
+    const Faction f = s.faction_at(seat);
+    const auto& fs = s.of(f);
+    auto& e = k.seat[seat];
+    const bool mine = all || (who.kind == Viewer::SeatView && f == me);
+    // Allies may share anything (1.10.02.03) and an ally's spice can pay for
+    // bids and shipments (1.10.02.05-06): allies see each other's spice.
+    const bool my_ally = who.kind == Viewer::SeatView && s.of(me).ally == static_cast<uint8_t>(f);
+    e.faction = static_cast<uint8_t>(f);
+    e.mine = mine;
+    e.prevented = s.prevented[static_cast<int>(f)];
+    e.show_spice = mine || my_ally;
+    if (e.show_spice) e.spice = fs.spice;
+    e.show_permits = (mine || my_ally) && fs.ally != kNoFaction;  // 1.10.02.03: between the allies
+    if (e.show_permits) {
+      e.permit_ship = fs.permit_ship;
+      e.permit_bids = fs.permit_bids;
+    }
+    if (mine) {
+      e.hand = PileKey(fs.hand);
+      e.traitors = PileKey(fs.traitors);
+      e.offer = PileKey(fs.traitor_offer);
+      e.prediction_faction = fs.prediction_faction;
+      e.prediction_turn = fs.prediction_turn;
+      e.show_dial = s.phase == Phase::Storm;
+      if (e.show_dial) e.storm_dial = fs.storm_dial;
+    }
+    e.bribes = fs.bribes;
+    e.hand_count = fs.hand.n;
+    std::memcpy(e.reserves, fs.reserves, sizeof e.reserves);
+    std::memcpy(e.tanks, fs.tanks, sizeof e.tanks);
+    e.ally = fs.ally;
+    e.charity_claimed = fs.charity_turn == s.turn && s.turn > 0;
+    e.shipped = fs.shipped;
+    e.moved = fs.moved;
+    e.karama_power_used = fs.karama_power_used;
+    std::memcpy(e.forces, s.forces[static_cast<int>(f)], sizeof e.forces);
+  }
+  return k;
+}
+
+// The factions list (one entry per seat, in seat order).
+Offset<flatbuffers::Vector<Offset<fb::FactionView>>> build_factions(Interned& strs, const FactionsKey& k) {
+  auto& b = strs.b;
+  OffsetList<fb::FactionView, kMaxSeats> factions;
+  for (uint32_t seat = 0; seat < k.n; ++seat) {
+    const auto& e = k.seat[seat];
+    const auto f = static_cast<Faction>(e.faction);
+    OffsetList<fb::ForcesView, data::kNumLocations> forces;
+    const uint8_t* row = &e.forces[0][0];  // [location][kind], contiguous
+    for (int l = 0; l < data::kNumLocations; ++l) {
+      if (l + 4 <= data::kNumLocations && l % 4 == 0) {  // skip four empty locations at once
+        uint64_t word;
+        std::memcpy(&word, row + 2 * l, sizeof word);
+        if (word == 0) {
+          l += 3;
+          continue;
+        }
+      }
+      if (e.forces[l][0] + e.forces[l][1] == 0) continue;
+      const auto loc = static_cast<LocationId>(l);
+      forces.push_back(fb::CreateForcesView(b, strs.of(loc), data::location(loc).sector, e.forces[l][0], e.forces[l][1], loc));
+    }
+    auto name = strs.of(f);
+    auto fv_forces = forces.create(b);
+    auto ally = e.ally != kNoFaction ? strs.of(static_cast<Faction>(e.ally)) : 0;
+    Offset<flatbuffers::Vector<Offset<fb::CardView>>> hand = 0;
+    Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> traitors = 0, offer = 0;
+    Offset<flatbuffers::Vector<uint8_t>> traitor_ids = 0, offer_ids = 0;
+    Offset<flatbuffers::String> pred = 0;
+    if (e.mine) {
+      hand = cards(strs, e.hand.pile());
+      traitors = leader_names(strs, e.traitors.pile());
+      offer = leader_names(strs, e.offer.pile());
+      traitor_ids = b.CreateVector(e.traitors.ids, e.traitors.n);
+      offer_ids = b.CreateVector(e.offer.ids, e.offer.n);
+      if (e.prediction_faction != kNoFaction) pred = strs.of(static_cast<Faction>(e.prediction_faction));
+    }
+    OffsetList<flatbuffers::String, rules::kNumAbilities> prevented;  // 3.01.11.02 (public)
+    const uint32_t bits = e.prevented;
+    for (int i = 0; i < rules::kNumAbilities && bits; ++i) {
+      if (!((bits >> i) & 1u)) continue;
+      if (const auto* info = rules::ability_info(static_cast<rules::Ability>(i)))
+        prevented.push_back(b.CreateString(std::string(info->rule) + " " + info->name));
+    }
+    const auto fv_prevented = prevented.n ? prevented.create(b) : 0;
+    fb::FactionViewBuilder fv(b);
+    fv.add_faction(name);
+    fv.add_seat(static_cast<int8_t>(seat));
+    if (e.mine) {
+      fv.add_spice(e.spice);
+      fv.add_hand(hand);
+      fv.add_traitors(traitors);
+      fv.add_traitor_offer(offer);
+      fv.add_traitor_ids(traitor_ids);
+      fv.add_traitor_offer_ids(offer_ids);
+      if (pred.o) fv.add_prediction_faction(pred);
+      if (e.prediction_turn) fv.add_prediction_turn(e.prediction_turn);
+      if (e.show_dial) fv.add_storm_dial(e.storm_dial);
+    }
+    if (!e.mine && e.show_spice) fv.add_spice(e.spice);
+    if (e.show_permits) {
+      fv.add_ally_permission_shipment(e.permit_ship);
+      fv.add_ally_permission_bids(e.permit_bids);
+    }
+    fv.add_bribes(e.bribes);
+    fv.add_hand_count(e.hand_count);
+    fv.add_reserves(e.reserves[0]);
+    fv.add_reserves_special(e.reserves[1]);
+    fv.add_tanks(e.tanks[0]);
+    fv.add_tanks_special(e.tanks[1]);
+    fv.add_forces(fv_forces);
+    if (ally.o) fv.add_ally(ally);
+    fv.add_charity_claimed(e.charity_claimed);
+    fv.add_shipped(e.shipped);
+    fv.add_moved(e.moved);
+    fv.add_karama_power_used(e.karama_power_used);
+    if (prevented.n) fv.add_karama_prevented(fv_prevented);
+    factions.push_back(fv.Finish());
+  }
+  return factions.create(b);
+}
+// A seat's decisions and what labelling them reads (options_view.h).
+struct DecisionsKey {
+  std::vector<Decision> ds;
+  LabelInputs in;
+  bool operator==(const DecisionsKey& o) const {
+    if (ds.size() != o.ds.size() || !(in == o.in)) return false;
+    for (size_t i = 0; i < ds.size(); ++i) {
+      const auto &a = ds[i], &b = o.ds[i];
+      if (a.kind != b.kind || a.min != b.min || a.max != b.max || a.options != b.options || a.prompt != b.prompt) return false;
+    }
+    return true;
+  }
+};
+
 }  // namespace
 
 std::string build_view(const GameState& s, Viewer who) {
@@ -269,7 +446,7 @@ std::string build_view(const GameState& s, Viewer who) {
   }();
   b.Clear();
   const auto v_rulings = rulings_first(b, s.rulings);
-  Interned strs{b};
+  Interned strs{b, viewer_slot(who)};
   const bool all = who.kind == Viewer::State;
   const Faction me = who.kind == Viewer::SeatView ? s.faction_at(who.seat) : Faction::Atreides;
   auto mine = [&](Faction f) { return all || (who.kind == Viewer::SeatView && f == me); };
@@ -278,6 +455,8 @@ std::string build_view(const GameState& s, Viewer who) {
   using CardVec = flatbuffers::Vector<Offset<fb::CardView>>;
   using NameVec = flatbuffers::Vector<Offset<flatbuffers::String>>;
   using SpiceVec = flatbuffers::Vector<Offset<fb::SpiceView>>;
+  using FactionVec = flatbuffers::Vector<Offset<fb::FactionView>>;
+  using DecisionVec = flatbuffers::Vector<Offset<fb::DecisionView>>;
   const auto v_leaders = front_block<1, LeaderVec>(strs, leaders_key(s, mine), build_leaders);
   const auto v_tdiscard = front_block<2, CardVec>(
       strs, PileKey(s.treachery_discard), [](Interned& in, const auto& k) { return cards(in, k.pile()); });
@@ -296,86 +475,19 @@ std::string build_view(const GameState& s, Viewer who) {
     return spice.create(in.b);
   });
 
-  OffsetList<fb::FactionView, kMaxSeats> factions;
-  for (Seat seat = 0; seat < s.num_seats; ++seat) {
-    const Faction f = s.faction_at(seat);
-    const auto& fs = s.of(f);
-    OffsetList<fb::ForcesView, data::kNumLocations> forces;
-    const uint8_t* row = &s.forces[static_cast<int>(f)][0][0];  // [location][kind], contiguous
-    for (int l = 0; l < data::kNumLocations; ++l) {
-      if (l + 4 <= data::kNumLocations && l % 4 == 0) {  // skip four empty locations at once
-        uint64_t word;
-        std::memcpy(&word, row + 2 * l, sizeof word);
-        if (word == 0) {
-          l += 3;
-          continue;
-        }
-      }
-      const auto loc = static_cast<LocationId>(l);
-      if (s.forces_in_location(f, loc) == 0) continue;
-      forces.push_back(fb::CreateForcesView(b, strs.of(loc), data::location(loc).sector,
-                                            s.forces_at(f, loc, 0), s.forces_at(f, loc, 1), loc));
-    }
-    auto name = strs.of(f);
-    auto fv_forces = forces.create(b);
-    auto ally = fs.ally != kNoFaction ? strs.of(static_cast<Faction>(fs.ally)) : 0;
-    Offset<flatbuffers::Vector<Offset<fb::CardView>>> hand = 0;
-    Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> traitors = 0, offer = 0;
-    Offset<flatbuffers::Vector<uint8_t>> traitor_ids = 0, offer_ids = 0;
-    Offset<flatbuffers::String> pred = 0;
-    if (mine(f)) {
-      hand = cards(strs, fs.hand);
-      traitors = leader_names(strs, fs.traitors);
-      offer = leader_names(strs, fs.traitor_offer);
-      traitor_ids = b.CreateVector(fs.traitors.ids, fs.traitors.n);
-      offer_ids = b.CreateVector(fs.traitor_offer.ids, fs.traitor_offer.n);
-      if (fs.prediction_faction != kNoFaction) pred = strs.of(static_cast<Faction>(fs.prediction_faction));
-    }
-    OffsetList<flatbuffers::String, rules::kNumAbilities> prevented;  // 3.01.11.02 (public)
-    const uint32_t bits = s.prevented[static_cast<int>(f)];
-    for (int i = 0; i < rules::kNumAbilities && bits; ++i) {
-      if (!((bits >> i) & 1u)) continue;
-      if (const auto* info = rules::ability_info(static_cast<rules::Ability>(i)))
-        prevented.push_back(b.CreateString(std::string(info->rule) + " " + info->name));
-    }
-    const auto fv_prevented = prevented.n ? prevented.create(b) : 0;
-    fb::FactionViewBuilder fv(b);
-    fv.add_faction(name);
-    fv.add_seat(seat);
-    if (mine(f)) {
-      fv.add_spice(fs.spice);
-      fv.add_hand(hand);
-      fv.add_traitors(traitors);
-      fv.add_traitor_offer(offer);
-      fv.add_traitor_ids(traitor_ids);
-      fv.add_traitor_offer_ids(offer_ids);
-      if (pred.o) fv.add_prediction_faction(pred);
-      if (fs.prediction_turn) fv.add_prediction_turn(fs.prediction_turn);
-      if (s.phase == Phase::Storm) fv.add_storm_dial(fs.storm_dial);
-    }
-    // Allies may share anything (1.10.02.03) and an ally's spice can pay for
-    // bids and shipments (1.10.02.05-06): allies see each other's spice.
-    const bool my_ally = who.kind == Viewer::SeatView && s.of(me).ally == static_cast<uint8_t>(f);
-    if (!mine(f) && my_ally) fv.add_spice(fs.spice);
-    if ((mine(f) || my_ally) && fs.ally != kNoFaction) {  // 1.10.02.03: between the allies
-      fv.add_ally_permission_shipment(fs.permit_ship);
-      fv.add_ally_permission_bids(fs.permit_bids);
-    }
-    fv.add_bribes(fs.bribes);
-    fv.add_hand_count(fs.hand.n);
-    fv.add_reserves(fs.reserves[0]);
-    fv.add_reserves_special(fs.reserves[1]);
-    fv.add_tanks(fs.tanks[0]);
-    fv.add_tanks_special(fs.tanks[1]);
-    fv.add_forces(fv_forces);
-    if (ally.o) fv.add_ally(ally);
-    fv.add_charity_claimed(fs.charity_turn == s.turn && s.turn > 0);
-    fv.add_shipped(fs.shipped);
-    fv.add_moved(fs.moved);
-    fv.add_karama_power_used(fs.karama_power_used);
-    if (prevented.n) fv.add_karama_prevented(fv_prevented);
-    factions.push_back(fv.Finish());
+  const auto v_factions = front_block<7, FactionVec>(strs, factions_key(s, who), build_factions);
+  // A seat's decisions with what labelling them reads (the observer's list is empty).
+  DecisionsKey dk;
+  if (who.kind == Viewer::SeatView) {
+    dk.ds = decisions(s, who.seat);
+    dk.in = label_inputs(s, who.seat, dk.ds);
   }
+  const auto v_decs = front_block<8, DecisionVec>(strs, dk, [](Interned& in, const DecisionsKey& k) {
+    std::vector<Offset<fb::DecisionView>> decs;
+    decs.reserve(k.ds.size());
+    for (const auto& d : k.ds) decs.push_back(build_decision_view(in.b, k.in, d));
+    return in.b.CreateVector(decs);
+  });
 
   Offset<fb::BiddingView> bidding = 0;
   if (s.phase == Phase::Bidding && s.bidding.row.n > 0 && s.bidding.index < s.bidding.row.n) {
@@ -450,12 +562,6 @@ std::string build_view(const GameState& s, Viewer who) {
     battle = bb.Finish();
   }
 
-  std::vector<Offset<fb::DecisionView>> decs;
-  if (who.kind == Viewer::SeatView) {
-    const auto ds = decisions(s, who.seat);
-    decs.reserve(ds.size());
-    for (const auto& d : ds) decs.push_back(build_decision_view(b, s, who.seat, d));
-  }
 
   OffsetList<flatbuffers::String, kNumFactions> winners;
   for (int i = 0; i < kNumFactions; ++i)
@@ -473,10 +579,8 @@ std::string build_view(const GameState& s, Viewer who) {
   auto v_phase = b.CreateString(phase_name(s.phase));
   auto v_order = b.CreateVector(order);
   auto v_waiting = b.CreateVector(waiting);
-  auto v_factions = factions.create(b);
   auto v_tdeck = all ? cards(strs, s.treachery_deck) : 0;
   auto v_sdeck = all ? spice_names(strs, s.spice_deck) : 0;
-  auto v_decs = b.CreateVector(decs);
   auto v_winners = winners.create(b);
   Offset<fb::TruthtranceView> v_tt = 0;  // 3.01.22, public
   if (s.truthtrance.asker < kNumFactions) {

@@ -16,7 +16,9 @@
 #include "bots/bot.h"
 #include "events/codec.h"
 #include "events/view_generated.h"
+#include "core/rules/rules.h"
 #include "inspect/custody.h"
+#include "inspect/projection.h"
 #include "inspect/view.h"
 #include "store/room.h"
 #include "support/random_play.h"
@@ -279,6 +281,112 @@ TEST_CASE("custody: the check names the place a duplicated component is found ag
   v = inspect::check_invariants(dup_hand);
   REQUIRE(v.has_value());
   CHECK_THAT(v->detail, Catch::Contains("again in " + hand));
+}
+
+TEST_CASE("1.06 move_reach lists the origins and destinations of legal_actions' movements", "[shipment][options]") {
+  // inspect/options.cpp labels each Move origin with the destinations of the
+  // single-origin movements legal_actions lists; rules::move_reach computes
+  // that set without listing whole territories and flips.
+  int states = 0, pairs = 0;
+  for (uint64_t seed : {21u, 22u, 23u, 24u}) {
+    GameState s = create_game(testplay::setup_for(seed, 6, seed != 22), nullptr);
+    std::string why;
+    REQUIRE(testplay::play(s, seed, 100000, [&](const GameState& st, const testplay::Step&) {
+      if (st.phase != Phase::ShipmentMovement) return;
+      for (Seat seat = 0; seat < st.num_seats; ++seat) {
+        std::vector<uint16_t> want, got;
+        for (const auto& a : legal_actions(st, seat))
+          if (a.kind == ActionKind::Move && a.n_placements == 1)
+            want.push_back(static_cast<uint16_t>(a.placements[0].location << 8 | a.to));
+        rules::move_reach(st, seat, got);
+        std::sort(want.begin(), want.end());
+        want.erase(std::unique(want.begin(), want.end()), want.end());
+        std::sort(got.begin(), got.end());
+        got.erase(std::unique(got.begin(), got.end()), got.end());
+        CHECK(got == want);
+        if (!want.empty()) ++states;
+        pairs += static_cast<int>(want.size());
+      }
+    }, &why));
+  }
+  CHECK(states > 20);
+  CHECK(pairs > 100);
+}
+
+TEST_CASE("views: blocks copied between viewers and events give the bytes of a fresh builder", "[views]") {
+  // build_view copies a front block (public lists, factions, decisions) a
+  // viewer had at an earlier view when its key and the blocks before it are
+  // the same. Build every viewer's view and its permuted copy at every event
+  // (as the projection check does) and compare some with a fresh thread's.
+  for (uint64_t seed : {41u, 42u}) {
+    GameState s = create_game(testplay::setup_for(seed, 6, true), nullptr);
+    int compared = 0;
+    std::string why;
+    REQUIRE(testplay::play(s, seed, 600, [&](const GameState& st, const testplay::Step&) {
+      std::vector<inspect::Viewer> who = {inspect::Viewer::observer(), inspect::Viewer::state()};
+      for (Seat x = 0; x < st.num_seats; ++x) who.push_back(inspect::Viewer::of(x));
+      std::vector<std::string> here;
+      std::vector<GameState> permuted;
+      for (const auto& w : who) {
+        permuted.push_back(inspect::permute_hidden(st, w));
+        here.push_back(inspect::build_view(st, w));
+        here.push_back(inspect::build_view(permuted.back(), w));
+      }
+      if (st.version % 5 != 0) return;
+      std::vector<std::string> fresh;
+      std::thread t([&] {
+        for (size_t i = 0; i < who.size(); ++i) {  // the permuted copy first: the other order
+          const std::string p = inspect::build_view(permuted[i], who[i]);
+          fresh.push_back(inspect::build_view(st, who[i]));
+          fresh.push_back(p);
+        }
+      });
+      t.join();
+      REQUIRE(here == fresh);
+      ++compared;
+    }, &why));
+    CHECK(compared > 50);
+  }
+}
+
+TEST_CASE("views: a copied block never hides a change the viewer is shown", "[views][projection]") {
+  // Each change below is shown to the viewer, so its view (built right after
+  // the unchanged one, with every block's copy at hand) must differ; and the
+  // projection check must report a leak when the change is passed off as
+  // hidden information.
+  GameState s = create_game(testplay::setup_for(43, 6, true), nullptr);
+  std::string why;
+  REQUIRE(testplay::play(s, 43, 150, [](const GameState&, const testplay::Step&) {}, &why));
+  REQUIRE(waiting_for(s) != 0);
+  const Seat me = 1;
+  const Faction mine = s.faction_at(me), other = s.faction_at(2);
+  std::vector<std::pair<const char*, std::function<void(GameState&)>>> changes = {
+      {"another faction's reserves", [&](GameState& t) { t.of(other).reserves[0] ^= 1; }},
+      {"another faction's forces", [&](GameState& t) { t.forces[static_cast<int>(other)][data::polar_sink()][0] ^= 1; }},
+      {"spice on the board", [&](GameState& t) { t.spice_on_board[data::arrakeen()] ^= 2; }},
+      {"the treachery discard", [&](GameState& t) { t.treachery_discard.n = static_cast<uint8_t>(t.treachery_discard.n ? 0 : 1); }},
+      {"its own spice", [&](GameState& t) { t.of(mine).spice ^= 1; }},
+      {"its own forces", [&](GameState& t) { t.forces[static_cast<int>(mine)][data::polar_sink()][0] ^= 1; }},
+  };
+  for (const auto& [what, change] : changes) {
+    INFO(what);
+    GameState t = s;
+    change(t);
+    for (const auto who : {inspect::Viewer::of(me), inspect::Viewer::observer()}) {
+      if (who.kind == inspect::Viewer::Observer && std::string(what).rfind("its own spice", 0) == 0) continue;  // hidden from it
+      const std::string before = inspect::build_view(s, who);
+      CHECK(inspect::build_view(t, who) != before);
+      CHECK(inspect::build_view(s, who) == before);
+      const auto leak = inspect::check_projection(s, who, [&](const GameState& u, inspect::Viewer w) {
+        // The permuted copy (not s itself) is shown with the change.
+        if (&u == &s) return inspect::build_view(u, w);
+        GameState v = u;
+        change(v);
+        return inspect::build_view(v, w);
+      });
+      CHECK(leak.has_value());
+    }
+  }
 }
 
 TEST_CASE("views: the builder reused by a thread gives the bytes of a fresh builder", "[views]") {

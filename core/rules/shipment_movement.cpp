@@ -1297,6 +1297,32 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 }  // namespace
 
+void move_reach(const GameState& s, Seat seat, std::vector<uint16_t>& out) {
+  if (seat < 0 || seat >= s.num_seats || s.phase != Phase::ShipmentMovement || window_open(s) || !has_bit(s.waiting, seat) ||
+      s.step != kMove)
+    return;
+  const Faction me = s.faction_at(seat);
+  // legal() lists, per single piece, its whole group and one force of it to
+  // each candidate destination; whole territories and flips add no other
+  // origin and destination (a territory's single force is its first
+  // piece's, a flip repeats a legal move). One legal move per pair is enough.
+  const int widest = move_range(s, me, false);
+  visit_move_groups(s, me, [&](const Action& g) {
+    if (g.n_placements != 1) return false;
+    const auto& p = g.placements[0];
+    Action all = g, one = g;
+    one.placements[0] = Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)};
+    for (int l = 0; l < kNumLocations; ++l) {
+      const auto to = static_cast<LocationId>(l);
+      if (s.in_storm(to) || data::crossing_distance(p.location, to) > widest) continue;
+      all.to = one.to = to;
+      if (!check_move(s, me, all) || (p.forces + p.special > 1 && !check_move(s, me, one)))
+        out.push_back(static_cast<uint16_t>(p.location << 8 | to));
+    }
+    return false;
+  });
+}
+
 std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target) {
   if (!s.has(target)) return reject(RejectCode::Malformed, "that faction is not in the game");
   if (target == Faction::Guild) return reject(RejectCode::IllegalChoice, "the Guild cancels another player's shipment (1.14.05)");
