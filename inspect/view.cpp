@@ -1,4 +1,5 @@
 #include "inspect/view.h"
+#include "inspect/view_bytes.h"
 
 #include <flatbuffers/flatbuffers.h>
 
@@ -37,6 +38,7 @@ std::string_view zone_name(LeaderZone z) {
 // depends only on the order of the view's contents, so the bytes stay a
 // function of the contents (equal views, equal bytes).
 struct Interned {
+  Interned(FlatBufferBuilder& builder, int viewer_cache) : b(builder), viewer(viewer_cache) {}
   FlatBufferBuilder& b;
   int viewer = 0;  // which of the per-viewer block caches to use (viewer_slot)
   // The strings written so far, by kind and id (zero: not yet).
@@ -125,12 +127,17 @@ using LeadersKey = std::array<LeaderShown, data::kNumLeaders>;
 
 template <class Mine>
 LeadersKey leaders_key(const GameState& s, Mine mine) {
+  static const auto faction_of = [] {
+    std::array<Faction, data::kNumLeaders> t{};
+    for (int l = 0; l < data::kNumLeaders; ++l) t[l] = data::leader(static_cast<LeaderId>(l)).faction;
+    return t;
+  }();
   LeadersKey k{};
   for (int l = 0; l < data::kNumLeaders; ++l) {
-    const auto& L = data::leader(static_cast<LeaderId>(l));
-    if (!s.has(L.faction)) continue;
+    const Faction f = faction_of[l];
+    if (!s.has(f)) continue;
     const auto& ls = s.leaders[l];
-    if (ls.zone == LeaderZone::TanksFaceDown && !mine(L.faction)) continue;
+    if (ls.zone == LeaderZone::TanksFaceDown && !mine(f)) continue;
     k[l] = {1, static_cast<uint8_t>(ls.zone), ls.holder};
   }
   return k;
@@ -433,7 +440,10 @@ struct DecisionsKey {
 
 }  // namespace
 
-std::string build_view(const GameState& s, Viewer who) {
+namespace {
+
+// The view in the thread's builder (valid until the thread's next view).
+std::string_view build_in_place(const GameState& s, Viewer who) {
   // One builder per thread, cleared and reused: its buffer keeps its size
   // between views (Clear() resets the contents; the bytes built are the same
   // as with a fresh builder). Vtables are not shared between tables: the
@@ -529,14 +539,15 @@ std::string build_view(const GameState& s, Viewer who) {
       pb.add_kwisatz_haderach(p.kwisatz_haderach);
       plans[i] = pb.Finish();
     }
-    std::vector<int8_t> in;
-    for (Seat x = 0; x < s.num_seats; ++x)
-      if ((s.battle.plans_in >> x) & 1u) in.push_back(x);
+    int8_t in[kMaxSeats];
+    size_t n_in = 0;
+    for (Seat x = 0; x < s.num_seats && x < kMaxSeats; ++x)
+      if ((s.battle.plans_in >> x) & 1u) in[n_in++] = x;
     static const char* kElements[] = {"leader", "weapon", "defense", "dial"};
     auto element = s.atreides.battle.prescience >= 1 && s.atreides.battle.prescience <= 4 ? b.CreateString(kElements[s.atreides.battle.prescience - 1])
                                                                           : Offset<flatbuffers::String>(0);
     auto territory = b.CreateString(data::territory(s.battle.territory).name);
-    auto in_v = b.CreateVector(in);
+    auto in_v = b.CreateVector(in, n_in);
     auto wheels = cards(strs, s.battle.wheels);
     // The answer: the Atreides, their ally and the answering seat; everyone after the reveal.
     bool sees_answer = all || revealed;
@@ -566,19 +577,18 @@ std::string build_view(const GameState& s, Viewer who) {
   OffsetList<flatbuffers::String, kNumFactions> winners;
   for (int i = 0; i < kNumFactions; ++i)
     if ((s.winners >> i) & 1u) winners.push_back(strs.of(static_cast<Faction>(i)));
-  std::vector<int8_t> order;
-  if (s.phase != Phase::Setup)
-    for (Seat x : storm_order(s)) order.push_back(x);
-  std::vector<int8_t> waiting;
+  const std::vector<Seat> order = s.phase != Phase::Setup ? storm_order(s) : std::vector<Seat>{};
+  int8_t waiting[kMaxSeats];
+  size_t n_waiting = 0;
   const uint8_t waiting_mask = waiting_for(s);
-  for (Seat x = 0; x < s.num_seats; ++x)
-    if ((waiting_mask >> x) & 1u) waiting.push_back(x);
+  for (Seat x = 0; x < s.num_seats && x < kMaxSeats; ++x)
+    if ((waiting_mask >> x) & 1u) waiting[n_waiting++] = x;
 
   const std::string_view viewer_name = all ? std::string_view("state") : who.kind == Viewer::Observer ? std::string_view("observer") : faction_key(me);
   auto v_viewer = b.CreateString(viewer_name);
   auto v_phase = b.CreateString(phase_name(s.phase));
   auto v_order = b.CreateVector(order);
-  auto v_waiting = b.CreateVector(waiting);
+  auto v_waiting = b.CreateVector(waiting, n_waiting);
   auto v_tdeck = all ? cards(strs, s.treachery_deck) : 0;
   auto v_sdeck = all ? spice_names(strs, s.spice_deck) : 0;
   auto v_winners = winners.create(b);
@@ -641,7 +651,17 @@ std::string build_view(const GameState& s, Viewer who) {
   if (v_window.o) vb.add_window(v_window);
   if (v_wormsign.o) vb.add_wormsign(v_wormsign);
   fb::FinishViewBuffer(b, vb.Finish());
-  return std::string(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
+  return std::string_view(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
+}
+
+}  // namespace
+
+std::string build_view(const GameState& s, Viewer who) { return std::string(build_in_place(s, who)); }
+
+bool same_view(const GameState& a, const GameState& b, Viewer who) {
+  thread_local std::string first;  // keeps its capacity between calls
+  first.assign(build_in_place(a, who));
+  return build_in_place(b, who) == first;
 }
 
 std::string view_json(const GameState& s, Viewer who) {
