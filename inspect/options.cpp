@@ -15,7 +15,7 @@
 #include "core/data/board.h"
 #include "core/data/components.h"
 #include "core/rules/battle_abilities.h"
-#include "core/rules/rules.h"
+#include "core/rules/move_reach.h"
 #include "events/codec.h"
 #include "events/names.h"
 #include "events/view_generated.h"

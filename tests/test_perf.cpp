@@ -16,7 +16,7 @@
 #include "bots/bot.h"
 #include "events/codec.h"
 #include "events/view_generated.h"
-#include "core/rules/rules.h"
+#include "core/rules/move_reach.h"
 #include "inspect/custody.h"
 #include "inspect/projection.h"
 #include "inspect/view.h"

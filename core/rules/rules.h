@@ -178,11 +178,6 @@ bool karama_power_possible(const GameState& s, Faction f);
 // Ruling karama_windows = all_other_seats.
 bool karama_windows_ask(const GameState& s);
 
-// Every origin << 8 | destination of a single-origin movement that
-// legal_actions(s, seat) lists (its whole group or one force of it), in no
-// particular order; nothing outside the movement step (shipment_movement.cpp;
-// the labelled Move origins of inspect/options.h).
-void move_reach(const GameState& s, Seat seat, std::vector<uint16_t>& out);
 // 1.14.05 (shipment_movement.cpp): the Guild's Karama cancels the shipment
 // recorded in ShipMoveState::last_*; forces back to reserves, spice refunded.
 std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target);

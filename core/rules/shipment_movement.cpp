@@ -79,6 +79,7 @@
 #include <array>
 
 #include "core/factions/faction_rules.h"
+#include "core/rules/move_reach.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
