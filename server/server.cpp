@@ -220,6 +220,12 @@ struct Server::Impl : web::Host {
   std::deque<std::string> bot_queue;
   std::unordered_set<std::string> bot_queued;
   std::unordered_set<std::string> leased_elsewhere;  // rooms whose bots another server plays
+  // Rooms whose bots this server plays, their game not over: looked at
+  // again every kBotRecheck (an append on another server whose
+  // notification was never sent would otherwise leave them waiting).
+  std::unordered_set<std::string> leased_here;
+  Clock::time_point bots_rechecked = Clock::now();
+  static constexpr auto kBotRecheck = std::chrono::seconds(10);
   static constexpr auto kLeaseRetry = std::chrono::seconds(2);
   static constexpr auto kRecheck = std::chrono::seconds(5);  // a waiting long-poll reads the room's head again
   std::vector<std::thread> bot_threads;
@@ -433,9 +439,11 @@ struct Server::Impl : web::Host {
       std::scoped_lock lock(bot_mu);
       if (!mine) {
         leased_elsewhere.insert(room);
+        leased_here.erase(room);
         return;
       }
       leased_elsewhere.erase(room);
+      leased_here.insert(room);
     }
     std::string error;
     if (!load_bots(*sl, room, &error)) {
@@ -460,7 +468,13 @@ struct Server::Impl : web::Host {
             break;
           }
       }
-      if (!bot) return;  // game over, or only humans are asked
+      if (!bot) {  // game over, or only humans are asked
+        if (!waiting) {
+          std::scoped_lock lock(bot_mu);
+          leased_here.erase(room);
+        }
+        return;
+      }
       if (sl->deleted || web::archived(store, room)) return;
       if (moves == opts.bot_moves_per_turn) {
         queue_bots(room);
@@ -494,11 +508,18 @@ struct Server::Impl : web::Host {
       {
         std::unique_lock lock(bot_mu);
         // Rooms whose lease another server holds are looked at again every
-        // kLeaseRetry: a holder that died has released it.
+        // kLeaseRetry (a holder that died has released it), this server's
+        // own every kBotRecheck.
         while (!stopping && bot_queue.empty())
-          if (!bot_cv.wait_for(lock, kLeaseRetry, [&] { return stopping.load() || !bot_queue.empty(); }))
+          if (!bot_cv.wait_for(lock, kLeaseRetry, [&] { return stopping.load() || !bot_queue.empty(); })) {
             for (const auto& r : leased_elsewhere)
               if (bot_queued.insert(r).second) bot_queue.push_back(r);
+            if (Clock::now() - bots_rechecked >= kBotRecheck) {
+              bots_rechecked = Clock::now();
+              for (const auto& r : leased_here)
+                if (bot_queued.insert(r).second) bot_queue.push_back(r);
+            }
+          }
         if (stopping) return;
         room = std::move(bot_queue.front());
         bot_queue.pop_front();

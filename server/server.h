@@ -45,7 +45,9 @@
 //    from its view and legal actions alone; bot_seed is stored with the
 //    room's secrets. A worker plays at most a few moves of one room before
 //    yielding to the next queued room; bots stop when nobody is waited for
-//    (game over, or only humans are asked) and when the server stops.
+//    (game over, or only humans are asked) and when the server stops. The
+//    rooms whose bots a server plays are looked at again every 10 s, those
+//    whose lease another server holds every 2 s.
 #pragma once
 
 #include <cstdint>

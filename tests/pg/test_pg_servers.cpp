@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "pg_fixture.h"
+#include "replay/fold.h"
 #include "server/server.h"
 #include "store/event_store.h"
 
@@ -157,6 +158,17 @@ void act_and_check_woken(Node& n, const std::string& room, const std::string& bg
   CHECK(poll.status == 200);
   CHECK(json_int(poll.body, "head") == 1);
   CHECK(poll.waited.count() < 10);
+}
+
+// Puts room loud's version 1 into room quiet (created alike, at version 0)
+// by hand: committed, and no NOTIFY, as if its server died in between.
+void store_version_1_unannounced(const std::string& location) {
+  pqxx::connection c(location);
+  pqxx::work w(c);
+  w.exec("INSERT INTO events (room, version, client_action_id, value) "
+         "SELECT 'quiet', 1, client_action_id, value FROM events WHERE room = 'loud' AND version = 1");
+  REQUIRE(w.exec("UPDATE rooms SET head = 1 WHERE room = 'quiet' AND head = 0").affected_rows() == 1);
+  w.commit();
 }
 
 }  // namespace
@@ -395,16 +407,29 @@ TEST_CASE("postgresql servers: a long-poll wakes within seconds for an append no
   REQUIRE(r->status == 200);
   LongPoll poll(t.b, "/rooms/quiet/events?after=0&wait=20", t.tokens[0]);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  {
-    pqxx::connection c(t.db.location);
-    pqxx::work w(c);
-    w.exec("INSERT INTO events (room, version, client_action_id, value) "
-           "SELECT 'quiet', 1, client_action_id, value FROM events WHERE room = 'loud' AND version = 1");
-    REQUIRE(w.exec("UPDATE rooms SET head = 1 WHERE room = 'quiet' AND head = 0").affected_rows() == 1);
-    w.commit();
-  }
+  store_version_1_unannounced(t.db.location);
   poll.join();
   CHECK(poll.status == 200);
   CHECK(json_int(poll.body, "head") == 1);
   CHECK(poll.waited.count() < 10);  // the server's recheck (5 s), not the end of its 20 s wait
+}
+
+TEST_CASE("postgresql servers: bots move within seconds after a human's append nobody was told of", "[pg][server]") {
+  // As above: two rooms created alike (bots on seats 0 and 1, played by b),
+  // the human Bene Gesserit's prediction stored in one through a, and put
+  // into the other by hand, with no NOTIFY.
+  FreshStore db;
+  Node a(db.location, 0), b(db.location, 1);
+  const std::string bots = R"(,"bots":[0,1],"turns":10,"bot_seed":5)";
+  const auto loud = create_room(b, "loud", bots);
+  create_room(b, "quiet", bots);
+  std::string err;
+  auto head = [&](const char* room) { return a.store->meta(room, &err)->head; };
+  auto r = a.post("/rooms/loud/actions", predict(0, "p1", "Harkonnen"), loud[2]);
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  REQUIRE(within(10, [&] { return head("loud") > 1; }));  // the bots answer the notified append
+  store_version_1_unannounced(db.location);
+  CHECK(within(20, [&] { return head("quiet") > 1; }));  // b's recheck of its bot rooms (10 s)
+  CHECK(replay::verify_room(*a.store, "quiet").ok);
 }
