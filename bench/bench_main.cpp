@@ -95,7 +95,7 @@ void replay_cold(benchmark::State& state, bool read_only) {
   {
     auto st = store::EventStore::open(dir.string(), store::Options{false, true}, &err);
     codec::Event create;
-    create.action.kind = ActionKind::CreateGame;
+    create.action = action::CreateGame{};
     create.setup = recorded().setup;
     GameState s = create_game(create.setup, &create.draws);
     create.state_hash = codec::state_hash(s);
@@ -118,7 +118,7 @@ void replay_cold(benchmark::State& state, bool read_only) {
     st->scan_events("game", 0, INT64_MAX, [&](int64_t, const std::string& bytes) {
       codec::Event e;
       codec::decode_event(bytes, &e, &err);
-      if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
+      if (e.action.kind() == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
       else apply(s, e.seat, e.action, nullptr);
       return true;
     }, &err);
@@ -143,7 +143,7 @@ void BM_SelfPlayStored(benchmark::State& state) {
   for (auto _ : state) {
     GameSetup g = testplay::setup_for(seed, 6, true);
     codec::Event create;
-    create.action.kind = ActionKind::CreateGame;
+    create.action = action::CreateGame{};
     create.setup = g;
     GameState s = create_game(g, &create.draws);
     create.state_hash = codec::state_hash(s);

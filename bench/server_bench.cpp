@@ -123,7 +123,7 @@ Recorded record_game(int count) {
   GameState s = create_game(g, nullptr);
   codec::Event created;
   created.setup = g;
-  created.action.kind = ActionKind::CreateGame;
+  created.action = action::CreateGame{};
   created.state_hash = codec::state_hash(s);
   r.events.push_back(codec::encode_event(created));
   std::string why;
@@ -224,7 +224,7 @@ void cold_replay(const fs::path& dir, const Recorded& rec, const std::string& pg
                                           [&](int64_t, const std::string& bytes) {
                                             codec::Event e;
                                             if (!codec::decode_event(bytes, &e, &error)) return false;
-                                            if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
+                                            if (e.action.kind() == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
                                             else apply(s, e.seat, e.action, nullptr);
                                             ++n;
                                             return true;

@@ -108,6 +108,22 @@ const std::vector<TerritoryId>& adjacent(TerritoryId t) {
   return table[t];
 }
 
+// The amounts a bot may change in a legal GiveSpice (amount, 0) or
+// AllyPermission (shipment, bids) (bot.h, is_valid_choice); other kinds: (0, 0).
+std::pair<uint16_t, uint16_t> amounts(const Action& a) {
+  if (const auto* gift = a.get_if<action::GiveSpice>()) return {gift->amount, 0};
+  if (const auto* permission = a.get_if<action::AllyPermission>()) return {permission->shipment, permission->bids};
+  return {0, 0};
+}
+void set_amounts(Action& a, uint16_t amount, uint16_t amount2) {
+  if (auto* gift = a.get_if<action::GiveSpice>()) {
+    gift->amount = amount;
+  } else if (auto* permission = a.get_if<action::AllyPermission>()) {
+    permission->shipment = amount;
+    permission->bids = amount2;
+  }
+}
+
 // A simple model of the board for one-ply evaluation (brutal).
 struct Board {
   uint8_t forces[kNumFactions][data::kNumLocations][2];
@@ -143,7 +159,7 @@ class Brain {
 
   bool has_kind(ActionKind kind) const {
     for (const auto& a : legal_)
-      if (a.kind == kind) return true;
+      if (a.kind() == kind) return true;
     return false;
   }
   const DecisionInfo* decision(ActionKind kind) const {
@@ -158,24 +174,33 @@ class Brain {
       if (pred(legal_[i])) return i;
     return npos;
   }
+  // Index of the first legal action of kind T matching pred (given the typed action), or npos.
+  template <ActionType T, class P>
+  size_t find_kind(P pred) const {
+    for (size_t i = 0; i < legal_.size(); ++i)
+      if (const T* a = legal_[i].get_if<T>(); a && pred(*a)) return i;
+    return npos;
+  }
   static constexpr size_t npos = static_cast<size_t>(-1);
-  size_t pass() const { return find([](const Action& a) { return a.kind == ActionKind::Pass; }); }
+  size_t pass() const { return find([](const Action& a) { return a.kind() == ActionKind::Pass; }); }
   // Pass where legal, else the first action that is not a card play, else the first.
   size_t fallback() const {
     if (size_t i = pass(); i != npos) return i;
-    if (size_t i = find([](const Action& a) { return a.kind != ActionKind::PlayCard; }); i != npos) return i;
+    if (size_t i = find([](const Action& a) { return a.kind() != ActionKind::PlayCard; }); i != npos) return i;
     return 0;
   }
   // The best-scoring legal action of `kind` (ties: the Rng); `floor` is the
   // score of the fallback (pass), returned as npos when nothing beats it.
-  template <class Score>
-  size_t best(ActionKind kind, Score score, double floor = kNeg) {
+  // `score` takes the typed action (T).
+  template <ActionType T, class Score>
+  size_t best(Score score, double floor = kNeg) {
     size_t pick = npos;
     double top = floor;
     int ties = 0;
     for (size_t i = 0; i < legal_.size(); ++i) {
-      if (legal_[i].kind != kind) continue;
-      const double v = score(legal_[i]);
+      const T* a = legal_[i].get_if<T>();
+      if (!a) continue;
+      const double v = score(*a);
       if (v > top + 1e-9) {
         top = v;
         pick = i;
@@ -190,7 +215,7 @@ class Brain {
   size_t random_of(ActionKind kind) {
     std::vector<size_t> ix;
     for (size_t i = 0; i < legal_.size(); ++i)
-      if (legal_[i].kind == kind) ix.push_back(i);
+      if (legal_[i].kind() == kind) ix.push_back(i);
     if (ix.empty()) return fallback();
     return ix[rng_.below(static_cast<uint32_t>(ix.size()))];
   }
@@ -250,10 +275,10 @@ class Brain {
   double card_value(uint8_t card) const;
   double unknown_card_value() const;
   std::array<int, data::kNumTreacheryCards> unknown_pool() const;
-  int ship_cost(const Action& a, bool half) const;
+  int ship_cost(const action::Ship& a, bool half) const;
   bool ship_half() const;
   double dest_value(LocationId to, int n) const;
-  double origin_loss(const Action& a) const;
+  double origin_loss(const action::Move& a) const;
   Board board() const;
   double evaluate(const Board& b) const;
   double storm_score(int moved) const;
@@ -265,9 +290,9 @@ class Brain {
   }
   std::vector<uint8_t> opponent_leaders(Faction opp) const;
   double territory_value(TerritoryId t) const;
-  double plan_value_simple(const Action& a) const;
-  double plan_value_expected(const Action& a) const;
-  double plan_value_known(const Action& a, const PlanInfo& o) const;
+  double plan_value_simple(const action::BattlePlan& a) const;
+  double plan_value_expected(const action::BattlePlan& a) const;
+  double plan_value_known(const action::BattlePlan& a, const PlanInfo& o) const;
 };
 
 // ---- dispatch ----------------------------------------------------------------------
@@ -320,9 +345,9 @@ size_t Brain::decide() {
 // ---- setup ----------------------------------------------------------------------------
 
 size_t Brain::select_traitor() {
-  return or_fallback(best(ActionKind::SelectTraitor, [&](const Action& a) {
-    if (a.value >= data::kNumLeaders) return -1.0;
-    const auto& L = data::leader(a.value);
+  return or_fallback(best<action::SelectTraitor>([&](const action::SelectTraitor& a) {
+    if (a.leader >= data::kNumLeaders) return -1.0;
+    const auto& L = data::leader(a.leader);
     if (L.faction == me()) return -10.0;  // one's own leader never betrays oneself
     double v = L.strength;
     if (hard() && !k_.has(L.faction)) v -= 20;
@@ -332,8 +357,8 @@ size_t Brain::select_traitor() {
 
 size_t Brain::predict() {
   const int lo = std::min(k_.max_turns, 3);
-  return or_fallback(best(ActionKind::Predict, [&](const Action& a) {
-    if (a.value < lo) return -1.0;
+  return or_fallback(best<action::Predict>([&](const action::Predict& a) {
+    if (a.turn < lo) return -1.0;
     return static_cast<double>(rng_.below(1000));
   }));
 }
@@ -341,19 +366,19 @@ size_t Brain::predict() {
 size_t Brain::place_forces() {
   if (me() == Faction::Fremen) {
     // Most forces in Sietch Tabr (a stronghold); hard keeps a second group nearby.
-    return or_fallback(best(ActionKind::PlaceForces, [&](const Action& a) {
+    return or_fallback(best<action::PlaceForces>([&](const action::PlaceForces& a) {
       double v = 0;
-      for (int i = 0; i < a.n_placements; ++i) {
+      for (int i = 0; i < a.placements.size(); ++i) {
         const auto& p = a.placements[i];
         if (p.location == data::sietch_tabr()) v += p.forces;
       }
-      if (hard() && a.n_placements == 2) v += 6;
+      if (hard() && a.placements.size() == 2) v += 6;
       return v;
     }));
   }
   // Bene Gesserit: Polar Sink (medium), a stronghold (hard: flippable later).
-  return or_fallback(best(ActionKind::PlaceForces, [&](const Action& a) {
-    if (a.n_placements == 0) return -1.0;
+  return or_fallback(best<action::PlaceForces>([&](const action::PlaceForces& a) {
+    if (a.placements.size() == 0) return -1.0;
     const LocationId l = a.placements[0].location;
     if (hard()) return is_stronghold_loc(l) ? 5.0 + rng_.below(100) / 100.0 : 0.0;
     return l == data::polar_sink() ? 1.0 : 0.0;
@@ -388,7 +413,7 @@ size_t Brain::dial_storm() {
   if (!hard()) return random_of(ActionKind::DialStorm);
   const DecisionInfo* d = decision(ActionKind::DialStorm);
   const int lo = d ? d->min : 0, hi = d ? d->max : 3;
-  return or_fallback(best(ActionKind::DialStorm, [&](const Action& a) {
+  return or_fallback(best<action::DialStorm>([&](const action::DialStorm& a) {
     // The other dial is unknown: average over its range.
     double v = 0;
     int n = 0;
@@ -403,7 +428,7 @@ size_t Brain::respond() {
   const DecisionInfo* d = decision(ActionKind::Respond);
   const std::string prompt = d ? d->prompt : "";
   auto respond_flag = [&](bool flag) {
-    return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::Respond && a.flag == flag && a.card == kNone8; }));
+    return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept == flag && a.card == kNone8; }));
   };
   // 2.04.11 the Fremen grant their ally a free revival: yes.
   if (prompt.rfind("Grant", 0) == 0) return respond_flag(true);
@@ -411,14 +436,14 @@ size_t Brain::respond() {
   if (prompt.rfind("A sandworm appears", 0) == 0) return respond_flag(true);
   // 2.05.10 captured leader: hard captures (a leader for the pool), medium kills (2 spice).
   if (prompt.rfind("Captured", 0) == 0)
-    return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::Respond && a.flag == hard(); }));
+    return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept == hard(); }));
   // 3.01.11.01 a Karama cancel window.
   if (prompt.find("cancel it with a Karama") != std::string::npos) return karama_cancel();
   // 3.01.22 a free-form Truthtrance question: its text is not in the view, so
   // the bot cannot know the truthful answer; it answers "no".
   if (prompt.find("Truthtrance") != std::string::npos) return respond_flag(false);
   // 1.14.04 give cards back: the least useful card first.
-  if (size_t i = best(ActionKind::Respond, [&](const Action& a) { return a.card == kNone8 ? kNeg : -card_value(a.card); }); i != npos)
+  if (size_t i = best<action::Respond>([&](const action::Respond& a) { return a.card == kNone8 ? kNeg : -card_value(a.card); }); i != npos)
     return i;
   // Any other window: decline.
   return respond_flag(false);
@@ -431,13 +456,13 @@ size_t Brain::respond() {
 // enemy close to winning (two strongholds alone, three with an ally).
 size_t Brain::karama_cancel() {
   auto decline = [&]() {
-    return or_fallback(find([](const Action& a) { return a.kind == ActionKind::Respond && !a.flag; }));
+    return or_fallback(find_kind<action::Respond>([](const action::Respond& a) { return !a.accept; }));
   };
   if (!hard()) return decline();
-  const size_t card = best(
-      ActionKind::Respond, [&](const Action& a) { return a.flag && a.card != kNone8 ? -karama_keep(a.card) : kNeg; });
+  const size_t card = best<action::Respond>(
+      [&](const action::Respond& a) { return a.accept && a.card != kNone8 ? -karama_keep(a.card) : kNeg; });
   if (card == npos) return decline();
-  const double keep = karama_keep(legal_[card].card);
+  const double keep = karama_keep(legal_[card].as<action::Respond>().card);
   const Faction owner = window_owner();
   if (owner == me() || k_.is_ally(owner)) return decline();
   const bool allied = k_.fac[static_cast<int>(owner)].ally != kNoFaction;
@@ -464,12 +489,11 @@ Faction Brain::window_owner() const {
   return out;
 }
 
-size_t Brain::claim_charity() { return or_fallback(find([](const Action& a) { return a.kind == ActionKind::ClaimCharity; })); }
+size_t Brain::claim_charity() { return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::ClaimCharity; })); }
 
 size_t Brain::worm_ride() {
-  const size_t i = best(
-      ActionKind::WormRide,
-      [&](const Action& a) {
+  const size_t i = best<action::WormRide>(
+      [&](const action::WormRide& a) {
         const TerritoryId t = data::territory_of(a.to);
         if (is_stronghold(t)) {
           if (k_.occupies(me(), t)) return 1.0;
@@ -483,8 +507,8 @@ size_t Brain::worm_ride() {
 
 // 1.07.06.07 call the traitor whenever one holds it (easy aside, every profile).
 size_t Brain::call_traitor() {
-  if (size_t i = find([](const Action& a) { return a.kind == ActionKind::CallTraitor && a.flag; }); i != npos) return i;
-  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::CallTraitor; }));
+  if (size_t i = find_kind<action::CallTraitor>([](const action::CallTraitor& a) { return a.call; }); i != npos) return i;
+  return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::CallTraitor; }));
 }
 
 // 2.01.08 Prescience: medium and hard ask for the weapon (what kills a
@@ -493,7 +517,7 @@ size_t Brain::call_traitor() {
 // battles), and for the leader when one of the opponent's possible leaders is
 // its traitor (a committed traitor leader wins the battle outright).
 size_t Brain::prescience() {
-  auto ask = [&](int e) { return or_fallback(find([e](const Action& a) { return a.kind == ActionKind::Prescience && a.value == e; })); };
+  auto ask = [&](int e) { return or_fallback(find_kind<action::Prescience>([e](const action::Prescience& a) { return a.element == e; })); };
   if (!brutal()) return ask(1);
   const Faction opp = opponent();
   for (auto l : opponent_leaders(opp))
@@ -513,7 +537,7 @@ size_t Brain::prescience_answer() {
   const std::string prompt = d ? d->prompt : "";
   const bool leader = prompt.find("reveal the leader") != std::string::npos;
   const bool dial = prompt.find("number dialed") != std::string::npos;
-  return or_fallback(best(ActionKind::PrescienceAnswer, [&](const Action& a) {
+  return or_fallback(best<action::PrescienceAnswer>([&](const action::PrescienceAnswer& a) {
     if (dial) return static_cast<double>(a.value);
     if (leader) return a.value < data::kNumLeaders ? data::leader(a.value).strength + 1.0 : (a.value == 255 ? 0.0 : 0.5);
     return a.value == 255 ? 0.0 : card_value(a.value);  // a weapon or defense: commit one if held
@@ -545,7 +569,7 @@ size_t Brain::voice() {
     if (snooper) poison *= 0.2;
     forbid = poison > proj ? 0 : 1;
   }
-  return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::Voice && !a.flag && a.value == forbid; }));
+  return or_fallback(find_kind<action::Voice>([&](const action::Voice& a) { return !a.must && a.kind == forbid; }));
 }
 
 size_t Brain::flip() {
@@ -554,16 +578,15 @@ size_t Brain::flip() {
   const bool intrusion = d && d->prompt.rfind("Intrusion", 0) == 0;
   if (intrusion) {
     // Flip to advisors when the intruders are stronger than our fighters there.
-    const size_t i = find([](const Action& a) { return a.kind == ActionKind::Flip; });
+    const size_t i = find([](const Action& a) { return a.kind() == ActionKind::Flip; });
     if (i == npos) return fallback();
-    const TerritoryId t = data::territory_of(legal_[i].to);
+    const TerritoryId t = data::territory_of(legal_[i].as<action::Flip>().location);
     return k_.enemy_fighters_in(t) > k_.fighters_in_territory(me(), t) ? i : fallback();
   }
   // Wartime: flip where it gives control of a stronghold.
-  const size_t i = best(
-      ActionKind::Flip,
-      [&](const Action& a) {
-        const TerritoryId t = data::territory_of(a.to);
+  const size_t i = best<action::Flip>(
+      [&](const action::Flip& a) {
+        const TerritoryId t = data::territory_of(a.location);
         return is_stronghold(t) && k_.enemies_in(t) == 0 ? 1.0 : -1.0;
       },
       0.0);
@@ -572,19 +595,18 @@ size_t Brain::flip() {
 
 size_t Brain::advisor() {
   if (hard()) {
-    const size_t i = find([](const Action& a) {
-      return a.kind == ActionKind::SendSpiritualAdvisor && a.to != data::polar_sink() && is_stronghold_loc(a.to);
-    });
+    const size_t i = find_kind<action::SendSpiritualAdvisor>(
+        [](const action::SendSpiritualAdvisor& a) { return a.to != data::polar_sink() && is_stronghold_loc(a.to); });
     if (i != npos) return i;
   }
-  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::SendSpiritualAdvisor; }));
+  return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::SendSpiritualAdvisor; }));
 }
 
 size_t Brain::choose_battle() {
-  if (!hard()) return or_fallback(find([](const Action& a) { return a.kind == ActionKind::ChooseBattle; }));
-  return or_fallback(best(ActionKind::ChooseBattle, [&](const Action& a) {
-    const auto opp = static_cast<Faction>(a.faction);
-    return static_cast<double>(k_.strength_in(me(), a.to, opp) - k_.strength_in(opp, a.to, me()));
+  if (!hard()) return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::ChooseBattle; }));
+  return or_fallback(best<action::ChooseBattle>([&](const action::ChooseBattle& a) {
+    const auto opp = static_cast<Faction>(a.opponent);
+    return static_cast<double>(k_.strength_in(me(), a.territory, opp) - k_.strength_in(opp, a.territory, me()));
   }));
 }
 
@@ -662,15 +684,15 @@ size_t Brain::nexus() {
     int joint = 0;
     for (auto t : data::strongholds()) joint += k_.controls(me(), t) || k_.controls(ally, t) ? 1 : 0;
     if (held_alone(me()) >= 3 && joint < 4)
-      return or_fallback(find([](const Action& a) { return a.kind == ActionKind::BreakAlliance; }));
+      return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::BreakAlliance; }));
     return stay();
   }
   if (!hard()) {
     if (held_alone(me()) >= 2) return stay();
-    if (size_t i = find([](const Action& a) { return a.kind == ActionKind::AcceptAlliance; }); i != npos) return i;
+    if (size_t i = find([](const Action& a) { return a.kind() == ActionKind::AcceptAlliance; }); i != npos) return i;
     return stay();
   }
-  if (size_t i = best(ActionKind::AcceptAlliance, [&](const Action& a) { return alliance_value(static_cast<Faction>(a.faction)); }, 0.8);
+  if (size_t i = best<action::AcceptAlliance>([&](const action::AcceptAlliance& a) { return alliance_value(static_cast<Faction>(a.with)); }, 0.8);
       i != npos)
     return i;
   if (!brutal()) return stay();
@@ -684,7 +706,7 @@ size_t Brain::nexus() {
     }
   }
   if (top == me()) return stay();
-  return or_fallback(find([&](const Action& a) { return a.kind == ActionKind::ProposeAlliance && a.faction == static_cast<uint8_t>(top); }));
+  return or_fallback(find_kind<action::ProposeAlliance>([&](const action::ProposeAlliance& a) { return a.with == static_cast<uint8_t>(top); }));
 }
 
 // ---- sandworms and the Guild -----------------------------------------------------------
@@ -718,12 +740,12 @@ size_t Brain::place_worm() {
     }
   }
   if (!hard() && p_ != Profile::Medium) return fallback();
-  return or_fallback(best(ActionKind::WormRide, [&](const Action& a) { return score_t(data::territory_of(a.to)); }, base + 0.5));
+  return or_fallback(best<action::WormRide>([&](const action::WormRide& a) { return score_t(data::territory_of(a.to)); }, base + 0.5));
 }
 
 // 2.06.12: the Guild waits and moves last (it sees every other shipment first).
 size_t Brain::guild_timing() {
-  return or_fallback(find([](const Action& a) { return a.kind == ActionKind::GuildTiming && !a.flag; }));
+  return or_fallback(find_kind<action::GuildTiming>([](const action::GuildTiming& a) { return !a.now; }));
 }
 
 // ---- storm cards (3.01.23 Weather Control, 3.01.07 Family Atomics) -----------------
@@ -744,9 +766,8 @@ size_t Brain::storm_card() {
     base = d ? top : 0.0;
   }
   const double wc_keep = hard() ? 3.0 : 5.0;
-  const size_t wc = best(
-      ActionKind::PlayCard,
-      [&](const Action& a) {
+  const size_t wc = best<action::PlayCard>(
+      [&](const action::PlayCard& a) {
         if (a.card >= data::kNumTreacheryCards || kind(a.card) != TreacheryKind::WeatherControl) return kNeg;
         return storm_score(a.value) - base;
       },
@@ -754,9 +775,8 @@ size_t Brain::storm_card() {
   if (wc != npos) return wc;
   // Family Atomics: enemy forces on the Shield Wall against one's own.
   const double fa_keep = hard() ? 4.0 : 6.0;
-  const size_t fa = best(
-      ActionKind::PlayCard,
-      [&](const Action& a) {
+  const size_t fa = best<action::PlayCard>(
+      [&](const action::PlayCard& a) {
         if (a.card >= data::kNumTreacheryCards || kind(a.card) != TreacheryKind::FamilyAtomics) return kNeg;
         const auto& wall = data::territory(data::shield_wall());
         double v = 0;
@@ -790,9 +810,8 @@ size_t Brain::truthtrance() {
   const bool nearly_full = static_cast<int>(k_.hand.size()) >= limit - 1;
   const bool wanted = hard() && k_.bid_card != kNone8 && card_value(k_.bid_card) >= 6;
   if (!nearly_full && !wanted) return npos;
-  return best(
-      ActionKind::PlayCard,
-      [&](const Action& a) {
+  return best<action::PlayCard>(
+      [&](const action::PlayCard& a) {
         if (a.card >= data::kNumTreacheryCards || kind(a.card) != TreacheryKind::Truthtrance) return kNeg;
         if ((a.value >> 4) != 1) return kNeg;  // the Karama question only
         const auto f = static_cast<Faction>(a.value & 15);
@@ -830,7 +849,7 @@ uint8_t Brain::cheapest_karama() const {
 bool Brain::half_price_now() const {
   if (k_.phase != Phase::ShipmentMovement || k_.discard.empty() || !karama_like(k_.discard.back())) return false;
   if (cheapest_karama() != kNone8 &&
-      find([&](const Action& a) { return a.kind == ActionKind::PlayCard && karama_like(a.card) && (a.value & 128); }) != npos)
+      find_kind<action::PlayCard>([&](const action::PlayCard& a) { return karama_like(a.card) && (a.value & 128); }) != npos)
     return false;
   return true;
 }
@@ -908,14 +927,13 @@ size_t Brain::bid() {
   // enemy holding the most cards (at least four) and give back as many of
   // the worst cards.
   if (hard() && me() == Faction::Harkonnen) {
-    const size_t h = best(
-        ActionKind::PlayCard,
-        [&](const Action& a) {
+    const size_t h = best<action::PlayCard>(
+        [&](const action::PlayCard& a) {
           // value 0: the power (128 buys Guild rates, 64 + ability prevents one).
-          if (!karama_like(a.card) || a.value != 0 || a.to >= kNumFactions) return kNeg;
-          const auto f = static_cast<Faction>(a.to);
+          if (!karama_like(a.card) || a.value != 0 || a.target >= kNumFactions) return kNeg;
+          const auto f = static_cast<Faction>(a.target);
           if (f == me() || k_.is_ally(f)) return kNeg;
-          const int n = k_.fac[a.to].hand_count;
+          const int n = k_.fac[a.target].hand_count;
           return 1.5 * n - karama_keep(a.card);
         },
         1.5);
@@ -930,10 +948,9 @@ size_t Brain::bid() {
   if (hard() && k_.turn >= k_.max_turns - 1) value -= 1;
   const int budget = spice() - reserve();
   // The cheapest winning bid in spice if the card is worth it.
-  const size_t i = best(
-      ActionKind::Bid,
-      [&](const Action& a) {
-        if (a.flag) return kNeg;
+  const size_t i = best<action::Bid>(
+      [&](const action::Bid& a) {
+        if (a.karama) return kNeg;
         if (a.amount > budget || a.amount > value) return kNeg;
         return value - a.amount;
       },
@@ -947,11 +964,11 @@ size_t Brain::bid() {
   constexpr int kKaramaBidCap = 12;
   const uint8_t kc = cheapest_karama();
   if (kc != kNone8) {
-    const double spice_net = i == npos ? 0.0 : value - legal_[i].amount;
+    const double spice_net = i == npos ? 0.0 : value - legal_[i].as<action::Bid>().amount;
     const double karama_net = value - karama_keep(kc);
     if (karama_net > 0 && karama_net > spice_net + 0.5) {
-      const size_t kb = best(ActionKind::Bid, [&](const Action& a) {
-        return a.flag && a.amount <= kKaramaBidCap ? static_cast<double>(a.amount) : kNeg;
+      const size_t kb = best<action::Bid>([&](const action::Bid& a) {
+        return a.karama && a.amount <= kKaramaBidCap ? static_cast<double>(a.amount) : kNeg;
       });
       if (kb != npos) return kb;
     }
@@ -973,34 +990,30 @@ size_t Brain::revive() {
       ++pool_leaders;
   const int sp = spice();
   const int keep = reserve();
-  auto score = [&](const Action& a) -> double {
-    if (a.kind == ActionKind::Revive) {
-      const int n = a.forces + a.special;
-      double cost = 2.0 * std::max(0, n - free);
-      double v = std::min(n, free) * 2.5 + std::max(0, n - free) * (hard() && sp > 12 ? 2.4 : 1.0) + a.special * 1.0;
-      if (a.card < data::kNumLeaders) {
-        const int str = data::leader(a.card).strength;
-        cost += str;
-        v += str * (pool_leaders <= 1 ? 1.8 : pool_leaders <= 2 ? 1.1 : 0.5);
-      }
-      if (cost > 0 && sp - cost < keep) return kNeg;
-      return v - cost;
+  auto score = [&](const action::Revive& a) -> double {
+    const int n = a.forces + a.special;
+    double cost = 2.0 * std::max(0, n - free);
+    double v = std::min(n, free) * 2.5 + std::max(0, n - free) * (hard() && sp > 12 ? 2.4 : 1.0) + a.special * 1.0;
+    if (a.leader < data::kNumLeaders) {
+      const int str = data::leader(a.leader).strength;
+      cost += str;
+      v += str * (pool_leaders <= 1 ? 1.8 : pool_leaders <= 2 ? 1.1 : 0.5);
     }
-    return kNeg;
+    if (cost > 0 && sp - cost < keep) return kNeg;
+    return v - cost;
   };
-  size_t i = best(ActionKind::Revive, score, 0.0);
+  size_t i = best<action::Revive>(score, 0.0);
   const int tanks = k_.mine().tanks[0] + k_.mine().tanks[1];
   // 1.14.02 the Emperor's Karama power (hard, brutal; once per game): a
   // leader or up to three forces free, when worth more than the card kept.
   if (hard() && me() == Faction::Emperor) {
-    const size_t e = best(
-        ActionKind::PlayCard,
-        [&](const Action& a) {
+    const size_t e = best<action::PlayCard>(
+        [&](const action::PlayCard& a) {
           // Not Guild rates (128) nor a prevention (64 + ability, 3.01.11.02).
           if (!karama_like(a.card) || (a.value & (kKaramaGuildRatesBit | kKaramaPreventBit))) return kNeg;
           double v;
-          if (a.to < data::kNumLeaders) {
-            v = data::leader(a.to).strength * (pool_leaders <= 1 ? 1.8 : 0.8) + (pool_leaders <= 1 ? 3.0 : 0.0);
+          if (a.target < data::kNumLeaders) {
+            v = data::leader(a.target).strength * (pool_leaders <= 1 ? 1.8 : 0.8) + (pool_leaders <= 1 ? 3.0 : 0.0);
           } else {
             const int n = (a.value & 15) + (a.value >> 4);
             v = 2.0 * n + (a.value >> 4) * 1.5;  // 2 spice a force saved; Sardaukar are worth more
@@ -1012,12 +1025,11 @@ size_t Brain::revive() {
   }
   // A Tleilaxu Ghola (3.01.20) when many forces or a needed leader are in the
   // tanks (medium: only a leader when none is left in its pool).
-  const size_t g = best(
-      ActionKind::PlayCard,
-      [&](const Action& a) {
+  const size_t g = best<action::PlayCard>(
+      [&](const action::PlayCard& a) {
         if (a.card >= data::kNumTreacheryCards || kind(a.card) != TreacheryKind::TleilaxuGhola) return kNeg;
-        if (!hard()) return a.to < data::kNumLeaders && pool_leaders == 0 ? 5.0 + data::leader(a.to).strength : kNeg;
-        if (a.to < data::kNumLeaders) return pool_leaders <= 1 ? 6.0 + data::leader(a.to).strength : kNeg;
+        if (!hard()) return a.target < data::kNumLeaders && pool_leaders == 0 ? 5.0 + data::leader(a.target).strength : kNeg;
+        if (a.target < data::kNumLeaders) return pool_leaders <= 1 ? 6.0 + data::leader(a.target).strength : kNeg;
         const int n = (a.value & 15) + (a.value >> 4);
         return tanks >= 6 ? n * 1.5 : kNeg;
       },
@@ -1028,10 +1040,10 @@ size_t Brain::revive() {
 
 // ---- shipment and movement ----------------------------------------------------------
 
-int Brain::ship_cost(const Action& a, bool half) const {
-  if (me() == Faction::Fremen && a.from == kNone8 && !a.flag) return 0;
+int Brain::ship_cost(const action::Ship& a, bool half) const {
+  if (me() == Faction::Fremen && a.from == kNone8 && !a.to_reserves) return 0;
   const int n = a.forces + a.special;
-  if (a.flag) return (n + 1) / 2;
+  if (a.to_reserves) return (n + 1) / 2;
   int cost = n * (a.to < data::kNumLocations && is_stronghold_loc(a.to) ? 1 : 2);
   if (half) cost = (cost + 1) / 2;
   return cost;
@@ -1070,10 +1082,9 @@ double Brain::dest_value(LocationId to, int n) const {
 }
 
 // Medium's rules: what a movement gives up where it leaves.
-double Brain::origin_loss(const Action& a) const {
+double Brain::origin_loss(const action::Move& a) const {
   double loss = 0;
-  for (int i = 0; i < a.n_placements; ++i) {
-    const auto& p = a.placements[i];
+  for (const auto& p : a.from) {
     if (p.location >= data::kNumLocations) continue;
     const TerritoryId t = data::territory_of(p.location);
     const int moved = p.forces + p.special;
@@ -1213,12 +1224,12 @@ size_t Brain::ship() {
     before = board();
     base = evaluate(before);
   }
-  auto score = [&](const Action& a, bool half) -> double {
-    // 1.10.02.06: the ally pays a.amount2 of it (the engine's legal shipment
+  auto score = [&](const action::Ship& a, bool half) -> double {
+    // 1.10.02.06: the ally pays a.ally_pays of it (the engine's legal shipment
     // sets the shortfall); that spice is the alliance's, worth a little less.
-    const int cost = std::max(0, ship_cost(a, half) - a.amount2);
+    const int cost = std::max(0, ship_cost(a, half) - a.ally_pays);
     if (cost > 0 && sp - cost < keep) return kNeg;
-    if (a.flag || a.to >= data::kNumLocations) return kNeg;  // the Guild's shipment back: never
+    if (a.to_reserves || a.to >= data::kNumLocations) return kNeg;  // the Guild's shipment back: never
     if (hard()) {
       Board b = before;
       if (a.from != kNone8) {
@@ -1230,15 +1241,12 @@ size_t Brain::ship() {
       b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + a.forces);
       b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + a.special);
       b.my_spice -= cost;
-      return evaluate(b) - base - 0.5 * a.amount2;
+      return evaluate(b) - base - 0.5 * a.ally_pays;
     }
     const int n = a.forces + a.special;
-    double v = dest_value(a.to, n) - 0.8 * cost - 0.4 * a.amount2;
+    double v = dest_value(a.to, n) - 0.8 * cost - 0.4 * a.ally_pays;
     if (a.from != kNone8) {
-      Action m;
-      m.n_placements = 1;
-      m.placements[0] = Placement{a.from, a.forces, a.special};
-      v -= origin_loss(m);
+      v -= origin_loss(action::Move{.from = {Placement{a.from, a.forces, a.special}}});
     }
     return v;
   };
@@ -1246,7 +1254,7 @@ size_t Brain::ship() {
   // best shipment at half price beats the best at full price by more than the
   // card is worth kept. Medium too (with its simpler scores).
   if (!half_now) {
-    const size_t kp = best(ActionKind::PlayCard, [&](const Action& a) {
+    const size_t kp = best<action::PlayCard>([&](const action::PlayCard& a) {
       return karama_like(a.card) && (a.value & 128) ? -karama_keep(a.card) : kNeg;
     });
     if (kp != npos) {
@@ -1255,23 +1263,24 @@ size_t Brain::ship() {
       const int budget = std::max(0, sp - keep);
       const int res0 = k_.mine().reserves[0], res1 = k_.mine().reserves[1];
       double full = 0.5, half = 0.5;
-      for (const auto& a : legal_)
-        if (a.kind == ActionKind::Ship) {
+      for (const auto& x : legal_)
+        if (const auto* ship = x.get_if<action::Ship>()) {
+          const auto& a = *ship;
           full = std::max(full, score(a, false));
           half = std::max(half, score(a, true));
-          if (a.from != kNone8 || a.flag || a.to >= data::kNumLocations) continue;
+          if (a.from != kNone8 || a.to_reserves || a.to >= data::kNumLocations) continue;
           const int per = is_stronghold_loc(a.to) ? 1 : 2;
           const int n = std::min(res0 + res1, (2 * budget) / per);
           if (n <= a.forces + a.special) continue;
-          Action more = a;
+          action::Ship more = a;
           more.forces = static_cast<uint8_t>(std::min(res0, n));
           more.special = static_cast<uint8_t>(std::min(res1, n - more.forces));
           half = std::max(half, score(more, true));
         }
-      if (half - full > karama_keep(legal_[kp].card)) return kp;
+      if (half - full > karama_keep(legal_[kp].as<action::PlayCard>().card)) return kp;
     }
   }
-  return or_fallback(best(ActionKind::Ship, [&](const Action& a) { return score(a, half_now); }, 0.5));
+  return or_fallback(best<action::Ship>([&](const action::Ship& a) { return score(a, half_now); }, 0.5));
 }
 
 size_t Brain::move() {
@@ -1282,22 +1291,21 @@ size_t Brain::move() {
     before = board();
     base = evaluate(before);
   }
-  auto score = [&](const Action& a) -> double {
+  auto score = [&](const action::Move& a) -> double {
     if (hard()) {
       Board b = before;
-      for (int i = 0; i < a.n_placements; ++i) {
-        const auto& p = a.placements[i];
+      for (const auto& p : a.from) {
         b.forces[mi][p.location][0] = static_cast<uint8_t>(b.forces[mi][p.location][0] - std::min<int>(p.forces, b.forces[mi][p.location][0]));
         b.forces[mi][p.location][1] = static_cast<uint8_t>(b.forces[mi][p.location][1] - std::min<int>(p.special, b.forces[mi][p.location][1]));
-        // 2.02.16 Take Up Arms (flag): the moving advisors arrive as fighters.
-        b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + p.forces + (a.flag ? p.special : 0));
-        b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + (a.flag ? 0 : p.special));
+        // 2.02.16 Take Up Arms (flip): the moving advisors arrive as fighters.
+        b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + p.forces + (a.flip ? p.special : 0));
+        b.forces[mi][a.to][1] = static_cast<uint8_t>(b.forces[mi][a.to][1] + (a.flip ? 0 : p.special));
       }
-      if (a.flag) {
+      if (a.flip) {
         // Take Up Arms only for a fight it expects to win (the advisors were
         // on the planet already: their worth as forces is not a gain).
         int flipped = 0;
-        for (int i = 0; i < a.n_placements; ++i) flipped += a.placements[i].special;
+        for (const auto& p : a.from) flipped += p.special;
         const TerritoryId t = data::territory_of(a.to);
         const double mine = k_.fighters_in_territory(me(), t) + flipped + 3.0, enemy = k_.enemy_fighters_in(t) + 3.0;
         if (mine * mine / (mine * mine + enemy * enemy) < 0.5) return kNeg;
@@ -1305,55 +1313,56 @@ size_t Brain::move() {
       }
       return evaluate(b) - base;
     }
-    if (a.flag) {
+    if (a.flip) {
       // Medium takes up arms only into a stronghold one enemy holds, with
       // more than its fighters there plus one.
       const TerritoryId t = data::territory_of(a.to);
       int n = 0;
-      for (int i = 0; i < a.n_placements; ++i) n += a.placements[i].forces + a.placements[i].special;
+      for (const auto& p : a.from) n += p.forces + p.special;
       if (!is_stronghold(t) || k_.enemies_in(t) != 1 || n <= k_.enemy_fighters_in(t) + 1) return kNeg;
       return dest_value(a.to, n) + 1.0 - origin_loss(a);
     }
     int n = 0;
     bool same = false;
-    for (int i = 0; i < a.n_placements; ++i) {
-      n += a.placements[i].forces + a.placements[i].special;
-      same |= data::territory_of(a.placements[i].location) == data::territory_of(a.to);
+    for (const auto& p : a.from) {
+      n += p.forces + p.special;
+      same |= data::territory_of(p.location) == data::territory_of(a.to);
     }
     if (same) return kNeg;
     return dest_value(a.to, n) - origin_loss(a);
   };
   // 3.01.09 Hajr: play it before moving when two groups in different
   // territories each have a good move (the second move is then taken too).
-  const size_t hajr = find([](const Action& a) {
-    return a.kind == ActionKind::PlayCard && a.card < data::kNumTreacheryCards && kind(a.card) == TreacheryKind::Hajr;
-  });
+  const size_t hajr = find_kind<action::PlayCard>(
+      [](const action::PlayCard& a) { return a.card < data::kNumTreacheryCards && kind(a.card) == TreacheryKind::Hajr; });
   if (hajr != npos) {
     const double need = hard() ? 1.5 : 3.0;
     size_t first = npos;
     double top = need;
     for (size_t i = 0; i < legal_.size(); ++i)
-      if (legal_[i].kind == ActionKind::Move) {
-        const double v = score(legal_[i]);
+      if (const auto* m = legal_[i].get_if<action::Move>()) {
+        const double v = score(*m);
         if (v > top) {
           top = v;
           first = i;
         }
       }
     if (first != npos) {
-      auto origins = [](const Action& a) {
+      auto origins = [](const action::Move& a) {
         uint64_t m = 0;
-        for (int i = 0; i < a.n_placements; ++i)
-          if (a.placements[i].location < data::kNumLocations) m |= 1ULL << (data::territory_of(a.placements[i].location) % 64);
+        for (const auto& p : a.from)
+          if (p.location < data::kNumLocations) m |= 1ULL << (data::territory_of(p.location) % 64);
         return m;
       };
-      const uint64_t o1 = origins(legal_[first]);
-      const TerritoryId d1 = data::territory_of(legal_[first].to);
-      for (const auto& a : legal_)
-        if (a.kind == ActionKind::Move && !(origins(a) & o1) && data::territory_of(a.to) != d1 && score(a) > need) return hajr;
+      const auto& m1 = legal_[first].as<action::Move>();
+      const uint64_t o1 = origins(m1);
+      const TerritoryId d1 = data::territory_of(m1.to);
+      for (const auto& x : legal_)
+        if (const auto* a = x.get_if<action::Move>(); a && !(origins(*a) & o1) && data::territory_of(a->to) != d1 && score(*a) > need)
+          return hajr;
     }
   }
-  return or_fallback(best(ActionKind::Move, score, 0.5));
+  return or_fallback(best<action::Move>(score, 0.5));
 }
 
 // ---- battle ----------------------------------------------------------------------------
@@ -1377,7 +1386,7 @@ double Brain::territory_value(TerritoryId t) const {
 
 // Hard: a point estimate of the opponent (all its forces dialed, its
 // strongest leader, a weapon when it holds cards).
-double Brain::plan_value_simple(const Action& a) const {
+double Brain::plan_value_simple(const action::BattlePlan& a) const {
   const Faction opp = opponent();
   const TerritoryId t = k_.battle_territory;
   if (t >= data::kNumTerritories) return 0;
@@ -1396,29 +1405,29 @@ double Brain::plan_value_simple(const Action& a) const {
   const int opp_hand = k_.fac[static_cast<int>(opp)].hand_count;
   const double p_weapon = std::min(0.85, 0.3 * opp_hand);
 
-  double mine = (k_.advanced && me() != Faction::Fremen && a.amount == 0) ? a.value * 0.5 : a.value;
-  double leader = a.card < data::kNumLeaders ? data::leader(a.card).strength : 0;
-  if (a.flag) leader += 2;  // the Kwisatz Haderach
-  const bool weapon = a.to != kNone8 && is_real_weapon(a.to);
-  const bool defense = a.from != kNone8 && is_real_defense(a.from);
-  const double p_my_leader_dies = (a.card < data::kNumLeaders) ? p_weapon * (defense ? 0.45 : 1.0) : 0.0;
+  double mine = (k_.advanced && me() != Faction::Fremen && a.spice == 0) ? a.dial * 0.5 : a.dial;
+  double leader = a.leader < data::kNumLeaders ? data::leader(a.leader).strength : 0;
+  if (a.kwisatz_haderach) leader += 2;  // the Kwisatz Haderach
+  const bool weapon = a.weapon != kNone8 && is_real_weapon(a.weapon);
+  const bool defense = a.defense != kNone8 && is_real_defense(a.defense);
+  const double p_my_leader_dies = (a.leader < data::kNumLeaders) ? p_weapon * (defense ? 0.45 : 1.0) : 0.0;
   const double p_opp_leader_dies = weapon ? 0.6 : 0.0;
   const double my_total = mine + leader * (1 - p_my_leader_dies);
   const double opp_total = opp_units + opp_leader * (1 - p_opp_leader_dies);
   const double margin = my_total - opp_total + (my_side() == 0 ? 0.25 : -0.25);
   double p_win = 1.0 / (1.0 + std::exp(-margin * 0.9));
   p_win = p_traitor + (1 - p_traitor) * p_win;
-  int cards = (a.to != kNone8) + (a.from != kNone8) + (a.forces != kNone8);
-  int worthless = (a.to != kNone8 && is_worthless(a.to)) + (a.from != kNone8 && is_worthless(a.from));
-  const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.value;
+  int cards = (a.weapon != kNone8) + (a.defense != kNone8) + (a.cheap_hero != kNone8);
+  int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
+  const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.dial;
   const double lose = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
-  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (leader + 1) - a.amount;
+  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (leader + 1) - a.spice;
 }
 
 // Brutal: the expected outcome over the opponent's possible plans: each of
 // its available leaders, its weapon and defense classes (from the cards this
 // seat has not seen), and a full or empty dial.
-double Brain::plan_value_expected(const Action& a) const {
+double Brain::plan_value_expected(const action::BattlePlan& a) const {
   const Faction opp = opponent();
   const TerritoryId t = k_.battle_territory;
   if (t >= data::kNumTerritories) return 0;
@@ -1470,14 +1479,14 @@ double Brain::plan_value_expected(const Action& a) const {
     }
   }
 
-  const int my_w = a.to != kNone8 ? weapon_class(category(a.to)) : 0;
-  const int my_d = a.from != kNone8 ? defense_class(category(a.from)) : 0;
-  const bool my_leader = a.card < data::kNumLeaders;
-  const int my_str = my_leader ? data::leader(a.card).strength : 0;
-  const int kh = a.flag ? 2 : 0;
-  const double my_units2 = (k_.advanced && me() != Faction::Fremen && a.amount == 0) ? a.value : 2.0 * a.value;
-  const int cards = (a.to != kNone8) + (a.from != kNone8) + (a.forces != kNone8);
-  const int worthless = (a.to != kNone8 && is_worthless(a.to)) + (a.from != kNone8 && is_worthless(a.from));
+  const int my_w = a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;
+  const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
+  const bool my_leader = a.leader < data::kNumLeaders;
+  const int my_str = my_leader ? data::leader(a.leader).strength : 0;
+  const int kh = a.kwisatz_haderach ? 2 : 0;
+  const double my_units2 = (k_.advanced && me() != Faction::Fremen && a.spice == 0) ? a.dial : 2.0 * a.dial;
+  const int cards = (a.weapon != kNone8) + (a.defense != kNone8) + (a.cheap_hero != kNone8);
+  const int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
   const double tv = territory_value(t);
   const bool aggressor = my_side() == 0;
   const bool lasgun_shield_me = my_w == 3 || my_d == 1;
@@ -1512,7 +1521,7 @@ double Brain::plan_value_expected(const Action& a) const {
           const double theirs = opp_units2 + (ol != kNone8 && !opp_dead ? 2.0 * o_str : 0.0);
           const bool win = aggressor ? mine >= theirs : mine > theirs;
           if (win) {
-            v = tv + 0.5 * opp_forces - 0.6 * a.value + (opp_dead ? o_str : 0) + (my_dead ? my_str : 0);
+            v = tv + 0.5 * opp_forces - 0.6 * a.dial + (opp_dead ? o_str : 0) + (my_dead ? my_str : 0);
           } else {
             v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
           }
@@ -1520,7 +1529,7 @@ double Brain::plan_value_expected(const Action& a) const {
           ev += p * v;
         }
   }
-  return ev - a.amount;
+  return ev - a.spice;
 }
 
 size_t Brain::battle_plan() {
@@ -1533,24 +1542,24 @@ size_t Brain::battle_plan() {
     const int my_max = d ? d->max : 0;
     const int opp_est = t < data::kNumTerritories ? k_.strength_in(opp, t, me()) : 0;
     int best_leader = 0;
-    for (const auto& a : legal_)
-      if (a.kind == ActionKind::BattlePlan && a.card < data::kNumLeaders)
-        best_leader = std::max<int>(best_leader, data::leader(a.card).strength);
+    for (const auto& x : legal_)
+      if (const auto* a = x.get_if<action::BattlePlan>(); a && a->leader < data::kNumLeaders)
+        best_leader = std::max<int>(best_leader, data::leader(a->leader).strength);
     const bool commit = my_max + best_leader >= opp_est + 2;
-    return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) {
-      const double leader = a.card < data::kNumLeaders ? data::leader(a.card).strength : 0;
-      const int cards = (a.to != kNone8) + (a.from != kNone8);
-      if (commit) return a.value * 10.0 + leader * 3 + cards * 2 + (a.amount > 0 ? 1 : 0) - (a.flag ? 0 : 0.5);
-      return -a.value * 10.0 - leader * 3 - cards * 2 - a.amount;
+    return or_fallback(best<action::BattlePlan>([&](const action::BattlePlan& a) {
+      const double leader = a.leader < data::kNumLeaders ? data::leader(a.leader).strength : 0;
+      const int cards = (a.weapon != kNone8) + (a.defense != kNone8);
+      if (commit) return a.dial * 10.0 + leader * 3 + cards * 2 + (a.spice > 0 ? 1 : 0) - (a.kwisatz_haderach ? 0 : 0.5);
+      return -a.dial * 10.0 - leader * 3 - cards * 2 - a.spice;
     }));
   }
   // 1.14.01: look at the opponent's plan first when it is worth a Karama.
   if (size_t i = atreides_karama(); i != npos) return i;
   // A plan seen before committing one's own (only by 1.14.01): answer it.
   if (const PlanInfo& o = k_.plan[1 - my_side()]; o.known)
-    return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_known(a, o); }));
-  if (brutal()) return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_expected(a); }));
-  return or_fallback(best(ActionKind::BattlePlan, [&](const Action& a) { return plan_value_simple(a); }));
+    return or_fallback(best<action::BattlePlan>([&](const action::BattlePlan& a) { return plan_value_known(a, o); }));
+  if (brutal()) return or_fallback(best<action::BattlePlan>([&](const action::BattlePlan& a) { return plan_value_expected(a); }));
+  return or_fallback(best<action::BattlePlan>([&](const action::BattlePlan& a) { return plan_value_simple(a); }));
 }
 
 // ---- alliance spice (2.03.06 GiveSpice, 1.10.02.05/06 AllyPermission) ------------
@@ -1577,7 +1586,7 @@ size_t Brain::alliance_spice() {
   const int mine = spice();
   const int theirs = std::max(0, ally.spice);
   if (me() == Faction::Emperor) {
-    const size_t gi = find([](const Action& a) { return a.kind == ActionKind::GiveSpice; });
+    const size_t gi = find([](const Action& a) { return a.kind() == ActionKind::GiveSpice; });
     const DecisionInfo* d = decision(ActionKind::GiveSpice);
     if (gi != npos && d) {
       int give = 0;
@@ -1600,9 +1609,9 @@ size_t Brain::alliance_spice() {
   size_t pi = npos;
   bool bids = false;
   for (size_t i = 0; i < legal_.size(); ++i)
-    if (legal_[i].kind == ActionKind::AllyPermission) {
+    if (const auto* permission = legal_[i].get_if<action::AllyPermission>()) {
       if (pi == npos) pi = i;
-      bids |= legal_[i].amount2 > 0;
+      bids |= permission->bids > 0;
     }
   if (pi == npos) return npos;
   const int free = std::max(0, mine - reserve());
@@ -1641,15 +1650,15 @@ size_t Brain::keep_cards() {
     if (is_worthless(c)) return -0.5;
     return hard() ? card_value(c) : 1.0;
   };
-  return or_fallback(best(ActionKind::KeepCards, [&](const Action& a) {
+  return or_fallback(best<action::KeepCards>([&](const action::KeepCards& a) {
     double v = 0;
     double lowest = 1e9;
-    for (int i = 0; i < a.n_cards; ++i) {
-      const double kv = keep_value(a.cards[i]);
+    for (int i = 0; i < a.keep.size(); ++i) {
+      const double kv = keep_value(a.keep[i]);
       v += kv;
       lowest = std::min(lowest, kv);
     }
-    if (hard() && a.n_cards > 0 && static_cast<int>(k_.hand.size()) + a.n_cards >= limit && lowest < 3) v -= 3;
+    if (hard() && a.keep.size() > 0 && static_cast<int>(k_.hand.size()) + a.keep.size() >= limit && lowest < 3) v -= 3;
     return v;
   }));
 }
@@ -1666,8 +1675,8 @@ size_t Brain::atreides_karama() {
   if (!k_.plan_in[opp_side] || k_.plan[opp_side].known) return npos;
   const Faction opp = opponent();
   if (opp == me()) return npos;
-  const size_t kp = best(ActionKind::PlayCard, [&](const Action& a) {
-    return karama_like(a.card) && a.value == 0 && a.to == static_cast<uint8_t>(opp) ? -karama_keep(a.card) : kNeg;
+  const size_t kp = best<action::PlayCard>([&](const action::PlayCard& a) {
+    return karama_like(a.card) && a.value == 0 && a.target == static_cast<uint8_t>(opp) ? -karama_keep(a.card) : kNeg;
   });
   if (kp == npos) return npos;
   const TerritoryId t = k_.battle_territory;
@@ -1682,11 +1691,10 @@ size_t Brain::atreides_karama() {
 // there a little (denied to the others, or lost to them). Medium places it
 // when that beats the Karama kept by 5, hard and brutal by 2.
 size_t Brain::fremen_karama_worm() {
-  return best(
-      ActionKind::PlayCard,
-      [&](const Action& a) {
-        if (!karama_like(a.card) || a.value != kKaramaProtectAllyValue || a.to >= data::kNumLocations) return kNeg;
-        const TerritoryId t = data::territory_of(a.to);
+  return best<action::PlayCard>(
+      [&](const action::PlayCard& a) {
+        if (!karama_like(a.card) || a.value != kKaramaProtectAllyValue || a.target >= data::kNumLocations) return kNeg;
+        const TerritoryId t = data::territory_of(a.target);
         double v = 0;
         int mine = 0;
         for (int f = 0; f < kNumFactions; ++f) {
@@ -1719,11 +1727,11 @@ size_t Brain::fremen_karama_worm() {
 size_t Brain::guild_karama() {
   const size_t stand = pass();
   if (!hard()) return or_fallback(stand);
-  const size_t kp = best(ActionKind::PlayCard, [&](const Action& a) {
-    return karama_like(a.card) && a.value == 0 && a.to < kNumFactions ? -karama_keep(a.card) : kNeg;
+  const size_t kp = best<action::PlayCard>([&](const action::PlayCard& a) {
+    return karama_like(a.card) && a.value == 0 && a.target < kNumFactions ? -karama_keep(a.card) : kNeg;
   });
   if (kp == npos) return or_fallback(stand);
-  const auto shipper = static_cast<Faction>(legal_[kp].to);
+  const auto shipper = static_cast<Faction>(legal_[kp].as<action::PlayCard>().target);
   if (shipper == me() || k_.is_ally(shipper)) return or_fallback(stand);
   const uint8_t sa = k_.fac[static_cast<int>(shipper)].ally;
   int held = 0;
@@ -1758,26 +1766,26 @@ LocationId Brain::wormsign_spice(int* amount) const {
 // The outcome of this plan against the opponent's committed plan (hard,
 // brutal): the battle resolved as the rules do (weapons, defenses, Lasgun and
 // Shield, dialed spice, the aggressor winning ties, a traitor this seat holds).
-double Brain::plan_value_known(const Action& a, const PlanInfo& o) const {
+double Brain::plan_value_known(const action::BattlePlan& a, const PlanInfo& o) const {
   const Faction opp = opponent();
   const TerritoryId t = k_.battle_territory;
   if (t >= data::kNumTerritories) return 0;
   const int my_forces = k_.forces_in_territory(me(), t);
   const int opp_forces = k_.forces_in_territory(opp, t);
   const double tv = territory_value(t);
-  const int cards = (a.to != kNone8) + (a.from != kNone8) + (a.forces != kNone8);
-  const int worthless = (a.to != kNone8 && is_worthless(a.to)) + (a.from != kNone8 && is_worthless(a.from));
-  const bool my_leader = a.card < data::kNumLeaders;
-  const int my_str = my_leader ? data::leader(a.card).strength : 0;
+  const int cards = (a.weapon != kNone8) + (a.defense != kNone8) + (a.cheap_hero != kNone8);
+  const int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
+  const bool my_leader = a.leader < data::kNumLeaders;
+  const int my_str = my_leader ? data::leader(a.leader).strength : 0;
   // A traitor in the opponent's plan wins outright: spend nothing.
   if (o.leader < data::kNumLeaders && std::find(k_.traitors.begin(), k_.traitors.end(), o.leader) != k_.traitors.end())
-    return tv + 0.5 * opp_forces - 0.6 * a.value - 1.0 * cards - a.amount - 0.1 * my_str;
-  const int my_w = a.to != kNone8 ? weapon_class(category(a.to)) : 0;
-  const int my_d = a.from != kNone8 ? defense_class(category(a.from)) : 0;
+    return tv + 0.5 * opp_forces - 0.6 * a.dial - 1.0 * cards - a.spice - 0.1 * my_str;
+  const int my_w = a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;
+  const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
   const int o_w = o.weapon_card != kNone8 ? weapon_class(category(o.weapon_card)) : 0;
   const int o_d = o.defense_card != kNone8 ? defense_class(category(o.defense_card)) : 0;
   if ((o_w == 3 && my_d == 1) || (my_w == 3 && o_d == 1))  // 3.01.14: everything in the territory is lost
-    return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - a.amount;
+    return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - a.spice;
   const bool o_leader = o.leader < data::kNumLeaders;
   const int o_str = o_leader ? data::leader(o.leader).strength : 0;
   const bool my_dead = my_leader && kills(o_w, my_d);
@@ -1787,16 +1795,16 @@ double Brain::plan_value_known(const Action& a, const PlanInfo& o) const {
     const int full = std::min(dial, paid);
     return full + 0.5 * (dial - full);
   };
-  const double mine = units(me(), a.value, a.amount) + (my_leader && !my_dead ? my_str + (a.flag ? 2 : 0) : 0);
+  const double mine = units(me(), a.dial, a.spice) + (my_leader && !my_dead ? my_str + (a.kwisatz_haderach ? 2 : 0) : 0);
   const double theirs = units(opp, o.dial, o.spice) + (o_leader && !opp_dead ? o_str : 0);
   const bool win = my_side() == 0 ? mine >= theirs : mine > theirs;
   double v;
   if (win)
-    v = tv + 0.5 * opp_forces - 0.6 * a.value + (opp_dead ? o_str : 0) + (my_dead ? my_str : 0);
+    v = tv + 0.5 * opp_forces - 0.6 * a.dial + (opp_dead ? o_str : 0) + (my_dead ? my_str : 0);
   else
-    v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless - 0.01 * a.value;
+    v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless - 0.01 * a.dial;
   if (my_dead) v -= my_str + 1;
-  return v - a.amount;
+  return v - a.spice;
 }
 
 // ---- the bots ---------------------------------------------------------------------------
@@ -1808,8 +1816,7 @@ class ProfileBot final : public Bot {
 
   Action choose(const ViewInput& in) const override {
     if (in.legal.empty()) {
-      Action pass;
-      pass.kind = ActionKind::Pass;
+      action::Pass pass;
       return pass;
     }
     const fb::View* v = in.view();
@@ -1819,10 +1826,7 @@ class ProfileBot final : public Bot {
     Brain b(in, p_, rng);
     const size_t i = b.decide();
     Action a = in.legal[i < in.legal.size() ? i : 0];
-    if (b.amended() && i < in.legal.size() && (a.kind == ActionKind::GiveSpice || a.kind == ActionKind::AllyPermission)) {
-      a.amount = b.amend_amount();
-      a.amount2 = b.amend_amount2();
-    }
+    if (b.amended() && i < in.legal.size()) set_amounts(a, b.amend_amount(), b.amend_amount2());
     return a;
   }
 
@@ -1837,22 +1841,22 @@ std::unique_ptr<Bot> make_bot(Profile p, uint64_t seed) { return std::make_uniqu
 
 bool is_valid_choice(const ViewInput& in, const Action& a) {
   if (std::find(in.legal.begin(), in.legal.end(), a) != in.legal.end()) return true;
-  if (a.kind != ActionKind::GiveSpice && a.kind != ActionKind::AllyPermission) return false;
+  if (a.kind() != ActionKind::GiveSpice && a.kind() != ActionKind::AllyPermission) return false;
   const Knowledge k = read_knowledge(in);
   const DecisionInfo* d = nullptr;
   for (const auto& x : k.decisions)
-    if (x.kind == a.kind) d = &x;
-  if (!d || a.amount < d->min || a.amount > d->max || a.amount2 > d->max) return false;
+    if (x.kind == a.kind()) d = &x;
+  const auto [amount, amount2] = amounts(a);
+  if (!d || amount < d->min || amount > d->max || amount2 > d->max) return false;
   bool bids = false, same = false;
   for (const auto& b : in.legal) {
-    if (b.kind != a.kind) continue;
-    bids |= b.amount2 > 0;
+    if (b.kind() != a.kind()) continue;
+    bids |= amounts(b).second > 0;
     Action c = b;
-    c.amount = a.amount;
-    c.amount2 = a.amount2;
+    set_amounts(c, amount, amount2);
     same |= c == a;
   }
-  return same && (a.amount2 == 0 || (a.kind == ActionKind::AllyPermission && bids));
+  return same && (amount2 == 0 || (a.kind() == ActionKind::AllyPermission && bids));
 }
 
 }  // namespace mentat::bots

@@ -46,10 +46,7 @@ Seat pick_seat(const GameState& s, uint8_t waiting, Rng& rng) {
   return seats[rng.below(static_cast<uint32_t>(n))];
 }
 
-std::string action_text(const Action& a) {
-  return fmt::format("{}(faction={}, value={}, amount={}, card={}, to={}, from={}, forces={}, special={}, flag={})",
-                     action_kind_name(a.kind), a.faction, a.value, a.amount, a.card, a.to, a.from, a.forces, a.special, a.flag);
-}
+std::string action_text(const Action& a) { return codec::action_to_json(a); }
 
 // One game's loop over a mirror state; `submit` stores the action (or not)
 // and returns false with *error on failure.

@@ -122,7 +122,7 @@ int print_log(store::EventStore& st, const std::string& room, bool json, bool hi
     }
     GameState before = s;
     ApplyNotes notes;  // each battle's winner, for the outcome line
-    if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
+    if (e.action.kind() == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
     else apply(s, e.seat, e.action, nullptr, &notes);
     if (v < from) {
       have = true;

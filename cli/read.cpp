@@ -74,7 +74,7 @@ int run_stepper(store::EventStore& st, const std::string& room, const std::strin
       int64_t found = -1;
       for (int64_t i = v + 1; i <= m->head && found < 0; ++i) {
         const auto& e = events[static_cast<size_t>(i)];
-        if (cmd == "k" && action_kind_name(e.action.kind) == arg) found = i;
+        if (cmd == "k" && action_kind_name(e.action.kind()) == arg) found = i;
         if (cmd == "s" && e.seat >= 0 && (std::to_string(e.seat) == arg || faction_key(probe.faction_at(e.seat)) == arg)) found = i;
       }
       if (found < 0) {
@@ -207,7 +207,7 @@ int cmd_replay(const Args& a, store::EventStore& st) {
     }
     GameState before = s;
     ApplyNotes notes;  // each battle's winner
-    if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
+    if (e.action.kind() == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
     else apply(s, e.seat, e.action, nullptr, &notes);
     if (v < a.from) return true;
     const bool hidden = who.kind == inspect::Viewer::State || (seat != kNoSeat && e.seat == seat);
@@ -222,7 +222,7 @@ int cmd_replay(const Args& a, store::EventStore& st) {
     const std::string outcome = v ? inspect::outcome_line(before, s, adjudicator, &notes) : "";
     if (a.json) {  // one JSON object per event
       std::string out = fmt::format("{{\"version\":{},\"seat\":{},\"kind\":{},\"summary\":{}", v, e.seat,
-                                    json_str(action_kind_name(e.action.kind)), json_str(line));
+                                    json_str(action_kind_name(e.action.kind())), json_str(line));
       out += ",\"outcome\":" + json_str(outcome);
       if (a.replay_views) out += ",\"view\":" + inspect::view_json(s, who);
       std::printf("%s}\n", out.c_str());

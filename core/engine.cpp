@@ -22,6 +22,19 @@ std::string_view action_kind_name(ActionKind k) {
   return i < names.size() ? names[i] : "Unknown";
 }
 
+namespace {
+template <size_t... I>
+Action action_of_index(size_t k, std::index_sequence<I...>) {
+  Action out;
+  ((k == I ? (out = Action(std::variant_alternative_t<I, ActionVariant>{}), true) : false) || ...);
+  return out;
+}
+}  // namespace
+
+Action Action::of_kind(ActionKind k) {
+  return action_of_index(static_cast<size_t>(k), std::make_index_sequence<kMaxActionKind + 1>{});
+}
+
 std::string_view reject_code_name(RejectCode c) {
   switch (c) {
     case RejectCode::Malformed: return "malformed";
@@ -151,21 +164,21 @@ GameState create_game(const GameSetup& setup, DrawLog* draws) {
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
-  if (a.kind == ActionKind::SetRulings) {
+  if (const auto* set = a.get_if<action::SetRulings>()) {
     // Adjudication, not play: the room layer only lets a fork's first own event through.
     if (seat != kNoSeat) return Rejection{RejectCode::NotYourDecision, "only an adjudicator's fork may change the rulings"};
     for (int i = 0; i < kNumRulings; ++i)
-      if (a.rulings.value[i] >= ruling_info(static_cast<RulingId>(i)).values.size())
+      if (set->rulings.value[i] >= ruling_info(static_cast<RulingId>(i)).values.size())
         return Rejection{RejectCode::Malformed, "a ruling value is out of range"};
     return std::nullopt;
   }
   if (seat < 0 || seat >= s.num_seats)
     return Rejection{RejectCode::Malformed, "seat " + std::to_string(seat) + " is not in this game"};
   if (s.phase == Phase::GameOver) return Rejection{RejectCode::GameOver, "the game is over"};
-  if (a.kind == ActionKind::None || a.kind == ActionKind::CreateGame)
+  if (a.kind() == ActionKind::None || a.kind() == ActionKind::CreateGame)
     return Rejection{RejectCode::Malformed, "this action cannot be submitted to a running game"};
   if (rules::is_card_action(s, a)) return rules::validate_card(s, seat, a);  // cards, response windows
-  if (rules::is_anytime(a.kind)) return rules::validate_anytime(s, seat, a);
+  if (rules::is_anytime(a.kind())) return rules::validate_anytime(s, seat, a);
   return rules::phase_rules(s.phase).validate(s, seat, a);
 }
 
@@ -173,11 +186,11 @@ void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws) { apply(s, 
 
 void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws, ApplyNotes* notes) {
   rules::Ctx c{s, draws, notes};
-  if (a.kind == ActionKind::SetRulings) {
-    s.rulings = a.rulings;
+  if (const auto* set = a.get_if<action::SetRulings>()) {
+    s.rulings = set->rulings;
   } else if (rules::is_card_action(s, a)) {
     rules::apply_card(c, seat, a);
-  } else if (rules::is_anytime(a.kind)) {
+  } else if (rules::is_anytime(a.kind())) {
     rules::apply_anytime(c, seat, a);
   } else {
     rules::phase_rules(s.phase).apply(c, seat, a);

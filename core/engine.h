@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "core/action.h"
 #include "core/data/modules.h"
 #include "core/state.h"
 
@@ -38,94 +39,6 @@ inline constexpr uint32_t kRulesVersion = 2;  // 2: Karama powers, ally payments
 // it was recorded). 3: twelve factions (16-bit faction sets, 62 leaders,
 // 60-card treachery piles), game modules.
 inline constexpr uint32_t kStateFormat = 3;
-
-// Action kinds; the numbers equal the FlatBuffers union tags (events/mentat.fbs).
-enum class ActionKind : uint8_t {
-  None = 0,
-  CreateGame = 1,
-  SelectTraitor = 2,
-  Predict = 3,
-  PlaceForces = 4,
-  DialStorm = 5,
-  Pass = 6,
-  ClaimCharity = 7,
-  Bid = 8,
-  Revive = 9,
-  Ship = 10,
-  Move = 11,
-  ProposeAlliance = 12,
-  AcceptAlliance = 13,
-  BreakAlliance = 14,
-  Bribe = 15,
-  Deal = 16,
-  PlayCard = 17,
-  Respond = 18,
-  SendSpiritualAdvisor = 19,
-  Flip = 20,
-  GuildTiming = 21,
-  WormRide = 22,
-  BattlePlan = 23,
-  ChooseBattle = 24,
-  CallTraitor = 25,
-  SetRulings = 26,
-  Prescience = 27,
-  PrescienceAnswer = 28,
-  Voice = 29,
-  GiveSpice = 30,
-  KeepCards = 31,
-  AllyPermission = 32,
-};
-inline constexpr int kMaxActionKind = 32;
-std::string_view action_kind_name(ActionKind k);
-
-struct Placement {
-  LocationId location = kNone8;
-  uint8_t forces = 0;
-  uint8_t special = 0;
-  friend bool operator==(const Placement&, const Placement&) = default;
-};
-inline constexpr int kMaxPlacements = 12;
-inline constexpr int kMaxKeepCards = 4;
-
-// One player action, decoded from its FlatBuffers table (events/codec.h).
-// Which fields matter depends on `kind` (see events/mentat.fbs). Mappings
-// that are not obvious from the names:
-//   BattlePlan:   card = leader, forces = cheap hero card, to = weapon,
-//                 from = defense, value = dial, amount = spice, flag = Kwisatz Haderach
-//   ChooseBattle: to = territory, faction = opponent
-//   CallTraitor:  flag = call
-//   SetRulings:   rulings (seat -1, first own event of a fork only)
-//   Prescience:   value = element (0 leader, 1 weapon, 2 defense, 3 dial)
-//   PrescienceAnswer: value = the element's value (255: not played)
-//   Voice:        flag = must, value = kind (events/mentat.fbs)
-//   Ship:         amount2 = ally_pays (1.10.02.06)
-//   Move:         flag = flip (2.02.16 Take Up Arms)
-//   GiveSpice:    faction = to, amount
-//   KeepCards:    n_cards/cards = keep
-//   AllyPermission: amount = shipment, amount2 = bids
-struct Action {
-  ActionKind kind = ActionKind::None;
-  uint8_t faction = kNoFaction;  // Predict, alliances, Bribe target
-  uint8_t value = 0;             // dial, prediction turn, traitor leader, PlayCard value
-  uint16_t amount = 0;           // Bid, Bribe, GiveSpice, AllyPermission.shipment
-  uint16_t amount2 = 0;          // Ship.ally_pays, AllyPermission.bids
-  uint8_t card = kNone8;         // PlayCard / Respond / Revive leader / Bid Karama card
-  LocationId to = kNone8;        // Ship / Move / SendSpiritualAdvisor / WormRide / PlayCard target
-  LocationId from = kNone8;      // cross-ship source
-  uint8_t forces = 0;
-  uint8_t special = 0;
-  bool flag = false;             // Bid.karama, Ship.to_reserves, Respond.accept, GuildTiming.now
-  bool flag2 = false;            // Ship.advisors
-  uint8_t n_placements = 0;
-  Placement placements[kMaxPlacements];
-  uint8_t n_factions = 0;        // Deal.with
-  uint8_t factions[kMaxSeats] = {};
-  uint8_t n_cards = 0;           // KeepCards.keep
-  uint8_t cards[kMaxKeepCards] = {};
-  std::string text;              // Deal text, Bribe note
-  Rulings rulings;               // SetRulings
-  friend bool operator==(const Action&, const Action&) = default;
-};
 
 // Game creation parameters (the CreateGame action).
 struct GameSetup {

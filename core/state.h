@@ -125,18 +125,19 @@ struct Window {
   uint8_t cancelled = 0;      // 1 when a Karama cancelled it
   uint8_t saved_waiting = 0;  // `waiting` of the interrupted decision, restored when the window closes
   uint8_t target = kNone8;    // KaramaGiveBack: the faction whose hand was taken
-  // KaramaCancel: the interrupted action, replayed through its phase when no Karama cancels it.
+  // KaramaCancel: the interrupted action, replayed through its phase when no
+  // Karama cancels it; the slots each kind uses: core/rules/cards.cpp keep_pending.
   uint8_t act_kind = 0;       // ActionKind
   uint8_t act_to = kNone8;
   uint8_t act_from = kNone8;
   uint8_t act_forces = 0;
   uint8_t act_special = 0;
-  uint8_t act_flags = 0;      // bit 0: Action::flag, bit 1: Action::flag2
-  uint8_t act_value = 0;      // Action::value (Voice, Prescience)
-  uint16_t act_amount2 = 0;   // Action::amount2 (Ship.ally_pays, 1.10.02.06)
+  uint8_t act_flags = 0;      // bit 0: Ship.to_reserves, Move.flip, Voice.must; bit 1: Ship.advisors
+  uint8_t act_value = 0;      // Voice.kind, Prescience.element
+  uint16_t act_amount2 = 0;   // Ship.ally_pays (1.10.02.06)
 };
 inline constexpr int kMaxWindows = 4;
-inline constexpr int kPendingPlacements = 12;  // == kMaxPlacements (core/engine.h)
+inline constexpr int kPendingPlacements = 12;  // == kMaxPlacements (core/action.h)
 
 // 3.01.22 Truthtrance: the last question asked and its answer (public: the
 // question is asked and answered publicly).

@@ -23,125 +23,189 @@ using flatbuffers::Offset;
 static_assert(static_cast<int>(fb::Action::MAX) == kMaxActionKind,
               "ActionKind and the schema's Action union must list the same kinds");
 
-Offset<void> build_action(FlatBufferBuilder& b, const Action& a, const GameSetup* setup) {
-  auto placements = [&](const Action& x) {
-    std::vector<fb::Placement> v;
-    for (int i = 0; i < x.n_placements; ++i)
-      v.emplace_back(x.placements[i].location, x.placements[i].forces, x.placements[i].special);
-    return b.CreateVectorOfStructs(v);
-  };
-  switch (a.kind) {
+Offset<flatbuffers::Vector<Offset<fb::RulingChoice>>> build_rulings(FlatBufferBuilder& b, const Rulings& r) {
+  std::vector<Offset<fb::RulingChoice>> rulings;
+  for (const auto& info : ruling_registry())
+    rulings.push_back(fb::CreateRulingChoice(b, b.CreateString(info.key), b.CreateString(info.values[r.get(info.id)])));
+  return b.CreateVector(rulings);
+}
+
+Offset<flatbuffers::Vector<const fb::Placement*>> build_placements(FlatBufferBuilder& b, const Placements& list) {
+  std::vector<fb::Placement> v;
+  for (const auto& p : list) v.emplace_back(p.location, p.forces, p.special);
+  return b.CreateVectorOfStructs(v);
+}
+
+fb::Faction fbf(uint8_t f) { return static_cast<fb::Faction>(f); }
+
+Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const GameSetup* setup) {
+  switch (action.kind()) {
     case ActionKind::CreateGame: {
       std::vector<fb::Faction> factions;
       for (auto f : setup->factions) factions.push_back(static_cast<fb::Faction>(f));
-      std::vector<Offset<fb::RulingChoice>> rulings;
-      for (const auto& info : ruling_registry()) {
-        rulings.push_back(fb::CreateRulingChoice(b, b.CreateString(info.key),
-                                                 b.CreateString(info.values[setup->rulings.get(info.id)])));
-      }
+      auto rulings = build_rulings(b, setup->rulings);
       std::vector<fb::Module> modules;
       for (int m = 0; m < data::kNumModules; ++m)
         if (setup->modules & data::module_bit(static_cast<data::Module>(m))) modules.push_back(static_cast<fb::Module>(m));
       const Offset<fb::Position> position(setup->start ? position::build(b, *setup->start, setup->resume, setup->shuffle_decks) : 0);
       return fb::CreateCreateGame(b, setup->seed, b.CreateVector(factions), setup->advanced, setup->max_turns,
-                                  b.CreateVector(rulings), b.CreateString(setup->name),
+                                  rulings, b.CreateString(setup->name),
                                   modules.empty() ? 0 : b.CreateVector(modules), setup->state_format, position)
           .Union();
     }
-    case ActionKind::SelectTraitor: return fb::CreateSelectTraitor(b, a.value).Union();
-    case ActionKind::Predict: return fb::CreatePredict(b, static_cast<fb::Faction>(a.faction), a.value).Union();
-    case ActionKind::PlaceForces: return fb::CreatePlaceForces(b, placements(a)).Union();
-    case ActionKind::DialStorm: return fb::CreateDialStorm(b, a.value).Union();
+    case ActionKind::SelectTraitor: return fb::CreateSelectTraitor(b, action.as<action::SelectTraitor>().leader).Union();
+    case ActionKind::Predict: {
+      const auto& a = action.as<action::Predict>();
+      return fb::CreatePredict(b, fbf(a.faction), a.turn).Union();
+    }
+    case ActionKind::PlaceForces:
+      return fb::CreatePlaceForces(b, build_placements(b, action.as<action::PlaceForces>().placements)).Union();
+    case ActionKind::DialStorm: return fb::CreateDialStorm(b, action.as<action::DialStorm>().value).Union();
     case ActionKind::Pass: return fb::CreatePass(b).Union();
     case ActionKind::ClaimCharity: return fb::CreateClaimCharity(b).Union();
-    case ActionKind::Bid: return fb::CreateBid(b, static_cast<uint8_t>(a.amount), a.flag, a.card).Union();
-    case ActionKind::Revive: return fb::CreateRevive(b, a.forces, a.special, a.card).Union();
-    case ActionKind::Ship: return fb::CreateShip(b, a.to, a.forces, a.special, a.from, a.flag, a.flag2, a.amount2).Union();
-    case ActionKind::Move: return fb::CreateMove(b, placements(a), a.to, a.flag).Union();
-    case ActionKind::ProposeAlliance: return fb::CreateProposeAlliance(b, static_cast<fb::Faction>(a.faction)).Union();
-    case ActionKind::AcceptAlliance: return fb::CreateAcceptAlliance(b, static_cast<fb::Faction>(a.faction)).Union();
+    case ActionKind::Bid: {
+      const auto& a = action.as<action::Bid>();
+      return fb::CreateBid(b, a.amount, a.karama, a.card).Union();
+    }
+    case ActionKind::Revive: {
+      const auto& a = action.as<action::Revive>();
+      return fb::CreateRevive(b, a.forces, a.special, a.leader).Union();
+    }
+    case ActionKind::Ship: {
+      const auto& a = action.as<action::Ship>();
+      return fb::CreateShip(b, a.to, a.forces, a.special, a.from, a.to_reserves, a.advisors, a.ally_pays).Union();
+    }
+    case ActionKind::Move: {
+      const auto& a = action.as<action::Move>();
+      return fb::CreateMove(b, build_placements(b, a.from), a.to, a.flip).Union();
+    }
+    case ActionKind::ProposeAlliance: return fb::CreateProposeAlliance(b, fbf(action.as<action::ProposeAlliance>().with)).Union();
+    case ActionKind::AcceptAlliance: return fb::CreateAcceptAlliance(b, fbf(action.as<action::AcceptAlliance>().with)).Union();
     case ActionKind::BreakAlliance: return fb::CreateBreakAlliance(b).Union();
-    case ActionKind::Bribe:
-      return fb::CreateBribe(b, static_cast<fb::Faction>(a.faction), a.amount, b.CreateString(a.text)).Union();
+    case ActionKind::Bribe: {
+      const auto& a = action.as<action::Bribe>();
+      return fb::CreateBribe(b, fbf(a.to), a.amount, b.CreateString(a.note)).Union();
+    }
     case ActionKind::Deal: {
+      const auto& a = action.as<action::Deal>();
       std::vector<fb::Faction> with;
-      for (int i = 0; i < a.n_factions; ++i) with.push_back(static_cast<fb::Faction>(a.factions[i]));
+      for (uint8_t f : a.with) with.push_back(fbf(f));
       return fb::CreateDeal(b, b.CreateVector(with), b.CreateString(a.text)).Union();
     }
-    case ActionKind::PlayCard: return fb::CreatePlayCard(b, a.card, a.to, a.value).Union();
-    case ActionKind::Respond: return fb::CreateRespond(b, a.flag, a.card).Union();
-    case ActionKind::SendSpiritualAdvisor: return fb::CreateSendSpiritualAdvisor(b, a.to).Union();
-    case ActionKind::Flip: return fb::CreateFlip(b, a.to).Union();
-    case ActionKind::GuildTiming: return fb::CreateGuildTiming(b, a.flag).Union();
-    case ActionKind::WormRide: return fb::CreateWormRide(b, a.to, a.forces, a.special).Union();
-    case ActionKind::BattlePlan:
-      return fb::CreateBattlePlan(b, a.card, a.forces, a.to, a.from, a.value, static_cast<uint8_t>(a.amount), a.flag).Union();
-    case ActionKind::ChooseBattle: return fb::CreateChooseBattle(b, a.to, static_cast<fb::Faction>(a.faction)).Union();
-    case ActionKind::CallTraitor: return fb::CreateCallTraitor(b, a.flag).Union();
-    case ActionKind::SetRulings: {
-      std::vector<Offset<fb::RulingChoice>> rulings;
-      for (const auto& info : ruling_registry())
-        rulings.push_back(fb::CreateRulingChoice(b, b.CreateString(info.key), b.CreateString(info.values[a.rulings.get(info.id)])));
-      return fb::CreateSetRulings(b, b.CreateVector(rulings)).Union();
+    case ActionKind::PlayCard: {
+      const auto& a = action.as<action::PlayCard>();
+      return fb::CreatePlayCard(b, a.card, a.target, a.value).Union();
     }
-    case ActionKind::Prescience: return fb::CreatePrescience(b, a.value).Union();
-    case ActionKind::PrescienceAnswer: return fb::CreatePrescienceAnswer(b, a.value).Union();
-    case ActionKind::Voice: return fb::CreateVoice(b, a.flag, a.value).Union();
-    case ActionKind::GiveSpice: return fb::CreateGiveSpice(b, static_cast<fb::Faction>(a.faction), a.amount).Union();
+    case ActionKind::Respond: {
+      const auto& a = action.as<action::Respond>();
+      return fb::CreateRespond(b, a.accept, a.card).Union();
+    }
+    case ActionKind::SendSpiritualAdvisor:
+      return fb::CreateSendSpiritualAdvisor(b, action.as<action::SendSpiritualAdvisor>().to).Union();
+    case ActionKind::Flip: return fb::CreateFlip(b, action.as<action::Flip>().location).Union();
+    case ActionKind::GuildTiming: return fb::CreateGuildTiming(b, action.as<action::GuildTiming>().now).Union();
+    case ActionKind::WormRide: {
+      const auto& a = action.as<action::WormRide>();
+      return fb::CreateWormRide(b, a.to, a.forces, a.special).Union();
+    }
+    case ActionKind::BattlePlan: {
+      const auto& a = action.as<action::BattlePlan>();
+      return fb::CreateBattlePlan(b, a.leader, a.cheap_hero, a.weapon, a.defense, a.dial, a.spice, a.kwisatz_haderach).Union();
+    }
+    case ActionKind::ChooseBattle: {
+      const auto& a = action.as<action::ChooseBattle>();
+      return fb::CreateChooseBattle(b, a.territory, fbf(a.opponent)).Union();
+    }
+    case ActionKind::CallTraitor: return fb::CreateCallTraitor(b, action.as<action::CallTraitor>().call).Union();
+    case ActionKind::SetRulings: {
+      return fb::CreateSetRulings(b, build_rulings(b, action.as<action::SetRulings>().rulings)).Union();
+    }
+    case ActionKind::Prescience: return fb::CreatePrescience(b, action.as<action::Prescience>().element).Union();
+    case ActionKind::PrescienceAnswer: return fb::CreatePrescienceAnswer(b, action.as<action::PrescienceAnswer>().value).Union();
+    case ActionKind::Voice: {
+      const auto& a = action.as<action::Voice>();
+      return fb::CreateVoice(b, a.must, a.kind).Union();
+    }
+    case ActionKind::GiveSpice: {
+      const auto& a = action.as<action::GiveSpice>();
+      return fb::CreateGiveSpice(b, fbf(a.to), a.amount).Union();
+    }
     case ActionKind::KeepCards: {
-      std::vector<uint8_t> keep(a.cards, a.cards + std::min<int>(a.n_cards, kMaxKeepCards));
+      const auto& a = action.as<action::KeepCards>();
+      std::vector<uint8_t> keep(a.keep.begin(), a.keep.end());
       return fb::CreateKeepCards(b, b.CreateVector(keep)).Union();
     }
-    case ActionKind::AllyPermission: return fb::CreateAllyPermission(b, a.amount, a.amount2).Union();
+    case ActionKind::AllyPermission: {
+      const auto& a = action.as<action::AllyPermission>();
+      return fb::CreateAllyPermission(b, a.shipment, a.bids).Union();
+    }
     case ActionKind::None: break;
   }
   return 0;
 }
 
-void read_placements(const flatbuffers::Vector<const fb::Placement*>* v, Action* a, bool* ok) {
-  if (!v) return;
-  if (v->size() > kMaxPlacements) {
-    *ok = false;
-    return;
-  }
-  for (const auto* p : *v) a->placements[a->n_placements++] = Placement{p->location(), p->forces(), p->special()};
+// Copies a stored vector into its fixed-capacity list; false when it is longer.
+template <class List, class V, class F>
+bool read_list(const V* v, List* out, F convert) {
+  if (!v) return true;
+  if (v->size() > static_cast<size_t>(List::kCapacity)) return false;
+  for (auto x : *v) out->push_back(convert(x));
+  return true;
 }
 
-// Reads the action union into `a` (and `setup` for CreateGame).
-bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, std::string* error) {
-  *a = Action{};
+bool read_placements(const flatbuffers::Vector<const fb::Placement*>* v, Placements* out) {
+  return read_list(v, out, [](const fb::Placement* p) { return Placement{p->location(), p->forces(), p->special()}; });
+}
+
+bool read_rulings(const flatbuffers::Vector<Offset<fb::RulingChoice>>* v, Rulings* out, std::string* error) {
+  *out = Rulings::defaults();
+  if (!v) return true;
+  for (const auto* r : *v)
+    if (!r->id() || !r->value() || !out->set(r->id()->string_view(), r->value()->string_view(), error)) {
+      if (error->empty()) *error = "a ruling has no id or value";
+      return false;
+    }
+  return true;
+}
+
+template <class T>
+const T* table(const void* obj) {
+  return static_cast<const T*>(obj);
+}
+
+// Reads the action union into `out` (and `setup` for CreateGame).
+bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup, std::string* error) {
   const int tag = static_cast<int>(type);
   if (tag < 1 || tag > kMaxActionKind) {
     *error = "unknown action kind (union tag " + std::to_string(tag) + ")";
+    *out = Action{};
     return false;
   }
   if (!obj) {
     *error = "the action table is missing";
+    *out = Action{};
     return false;
   }
-  a->kind = static_cast<ActionKind>(tag);
   bool ok = true;
   switch (type) {
     case fb::Action::CreateGame: {
-      auto* t = static_cast<const fb::CreateGame*>(obj);
+      auto* t = table<fb::CreateGame>(obj);
       GameSetup g;
       g.seed = t->seed();
       if (t->factions())
         for (auto f : *t->factions()) g.factions.push_back(static_cast<Faction>(f));
       g.advanced = t->advanced();
       g.max_turns = t->max_turns();
-      g.rulings = Rulings::defaults();
-      if (t->rulings()) {
-        for (const auto* r : *t->rulings()) {
-          if (!r->id() || !r->value() || !g.rulings.set(r->id()->string_view(), r->value()->string_view(), error))
-            return (error->empty() ? (*error = "a ruling has no id or value", false) : false);
-        }
+      if (!read_rulings(t->rulings(), &g.rulings, error)) {
+        *out = Action{};
+        return false;
       }
       if (t->name()) g.name = t->name()->str();
       if (t->modules()) {
         for (auto m : *t->modules()) {
           if (static_cast<int>(m) >= data::kNumModules) {
             *error = "unknown module id " + std::to_string(static_cast<int>(m));
+            *out = Action{};
             return false;
           }
           g.modules = static_cast<data::ModuleSet>(g.modules | data::module_bit(static_cast<data::Module>(m)));
@@ -164,155 +228,146 @@ bool read_action(fb::Action type, const void* obj, Action* a, GameSetup* setup, 
         g.shuffle_decks = p.shuffle_decks;
       }
       if (setup) *setup = std::move(g);
+      out->emplace(action::CreateGame{});
       break;
     }
-    case fb::Action::SelectTraitor: a->value = static_cast<const fb::SelectTraitor*>(obj)->leader(); break;
+    case fb::Action::SelectTraitor: out->emplace(action::SelectTraitor{.leader = table<fb::SelectTraitor>(obj)->leader()}); break;
     case fb::Action::Predict: {
-      auto* t = static_cast<const fb::Predict*>(obj);
-      a->faction = static_cast<uint8_t>(t->faction());
-      a->value = t->turn();
+      auto* t = table<fb::Predict>(obj);
+      out->emplace(action::Predict{.faction = static_cast<uint8_t>(t->faction()), .turn = t->turn()});
       break;
     }
-    case fb::Action::PlaceForces: read_placements(static_cast<const fb::PlaceForces*>(obj)->placements(), a, &ok); break;
-    case fb::Action::DialStorm: a->value = static_cast<const fb::DialStorm*>(obj)->value(); break;
-    case fb::Action::Pass:
-    case fb::Action::ClaimCharity:
-    case fb::Action::BreakAlliance: break;
+    case fb::Action::PlaceForces: {
+      action::PlaceForces a;
+      ok = read_placements(table<fb::PlaceForces>(obj)->placements(), &a.placements);
+      out->emplace(std::move(a));
+      break;
+    }
+    case fb::Action::DialStorm: out->emplace(action::DialStorm{.value = table<fb::DialStorm>(obj)->value()}); break;
+    case fb::Action::Pass: out->emplace(action::Pass{}); break;
+    case fb::Action::ClaimCharity: out->emplace(action::ClaimCharity{}); break;
+    case fb::Action::BreakAlliance: out->emplace(action::BreakAlliance{}); break;
     case fb::Action::Bid: {
-      auto* t = static_cast<const fb::Bid*>(obj);
-      a->amount = t->amount();
-      a->flag = t->karama();
-      a->card = t->card();
+      auto* t = table<fb::Bid>(obj);
+      out->emplace(action::Bid{.amount = t->amount(), .karama = t->karama(), .card = t->card()});
       break;
     }
     case fb::Action::Revive: {
-      auto* t = static_cast<const fb::Revive*>(obj);
-      a->forces = t->forces();
-      a->special = t->special();
-      a->card = t->leader();
+      auto* t = table<fb::Revive>(obj);
+      out->emplace(action::Revive{.forces = t->forces(), .special = t->special(), .leader = t->leader()});
       break;
     }
     case fb::Action::Ship: {
-      auto* t = static_cast<const fb::Ship*>(obj);
-      a->to = t->to();
-      a->forces = t->forces();
-      a->special = t->special();
-      a->from = t->from();
-      a->flag = t->to_reserves();
-      a->flag2 = t->advisors();
-      a->amount2 = t->ally_pays();
+      auto* t = table<fb::Ship>(obj);
+      out->emplace(action::Ship{.to = t->to(),
+                       .forces = t->forces(),
+                       .special = t->special(),
+                       .from = t->from(),
+                       .to_reserves = t->to_reserves(),
+                       .advisors = t->advisors(),
+                       .ally_pays = t->ally_pays()});
       break;
     }
     case fb::Action::Move: {
-      auto* t = static_cast<const fb::Move*>(obj);
-      read_placements(t->from(), a, &ok);
-      a->to = t->to();
-      a->flag = t->flip();
+      auto* t = table<fb::Move>(obj);
+      action::Move a;
+      ok = read_placements(t->from(), &a.from);
+      a.to = t->to();
+      a.flip = t->flip();
+      out->emplace(std::move(a));
       break;
     }
-    case fb::Action::ProposeAlliance: a->faction = static_cast<uint8_t>(static_cast<const fb::ProposeAlliance*>(obj)->with()); break;
-    case fb::Action::AcceptAlliance: a->faction = static_cast<uint8_t>(static_cast<const fb::AcceptAlliance*>(obj)->with()); break;
+    case fb::Action::ProposeAlliance:
+      out->emplace(action::ProposeAlliance{.with = static_cast<uint8_t>(table<fb::ProposeAlliance>(obj)->with())});
+      break;
+    case fb::Action::AcceptAlliance:
+      out->emplace(action::AcceptAlliance{.with = static_cast<uint8_t>(table<fb::AcceptAlliance>(obj)->with())});
+      break;
     case fb::Action::Bribe: {
-      auto* t = static_cast<const fb::Bribe*>(obj);
-      a->faction = static_cast<uint8_t>(t->to());
-      a->amount = t->amount();
-      if (t->note()) a->text = t->note()->str();
+      auto* t = table<fb::Bribe>(obj);
+      action::Bribe a{.to = static_cast<uint8_t>(t->to()), .amount = t->amount()};
+      if (t->note()) a.note = t->note()->str();
+      out->emplace(std::move(a));
       break;
     }
     case fb::Action::Deal: {
-      auto* t = static_cast<const fb::Deal*>(obj);
-      if (t->with()) {
-        if (t->with()->size() > kMaxSeats) ok = false;
-        else
-          for (auto f : *t->with()) a->factions[a->n_factions++] = static_cast<uint8_t>(f);
-      }
-      if (t->text()) a->text = t->text()->str();
+      auto* t = table<fb::Deal>(obj);
+      action::Deal a;
+      ok = read_list(t->with(), &a.with, [](fb::Faction f) { return static_cast<uint8_t>(f); });
+      if (t->text()) a.text = t->text()->str();
+      out->emplace(std::move(a));
       break;
     }
     case fb::Action::PlayCard: {
-      auto* t = static_cast<const fb::PlayCard*>(obj);
-      a->card = t->card();
-      a->to = t->target();
-      a->value = t->value();
+      auto* t = table<fb::PlayCard>(obj);
+      out->emplace(action::PlayCard{.card = t->card(), .target = t->target(), .value = t->value()});
       break;
     }
     case fb::Action::Respond: {
-      auto* t = static_cast<const fb::Respond*>(obj);
-      a->flag = t->accept();
-      a->card = t->card();
+      auto* t = table<fb::Respond>(obj);
+      out->emplace(action::Respond{.accept = t->accept(), .card = t->card()});
       break;
     }
-    case fb::Action::SendSpiritualAdvisor: a->to = static_cast<const fb::SendSpiritualAdvisor*>(obj)->to(); break;
-    case fb::Action::Flip: a->to = static_cast<const fb::Flip*>(obj)->location(); break;
-    case fb::Action::GuildTiming: a->flag = static_cast<const fb::GuildTiming*>(obj)->now(); break;
+    case fb::Action::SendSpiritualAdvisor:
+      out->emplace(action::SendSpiritualAdvisor{.to = table<fb::SendSpiritualAdvisor>(obj)->to()});
+      break;
+    case fb::Action::Flip: out->emplace(action::Flip{.location = table<fb::Flip>(obj)->location()}); break;
+    case fb::Action::GuildTiming: out->emplace(action::GuildTiming{.now = table<fb::GuildTiming>(obj)->now()}); break;
     case fb::Action::WormRide: {
-      auto* t = static_cast<const fb::WormRide*>(obj);
-      a->to = t->to();
-      a->forces = t->forces();
-      a->special = t->special();
+      auto* t = table<fb::WormRide>(obj);
+      out->emplace(action::WormRide{.to = t->to(), .forces = t->forces(), .special = t->special()});
       break;
     }
     case fb::Action::BattlePlan: {
-      auto* t = static_cast<const fb::BattlePlan*>(obj);
-      a->card = t->leader();
-      a->forces = t->cheap_hero();
-      a->to = t->weapon();
-      a->from = t->defense();
-      a->value = t->dial();
-      a->amount = t->spice();
-      a->flag = t->kwisatz_haderach();
+      auto* t = table<fb::BattlePlan>(obj);
+      out->emplace(action::BattlePlan{.leader = t->leader(),
+                             .cheap_hero = t->cheap_hero(),
+                             .weapon = t->weapon(),
+                             .defense = t->defense(),
+                             .dial = t->dial(),
+                             .spice = t->spice(),
+                             .kwisatz_haderach = t->kwisatz_haderach()});
       break;
     }
     case fb::Action::ChooseBattle: {
-      auto* t = static_cast<const fb::ChooseBattle*>(obj);
-      a->to = t->territory();
-      a->faction = static_cast<uint8_t>(t->opponent());
+      auto* t = table<fb::ChooseBattle>(obj);
+      out->emplace(action::ChooseBattle{.territory = t->territory(), .opponent = static_cast<uint8_t>(t->opponent())});
       break;
     }
-    case fb::Action::CallTraitor: a->flag = static_cast<const fb::CallTraitor*>(obj)->call(); break;
+    case fb::Action::CallTraitor: out->emplace(action::CallTraitor{.call = table<fb::CallTraitor>(obj)->call()}); break;
     case fb::Action::SetRulings: {
-      auto* t = static_cast<const fb::SetRulings*>(obj);
-      a->rulings = Rulings::defaults();
-      if (t->rulings())
-        for (const auto* r : *t->rulings())
-          if (!r->id() || !r->value() || !a->rulings.set(r->id()->string_view(), r->value()->string_view(), error)) {
-            if (error->empty()) *error = "a ruling has no id or value";
-            return false;
-          }
+      action::SetRulings a;
+      if (!read_rulings(table<fb::SetRulings>(obj)->rulings(), &a.rulings, error)) return false;
+      out->emplace(std::move(a));
       break;
     }
-    case fb::Action::Prescience: a->value = static_cast<const fb::Prescience*>(obj)->element(); break;
-    case fb::Action::PrescienceAnswer: a->value = static_cast<const fb::PrescienceAnswer*>(obj)->value(); break;
+    case fb::Action::Prescience: out->emplace(action::Prescience{.element = table<fb::Prescience>(obj)->element()}); break;
+    case fb::Action::PrescienceAnswer: out->emplace(action::PrescienceAnswer{.value = table<fb::PrescienceAnswer>(obj)->value()}); break;
     case fb::Action::Voice: {
-      auto* t = static_cast<const fb::Voice*>(obj);
-      a->flag = t->must();
-      a->value = t->kind();
+      auto* t = table<fb::Voice>(obj);
+      out->emplace(action::Voice{.must = t->must(), .kind = t->kind()});
       break;
     }
     case fb::Action::GiveSpice: {
-      auto* t = static_cast<const fb::GiveSpice*>(obj);
-      a->faction = static_cast<uint8_t>(t->to());
-      a->amount = t->amount();
+      auto* t = table<fb::GiveSpice>(obj);
+      out->emplace(action::GiveSpice{.to = static_cast<uint8_t>(t->to()), .amount = t->amount()});
       break;
     }
     case fb::Action::KeepCards: {
-      auto* t = static_cast<const fb::KeepCards*>(obj);
-      if (t->keep()) {
-        if (t->keep()->size() > kMaxKeepCards) ok = false;
-        else
-          for (auto id : *t->keep()) a->cards[a->n_cards++] = id;
-      }
+      action::KeepCards a;
+      ok = read_list(table<fb::KeepCards>(obj)->keep(), &a.keep, [](uint8_t id) { return id; });
+      out->emplace(std::move(a));
       break;
     }
     case fb::Action::AllyPermission: {
-      auto* t = static_cast<const fb::AllyPermission*>(obj);
-      a->amount = t->shipment();
-      a->amount2 = t->bids();
+      auto* t = table<fb::AllyPermission>(obj);
+      out->emplace(action::AllyPermission{.shipment = t->shipment(), .bids = t->bids()});
       break;
     }
-    case fb::Action::NONE: break;
+    case fb::Action::NONE: *out = Action{}; break;
   }
   if (!ok) {
+    *out = Action{};
     *error = "the action has too many entries";
     return false;
   }
@@ -327,7 +382,7 @@ std::string encode_event(const Event& e) {
   std::vector<fb::Draw> draws;
   draws.reserve(e.draws.size());
   for (const auto& d : e.draws) draws.emplace_back(static_cast<uint8_t>(d.kind), d.value);
-  auto ev = fb::CreateEvent(b, e.version, e.seat, static_cast<fb::Action>(e.action.kind), action,
+  auto ev = fb::CreateEvent(b, e.version, e.seat, static_cast<fb::Action>(e.action.kind()), action,
                             b.CreateString(e.client_action_id), e.engine_version, e.rules_version,
                             b.CreateVectorOfStructs(draws), e.state_hash);
   fb::FinishEventBuffer(b, ev);
@@ -443,6 +498,18 @@ bool to_json(const char* schema, const char* root, std::string_view bytes, std::
   return true;
 }
 }  // namespace
+
+std::string action_to_json(const Action& a) {
+  static const GameSetup kNoSetup;
+  FlatBufferBuilder b(128);
+  const auto table = build_action(b, a, &kNoSetup);
+  b.Finish(fb::CreateActionRequest(b, static_cast<fb::Action>(a.kind()), table));
+  std::string out, error;
+  if (!to_json(schema::kEventSchema, "ActionRequest",
+               std::string_view(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize()), &out, &error))
+    return std::string(action_kind_name(a.kind()));
+  return out;
+}
 
 bool event_to_json(std::string_view bytes, std::string* out, std::string* error) {
   Event e;

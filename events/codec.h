@@ -43,10 +43,16 @@ bool decode_event(std::string_view bytes, Event* out, std::string* error);
 // An action request is {"action_type": "Bid", "action": {"amount": 3}}.
 bool parse_action_json(std::string_view json, Action* out, GameSetup* setup, std::string* error);
 
+// Strict one-line JSON of an action as an action request
+// ({"action_type": "Bid", "action": {...}}, every field named by the schema),
+// the form parse_action_json reads back. CreateGame prints without its
+// GameSetup. For messages and logs; never throws.
+std::string action_to_json(const Action& a);
+
 // The Action union of events/mentat.fbs inside another schema's table
 // (server/api.fbs). action_to_table builds the member table of `a` in `b`
 // and returns its offset (0 for None; CreateGame takes its fields from
-// `setup`); the union tag is static_cast<uint8_t>(a.kind). action_from_table
+// `setup`); the union tag is static_cast<uint8_t>(a.kind()). action_from_table
 // reads a member table back, rejecting unknown tags and oversized lists like
 // decode_event.
 uint32_t action_to_table(flatbuffers::FlatBufferBuilder& b, const Action& a, const GameSetup* setup);

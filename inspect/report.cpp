@@ -18,7 +18,7 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
   const auto& a = e.action;
   std::string who = (before && e.seat >= 0) ? std::string(faction_name(before->faction_at(e.seat))) : "game";
   std::string what;
-  switch (a.kind) {
+  switch (a.kind()) {
     case ActionKind::CreateGame: {
       // The seed decides every future draw: only adjudicators see it.
       what = fmt::format("created: {}{} rules, {} turns, factions", show_hidden ? fmt::format("seed {}, ", e.setup.seed) : "",
@@ -29,81 +29,142 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
                             e.setup.start->turn, e.setup.resume ? fmt::format(", step {}", e.setup.start->step) : ", as it begins");
       break;
     }
-    case ActionKind::SelectTraitor:
-      what = show_hidden ? fmt::format("keeps traitor {}", data::leader(a.value).name) : "selects a traitor";
-      break;
-    case ActionKind::Predict:
-      what = show_hidden ? fmt::format("predicts {} on turn {}", fac(a.faction), a.value) : "makes the prediction";
-      break;
-    case ActionKind::PlaceForces: {
-      what = "places";
-      for (int i = 0; i < a.n_placements; ++i)
-        what += fmt::format(" {}+{} in {}", a.placements[i].forces, a.placements[i].special, loc_name(a.placements[i].location));
+    case ActionKind::SelectTraitor: {
+      const auto& traitor = a.as<action::SelectTraitor>();
+      what = show_hidden ? fmt::format("keeps traitor {}", data::leader(traitor.leader).name) : "selects a traitor";
       break;
     }
-    case ActionKind::DialStorm: what = show_hidden ? fmt::format("dials {} for the storm", a.value) : "dials the storm"; break;
+    case ActionKind::Predict: {
+      const auto& predict = a.as<action::Predict>();
+      what = show_hidden ? fmt::format("predicts {} on turn {}", fac(predict.faction), predict.turn) : "makes the prediction";
+      break;
+    }
+    case ActionKind::PlaceForces: {
+      const auto& place = a.as<action::PlaceForces>();
+      what = "places";
+      for (int i = 0; i < place.placements.size(); ++i)
+        what += fmt::format(" {}+{} in {}", place.placements[i].forces, place.placements[i].special, loc_name(place.placements[i].location));
+      break;
+    }
+    case ActionKind::DialStorm: {
+      const auto& dial = a.as<action::DialStorm>();
+      what = show_hidden ? fmt::format("dials {} for the storm", dial.value) : "dials the storm"; break;
+    }
     case ActionKind::Pass: what = "passes"; break;
     case ActionKind::ClaimCharity: what = "claims CHOAM Charity"; break;
-    case ActionKind::Bid: what = fmt::format("bids {}{}", a.amount, a.flag ? " with Karama" : ""); break;
-    case ActionKind::Revive:
-      what = fmt::format("revives {} forces, {} special{}", a.forces, a.special,
-                         a.card == 254                                   ? std::string(" and the Kwisatz Haderach")  // 2.01.14
-                         : a.card != kNone8 && a.card < data::kNumLeaders ? fmt::format(" and {}", data::leader(a.card).name)
+    case ActionKind::Bid: {
+      const auto& bid = a.as<action::Bid>();
+      what = fmt::format("bids {}{}", bid.amount, bid.karama ? " with Karama" : ""); break;
+    }
+    case ActionKind::Revive: {
+      const auto& revive = a.as<action::Revive>();
+      what = fmt::format("revives {} forces, {} special{}", revive.forces, revive.special,
+                         revive.leader == 254                                   ? std::string(" and the Kwisatz Haderach")  // 2.01.14
+                         : revive.leader != kNone8 && revive.leader < data::kNumLeaders ? fmt::format(" and {}", data::leader(revive.leader).name)
                                                                           : std::string());
       break;
-    case ActionKind::Ship:
-      what = a.flag ? fmt::format("ships {}+{} from {} to reserves", a.forces, a.special, loc_name(a.from))
-                    : fmt::format("ships {}+{} to {}{}", a.forces, a.special, loc_name(a.to),
-                                  a.from != kNone8 ? " from " + loc_name(a.from) : "");
-      if (a.amount2) what += fmt::format(" (the ally pays {})", a.amount2);
-      break;
-    case ActionKind::Move: {
-      int n = 0;
-      for (int i = 0; i < a.n_placements; ++i) n += a.placements[i].forces + a.placements[i].special;
-      what = fmt::format("moves {} forces from {} to {}", n, a.n_placements ? loc_name(a.placements[0].location) : "?", loc_name(a.to));
-      if (a.flag) what += " and takes up arms";
+    }
+    case ActionKind::Ship: {
+      const auto& ship = a.as<action::Ship>();
+      what = ship.to_reserves ? fmt::format("ships {}+{} from {} to reserves", ship.forces, ship.special, loc_name(ship.from))
+                    : fmt::format("ships {}+{} to {}{}", ship.forces, ship.special, loc_name(ship.to),
+                                  ship.from != kNone8 ? " from " + loc_name(ship.from) : "");
+      if (ship.ally_pays) what += fmt::format(" (the ally pays {})", ship.ally_pays);
       break;
     }
-    case ActionKind::ProposeAlliance: what = "proposes an alliance to " + fac(a.faction); break;
-    case ActionKind::AcceptAlliance: what = "accepts an alliance with " + fac(a.faction); break;
+    case ActionKind::Move: {
+      const auto& move = a.as<action::Move>();
+      int n = 0;
+      for (int i = 0; i < move.from.size(); ++i) n += move.from[i].forces + move.from[i].special;
+      what = fmt::format("moves {} forces from {} to {}", n, move.from.size() ? loc_name(move.from[0].location) : "?", loc_name(move.to));
+      if (move.flip) what += " and takes up arms";
+      break;
+    }
+    case ActionKind::ProposeAlliance: {
+      const auto& propose = a.as<action::ProposeAlliance>();
+      what = "proposes an alliance to " + fac(propose.with); break;
+    }
+    case ActionKind::AcceptAlliance: {
+      const auto& accept = a.as<action::AcceptAlliance>();
+      what = "accepts an alliance with " + fac(accept.with); break;
+    }
     case ActionKind::BreakAlliance: what = "breaks the alliance"; break;
-    case ActionKind::Bribe: what = fmt::format("bribes {} with {} spice", fac(a.faction), a.amount); break;
-    case ActionKind::Deal: what = "records a deal: " + a.text; break;
-    case ActionKind::GiveSpice: what = fmt::format("gives {} {} spice", fac(a.faction), a.amount); break;
-    case ActionKind::AllyPermission:
-      what = show_hidden ? fmt::format("lets the ally use {} spice for shipments, {} for bids", a.amount, a.amount2)
+    case ActionKind::Bribe: {
+      const auto& bribe = a.as<action::Bribe>();
+      what = fmt::format("bribes {} with {} spice", fac(bribe.to), bribe.amount); break;
+    }
+    case ActionKind::Deal: {
+      const auto& deal = a.as<action::Deal>();
+      what = "records a deal: " + deal.text; break;
+    }
+    case ActionKind::GiveSpice: {
+      const auto& gift = a.as<action::GiveSpice>();
+      what = fmt::format("gives {} {} spice", fac(gift.to), gift.amount); break;
+    }
+    case ActionKind::AllyPermission: {
+      const auto& permission = a.as<action::AllyPermission>();
+      what = show_hidden ? fmt::format("lets the ally use {} spice for shipments, {} for bids", permission.shipment, permission.bids)
                          : "sets what the ally may spend";
       break;
+    }
     case ActionKind::KeepCards: {
+      const auto& kept = a.as<action::KeepCards>();
       what = "keeps";
-      for (int i = 0; i < a.n_cards; ++i)
-        what += std::string(i ? ", " : " ") + (a.cards[i] < data::kNumTreacheryCards ? std::string(data::treachery_card(a.cards[i]).name) : "?");
-      if (!a.n_cards) what = "discards all its battle cards";
+      for (int i = 0; i < kept.keep.size(); ++i)
+        what += std::string(i ? ", " : " ") + (kept.keep[i] < data::kNumTreacheryCards ? std::string(data::treachery_card(kept.keep[i]).name) : "?");
+      if (!kept.keep.size()) what = "discards all its battle cards";
       break;
     }
-    case ActionKind::PlayCard:
-      what = a.card < data::kNumTreacheryCards ? fmt::format("plays {}", data::treachery_card(a.card).name) : "plays a card";
+    case ActionKind::PlayCard: {
+      const auto& play = a.as<action::PlayCard>();
+      what = play.card < data::kNumTreacheryCards ? fmt::format("plays {}", data::treachery_card(play.card).name) : "plays a card";
       break;
-    case ActionKind::Respond: what = a.flag ? "answers yes" : "answers no"; break;
-    case ActionKind::SendSpiritualAdvisor: what = "sends a spiritual advisor to " + loc_name(a.to); break;
-    case ActionKind::Flip: what = "flips forces in " + loc_name(a.to); break;
-    case ActionKind::GuildTiming: what = a.flag ? "acts now" : "waits"; break;
-    case ActionKind::WormRide: what = "rides the worm to " + loc_name(a.to); break;
-    case ActionKind::BattlePlan: what = show_hidden ? fmt::format("battle plan: leader {}, dial {}, weapon {}, defense {}",
-                                                                 a.card < data::kNumLeaders ? std::string(data::leader(a.card).name) : "none", a.value,
-                                                                 a.to < data::kNumTreacheryCards ? std::string(data::treachery_card(a.to).name) : "none",
-                                                                 a.from < data::kNumTreacheryCards ? std::string(data::treachery_card(a.from).name) : "none")
+    }
+    case ActionKind::Respond: {
+      const auto& answer = a.as<action::Respond>();
+      what = answer.accept ? "answers yes" : "answers no"; break;
+    }
+    case ActionKind::SendSpiritualAdvisor: {
+      const auto& advisor = a.as<action::SendSpiritualAdvisor>();
+      what = "sends a spiritual advisor to " + loc_name(advisor.to); break;
+    }
+    case ActionKind::Flip: {
+      const auto& flip = a.as<action::Flip>();
+      what = "flips forces in " + loc_name(flip.location); break;
+    }
+    case ActionKind::GuildTiming: {
+      const auto& timing = a.as<action::GuildTiming>();
+      what = timing.now ? "acts now" : "waits"; break;
+    }
+    case ActionKind::WormRide: {
+      const auto& ride = a.as<action::WormRide>();
+      what = "rides the worm to " + loc_name(ride.to); break;
+    }
+    case ActionKind::BattlePlan: {
+      const auto& plan = a.as<action::BattlePlan>();
+      what = show_hidden ? fmt::format("battle plan: leader {}, dial {}, weapon {}, defense {}",
+                                                                 plan.leader < data::kNumLeaders ? std::string(data::leader(plan.leader).name) : "none", plan.dial,
+                                                                 plan.weapon < data::kNumTreacheryCards ? std::string(data::treachery_card(plan.weapon).name) : "none",
+                                                                 plan.defense < data::kNumTreacheryCards ? std::string(data::treachery_card(plan.defense).name) : "none")
                                                    : "submits a battle plan"; break;
-    case ActionKind::ChooseBattle:
-      what = fmt::format("chooses the battle in {} against {}", a.to < data::kNumTerritories ? std::string(data::territory(a.to).name) : "?", fac(a.faction));
+    }
+    case ActionKind::ChooseBattle: {
+      const auto& choice = a.as<action::ChooseBattle>();
+      what = fmt::format("chooses the battle in {} against {}", choice.territory < data::kNumTerritories ? std::string(data::territory(choice.territory).name) : "?", fac(choice.opponent));
       break;
-    case ActionKind::CallTraitor: what = a.flag ? "calls traitor!" : "does not call a traitor"; break;
+    }
+    case ActionKind::CallTraitor: {
+      const auto& call = a.as<action::CallTraitor>();
+      what = call.call ? "calls traitor!" : "does not call a traitor"; break;
+    }
     case ActionKind::Prescience: {
+      const auto& prescience = a.as<action::Prescience>();
       static constexpr const char* kElements[] = {"leader", "weapon", "defense", "number dialed"};
-      what = fmt::format("uses Prescience: asks for the {}", a.value < 4 ? kElements[a.value] : "?");
+      what = fmt::format("uses Prescience: asks for the {}", prescience.element < 4 ? kElements[prescience.element] : "?");
       break;
     }
     case ActionKind::PrescienceAnswer: {
+      const auto& answer = a.as<action::PrescienceAnswer>();
       // Hidden from the others: the Atreides (and their ally) see it in their view.
       if (!show_hidden) {
         what = "answers the Prescience";
@@ -111,20 +172,21 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       }
       const uint8_t el = before ? before->atreides.battle.prescience : 0;  // 1 + element asked
       std::string v = "not played";
-      if (a.value != kNone8) {
-        if (el == 1) v = a.value >= 100 && a.value - 100 < data::kNumTreacheryCards ? std::string(data::treachery_card(a.value - 100).name)
-                         : a.value < data::kNumLeaders                            ? std::string(data::leader(a.value).name)
+      if (answer.value != kNone8) {
+        if (el == 1) v = answer.value >= 100 && answer.value - 100 < data::kNumTreacheryCards ? std::string(data::treachery_card(answer.value - 100).name)
+                         : answer.value < data::kNumLeaders                            ? std::string(data::leader(answer.value).name)
                                                                                   : "?";
-        else if (el == 2 || el == 3) v = a.value < data::kNumTreacheryCards ? std::string(data::treachery_card(a.value).name) : "?";
-        else if (el == 4) v = fmt::format("dial {}", a.value);
-        else v = fmt::format("{}", a.value);
+        else if (el == 2 || el == 3) v = answer.value < data::kNumTreacheryCards ? std::string(data::treachery_card(answer.value).name) : "?";
+        else if (el == 4) v = fmt::format("dial {}", answer.value);
+        else v = fmt::format("{}", answer.value);
       }
       what = "answers the Prescience: " + v;
       break;
     }
     case ActionKind::Voice: {
+      const auto& voice = a.as<action::Voice>();
       std::string k = "?";
-      switch (a.value) {
+      switch (voice.kind) {
         case 0: k = "a poison weapon"; break;
         case 1: k = "a projectile weapon"; break;
         case 2: k = "a poison defense"; break;
@@ -132,18 +194,19 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
         case 4: k = "a worthless card"; break;
         case 5: k = "a Cheap Hero"; break;
         default:
-          if (a.value >= 64 && a.value - 64 < data::kNumTreacheryKinds)
-            k = std::string(data::treachery_kind_name(static_cast<data::TreacheryKind>(a.value - 64)));
+          if (voice.kind >= 64 && voice.kind - 64 < data::kNumTreacheryKinds)
+            k = std::string(data::treachery_kind_name(static_cast<data::TreacheryKind>(voice.kind - 64)));
       }
-      what = fmt::format("uses the Voice: {} {}", a.flag ? "play" : "do not play", k);
+      what = fmt::format("uses the Voice: {} {}", voice.must ? "play" : "do not play", k);
       break;
     }
     case ActionKind::SetRulings: {  // only what changes
+      const Rulings& rulings = a.as<action::SetRulings>().rulings;
       what = "adjudicator sets rulings:";
       int n = 0;
       for (const auto& info : ruling_registry()) {
-        if (before && before->rulings.get(info.id) == a.rulings.get(info.id)) continue;
-        what += fmt::format(" {}={}", info.key, info.values[a.rulings.get(info.id)]);
+        if (before && before->rulings.get(info.id) == rulings.get(info.id)) continue;
+        what += fmt::format(" {}={}", info.key, info.values[rulings.get(info.id)]);
         if (before) what += fmt::format(" (was {})", info.values[before->rulings.get(info.id)]);
         ++n;
       }
@@ -161,16 +224,17 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
 }
 
 std::string karama_use(const Action& a) {
-  if (a.kind != ActionKind::PlayCard || a.card >= data::kNumTreacheryCards) return "";
+  const auto* play = a.get_if<action::PlayCard>();
+  if (!play || play->card >= data::kNumTreacheryCards) return "";
   // A Karama, or a worthless card the Bene Gesserit play as one (2.02.05); the value's meaning: events/names.h.
   using K = data::TreacheryKind;
-  const K k = data::treachery_card(a.card).kind;
+  const K k = data::treachery_card(play->card).kind;
   const bool worthless = k == K::Baliset || k == K::JubbaCloak || k == K::Kulon || k == K::LaLaLa || k == K::TripToGamont;
-  if (k != K::Karama && !(worthless && a.value >= 0x40)) return "";
-  if (a.value == 0x80) return "this turn's shipment at Guild rates";
-  if (a.value > 0x40 && a.value < 0x80) {
-    const auto* info = rules::ability_info(static_cast<rules::Ability>(a.value - 0x40));
-    return fmt::format("prevents {}{}", info ? info->name : "an ability", a.to < kNumFactions ? " (" + fac(a.to) + ")" : "");
+  if (k != K::Karama && !(worthless && play->value >= 0x40)) return "";
+  if (play->value == 0x80) return "this turn's shipment at Guild rates";
+  if (play->value > 0x40 && play->value < 0x80) {
+    const auto* info = rules::ability_info(static_cast<rules::Ability>(play->value - 0x40));
+    return fmt::format("prevents {}{}", info ? info->name : "an ability", play->target < kNumFactions ? " (" + fac(play->target) + ")" : "");
   }
   return k == K::Karama ? "the faction's own Karama power" : "";
 }
@@ -200,7 +264,7 @@ const char* victory_kind_name(uint8_t k) {
 
 ApplyNotes notes_of(const GameState& before, const codec::Event& e) {
   ApplyNotes notes;
-  if (e.action.kind == ActionKind::CreateGame) return notes;
+  if (e.action.kind() == ActionKind::CreateGame) return notes;
   GameState s = before;
   apply(s, e.seat, e.action, nullptr, &notes);
   return notes;

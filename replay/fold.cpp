@@ -15,10 +15,10 @@ namespace mentat::replay {
 std::optional<std::string> OnceOnly::check(const GameState& before, const codec::Event& e) {
   // 1.14 faction Karama powers: a Karama card played for no other purpose
   // (not 3.01.11.03 Guild rates, not 3.01.11.02 prevention), advanced game.
-  if (e.action.kind == ActionKind::PlayCard && e.seat >= 0 && e.seat < before.num_seats && before.advanced &&
-      e.action.card < data::kNumAllTreacheryCards &&
-      data::treachery_card(e.action.card).kind == data::TreacheryKind::Karama &&
-      !(e.action.value & (rules::kKaramaGuildRates | rules::kKaramaPrevent))) {
+  if (const auto* play = e.action.get_if<action::PlayCard>();
+      play && e.seat >= 0 && e.seat < before.num_seats && before.advanced && play->card < data::kNumAllTreacheryCards &&
+      data::treachery_card(play->card).kind == data::TreacheryKind::Karama &&
+      !(play->value & (rules::kKaramaGuildRates | rules::kKaramaPrevent))) {
     const Faction f = before.faction_at(e.seat);
     if (karama_power_ & faction_bit(f))
       return "the " + std::string(faction_name(f)) + " once-per-game Karama power is used a second time (1.14.00)";
@@ -30,16 +30,16 @@ std::optional<std::string> OnceOnly::check(const GameState& before, const codec:
     turn_ = before.turn;
     shipped_ = revived_ = 0;
   }
-  if ((e.action.kind == ActionKind::Ship || e.action.kind == ActionKind::Revive) && e.seat >= 0 && e.seat < before.num_seats) {
+  if ((e.action.kind() == ActionKind::Ship || e.action.kind() == ActionKind::Revive) && e.seat >= 0 && e.seat < before.num_seats) {
     const Faction f = before.faction_at(e.seat);
-    FactionMask& done = e.action.kind == ActionKind::Ship ? shipped_ : revived_;
+    FactionMask& done = e.action.kind() == ActionKind::Ship ? shipped_ : revived_;
     // 1.00.04: a Karama cancelled the ability the first action used (its
     // KaramaCancel window applied nothing); the faction retakes it without.
     const bool retaken = before.cancelled_ability != kNone8 && before.cancelled_faction == static_cast<uint8_t>(f);
     if ((done & faction_bit(f)) && !retaken)
       return "the " + std::string(faction_name(f)) +
-             (e.action.kind == ActionKind::Ship ? " ship a second time in turn " : " pay for a second revival in turn ") +
-             std::to_string(before.turn) + (e.action.kind == ActionKind::Ship ? " (1.06.02)" : " (1.05)");
+             (e.action.kind() == ActionKind::Ship ? " ship a second time in turn " : " pay for a second revival in turn ") +
+             std::to_string(before.turn) + (e.action.kind() == ActionKind::Ship ? " (1.06.02)" : " (1.05)");
     done = static_cast<FactionMask>(done | faction_bit(f));
   }
   // Every shuffle is drawn once: within one shuffle's recorded positions no
@@ -82,12 +82,12 @@ std::optional<StepFailure> decode_step(int64_t v, const std::string& bytes, code
 std::optional<StepFailure> fold_step(GameState& s, int64_t v, const codec::Event& e, OnceOnly& once, const char* illegal) {
   DrawLog draws;
   if (v == 0) {
-    if (e.action.kind != ActionKind::CreateGame) return StepFailure{"validate", "version 0 is not a CreateGame event"};
+    if (e.action.kind() != ActionKind::CreateGame) return StepFailure{"validate", "version 0 is not a CreateGame event"};
     if (auto bad = check_setup(e.setup)) return StepFailure{"validate", *bad};
     s = create_game(e.setup, &draws);
     if (auto twice = once.check(s, e)) return StepFailure{"once", *twice};
   } else {
-    if (e.action.kind == ActionKind::CreateGame) return StepFailure{"validate", "a CreateGame event after version 0"};
+    if (e.action.kind() == ActionKind::CreateGame) return StepFailure{"validate", "a CreateGame event after version 0"};
     if (auto rej = validate(s, e.seat, e.action)) return StepFailure{"validate", std::string(illegal) + rej->reason};
     if (auto twice = once.check(s, e)) return StepFailure{"once", *twice};
     apply(s, e.seat, e.action, &draws);

@@ -254,7 +254,7 @@ RerunReport rerun(store::EventStore& store, const std::string& room, const Rulin
           r.diverged = true;
           r.version = v;
           r.kind = "illegal";
-          r.detail = std::string(action_kind_name(e.action.kind)) + " by seat " + std::to_string(e.seat) +
+          r.detail = std::string(action_kind_name(e.action.kind())) + " by seat " + std::to_string(e.seat) +
                      " is not legal under the other ruling: " + rej->reason;
           stop = true;
           return false;

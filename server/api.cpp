@@ -133,7 +133,7 @@ std::string submit_request_json(int64_t expect, std::string_view id, const Actio
   fb::SubmitRequestBuilder r(b);
   r.add_expect(expect);
   r.add_id(ids);
-  r.add_action_type(static_cast<fb::Action>(a.kind));
+  r.add_action_type(static_cast<fb::Action>(a.kind()));
   if (action) r.add_action(flatbuffers::Offset<void>(action));
   b.Finish(r.Finish());
   return print<fb::SubmitRequest>(b, false);

@@ -159,7 +159,7 @@ std::string client_id_of(const std::string& stored) {
 // The summary a viewer may read: hidden details only of its own events; the
 // creation event never names the seed (it would reveal every future draw).
 std::string summary_for(const codec::Event& e, const GameState* before, const GameState& after, Seat viewer) {
-  if (e.action.kind == ActionKind::CreateGame) {
+  if (e.action.kind() == ActionKind::CreateGame) {
     codec::Event pub = e;
     pub.setup.seed = 0;
     std::string s = inspect::summarize_event(pub, before, after, false);
@@ -171,7 +171,7 @@ std::string summary_for(const codec::Event& e, const GameState* before, const Ga
 }
 
 void fold(GameState& s, const codec::Event& e) {
-  if (e.action.kind == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
+  if (e.action.kind() == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
   else apply(s, e.seat, e.action, nullptr);
 }
 
@@ -1024,7 +1024,7 @@ struct Server::Impl : web::Host {
         const bool own = seat != kNoSeat && e.seat == seat;
         const auto faction =
             e.seat == kNoSeat ? Offset<flatbuffers::String>() : b.CreateString(faction_key(s.faction_at(e.seat)));
-        const auto kind = b.CreateString(action_kind_name(e.action.kind));
+        const auto kind = b.CreateString(action_kind_name(e.action.kind()));
         const auto summary = b.CreateString(summary_for(e, v == 0 ? nullptr : &before, s, seat));
         const auto id = own ? b.CreateString(client_id_of(e.client_action_id)) : Offset<flatbuffers::String>();
         fb::EventInfoBuilder info(b);

@@ -294,13 +294,13 @@ void install(httplib::Server& http, Host& host, store::EventStore& store, const 
     api::Builder b;
     std::vector<Offset<fb::LegalAction>> items;
     for (const auto& a : legal) {
-      const auto kind = b.CreateString(std::string(action_kind_name(a.kind)));
+      const auto kind = b.CreateString(std::string(action_kind_name(a.kind())));
       const auto label = b.CreateString(api::valid_utf8(label_of(*s, seat, a)));
       const auto table = codec::action_to_table(b, a, nullptr);
       fb::LegalActionBuilder la(b);
       la.add_kind(kind);
       la.add_label(label);
-      la.add_action_type(static_cast<fb::Action>(a.kind));
+      la.add_action_type(static_cast<fb::Action>(a.kind()));
       if (table) la.add_action(Offset<void>(table));
       items.push_back(la.Finish());
     }

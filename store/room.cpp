@@ -22,7 +22,7 @@ bool create_room(EventStore& store, const GameSetup& setup, std::string* room, s
   codec::Event e;
   e.version = 0;
   e.seat = kNoSeat;
-  e.action.kind = ActionKind::CreateGame;
+  e.action = action::CreateGame{};
   e.setup = setup;
   e.setup.state_format = kStateFormat;  // a new room's hashes are this release's format
   GameState s = create_game(setup, &e.draws);
@@ -92,7 +92,7 @@ std::optional<std::string> format_problem(const std::string& room, const codec::
 namespace {
 // Applies a stored event to `s` (fold step); checks the expected hash when asked.
 bool fold_event(GameState& s, const codec::Event& e, const Migration* m, bool check_hash, std::string* error) {
-  if (e.action.kind == ActionKind::CreateGame) {
+  if (e.action.kind() == ActionKind::CreateGame) {
     s = create_game(e.setup, nullptr);
   } else {
     apply(s, e.seat, e.action, nullptr);
@@ -172,8 +172,7 @@ bool fork_room(EventStore& store, const std::string& parent, int64_t at, const s
                std::string* error) {
   if (!store.create_fork(name, parent, at, error)) return false;
   if (!rulings) return true;
-  Action a;
-  a.kind = ActionKind::SetRulings;
+  action::SetRulings a;
   a.rulings = *rulings;
   auto o = submit(store, name, kNoSeat, at, a, "set-rulings");
   if (!o.ok) {

@@ -276,7 +276,7 @@ Action bot_choice(const GameState& s, Faction f, Profile p, uint64_t seed = 1) {
   REQUIRE_FALSE(in.legal.empty());
   const Action a = make_bot(p, seed)->choose(in);
   REQUIRE(is_valid_choice(in, a));
-  if (a.kind != ActionKind::GiveSpice && a.kind != ActionKind::AllyPermission)
+  if (a.kind() != ActionKind::GiveSpice && a.kind() != ActionKind::AllyPermission)
     REQUIRE(std::find(in.legal.begin(), in.legal.end(), a) != in.legal.end());
   return a;
 }
@@ -325,9 +325,9 @@ GameState in_nexus() {
 }
 
 Action alliance(ActionKind k, Faction with) {
-  Action a = scenario::make(k);
-  a.faction = static_cast<uint8_t>(with);
-  return a;
+  const auto f = static_cast<uint8_t>(with);
+  if (k == ActionKind::ProposeAlliance) return action::ProposeAlliance{.with = f};
+  return action::AcceptAlliance{.with = f};
 }
 
 }  // namespace
@@ -338,8 +338,8 @@ TEST_CASE("1.10.01 bots in a Nexus: hard and brutal accept a strong partner's pr
     scenario::act(s, Faction::Harkonnen, alliance(ActionKind::ProposeAlliance, Faction::Atreides));
     const Action a = bot_choice(s, Faction::Atreides, p);
     INFO(profile_name(p));
-    CHECK(a.kind == ActionKind::AcceptAlliance);
-    CHECK(a.faction == static_cast<uint8_t>(Faction::Harkonnen));
+    CHECK(a.kind() == ActionKind::AcceptAlliance);
+    CHECK(a.as<action::AcceptAlliance>().with == static_cast<uint8_t>(Faction::Harkonnen));
     scenario::act(s, Faction::Atreides, a);
     CHECK(s.of(Faction::Atreides).ally == static_cast<uint8_t>(Faction::Harkonnen));
   }
@@ -349,22 +349,22 @@ TEST_CASE("1.10.01 bots in a Nexus: brutal, weak, proposes once to a strong part
   GameState s = in_nexus();
   // The Emperor holds nothing on the planet; the Atreides and the Harkonnen hold a stronghold each.
   const Action a = bot_choice(s, Faction::Emperor, Profile::Brutal);
-  REQUIRE(a.kind == ActionKind::ProposeAlliance);
-  CHECK((a.faction == static_cast<uint8_t>(Faction::Atreides) || a.faction == static_cast<uint8_t>(Faction::Harkonnen)));
-  CHECK(bot_choice(s, Faction::Emperor, Profile::Medium).kind == ActionKind::Pass);
-  CHECK(bot_choice(s, Faction::Emperor, Profile::Hard).kind == ActionKind::Pass);
+  REQUIRE(a.kind() == ActionKind::ProposeAlliance);
+  CHECK((a.as<action::ProposeAlliance>().with == static_cast<uint8_t>(Faction::Atreides) || a.as<action::ProposeAlliance>().with == static_cast<uint8_t>(Faction::Harkonnen)));
+  CHECK(bot_choice(s, Faction::Emperor, Profile::Medium).kind() == ActionKind::Pass);
+  CHECK(bot_choice(s, Faction::Emperor, Profile::Hard).kind() == ActionKind::Pass);
   scenario::act(s, Faction::Emperor, a);
-  CHECK(s.of(Faction::Emperor).proposal == a.faction);
+  CHECK(s.of(Faction::Emperor).proposal == a.as<action::ProposeAlliance>().with);
   // One proposal: then it is done with this Nexus.
-  CHECK(bot_choice(s, Faction::Emperor, Profile::Brutal).kind == ActionKind::Pass);
+  CHECK(bot_choice(s, Faction::Emperor, Profile::Brutal).kind() == ActionKind::Pass);
   // The strongest faction on the board stays free while nobody is close to winning.
   GameState t = in_nexus();
   put(t, Faction::Atreides, scenario::loc("Habbanya Sietch"), 1);  // now it holds two: no alliance at all
   put(t, Faction::Harkonnen, scenario::loc("The Great Flat"), 8);   // the strongest, one stronghold
-  CHECK(bot_choice(t, Faction::Harkonnen, Profile::Brutal).kind == ActionKind::ProposeAlliance);  // the Atreides threaten
+  CHECK(bot_choice(t, Faction::Harkonnen, Profile::Brutal).kind() == ActionKind::ProposeAlliance);  // the Atreides threaten
   GameState u = in_nexus();
   put(u, Faction::Harkonnen, scenario::loc("The Great Flat"), 8);
-  CHECK(bot_choice(u, Faction::Harkonnen, Profile::Brutal).kind == ActionKind::Pass);
+  CHECK(bot_choice(u, Faction::Harkonnen, Profile::Brutal).kind() == ActionKind::Pass);
 }
 
 TEST_CASE("1.10.01 1.10.02 bots in a Nexus: two strongholds held alone, no alliance, three, the alliance is broken", "[bots]") {
@@ -373,7 +373,7 @@ TEST_CASE("1.10.01 1.10.02 bots in a Nexus: two strongholds held alone, no allia
   scenario::act(s, Faction::Harkonnen, alliance(ActionKind::ProposeAlliance, Faction::Atreides));
   for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
     INFO(profile_name(p));
-    CHECK(bot_choice(s, Faction::Atreides, p).kind == ActionKind::Pass);  // an alliance would need four
+    CHECK(bot_choice(s, Faction::Atreides, p).kind() == ActionKind::Pass);  // an alliance would need four
   }
   // Allied with the Emperor and holding three strongholds alone: hard and brutal break free.
   GameState t = in_nexus();
@@ -384,16 +384,16 @@ TEST_CASE("1.10.01 1.10.02 bots in a Nexus: two strongholds held alone, no allia
   for (auto p : {Profile::Hard, Profile::Brutal}) {
     INFO(profile_name(p));
     const Action a = bot_choice(t, Faction::Atreides, p);
-    CHECK(a.kind == ActionKind::BreakAlliance);
+    CHECK(a.kind() == ActionKind::BreakAlliance);
   }
-  CHECK(bot_choice(t, Faction::Atreides, Profile::Medium).kind == ActionKind::Pass);  // medium never breaks
+  CHECK(bot_choice(t, Faction::Atreides, Profile::Medium).kind() == ActionKind::Pass);  // medium never breaks
   scenario::act(t, Faction::Atreides, scenario::make(ActionKind::BreakAlliance));
   CHECK(t.of(Faction::Atreides).ally == kNoFaction);
   // With one stronghold the alliance stays.
   GameState u = in_nexus();
   u.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Emperor);
   u.of(Faction::Emperor).ally = static_cast<uint8_t>(Faction::Atreides);
-  CHECK(bot_choice(u, Faction::Atreides, Profile::Brutal).kind == ActionKind::Pass);
+  CHECK(bot_choice(u, Faction::Atreides, Profile::Brutal).kind() == ActionKind::Pass);
 }
 
 namespace {
@@ -417,8 +417,8 @@ TEST_CASE("3.01.11.04 bots bid with a Karama when spice cannot buy a card worth 
     const uint8_t karama = give_card(s, Faction::Harkonnen, TreacheryKind::Karama);
     set_spice_to(s, Faction::Harkonnen, 0);
     const Action a = bot_choice(s, Faction::Harkonnen, p);
-    CHECK(a.kind == ActionKind::Bid);
-    CHECK(a.flag);  // a Karama bid
+    CHECK(a.kind() == ActionKind::Bid);
+    CHECK(a.as<action::Bid>().karama);  // a Karama bid
     scenario::act(s, Faction::Harkonnen, a);
     CHECK(s.bidding.karama_bid == 1);
     CHECK(s.of(Faction::Harkonnen).hand.contains(karama));  // spent only if the card is won
@@ -427,9 +427,9 @@ TEST_CASE("3.01.11.04 bots bid with a Karama when spice cannot buy a card worth 
     give_card(t, Faction::Harkonnen, TreacheryKind::Karama);
     set_spice_to(t, Faction::Harkonnen, 10);
     const Action b = bot_choice(t, Faction::Harkonnen, p);
-    CHECK(b.kind == ActionKind::Bid);
-    CHECK_FALSE(b.flag);
-    CHECK(b.amount <= 3);
+    CHECK(b.kind() == ActionKind::Bid);
+    CHECK_FALSE(b.as<action::Bid>().karama);
+    CHECK(b.as<action::Bid>().amount <= 3);
   }
 }
 
@@ -456,10 +456,10 @@ TEST_CASE("3.01.11.01 bots cancel the Guild's half price with a Karama when the 
     for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
       INFO(profile_name(p));
       const Action a = bot_choice(s, Faction::Atreides, p);
-      REQUIRE(a.kind == ActionKind::Respond);
+      REQUIRE(a.kind() == ActionKind::Respond);
       const bool cancels = threat && p != Profile::Medium;
-      CHECK(a.flag == cancels);
-      if (cancels) CHECK(a.card == karama);
+      CHECK(a.as<action::Respond>().accept == cancels);
+      if (cancels) CHECK(a.as<action::Respond>().card == karama);
     }
   }
 }
@@ -484,16 +484,16 @@ TEST_CASE("3.01.23 bots play Weather Control to drive the storm over enemy force
   for (auto p : {Profile::Hard, Profile::Brutal}) {
     INFO(profile_name(p));
     const Action a = bot_choice(s, dialer, p);
-    CHECK(a.kind == ActionKind::PlayCard);
-    CHECK(a.card == wc);
-    CHECK(a.value >= 8);
+    CHECK(a.kind() == ActionKind::PlayCard);
+    CHECK(a.as<action::PlayCard>().card == wc);
+    CHECK(a.as<action::PlayCard>().value >= 8);
   }
   // Without the target the card stays in hand: the bot dials.
   GameState t = scenario::game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
   scenario::play_until(t, Phase::Storm, 2);
   const Faction d2 = t.faction_at(static_cast<Seat>(t.storm_dialers[0]));
   give_card(t, d2, TreacheryKind::WeatherControl);
-  CHECK(bot_choice(t, d2, Profile::Brutal).kind == ActionKind::DialStorm);
+  CHECK(bot_choice(t, d2, Profile::Brutal).kind() == ActionKind::DialStorm);
 }
 
 TEST_CASE("1.07.06.07 bots call a traitor whenever they can, at every profile above easy", "[bots]") {
@@ -508,13 +508,13 @@ TEST_CASE("1.07.06.07 bots call a traitor whenever they can, at every profile ab
         if (!((w >> seat) & 1u)) continue;
         const ViewInput in = make_input(s, seat);
         const bool can = std::any_of(in.legal.begin(), in.legal.end(),
-                                     [](const Action& a) { return a.kind == ActionKind::CallTraitor && a.flag; });
+                                     [](const Action& a) { return a.kind() == ActionKind::CallTraitor && a.as<action::CallTraitor>().call; });
         if (!can) continue;
         ++calls;
         for (const auto& b : bots) {
           const Action a = b->choose(in);
-          CHECK(a.kind == ActionKind::CallTraitor);
-          CHECK(a.flag);
+          CHECK(a.kind() == ActionKind::CallTraitor);
+          CHECK(a.as<action::CallTraitor>().call);
         }
       }
     });
@@ -526,10 +526,11 @@ TEST_CASE("1.07.06.07 bots call a traitor whenever they can, at every profile ab
 TEST_CASE("bots answer a decision kind they do not know with Pass, else a legal non-card action", "[bots]") {
   // Actions added after this build (e.g. new kinds in a merge) reach a bot as
   // unknown kinds among its legal actions: it must still return a legal one.
+  // action::None stands in for such a kind (no bot handles it; typed actions
+  // cannot hold a tag outside the union).
   GameState s = in_nexus();
   ViewInput in = make_input(s, s.seat_of(Faction::Emperor));
-  Action unknown;
-  unknown.kind = static_cast<ActionKind>(kMaxActionKind + 1);
+  const Action unknown;
   for (int with_pass = 0; with_pass < 2; ++with_pass) {
     ViewInput x = in;
     x.legal.clear();
@@ -582,12 +583,12 @@ TEST_CASE("3.01.09 bots play Hajr when two groups each have a good move, and the
     REQUIRE(s.shipmove.current == me);
     REQUIRE(s.step == 2);
     const Action a = bot_choice(s, Faction::Atreides, p);
-    CHECK(a.kind == ActionKind::PlayCard);
-    CHECK(a.card == hajr);
+    CHECK(a.kind() == ActionKind::PlayCard);
+    CHECK(a.as<action::PlayCard>().card == hajr);
     scenario::act(s, Faction::Atreides, a);
     for (int moves = 0; moves < 2; ++moves) {
       const Action m = bot_choice(s, Faction::Atreides, p);
-      REQUIRE(m.kind == ActionKind::Move);
+      REQUIRE(m.kind() == ActionKind::Move);
       scenario::act(s, Faction::Atreides, m);
     }
     CHECK(s.forces_in_territory(Faction::Atreides, s1) > 0);
@@ -621,12 +622,12 @@ TEST_CASE("1.14.02 hard and brutal Emperor bots revive their strongest dead lead
     REQUIRE(((waiting_for(s) >> s.seat_of(Faction::Emperor)) & 1u));
     const Action a = bot_choice(s, Faction::Emperor, p);
     if (p == Profile::Medium) {
-      CHECK(a.kind != ActionKind::PlayCard);  // medium keeps its Karama
+      CHECK(a.kind() != ActionKind::PlayCard);  // medium keeps its Karama
       continue;
     }
-    REQUIRE(a.kind == ActionKind::PlayCard);
-    CHECK(a.card == karama);
-    CHECK(a.to == mine[0]);
+    REQUIRE(a.kind() == ActionKind::PlayCard);
+    CHECK(a.as<action::PlayCard>().card == karama);
+    CHECK(a.as<action::PlayCard>().target == mine[0]);
     scenario::act(s, Faction::Emperor, a);
     CHECK(s.leaders[mine[0]].zone == LeaderZone::Pool);
     CHECK(s.of(Faction::Emperor).karama_power_used == 1);
@@ -658,7 +659,7 @@ void until_turn_step(GameState& s, Faction f, int step) {
     Action a = scenario::pass();
     if (std::find(legal.begin(), legal.end(), a) == legal.end())
       for (const auto& b : legal)
-        if (b.kind == ActionKind::GuildTiming && !b.flag) a = b;
+        if (b.kind() == ActionKind::GuildTiming && !b.as<action::GuildTiming>().now) a = b;
     scenario::act(s, s.faction_at(x), a);
   }
   FAIL("the seat was never asked");
@@ -699,11 +700,11 @@ TEST_CASE("2.03.06 1.10.02.06 allied bots: the Emperor tops up a poor ally, then
     Action last;
     for (int i = 0; i < 10; ++i) {
       last = bot_choice(s, Faction::Emperor, p);
-      if (last.kind == ActionKind::GiveSpice) {
-        CHECK(last.faction == static_cast<uint8_t>(Faction::Atreides));
+      if (last.kind() == ActionKind::GiveSpice) {
+        CHECK(last.as<action::GiveSpice>().to == static_cast<uint8_t>(Faction::Atreides));
         ++gifts;
-      } else if (last.kind == ActionKind::AllyPermission) {
-        CHECK(last.amount2 == 0);  // bids: not under the default ruling
+      } else if (last.kind() == ActionKind::AllyPermission) {
+        CHECK(last.as<action::AllyPermission>().bids == 0);  // bids: not under the default ruling
         ++permits;
       } else {
         break;
@@ -711,8 +712,8 @@ TEST_CASE("2.03.06 1.10.02.06 allied bots: the Emperor tops up a poor ally, then
       scenario::act(s, Faction::Emperor, last);
     }
     // A fixed point: the seat goes on with its shipment decision.
-    CHECK(last.kind != ActionKind::GiveSpice);
-    CHECK(last.kind != ActionKind::AllyPermission);
+    CHECK(last.kind() != ActionKind::GiveSpice);
+    CHECK(last.kind() != ActionKind::AllyPermission);
     CHECK(s.of(Faction::Emperor).spice + s.of(Faction::Atreides).spice == 20);
     CHECK(permits == 1);
     if (p == Profile::Medium) {
@@ -739,8 +740,8 @@ TEST_CASE("2.03.06 1.10.02.06 allied bots: the Emperor tops up a poor ally, then
     set_spice_to(s, Faction::Atreides, 20);
     until_turn_step(s, Faction::Emperor, 0);
     const Action a = bot_choice(s, Faction::Emperor, p);
-    CHECK(a.kind != ActionKind::GiveSpice);
-    CHECK(a.kind != ActionKind::AllyPermission);
+    CHECK(a.kind() != ActionKind::GiveSpice);
+    CHECK(a.kind() != ActionKind::AllyPermission);
   }
 }
 
@@ -760,12 +761,12 @@ GameState won_battle(TreacheryKind weapon, TreacheryKind defense, uint8_t* w, ui
   rules::Ctx c{s, nullptr};
   rules::enter_phase(c, Phase::Battle);
   auto plan = [](uint8_t leader, int dial, uint8_t wp, uint8_t df) {
-    Action a = scenario::make(ActionKind::BattlePlan);
-    a.forces = kNone8;  // no Cheap Hero
-    a.card = leader;
-    a.to = wp;
-    a.from = df;
-    a.value = static_cast<uint8_t>(dial);
+    action::BattlePlan a;
+    a.cheap_hero = kNone8;  // no Cheap Hero
+    a.leader = leader;
+    a.weapon = wp;
+    a.defense = df;
+    a.dial = static_cast<uint8_t>(dial);
     return a;
   };
   for (int i = 0; i < 20 && s.phase == Phase::Battle; ++i) {
@@ -773,15 +774,15 @@ GameState won_battle(TreacheryKind weapon, TreacheryKind defense, uint8_t* w, ui
     const Seat x = static_cast<Seat>(__builtin_ctz(wt));
     const Faction f = s.faction_at(x);
     const auto legal = legal_actions(s, x);
-    if (std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind == ActionKind::KeepCards; })) break;
-    if (std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind == ActionKind::BattlePlan; })) {
+    if (std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind() == ActionKind::KeepCards; })) break;
+    if (std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind() == ActionKind::BattlePlan; })) {
       if (f == Faction::Atreides) scenario::act(s, f, plan(data::leader_id(f, 3), 5, *w, *d));
       else scenario::act(s, f, plan(data::leader_id(f, 4), 1, kNone8, kNone8));
       continue;
     }
     Action a = scenario::pass();
     for (const auto& b : legal)
-      if (b.kind == ActionKind::CallTraitor && !b.flag) a = b;
+      if (b.kind() == ActionKind::CallTraitor && !b.as<action::CallTraitor>().call) a = b;
     scenario::act(s, f, a);
   }
   REQUIRE(s.phase == Phase::Battle);
@@ -796,8 +797,8 @@ TEST_CASE("1.07.06.06 battle winner bots keep their weapon and defense, and disc
     uint8_t w = kNone8, d = kNone8;
     GameState s = won_battle(TreacheryKind::Crysknife, TreacheryKind::Shield, &w, &d);
     const Action a = bot_choice(s, Faction::Atreides, p);
-    REQUIRE(a.kind == ActionKind::KeepCards);
-    CHECK(a.n_cards == 2);
+    REQUIRE(a.kind() == ActionKind::KeepCards);
+    CHECK(a.as<action::KeepCards>().keep.size() == 2);
     scenario::act(s, Faction::Atreides, a);
     CHECK(s.of(Faction::Atreides).hand.contains(w));
     CHECK(s.of(Faction::Atreides).hand.contains(d));
@@ -807,9 +808,9 @@ TEST_CASE("1.07.06.06 battle winner bots keep their weapon and defense, and disc
     REQUIRE(r.set("winner_worthless", "may_keep", &err));
     GameState t = won_battle(TreacheryKind::Baliset, TreacheryKind::Shield, &w, &d, r);
     const Action b = bot_choice(t, Faction::Atreides, p);
-    REQUIRE(b.kind == ActionKind::KeepCards);
-    REQUIRE(b.n_cards == 1);
-    CHECK(b.cards[0] == d);
+    REQUIRE(b.kind() == ActionKind::KeepCards);
+    REQUIRE(b.as<action::KeepCards>().keep.size() == 1);
+    CHECK(b.as<action::KeepCards>().keep[0] == d);
     scenario::act(t, Faction::Atreides, b);
     CHECK(t.of(Faction::Atreides).hand.contains(d));
     CHECK_FALSE(t.of(Faction::Atreides).hand.contains(w));
@@ -843,14 +844,14 @@ TEST_CASE("1.14.01 hard and brutal Atreides bots look at the opponent's plan wit
       const Seat x = ((w >> s.seat_of(Faction::Harkonnen)) & 1u) ? s.seat_of(Faction::Harkonnen) : static_cast<Seat>(__builtin_ctz(w));
       const Faction f = s.faction_at(x);
       const auto legal = legal_actions(s, x);
-      const bool plan = std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind == ActionKind::BattlePlan; });
+      const bool plan = std::any_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind() == ActionKind::BattlePlan; });
       if (plan && f == Faction::Harkonnen) {
-        Action a = scenario::make(ActionKind::BattlePlan);
-        a.forces = kNone8;  // no Cheap Hero
-        a.card = data::leader_id(Faction::Harkonnen, 0);
-        a.to = chaumas;
-        a.value = 3;
-        a.amount = 3;
+        action::BattlePlan a;
+        a.cheap_hero = kNone8;  // no Cheap Hero
+        a.leader = data::leader_id(Faction::Harkonnen, 0);
+        a.weapon = chaumas;
+        a.dial = 3;
+        a.spice = 3;
         scenario::act(s, f, a);
         harkonnen_in = true;
         continue;
@@ -861,22 +862,22 @@ TEST_CASE("1.14.01 hard and brutal Atreides bots look at the opponent's plan wit
     REQUIRE(harkonnen_in);
     const Action a = bot_choice(s, Faction::Atreides, p);
     if (p == Profile::Medium) {
-      CHECK_FALSE((a.kind == ActionKind::PlayCard && a.card == karama));  // medium keeps its Karama
+      CHECK_FALSE((a.kind() == ActionKind::PlayCard && a.as<action::PlayCard>().card == karama));  // medium keeps its Karama
       continue;
     }
-    REQUIRE(a.kind == ActionKind::PlayCard);
-    CHECK(a.card == karama);
-    CHECK(a.value == 0);
-    CHECK(a.to == static_cast<uint8_t>(Faction::Harkonnen));
+    REQUIRE(a.kind() == ActionKind::PlayCard);
+    CHECK(a.as<action::PlayCard>().card == karama);
+    CHECK(a.as<action::PlayCard>().value == 0);
+    CHECK(a.as<action::PlayCard>().target == static_cast<uint8_t>(Faction::Harkonnen));
     scenario::act(s, Faction::Atreides, a);
     CHECK(s.of(Faction::Atreides).karama_power_used == 1);
     REQUIRE(s.battle.karama_seen != 0);
     // The plan seen: a poison weapon. The Snooper, not the Shield, saves the leader.
     const Action b = bot_choice(s, Faction::Atreides, p);
-    REQUIRE(b.kind == ActionKind::BattlePlan);
-    CHECK(b.from == snooper);
-    CHECK(b.from != shield);
-    CHECK(b.card < data::kNumLeaders);
+    REQUIRE(b.kind() == ActionKind::BattlePlan);
+    CHECK(b.as<action::BattlePlan>().defense == snooper);
+    CHECK(b.as<action::BattlePlan>().defense != shield);
+    CHECK(b.as<action::BattlePlan>().leader < data::kNumLeaders);
     scenario::act(s, Faction::Atreides, b);
     CHECK(s.treachery_discard.contains(karama));
   }
@@ -901,13 +902,13 @@ TEST_CASE("1.14.03 Fremen bots place the Karama sandworm where it devours the mo
     put(s, Faction::Harkonnen, flat, 5);
     const Action a = bot_choice(s, Faction::Fremen, p);
     if (p == Profile::Medium) {  // 5 forces (7.5) do not beat the card kept (4.5) by 5
-      CHECK(a.kind != ActionKind::PlayCard);
+      CHECK(a.kind() != ActionKind::PlayCard);
       continue;
     }
-    REQUIRE(a.kind == ActionKind::PlayCard);
-    CHECK(a.card == karama);
-    REQUIRE(a.to < data::kNumLocations);
-    CHECK(data::territory_of(a.to) == data::territory_of(flat));
+    REQUIRE(a.kind() == ActionKind::PlayCard);
+    CHECK(a.as<action::PlayCard>().card == karama);
+    REQUIRE(a.as<action::PlayCard>().target < data::kNumLocations);
+    CHECK(data::territory_of(a.as<action::PlayCard>().target) == data::territory_of(flat));
     scenario::act(s, Faction::Fremen, a);
     CHECK(s.forces_at(Faction::Harkonnen, flat, 0) == 0);
     CHECK(s.of(Faction::Harkonnen).tanks[0] == before + here + 5);
@@ -935,12 +936,12 @@ TEST_CASE("1.14.05 Guild bots cancel a shipment that gives the shipper three str
       const Action a = bot_choice(s, Faction::Guild, p);
       const bool cancels = threat && p != Profile::Medium;
       if (!cancels) {
-        CHECK(a.kind == ActionKind::Pass);
+        CHECK(a.kind() == ActionKind::Pass);
         continue;
       }
-      REQUIRE(a.kind == ActionKind::PlayCard);
-      CHECK(a.card == karama);
-      CHECK(a.to == static_cast<uint8_t>(Faction::Atreides));
+      REQUIRE(a.kind() == ActionKind::PlayCard);
+      CHECK(a.as<action::PlayCard>().card == karama);
+      CHECK(a.as<action::PlayCard>().target == static_cast<uint8_t>(Faction::Atreides));
       const int reserves = s.of(Faction::Atreides).reserves[0];
       scenario::act(s, Faction::Guild, a);
       CHECK(s.forces_at(Faction::Atreides, tabr, 0) == 0);
@@ -997,7 +998,7 @@ TEST_CASE("2.01.07 Wormsign: Atreides bots keep out of the territory the next wo
       s.atreides.wormsign_card = worm ? static_cast<uint8_t>(data::kNumSpiceCards - 1) : kNone8;  // a Shai-Hulud
       REQUIRE((!worm || data::spice_card(s.atreides.wormsign_card).shai_hulud));
       const Action a = bot_choice(s, Faction::Atreides, p);
-      const bool there = a.kind == ActionKind::Move && data::territory_of(a.to) == data::territory_of(spice_at);
+      const bool there = a.kind() == ActionKind::Move && data::territory_of(a.as<action::Move>().to) == data::territory_of(spice_at);
       CHECK(there == !worm);
       scenario::act(s, Faction::Atreides, a);
       CHECK((s.forces_at(Faction::Atreides, spice_at, 0) > 0) == !worm);
@@ -1046,12 +1047,12 @@ TEST_CASE("2.02.16 Bene Gesserit bots take up arms when their advisors move into
       s.forces_at(Faction::BeneGesserit, in_x, 1) = 5;  // advisors
       const Action a = bot_choice(s, Faction::BeneGesserit, p);
       const bool takes_arms = enemy == 1;
-      CHECK((a.kind == ActionKind::Move && a.flag) == takes_arms);
+      CHECK((a.kind() == ActionKind::Move && a.as<action::Move>().flip) == takes_arms);
       if (!takes_arms) continue;
-      CHECK(data::territory_of(a.to) == y);
+      CHECK(data::territory_of(a.as<action::Move>().to) == y);
       scenario::act(s, Faction::BeneGesserit, a);
-      CHECK(s.forces_at(Faction::BeneGesserit, a.to, 0) == 5);  // fighters now
-      CHECK(s.forces_at(Faction::BeneGesserit, a.to, 1) == 0);
+      CHECK(s.forces_at(Faction::BeneGesserit, a.as<action::Move>().to, 0) == 5);  // fighters now
+      CHECK(s.forces_at(Faction::BeneGesserit, a.as<action::Move>().to, 1) == 0);
     }
 }
 TEST_CASE("bot self-play is pinned: three games give the recorded event hashes", "[bots]") {

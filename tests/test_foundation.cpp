@@ -46,11 +46,7 @@ codec::Event sample_event() {
   codec::Event e;
   e.version = 17;
   e.seat = 3;
-  e.action.kind = ActionKind::Move;
-  e.action.placements[0] = Placement{5, 3, 1};
-  e.action.placements[1] = Placement{6, 2, 0};
-  e.action.n_placements = 2;
-  e.action.to = 9;
+  e.action = action::Move{.from = {Placement{5, 3, 1}, Placement{6, 2, 0}}, .to = 9};
   e.client_action_id = "client-17";
   e.draws = {{DrawKind::DrawTreachery, 12}, {DrawKind::StormMove, 4}};
   e.state_hash = 0x1234567890abcdefULL;
@@ -75,7 +71,7 @@ TEST_CASE("event round-trips through FlatBuffers", "[events]") {
   CHECK(codec::encode_event(d) == bytes);  // canonical
 
   codec::Event c;
-  c.action.kind = ActionKind::CreateGame;
+  c.action = action::CreateGame{};
   c.setup = six(99, true);
   REQUIRE(c.setup.rulings.set("bribe_timing", "immediate", &err));
   codec::Event cd;
@@ -84,6 +80,82 @@ TEST_CASE("event round-trips through FlatBuffers", "[events]") {
   CHECK(cd.setup.advanced);
   CHECK(cd.setup.factions == c.setup.factions);
   CHECK(cd.setup.rulings.is(RulingId::BribeTiming, 1));
+}
+
+// One action of every kind with every field away from its default: the
+// typed actions (core/action.h) map field by field onto their schema tables.
+std::vector<Action> one_of_each_kind() {
+  Rulings r = Rulings::defaults();
+  std::string err;
+  REQUIRE(r.set("bribe_timing", "immediate", &err));
+  return {action::SelectTraitor{.leader = 7},
+          action::Predict{.faction = 2, .turn = 4},
+          action::PlaceForces{.placements = {Placement{1, 2, 3}, Placement{4, 5, 6}}},
+          action::DialStorm{.value = 3},
+          action::Pass{},
+          action::ClaimCharity{},
+          action::Bid{.amount = 9, .karama = true, .card = 12},
+          action::Revive{.forces = 2, .special = 1, .leader = 8},
+          action::Ship{.to = 10, .forces = 3, .special = 2, .from = 11, .to_reserves = true, .advisors = true, .ally_pays = 300},
+          action::Move{.from = {Placement{5, 3, 1}, Placement{6, 2, 0}}, .to = 9, .flip = true},
+          action::ProposeAlliance{.with = 3},
+          action::AcceptAlliance{.with = 4},
+          action::BreakAlliance{},
+          action::Bribe{.to = 5, .amount = 700, .note = "for the worm"},
+          action::Deal{.with = {1, 2}, .text = "no attack on Arrakeen"},
+          action::PlayCard{.card = 20, .target = 3, .value = 17},
+          action::Respond{.accept = true, .card = 21},
+          action::SendSpiritualAdvisor{.to = 13},
+          action::Flip{.location = 14},
+          action::GuildTiming{.now = true},
+          action::WormRide{.to = 15, .forces = 4, .special = 1},
+          action::BattlePlan{.leader = 6, .cheap_hero = 30, .weapon = 1, .defense = 2, .dial = 5, .spice = 3, .kwisatz_haderach = true},
+          action::ChooseBattle{.territory = 16, .opponent = 5},
+          action::CallTraitor{.call = true},
+          action::SetRulings{.rulings = r},
+          action::Prescience{.element = 2},
+          action::PrescienceAnswer{.value = 104},
+          action::Voice{.must = true, .kind = 78},
+          action::GiveSpice{.to = 3, .amount = 6},
+          action::KeepCards{.keep = {4, 9, 22}},
+          action::AllyPermission{.shipment = 5, .bids = 2}};
+}
+
+TEST_CASE("every typed action kind round-trips through bytes and JSON, field by field", "[events]") {
+  // A value the fold copies per event and legal_actions per candidate: small
+  // (the largest alternatives are SetRulings, Deal and Bribe; docs/ARCHITECTURE.md).
+  CHECK(sizeof(Action) <= 48);
+  const auto actions = one_of_each_kind();
+  CHECK(static_cast<int>(actions.size()) == kMaxActionKind - 1);  // all but None and CreateGame
+  for (const auto& a : actions) {
+    INFO(action_kind_name(a.kind()) << " " << codec::action_to_json(a));
+    const bool fields = a.kind() != ActionKind::Pass && a.kind() != ActionKind::ClaimCharity && a.kind() != ActionKind::BreakAlliance;
+    if (fields) CHECK(a != Action::of_kind(a.kind()));
+    CHECK(Action::of_kind(a.kind()).kind() == a.kind());
+    codec::Event e;
+    e.version = 3;
+    e.seat = 1;
+    e.action = a;
+    const std::string bytes = codec::encode_event(e);
+    codec::Event d;
+    std::string err;
+    REQUIRE(codec::decode_event(bytes, &d, &err));
+    CHECK(d.action == a);
+    CHECK(codec::encode_event(d) == bytes);
+    Action j;
+    REQUIRE(codec::parse_action_json(codec::action_to_json(a), &j, nullptr, &err));
+    CHECK(j == a);
+  }
+  // A default-constructed kind carries the schema's defaults (as decoded from an empty table).
+  for (int k = 2; k <= kMaxActionKind; ++k) {
+    const auto kind = static_cast<ActionKind>(k);
+    INFO(action_kind_name(kind));
+    Action j;
+    std::string err;
+    REQUIRE(codec::parse_action_json(R"({"action_type":")" + std::string(action_kind_name(kind)) + R"(","action":{}})", &j, nullptr, &err));
+    if (kind == ActionKind::SetRulings) continue;  // decoded rulings are the defaults, a fresh Rulings is zero
+    CHECK(j == Action::of_kind(kind));
+  }
 }
 
 TEST_CASE("the decoder rejects garbage, truncated bytes and unknown union tags", "[events]") {
@@ -115,12 +187,12 @@ TEST_CASE("action JSON is parsed through the schema", "[events]") {
   Action a;
   std::string err;
   REQUIRE(codec::parse_action_json(R"({"action_type":"Bid","action":{"amount":4}})", &a, nullptr, &err));
-  CHECK(a.kind == ActionKind::Bid);
-  CHECK(a.amount == 4);
+  CHECK(a.kind() == ActionKind::Bid);
+  CHECK(a.as<action::Bid>().amount == 4);
   REQUIRE(codec::parse_action_json(R"({"action_type":"Move","action":{"from":[{"location":3,"forces":2,"special":0}],"to":7}})", &a, nullptr, &err));
-  CHECK(a.n_placements == 1);
-  CHECK(a.placements[0].forces == 2);
-  CHECK(a.to == 7);
+  CHECK(a.as<action::Move>().from.size() == 1);
+  CHECK(a.as<action::Move>().from[0].forces == 2);
+  CHECK(a.as<action::Move>().to == 7);
   CHECK_FALSE(codec::parse_action_json(R"({"action_type":"Bid","action":{"amount":"x"}})", &a, nullptr, &err));
   CHECK_FALSE(codec::parse_action_json(R"({"action_type":"NoSuchThing","action":{}})", &a, nullptr, &err));
   CHECK_FALSE(codec::parse_action_json(R"({"action":{}})", &a, nullptr, &err));
@@ -154,14 +226,14 @@ TEST_CASE("action kinds 30-32 and the appended Ship and Move fields round-trip t
     CHECK(d.action == a);
     parsed.push_back(a);
   }
-  CHECK(parsed[0].faction == static_cast<uint8_t>(Faction::Fremen));
-  CHECK(parsed[0].amount == 3);
-  CHECK(parsed[1].n_cards == 2);
-  CHECK(parsed[1].cards[1] == 7);
-  CHECK(parsed[2].amount == 5);
-  CHECK(parsed[2].amount2 == 2);
-  CHECK(parsed[3].amount2 == 2);
-  CHECK(parsed[4].flag);
+  CHECK(parsed[0].as<action::GiveSpice>().to == static_cast<uint8_t>(Faction::Fremen));
+  CHECK(parsed[0].as<action::GiveSpice>().amount == 3);
+  CHECK(parsed[1].as<action::KeepCards>().keep.size() == 2);
+  CHECK(parsed[1].as<action::KeepCards>().keep[1] == 7);
+  CHECK(parsed[2].as<action::AllyPermission>().shipment == 5);
+  CHECK(parsed[2].as<action::AllyPermission>().bids == 2);
+  CHECK(parsed[3].as<action::Ship>().ally_pays == 2);
+  CHECK(parsed[4].as<action::Move>().flip);
   Action a;
   std::string err;
   CHECK_FALSE(codec::parse_action_json(R"({"action_type":"KeepCards","action":{"keep":[1,2,3,4,5]}})", &a, nullptr, &err));

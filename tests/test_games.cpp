@@ -32,7 +32,7 @@ struct GameResult {
 GameResult run_game(const GameSetup& g, uint64_t seed, bool keep_log) {
   GameResult r;
   codec::Event create;
-  create.action.kind = ActionKind::CreateGame;
+  create.action = action::CreateGame{};
   create.setup = g;
   GameState s = create_game(g, &create.draws);
   create.state_hash = codec::state_hash(s);
@@ -86,7 +86,7 @@ TEST_CASE("a stored game refolds to the same hashes", "[games]") {
     std::string err;
     REQUIRE(codec::decode_event(codec::encode_event(e), &d, &err));
     DrawLog draws;
-    if (d.action.kind == ActionKind::CreateGame) s = create_game(d.setup, &draws);
+    if (d.action.kind() == ActionKind::CreateGame) s = create_game(d.setup, &draws);
     else apply(s, d.seat, d.action, &draws);
     REQUIRE(draws == d.draws);
     REQUIRE(codec::state_hash(s) == d.state_hash);
@@ -129,7 +129,7 @@ TEST_CASE("golden playthroughs replay with the recorded hash after every event",
       INFO("line " << n + 1 << ": " << err);
       REQUIRE(codec::parse_event_json(line, &e, &err));
       DrawLog draws;
-      if (e.action.kind == ActionKind::CreateGame) {
+      if (e.action.kind() == ActionKind::CreateGame) {
         s = create_game(e.setup, &draws);
       } else {
         REQUIRE_FALSE(validate(s, e.seat, e.action).has_value());

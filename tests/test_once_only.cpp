@@ -15,10 +15,7 @@ codec::Event play_karama(Seat seat, uint8_t card, uint8_t value, uint8_t target)
   codec::Event e;
   e.version = 1;
   e.seat = seat;
-  e.action.kind = ActionKind::PlayCard;
-  e.action.card = card;
-  e.action.value = value;
-  e.action.to = target;
+  e.action = action::PlayCard{.card = card, .target = target, .value = value};
   return e;
 }
 
@@ -81,7 +78,7 @@ TEST_CASE("once-only: a second shipment or paid revival of a faction in one turn
     codec::Event e;
     e.version = 1;
     e.seat = seat;
-    e.action.kind = k;
+    e.action = Action::of_kind(k);
     return e;
   };
   CHECK_FALSE(once.check(s, act(atreides, ActionKind::Ship)).has_value());

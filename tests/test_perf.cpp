@@ -110,8 +110,8 @@ TEST_CASE("1.06 legal actions list every single-force shipment and movement that
         const auto legal = legal_actions(p, seat);
         bool any_move_legal = false, any_ship_legal = false;
         for (const auto& a : legal) {
-          any_move_legal = any_move_legal || a.kind == ActionKind::Move;
-          any_ship_legal = any_ship_legal || a.kind == ActionKind::Ship;
+          any_move_legal = any_move_legal || a.kind() == ActionKind::Move;
+          any_ship_legal = any_ship_legal || a.kind() == ActionKind::Ship;
         }
         // Movement: one force (regular first) from any piece to any location.
         int ok_moves = 0;
@@ -120,11 +120,9 @@ TEST_CASE("1.06 legal actions list every single-force shipment and movement that
           const int reg = p.forces_at(me, l, 0), spec = p.forces_at(me, l, 1);
           if (reg + spec == 0) continue;
           for (int to = 0; to < data::kNumLocations; ++to) {
-            Action a;
-            a.kind = ActionKind::Move;
+            action::Move a;
             a.to = static_cast<LocationId>(to);
-            a.n_placements = 1;
-            a.placements[0] = Placement{l, static_cast<uint8_t>(reg ? 1 : 0), static_cast<uint8_t>(reg ? 0 : 1)};
+            a.from = {Placement{l, static_cast<uint8_t>(reg ? 1 : 0), static_cast<uint8_t>(reg ? 0 : 1)}};
             if (validate(p, seat, a)) continue;
             ++ok_moves;
             CHECK(contains(legal, a));
@@ -138,8 +136,7 @@ TEST_CASE("1.06 legal actions list every single-force shipment and movement that
         int ok_ships = 0;
         if (fs.reserves[0] + fs.reserves[1] > 0) {
           for (int to = 0; to < data::kNumLocations; ++to) {
-            Action a;
-            a.kind = ActionKind::Ship;
+            action::Ship a;
             a.to = static_cast<LocationId>(to);
             a.forces = static_cast<uint8_t>(fs.reserves[0] ? 1 : 0);
             a.special = static_cast<uint8_t>(fs.reserves[0] ? 0 : 1);
@@ -205,8 +202,7 @@ TEST_CASE("store: submit_loaded stores the same events as submit", "[store]") {
   // A stale head answers a conflict and stores nothing; a rejection leaves the head as it was.
   GameState stale;
   REQUIRE(store::load_state(*st, rb, 0, &stale, &err));
-  Action pass;
-  pass.kind = ActionKind::Pass;
+  action::Pass pass;
   auto c = store::submit_loaded(*st, rb, stale, 0, pass, "stale");
   CHECK_FALSE(c.ok);
   CHECK(c.conflict);
@@ -215,8 +211,7 @@ TEST_CASE("store: submit_loaded stores the same events as submit", "[store]") {
   CHECK(st->meta(rb, &err)->head == static_cast<int64_t>(head.version));
   if (waiting_for(head) != 0) {
     const uint64_t before = codec::state_hash(head);
-    Action bad;
-    bad.kind = ActionKind::None;
+    action::None bad;
     auto r = store::submit_loaded(*st, rb, head, 0, bad, "bad");
     CHECK(r.rejection.has_value());
     CHECK(codec::state_hash(head) == before);

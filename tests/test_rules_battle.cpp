@@ -43,8 +43,8 @@ void no_traitors(GameState& s) {
 }
 
 Action keep(std::initializer_list<uint8_t> cards) {
-  Action a = make(ActionKind::KeepCards);
-  for (uint8_t c : cards) a.cards[a.n_cards++] = c;
+  action::KeepCards a;
+  for (uint8_t c : cards) a.keep.push_back(c);
   return a;
 }
 
@@ -266,8 +266,8 @@ TEST_CASE("1.07.04 battle plan rejections", "[battle]") {
   }
   SECTION("1.13.04 no spice dialing in the basic game; Kwisatz Haderach not active") {
     CHECK(rejected(s, Faction::Atreides, plan(jessica, 2, kNone8, kNone8, kNone8, 1)).code == RejectCode::IllegalChoice);
-    Action kh = plan(jessica, 2);
-    kh.flag = true;
+    action::BattlePlan kh = plan(jessica, 2);
+    kh.kwisatz_haderach = true;
     CHECK(rejected(s, Faction::Atreides, kh).code == RejectCode::IllegalChoice);
   }
   SECTION("a plan is submitted once; other actions are refused") {
@@ -358,8 +358,8 @@ TEST_CASE("1.07.04.05 no leader available: a Cheap Hero must be played, 1.07.04.
     CHECK_THAT(r.reason, Catch::Contains("1.07.04.06"));
     check_legal_strict(s);
     for (const auto& a : legal_actions(s, seat(s, Faction::Atreides))) {
-      CHECK(a.to == kNone8);
-      CHECK(a.from == kNone8);
+      CHECK(a.as<action::BattlePlan>().weapon == kNone8);
+      CHECK(a.as<action::BattlePlan>().defense == kNone8);
     }
     act(s, Faction::Atreides, plan(kNone8, 3));
     act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 1));  // 1 + 1 = 2 < 3
@@ -825,8 +825,8 @@ TEST_CASE("1.07 random legal play through whole games fights battles and keeps e
     GameState s = create_game(testplay::setup_for(seed, 3 + static_cast<int>(seed % 4), seed % 2 == 1), nullptr);
     std::string why, broken;
     const bool ok = testplay::play(s, seed, 2500, [&](const GameState& st, const testplay::Step& step) {
-      if (step.action.kind == ActionKind::BattlePlan) ++plans;
-      if (step.action.kind == ActionKind::CallTraitor) ++reveals;
+      if (step.action.kind() == ActionKind::BattlePlan) ++plans;
+      if (step.action.kind() == ActionKind::CallTraitor) ++reveals;
       if (broken.empty())
         if (auto v = inspect::check_invariants(st)) broken = v->invariant + ": " + v->detail;
     }, &why);

@@ -38,24 +38,31 @@ void enter_battle(GameState& s) { enter_battle_phase(s); }
 uint8_t only(const GameState& s, Faction f) { return static_cast<uint8_t>(1u << s.seat_of(f)); }
 
 Action prescience(int element) {
-  Action a = make(ActionKind::Prescience);
-  a.value = static_cast<uint8_t>(element);
+  action::Prescience a;
+  a.element = static_cast<uint8_t>(element);
   return a;
 }
 Action answer(int value) {
-  Action a = make(ActionKind::PrescienceAnswer);
+  action::PrescienceAnswer a;
   a.value = static_cast<uint8_t>(value);
   return a;
 }
 Action voice(bool must, int kind) {
-  Action a = make(ActionKind::Voice);
-  a.flag = must;
-  a.value = static_cast<uint8_t>(kind);
+  action::Voice a;
+  a.must = must;
+  a.kind = static_cast<uint8_t>(kind);
   return a;
 }
 int named(TreacheryKind k) { return ab::kNamed + static_cast<int>(k); }
 
 std::vector<Action> plans_of(const GameState& s, Faction f) { return legal_actions(s, s.seat_of(f)); }
+// The battle plans among f's legal actions.
+std::vector<action::BattlePlan> battle_plans(const GameState& s, Faction f) {
+  std::vector<action::BattlePlan> out;
+  for (const auto& a : legal_actions(s, s.seat_of(f)))
+    if (const auto* p = a.get_if<action::BattlePlan>()) out.push_back(*p);
+  return out;
+}
 
 // Declines every traitor call asked; the winner keeps every card it may.
 void no_traitors(GameState& s) {
@@ -104,7 +111,7 @@ TEST_CASE("2.01.08 Prescience: asked before the plans, the answer binds the plan
   CHECK(waiting(s, Faction::Atreides));
   CHECK(waiting(s, Faction::Harkonnen));
   check_legal_strict(s);
-  for (const auto& a : plans_of(s, Faction::Harkonnen)) CHECK(a.to == knife);
+  for (const auto& a : battle_plans(s, Faction::Harkonnen)) CHECK(a.weapon == knife);
   CHECK_THAT(decisions(s, seat(s, Faction::Harkonnen))[0].prompt, Catch::Contains("Crysknife"));
   r = rejected(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 0), 2, chaumas));
   CHECK(r.code == RejectCode::IllegalChoice);
@@ -134,7 +141,7 @@ TEST_CASE("2.01.08 Prescience answers: an element not played, the leader, the di
     auto r = rejected(s, Faction::Harkonnen, plan(feyd, 1, knife));
     CHECK_THAT(r.reason, Catch::Contains("no weapon"));
     check_legal_strict(s);
-    for (const auto& a : plans_of(s, Faction::Harkonnen)) CHECK(a.to == kNone8);
+    for (const auto& a : battle_plans(s, Faction::Harkonnen)) CHECK(a.weapon == kNone8);
     act(s, Faction::Harkonnen, plan(feyd, 1));
   }
   SECTION("leader: a leader or the Cheap Hero, never none while one is available") {
@@ -162,7 +169,7 @@ TEST_CASE("2.01.08 Prescience answers: an element not played, the leader, the di
     CHECK(d.max == 3);
     CHECK(rejected(s, Faction::Harkonnen, plan(feyd, 4)).code == RejectCode::IllegalChoice);
     check_legal_strict(s);
-    for (const auto& a : plans_of(s, Faction::Harkonnen)) CHECK(a.value == 3);
+    for (const auto& a : battle_plans(s, Faction::Harkonnen)) CHECK(a.dial == 3);
     act(s, Faction::Harkonnen, plan(feyd, 3));
     // The Atreides' own plan is free.
     act(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 5));
@@ -233,7 +240,7 @@ TEST_CASE("2.02.06 Voice: play or do not play a kind, as well as the opponent is
     CHECK_THAT(r.reason, Catch::Contains("2.02.06"));
     CHECK(rejected(s, Faction::Harkonnen, plan(feyd, 2, knife)).code == RejectCode::IllegalChoice);
     check_legal_strict(s);
-    for (const auto& a : plans_of(s, Faction::Harkonnen)) CHECK(a.to == chaumas);
+    for (const auto& a : battle_plans(s, Faction::Harkonnen)) CHECK(a.weapon == chaumas);
     act(s, Faction::Harkonnen, plan(feyd, 2, chaumas));
   }
   SECTION("must not play a projectile weapon") {
@@ -354,15 +361,15 @@ TEST_CASE("2.01.10 2.01.11 the Kwisatz Haderach: active from 7 losses, +2, one t
   act(s, Faction::Atreides, choose(ter(kFlat), Faction::Harkonnen));
   no_abilities(s);
   const uint8_t yueh = L(Faction::Atreides, 4);
-  const Action with_kh = plan(yueh, 2, kNone8, kNone8, kNone8, 2, true);
+  const action::BattlePlan with_kh = plan(yueh, 2, kNone8, kNone8, kNone8, 2, true);
   auto r = rejected(s, Faction::Atreides, with_kh);
   CHECK_THAT(r.reason, Catch::Contains("2.01.10"));
   CHECK(rejected(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 3, kNone8, kNone8, kNone8, 0, true)).code ==
         RejectCode::IllegalChoice);
   s.atreides.kh.losses = 7;
   check_legal_strict(s);
-  const auto acts = plans_of(s, Faction::Atreides);
-  CHECK(std::any_of(acts.begin(), acts.end(), [](const Action& a) { return a.flag; }));
+  const auto acts = battle_plans(s, Faction::Atreides);
+  CHECK(std::any_of(acts.begin(), acts.end(), [](const action::BattlePlan& a) { return a.kwisatz_haderach; }));
   CHECK_THAT(decisions(s, seat(s, Faction::Atreides))[0].prompt, Catch::Contains("Kwisatz Haderach"));
   act(s, Faction::Atreides, with_kh);                                                         // 2 + Yueh 1 + 2 = 5
   act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 3, kNone8, kNone8, kNone8, 3));   // 3 + Kudu 1 = 4
@@ -380,7 +387,7 @@ TEST_CASE("2.01.10 2.01.11 the Kwisatz Haderach: active from 7 losses, +2, one t
   r = rejected(s, Faction::Atreides, plan(L(Faction::Atreides, 3), 1, kNone8, kNone8, kNone8, 0, true));
   CHECK_THAT(r.reason, Catch::Contains("one territory per turn"));
   check_legal_strict(s);
-  for (const auto& a : plans_of(s, Faction::Atreides)) CHECK_FALSE(a.flag);
+  for (const auto& a : battle_plans(s, Faction::Atreides)) CHECK_FALSE(a.kwisatz_haderach);
 }
 
 TEST_CASE("2.01.11 2.01.12 2.01.13 2.01.14 2.01.15 the Kwisatz Haderach: no +2 for a killed leader, loyal, killed only by lasgun/shield, revived like a leader",
@@ -467,7 +474,7 @@ TEST_CASE("2.05.09 the Harkonnen call traitor in their ally's battle, it counts 
   CHECK(waiting(s, Faction::Fremen));
   check_legal_strict(s);
   const auto harkonnen = plans_of(s, Faction::Harkonnen);  // + AllyPermission (1.10.02.06)
-  CHECK(std::count_if(harkonnen.begin(), harkonnen.end(), [](const Action& a) { return a.kind == ActionKind::CallTraitor; }) == 2);
+  CHECK(std::count_if(harkonnen.begin(), harkonnen.end(), [](const Action& a) { return a.kind() == ActionKind::CallTraitor; }) == 2);
   CHECK(rejected(s, Faction::Emperor, traitor(true)).code == RejectCode::IllegalChoice);
   act(s, Faction::Emperor, traitor(false));
   act(s, Faction::Fremen, traitor(false));
@@ -671,7 +678,7 @@ TEST_CASE("battle abilities: Prescience, PrescienceAnswer and Voice round-trip t
     CHECK(back.action == a);
     std::string json;
     REQUIRE(codec::event_to_json(codec::encode_event(e), &json, &error));
-    CHECK_THAT(json, Catch::Contains(std::string(action_kind_name(a.kind))));
+    CHECK_THAT(json, Catch::Contains(std::string(action_kind_name(a.kind()))));
   }
   Action a;
   std::string err;

@@ -172,7 +172,7 @@ TEST_CASE("1.04.03 a full hand is not eligible: never asked, and its bids are re
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK(r.reason.find("full") != std::string::npos);
   for (const auto& d : decisions(s, o[0])) CHECK(d.kind == ActionKind::PlayCard);  // only cards (core/rules/cards.cpp)
-  for (const auto& a : legal_actions(s, o[0])) CHECK(a.kind == ActionKind::PlayCard);
+  for (const auto& a : legal_actions(s, o[0])) CHECK(a.kind() == ActionKind::PlayCard);
   // o[1] bids, o[2] and o[3] pass: sold without asking the full hand.
   const uint8_t card = s.bidding.row.ids[0];
   act(s, fac(s, o[1]), bid(1));
@@ -338,7 +338,7 @@ TEST_CASE("1.04.06.04 a player may not bid more spice than they have", "[bidding
     start(t);
     auto la = legal_actions(t, ot[0]);
     REQUIRE(la.size() == 1);
-    CHECK(la[0].kind == ActionKind::Pass);
+    CHECK(la[0].kind() == ActionKind::Pass);
     CHECK(rejected(t, fac(t, ot[0]), bid(1)).code == RejectCode::NotEnoughSpice);
   }
 }
@@ -500,7 +500,7 @@ TEST_CASE("3.01.11.04 a Karama bid goes beyond one's spice and buys the card wit
   // The Karama bid is offered, beyond the spice held.
   bool offered = false;
   for (const auto& a : legal_actions(s, who))
-    if (a.kind == ActionKind::Bid && a.flag && a.amount > 2) offered = true;
+    if (a.kind() == ActionKind::Bid && a.as<action::Bid>().karama && a.as<action::Bid>().amount > 2) offered = true;
   CHECK(offered);
   CHECK(rejected(s, Faction::Atreides, bid(5)).code == RejectCode::NotEnoughSpice);
 
@@ -545,7 +545,7 @@ TEST_CASE("3.01.11.04 a Karama bid without a Karama card is rejected", "[bidding
   auto r = rejected(s, fac(s, o[0]), bid(50, true));
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK(r.reason.find("Karama") != std::string::npos);
-  for (const auto& a : legal_actions(s, o[0])) CHECK_FALSE(a.flag);
+  for (const auto& a : legal_actions(s, o[0])) CHECK_FALSE((a.is<action::Bid>() && a.as<action::Bid>().karama));
 }
 
 TEST_CASE("1.14.06 the Bene Gesserit may bid with a worthless card as a Karama (advanced only)", "[bidding]") {
@@ -673,18 +673,18 @@ TEST_CASE("1.04 decisions and legal actions: only the seat to bid, every legal a
     for (Seat x = 0; x < s.num_seats; ++x) {
       if (x == cur) continue;
       for (const auto& d : decisions(s, x)) CHECK(d.kind == ActionKind::PlayCard);  // only cards (core/rules/cards.cpp)
-      for (const auto& a : legal_actions(s, x)) CHECK(a.kind == ActionKind::PlayCard);
+      for (const auto& a : legal_actions(s, x)) CHECK(a.kind() == ActionKind::PlayCard);
     }
     auto ds = decisions(s, cur);
     while (!ds.empty() && ds.back().kind == ActionKind::PlayCard) ds.pop_back();  // card plays come after the phase's
     REQUIRE_FALSE(ds.empty());
     CHECK(ds.back().kind == ActionKind::Pass);
     auto la = legal_actions(s, cur);
-    while (!la.empty() && la.back().kind == ActionKind::PlayCard) la.pop_back();
+    while (!la.empty() && la.back().kind() == ActionKind::PlayCard) la.pop_back();
     REQUIRE_FALSE(la.empty());
     for (const auto& a : la) {
       auto r = validate(s, cur, a);
-      INFO(action_kind_name(a.kind) << " " << a.amount << (a.flag ? " karama" : "") << ": "
+      INFO(codec::action_to_json(a) << ": "
                                     << (r ? r->reason : std::string()));
       CHECK_FALSE(r.has_value());
     }
@@ -714,9 +714,7 @@ namespace {
 
 // A Karama bid naming the card to spend (Bid.card).
 Action karama_bid(int amount, uint8_t card) {
-  Action a = bid(amount, true);
-  a.card = card;
-  return a;
+  return action::Bid{.amount = static_cast<uint8_t>(amount), .karama = true, .card = card};
 }
 
 // Everyone before `f` passes.
@@ -785,7 +783,7 @@ TEST_CASE("2.02.22 ruling bg_worthless_karama=always", "[bidding][rulings]") {
   const uint8_t card = s.bidding.row.ids[0];
   pass_until(s, Faction::BeneGesserit);
   bool offered = false;
-  for (const auto& a : legal_actions(s, seat(s, Faction::BeneGesserit))) offered |= a.kind == ActionKind::Bid && a.flag;
+  for (const auto& a : legal_actions(s, seat(s, Faction::BeneGesserit))) offered |= a.kind() == ActionKind::Bid && a.as<action::Bid>().karama;
   CHECK(offered);
   act(s, Faction::BeneGesserit, bid(9, true));
   sell_current(s);
@@ -811,7 +809,7 @@ TEST_CASE("1.14.06 ruling bg_worthless_karama=never", "[bidding][rulings]") {
     CHECK(rejected(s, Faction::BeneGesserit, bid(9, true)).code == RejectCode::IllegalChoice);
     CHECK(rejected(s, Faction::BeneGesserit, karama_bid(9, baliset)).code == RejectCode::IllegalChoice);
     for (const auto& a : legal_actions(s, seat(s, Faction::BeneGesserit)))
-      if (a.kind == ActionKind::Bid) CHECK_FALSE(a.flag);
+      if (a.kind() == ActionKind::Bid) CHECK_FALSE(a.as<action::Bid>().karama);
   }
   SECTION("with a real Karama too: the Karama is spent, not the worthless card") {
     give(s, Faction::BeneGesserit, karama);
@@ -871,8 +869,8 @@ TEST_CASE("1.10.02.05 ruling ally_bid_support=permission: the ally's spice backs
   // No permission yet: the limit is the Atreides' own 3.
   CHECK(rejected(s, Faction::Atreides, bid(4)).code == RejectCode::NotEnoughSpice);
   // The Fremen allow 2 for bids, out of turn.
-  Action p = make(ActionKind::AllyPermission);
-  p.amount2 = 2;
+  action::AllyPermission p;
+  p.bids = 2;
   act(s, Faction::Fremen, p);
   CHECK(s.of(Faction::Fremen).permit_bids == 2);
   CHECK(rejected(s, Faction::Atreides, bid(6)).code == RejectCode::NotEnoughSpice);
@@ -947,7 +945,7 @@ TEST_CASE("3.01.11.04 ruling karama_bid_scope=only_above_spice", "[bidding][ruli
     }
   CHECK(karama_offered);
   for (const auto& a : legal_actions(s, me))
-    if (a.kind == ActionKind::Bid && a.flag) CHECK(a.amount > 5);
+    if (a.kind() == ActionKind::Bid && a.as<action::Bid>().karama) CHECK(a.as<action::Bid>().amount > 5);
   const int emperor_before = s.of(Faction::Emperor).spice;
 
   SECTION("a Karama bid within one's spice is an ordinary bid: paid, the Karama kept") {
@@ -1043,7 +1041,7 @@ TEST_CASE("3.01.11.04 Bid.card names the card spent as the Karama", "[bidding]")
     CHECK(r2.code == RejectCode::IllegalChoice);
     CHECK(r2.reason.find("not in your hand") != std::string::npos);
     CHECK(rejected(s, Faction::BeneGesserit, karama_bid(9, 200)).code == RejectCode::Malformed);
-    Action named_plain_bid = bid(5);
+    action::Bid named_plain_bid = bid(5);
     named_plain_bid.card = karama;
     CHECK(rejected(s, Faction::BeneGesserit, named_plain_bid).code == RejectCode::Malformed);
   }
@@ -1104,20 +1102,20 @@ TEST_CASE("Bid.card round-trips through the event codec and the action JSON", "[
   std::string err;
   codec::Event d;
   REQUIRE(codec::decode_event(codec::encode_event(e), &d, &err));
-  CHECK(d.action.kind == ActionKind::Bid);
-  CHECK(d.action.amount == 7);
-  CHECK(d.action.flag);
-  CHECK(d.action.card == 12);
+  CHECK(d.action.kind() == ActionKind::Bid);
+  CHECK(d.action.as<action::Bid>().amount == 7);
+  CHECK(d.action.as<action::Bid>().karama);
+  CHECK(d.action.as<action::Bid>().card == 12);
   e.action = bid(3);
   REQUIRE(codec::decode_event(codec::encode_event(e), &d, &err));
-  CHECK(d.action.card == kNone8);
+  CHECK(d.action.as<action::Bid>().card == kNone8);
   Action a;
   REQUIRE(codec::parse_action_json(R"({"action_type":"Bid","action":{"amount":4,"karama":true,"card":12}})", &a,
                                    nullptr, &err));
-  CHECK(a.card == 12);
-  CHECK(a.flag);
+  CHECK(a.as<action::Bid>().card == 12);
+  CHECK(a.as<action::Bid>().karama);
   REQUIRE(codec::parse_action_json(R"({"action_type":"Bid","action":{"amount":4}})", &a, nullptr, &err));
-  CHECK(a.card == kNone8);
+  CHECK(a.as<action::Bid>().card == kNone8);
 }
 
 // ---- 3.01.11.02: a Karama prevents the next use of an automatic ability ----
@@ -1125,10 +1123,10 @@ TEST_CASE("Bid.card round-trips through the event codec and the action JSON", "[
 namespace {
 
 Action prevent_play(uint8_t karama, rules::Ability ab, Faction target) {
-  Action a = make(ActionKind::PlayCard);
+  action::PlayCard a;
   a.card = karama;
   a.value = static_cast<uint8_t>(rules::kKaramaPrevent | static_cast<int>(ab));
-  a.to = static_cast<uint8_t>(target);
+  a.target = static_cast<uint8_t>(target);
   return a;
 }
 

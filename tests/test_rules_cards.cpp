@@ -33,7 +33,7 @@ bool offered(const GameState& s, Faction f, uint8_t card) {
   for (const auto& x : decisions(s, s.seat_of(f)))
     if (x.kind == ActionKind::PlayCard && !x.options.empty() && x.options[0] == card) d = true;
   for (const auto& a : legal_actions(s, s.seat_of(f)))
-    if (a.kind == ActionKind::PlayCard && a.card == card) l = true;
+    if (a.kind() == ActionKind::PlayCard && a.as<action::PlayCard>().card == card) l = true;
   CHECK(d == l);
   return d;
 }
@@ -169,7 +169,7 @@ TEST_CASE("3.01.09 Hajr gives one more force movement in the player's own turn",
   REQUIRE(t.step == kMoveStep);
   auto first_move = [&](const GameState& st) {
     for (const auto& a : legal_actions(st, me))
-      if (a.kind == ActionKind::Move) return a;
+      if (a.kind() == ActionKind::Move) return a;
     FAIL("no move");
     return Action{};
   };
@@ -291,8 +291,8 @@ TEST_CASE("3.01.22 1.00.05 Truthtrance free-form question: the game pauses until
   // Everything else waits (1.00.05): bids, bribes, cards.
   const Seat bidder = s.bidding.current;
   CHECK(rejected(s, s.faction_at(bidder), bid(1)).code == RejectCode::WrongPhase);
-  Action bribe = make(ActionKind::Bribe);
-  bribe.faction = static_cast<uint8_t>(Faction::Emperor);
+  action::Bribe bribe;
+  bribe.to = static_cast<uint8_t>(Faction::Emperor);
   bribe.amount = 1;
   CHECK(rejected(s, Faction::Harkonnen, bribe).code == RejectCode::WrongPhase);
   CHECK(rejected(s, Faction::Harkonnen, respond(true)).code == RejectCode::NotYourDecision);
@@ -390,16 +390,14 @@ TEST_CASE("3.01.11.01 1.10.02.06 the Guild ally's half-price shipment paid partl
   // The Guild ships at half price (the window's subject) and its ally, the Harkonnen, pays part.
   s.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::Guild);
   s.of(Faction::Guild).ally = static_cast<uint8_t>(Faction::Harkonnen);
-  Action p = make(ActionKind::AllyPermission);
-  p.amount = 3;
+  action::AllyPermission p;
+  p.shipment = 3;
   act(s, Faction::Harkonnen, p);
   pass_until_ship_or_move(s, Faction::Guild);
   REQUIRE(s.step == kShipStep);
-  Action a = ship(data::polar_sink(), 8);  // 8 at half price: 2 own + 3 allowed are not enough
-  a.amount2 = 3;
+  action::Ship a{.to = data::polar_sink(), .forces = 8, .ally_pays = 3};  // 8 at half price: 2 own + 3 allowed are not enough
   CHECK(rejected(s, Faction::Guild, a).code == RejectCode::NotEnoughSpice);
-  a = ship(data::polar_sink(), 2);  // 2 at half price: the ally pays 1, the Guild 1
-  a.amount2 = 1;
+  a = action::Ship{.to = data::polar_sink(), .forces = 2, .ally_pays = 1};  // 2 at half price: the ally pays 1, the Guild 1
   act(s, Faction::Guild, a);
   REQUIRE(s.window_depth == 1);
   CHECK(s.windows[0].act_amount2 == 1);
@@ -528,7 +526,7 @@ TEST_CASE("1.14.06 2.02.22 Bene Gesserit worthless card as a Karama: cancels in 
        ++i) {
     const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
     Action a = pass();
-    if (s.step == 3) a = make(ActionKind::GuildTiming), a.flag = true;  // the Guild goes now (2.06.12)
+    if (s.step == 3) a = action::GuildTiming{.now = true};  // the Guild goes now (2.06.12)
     act(s, s.faction_at(who), a);
   }
   REQUIRE(s.step == kShipStep);
@@ -547,10 +545,10 @@ TEST_CASE("cards and Karama windows in random games: invariants hold, every game
     GameState s = create_game(g, nullptr);
     std::string why, broken;
     const bool ok = testplay::play(s, seed, 20000, [&](const GameState& st, const testplay::Step& step) {
-      if (step.action.kind == ActionKind::PlayCard) ++played;
+      if (step.action.kind() == ActionKind::PlayCard) ++played;
       if (st.window_depth > 0 && st.windows[st.window_depth - 1].kind == WindowKind::KaramaCancel) ++windows;
       if (!broken.empty()) return;
-      if (step.action.kind == ActionKind::PlayCard || st.window_depth > 0)  // views and decisions leak no hand
+      if (step.action.kind() == ActionKind::PlayCard || st.window_depth > 0)  // views and decisions leak no hand
         for (Seat x = 0; x < st.num_seats && broken.empty(); ++x)
           if (auto p = inspect::check_projection(st, inspect::Viewer::of(x))) broken = "version " + std::to_string(st.version) + ": " + *p;
       if (auto v = inspect::check_invariants(st)) broken = "version " + std::to_string(st.version) + ": " + v->invariant + ": " + v->detail;

@@ -14,14 +14,14 @@ const std::initializer_list<Faction> kSix = {Faction::Atreides, Faction::BeneGes
                                               Faction::Fremen, Faction::Harkonnen, Faction::Guild};
 
 Action predict(Faction f, int turn) {
-  Action a = make(ActionKind::Predict);
+  action::Predict a;
   a.faction = static_cast<uint8_t>(f);
-  a.value = static_cast<uint8_t>(turn);
+  a.turn = static_cast<uint8_t>(turn);
   return a;
 }
 Action select_traitor(uint8_t leader) {
-  Action a = make(ActionKind::SelectTraitor);
-  a.value = leader;
+  action::SelectTraitor a;
+  a.leader = leader;
   return a;
 }
 // Moves n regular forces of f from reserves to loc.
@@ -90,17 +90,14 @@ TEST_CASE("2.04.02 Fremen place exactly 10 forces in their three territories", "
   GameState s = game({Faction::Fremen, Faction::Harkonnen});
   act(s, Faction::Fremen, select_traitor(s.of(Faction::Fremen).traitor_offer.ids[0]));
   REQUIRE(s.step == static_cast<uint8_t>(SetupStep::FremenPlacement));
-  Action bad = make(ActionKind::PlaceForces);
-  bad.placements[0] = Placement{loc("Sietch Tabr"), 9, 0};
-  bad.n_placements = 1;
+  action::PlaceForces bad;
+  bad.placements = {Placement{loc("Sietch Tabr"), 9, 0}};
   CHECK(rejected(s, Faction::Fremen, bad).code == RejectCode::IllegalChoice);
-  Action wrong_place = bad;
+  action::PlaceForces wrong_place = bad;
   wrong_place.placements[0] = Placement{loc("Carthag"), 10, 0};
   CHECK(rejected(s, Faction::Fremen, wrong_place).code == RejectCode::IllegalChoice);
-  Action good = make(ActionKind::PlaceForces);
-  good.placements[0] = Placement{loc("Sietch Tabr"), 6, 1};
-  good.placements[1] = Placement{loc("False Wall West (Middle Sector)"), 3, 0};
-  good.n_placements = 2;
+  action::PlaceForces good;
+  good.placements = {Placement{loc("Sietch Tabr"), 6, 1}, Placement{loc("False Wall West (Middle Sector)"), 3, 0}};
   act(s, Faction::Fremen, good);
   CHECK(s.forces_at(Faction::Fremen, loc("Sietch Tabr"), 0) == 6);
   CHECK(s.forces_at(Faction::Fremen, loc("Sietch Tabr"), 1) == 1);
@@ -116,9 +113,8 @@ TEST_CASE("2.02.08 advanced Bene Gesserit place an advisor, a fighter when alone
   act(s, Faction::Atreides, select_traitor(s.of(Faction::Atreides).traitor_offer.ids[0]));
   REQUIRE(s.step == static_cast<uint8_t>(SetupStep::BgPlacement));
   CHECK(s.forces_at(Faction::BeneGesserit, loc("Polar Sink")) == 0);
-  Action a = make(ActionKind::PlaceForces);
-  a.placements[0] = Placement{loc("Arrakeen"), 1, 0};
-  a.n_placements = 1;
+  action::PlaceForces a;
+  a.placements = {Placement{loc("Arrakeen"), 1, 0}};
   act(s, Faction::BeneGesserit, a);
   CHECK(s.forces_at(Faction::BeneGesserit, loc("Arrakeen"), 1) == 1);  // an advisor beside the Atreides
   CHECK(s.forces_at(Faction::BeneGesserit, loc("Arrakeen"), 0) == 0);
@@ -345,8 +341,8 @@ TEST_CASE("1.09.05 2.06.08 2.06.11 game end: Guild default, most strongholds, Fr
 
 TEST_CASE("0.00 1.12 1.09.01 bribes: to the front of the shield, collected at the Mentat Pause", "[deals]") {
   GameState s = game({Faction::Atreides, Faction::Harkonnen});
-  Action b = make(ActionKind::Bribe);
-  b.faction = static_cast<uint8_t>(Faction::Harkonnen);
+  action::Bribe b;
+  b.to = static_cast<uint8_t>(Faction::Harkonnen);
   b.amount = 3;
   CHECK(rejected(s, Faction::Atreides, b).code == RejectCode::WrongPhase);  // not during setup
   play_until(s, Phase::Storm, 1);
@@ -361,15 +357,15 @@ TEST_CASE("0.00 1.12 1.09.01 bribes: to the front of the shield, collected at th
   rules::enter_phase(ctx, Phase::MentatPause);
   CHECK(s.of(Faction::Harkonnen).bribes == 0);
   CHECK(s.of(Faction::Harkonnen).spice == h0 + 3);
-  Action d = make(ActionKind::Deal);
+  action::Deal d;
   d.text = "";
   CHECK(rejected(s, Faction::Atreides, d).code == RejectCode::Malformed);
 }
 
 TEST_CASE("2.03.06 1.10.02.04 the Emperor gives spice to his ally at any time, behind the ally's shield, no other ally may", "[deals]") {
   GameState s = game({Faction::Emperor, Faction::Harkonnen, Faction::Atreides});
-  Action g = make(ActionKind::GiveSpice);
-  g.faction = static_cast<uint8_t>(Faction::Harkonnen);
+  action::GiveSpice g;
+  g.to = static_cast<uint8_t>(Faction::Harkonnen);
   g.amount = 4;
   CHECK(rejected(s, Faction::Emperor, g).code == RejectCode::WrongPhase);  // not during setup
   play_until(s, Phase::Storm, 1);
@@ -384,14 +380,14 @@ TEST_CASE("2.03.06 1.10.02.04 the Emperor gives spice to his ally at any time, b
   CHECK(s.of(Faction::Harkonnen).spice == h0 + 4);  // behind the shield at once, not a bribe
   CHECK(s.of(Faction::Harkonnen).bribes == 0);
   // The ally may not give back (1.10.02.04), nor bribe the Emperor.
-  Action back = g;
-  back.faction = static_cast<uint8_t>(Faction::Emperor);
+  action::GiveSpice back = g;
+  back.to = static_cast<uint8_t>(Faction::Emperor);
   const auto r = rejected(s, Faction::Harkonnen, back);
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK_THAT(r.reason, Catch::Contains("1.10.02.04"));
   // Only to the ally; at least 1; no more than he holds.
-  Action other = g;
-  other.faction = static_cast<uint8_t>(Faction::Atreides);
+  action::GiveSpice other = g;
+  other.to = static_cast<uint8_t>(Faction::Atreides);
   CHECK(rejected(s, Faction::Emperor, other).code == RejectCode::IllegalChoice);
   g.amount = 0;
   CHECK(rejected(s, Faction::Emperor, g).code == RejectCode::Malformed);
@@ -402,7 +398,7 @@ TEST_CASE("2.03.06 1.10.02.04 the Emperor gives spice to his ally at any time, b
   const bool emp_waited = (waiting_for(s) >> emp) & 1u;
   bool offered = false;
   for (const auto& a : legal_actions(s, emp)) {
-    if (a.kind != ActionKind::GiveSpice) continue;
+    if (a.kind() != ActionKind::GiveSpice) continue;
     offered = true;
     CHECK_FALSE(validate(s, emp, a).has_value());
   }
@@ -417,14 +413,14 @@ TEST_CASE("2.03.06 1.10.02.04 the Emperor gives spice to his ally at any time, b
 TEST_CASE("1.10.02.05 1.10.02.06 AllyPermission: only with an ally, bids only under ruling ally_bid_support=permission", "[deals]") {
   GameState s = game({Faction::Emperor, Faction::Harkonnen});
   play_until(s, Phase::Storm, 1);
-  Action p = make(ActionKind::AllyPermission);
-  p.amount = 5;
+  action::AllyPermission p;
+  p.shipment = 5;
   CHECK(rejected(s, Faction::Harkonnen, p).code == RejectCode::IllegalChoice);  // no ally
   s.of(Faction::Emperor).ally = static_cast<uint8_t>(Faction::Harkonnen);
   s.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::Emperor);
   act(s, Faction::Harkonnen, p);
   CHECK(s.of(Faction::Harkonnen).permit_ship == 5);
-  p.amount2 = 3;
+  p.bids = 3;
   const auto r = rejected(s, Faction::Harkonnen, p);
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK_THAT(r.reason, Catch::Contains("ally_bid_support"));
@@ -531,10 +527,9 @@ TEST_CASE("1.12.00 1.12.01 1.12.02 1.12.03 1.12.05 deals between anyone change n
   s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Harkonnen);
   s.of(Faction::Harkonnen).ally = static_cast<uint8_t>(Faction::Atreides);
   // 1.12.00 / 1.12.01: allies may make deals (recorded text, nothing moves).
-  Action d = make(ActionKind::Deal);
+  action::Deal d;
   d.text = "the Harkonnen will not attack Arrakeen this turn";
-  d.n_factions = 1;
-  d.factions[0] = static_cast<uint8_t>(Faction::Harkonnen);
+  d.with = {static_cast<uint8_t>(Faction::Harkonnen)};
   const GameState before = s;
   act(s, Faction::Atreides, d);
   for (auto f : {Faction::Atreides, Faction::Harkonnen, Faction::Emperor}) {
@@ -546,14 +541,14 @@ TEST_CASE("1.12.00 1.12.01 1.12.02 1.12.03 1.12.05 deals between anyone change n
   CHECK(s.phase == before.phase);
   CHECK(s.waiting == before.waiting);
   // 1.12.01: spice in a deal is a bribe, which allies may not make.
-  Action b = make(ActionKind::Bribe);
-  b.faction = static_cast<uint8_t>(Faction::Harkonnen);
+  action::Bribe b;
+  b.to = static_cast<uint8_t>(Faction::Harkonnen);
   b.amount = 2;
   auto r = rejected(s, Faction::Atreides, b);
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK_THAT(r.reason, Catch::Contains("1.10.02.04"));
   // 1.12.00 / 1.12.02 / 1.12.03: a non-ally may be bribed, with spice only, put in front of its shield (public).
-  b.faction = static_cast<uint8_t>(Faction::Emperor);
+  b.to = static_cast<uint8_t>(Faction::Emperor);
   const int emperor = s.of(Faction::Emperor).spice;
   act(s, Faction::Atreides, b);
   CHECK(s.of(Faction::Emperor).bribes == 2);
@@ -603,12 +598,11 @@ TEST_CASE("1.12.04 0.00 ruling deal_timing: deals and bribes during the first st
   GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
   play_until(s, Phase::Storm, 1);
   REQUIRE(s.turn == 1);
-  Action d = make(ActionKind::Deal);
+  action::Deal d;
   d.text = "no attack on Arrakeen";
-  d.n_factions = 1;
-  d.factions[0] = static_cast<uint8_t>(Faction::Harkonnen);
-  Action b = make(ActionKind::Bribe);
-  b.faction = static_cast<uint8_t>(Faction::Emperor);
+  d.with = {static_cast<uint8_t>(Faction::Harkonnen)};
+  action::Bribe b;
+  b.to = static_cast<uint8_t>(Faction::Emperor);
   b.amount = 1;
   SECTION("storm_phase (default): accepted while the first storm is dialed") {
     CHECK_FALSE(validate(s, s.seat_of(Faction::Atreides), d).has_value());

@@ -41,8 +41,7 @@ void pass_until_ship(GameState& s, Faction f) {
     const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
     Action a = pass();
     if (s.step == kGuildTimingStep && s.faction_at(who) == Faction::Guild && f == Faction::Guild) {
-      a = make(ActionKind::GuildTiming);
-      a.flag = true;
+      a = action::GuildTiming{.now = true};
     }
     act(s, s.faction_at(who), a);
   }
@@ -278,7 +277,7 @@ TEST_CASE("1.14.01 Atreides Karama power: sees the whole battle plan of one side
   const Seat emp = s.seat_of(Faction::Emperor);
   std::vector<Action> plans;
   for (const auto& a : legal_actions(s, emp))
-    if (a.kind == ActionKind::BattlePlan) plans.push_back(a);
+    if (a.kind() == ActionKind::BattlePlan) plans.push_back(a);
   REQUIRE_FALSE(plans.empty());
   act(s, Faction::Emperor, plans.front());
   const auto atreides_view = inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides)));
@@ -335,12 +334,12 @@ TEST_CASE("3.01.11.02 a prevented cross-shipment is rejected with its reason, th
   for (int l = 0; l < data::kNumLocations && from == kNone8; ++l)
     if (s.forces_at(Faction::Guild, static_cast<LocationId>(l)) > 0 && !s.in_storm(static_cast<LocationId>(l))) from = static_cast<LocationId>(l);
   REQUIRE(from != kNone8);
-  Action cross = ship(data::polar_sink(), 1);
+  action::Ship cross = ship(data::polar_sink(), 1);
   cross.from = from;
   auto r = rejected(s, Faction::Guild, cross);
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));
-  for (const auto& a : legal_actions(s, s.seat_of(Faction::Guild))) CHECK((a.kind != ActionKind::Ship || a.from == kNone8 || a.flag));
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::Guild))) CHECK((a.kind() != ActionKind::Ship || a.as<action::Ship>().from == kNone8 || a.as<action::Ship>().to_reserves));
   act(s, Faction::Guild, ship(data::polar_sink(), 1));
   CHECK(s.prevented[static_cast<int>(Faction::Guild)] == 0);
 }
@@ -352,15 +351,15 @@ TEST_CASE("3.01.11.02 a prevented Voice is rejected and offered only as Pass, th
   enter_battle(s);
   for (int i = 0; i < 5 && s.step != rules::ability::kVoice; ++i) play_step(s);
   REQUIRE(s.step == rules::ability::kVoice);
-  Action v = make(ActionKind::Voice);
-  v.flag = true;
-  v.value = rules::ability::kPoisonWeapon;
+  action::Voice v;
+  v.must = true;
+  v.kind = rules::ability::kPoisonWeapon;
   auto r = rejected(s, Faction::BeneGesserit, v);
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));
   const auto acts = legal_actions(s, s.seat_of(Faction::BeneGesserit));
   REQUIRE(acts.size() == 1);
-  CHECK(acts[0].kind == ActionKind::Pass);
+  CHECK(acts[0].kind() == ActionKind::Pass);
   act(s, Faction::BeneGesserit, pass());
   CHECK(s.prevented[static_cast<int>(Faction::BeneGesserit)] == 0);
 }
@@ -392,17 +391,17 @@ TEST_CASE("3.01.11.01 1.00.04 karama_windows=all_other_seats: a Karama cancels t
   enter_battle(s);
   for (int i = 0; i < 5 && s.step != rules::ability::kVoice; ++i) play_step(s);
   REQUIRE(s.step == rules::ability::kVoice);
-  Action v = make(ActionKind::Voice);
-  v.flag = true;
-  v.value = rules::ability::kPoisonWeapon;
+  action::Voice v;
+  v.must = true;
+  v.kind = rules::ability::kPoisonWeapon;
   act(s, Faction::BeneGesserit, v);
   REQUIRE(s.window_depth == 1);
   CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgVoice));
   CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Harkonnen)));
   CHECK(s.bene_gesserit.battle.voice == 0);  // not applied yet
   SECTION("cancelled") {
-    Action r = make(ActionKind::Respond);
-    r.flag = true;
+    action::Respond r;
+    r.accept = true;
     r.card = karama;
     act(s, Faction::Harkonnen, r);
     CHECK(s.window_depth == 0);
@@ -427,8 +426,8 @@ TEST_CASE("3.01.11.01 default karama_windows=none: the Voice and cross-shipping 
   enter_battle(s);
   for (int i = 0; i < 5 && s.step != rules::ability::kVoice; ++i) play_step(s);
   REQUIRE(s.step == rules::ability::kVoice);
-  Action v = make(ActionKind::Voice);
-  v.value = rules::ability::kPoisonWeapon;
+  action::Voice v;
+  v.kind = rules::ability::kPoisonWeapon;
   act(s, Faction::BeneGesserit, v);
   CHECK(s.window_depth == 0);
   CHECK(s.bene_gesserit.battle.voice == 1 + rules::ability::kPoisonWeapon);
@@ -444,7 +443,7 @@ TEST_CASE("3.01.11.01 karama_windows=all_other_seats: the Guild's cross-shipment
   for (int l = 0; l < data::kNumLocations && from == kNone8; ++l)
     if (s.forces_at(Faction::Guild, static_cast<LocationId>(l)) > 0 && !s.in_storm(static_cast<LocationId>(l))) from = static_cast<LocationId>(l);
   REQUIRE(from != kNone8);
-  Action cross = ship(data::polar_sink(), 2);
+  action::Ship cross = ship(data::polar_sink(), 2);
   cross.from = from;
   act(s, Faction::Guild, cross);
   REQUIRE(s.window_depth == 1);
@@ -485,15 +484,15 @@ TEST_CASE("3.01.11.02 a prevented Kwisatz Haderach: the plan with it is rejected
   Action with_kh;
   bool found = false;
   for (const auto& a : legal_actions(s, s.seat_of(Faction::Atreides))) {
-    CHECK_FALSE((a.kind == ActionKind::BattlePlan && a.flag));
-    if (a.kind == ActionKind::BattlePlan && a.card != kNone8 && !found) {
+    CHECK_FALSE((a.kind() == ActionKind::BattlePlan && a.as<action::BattlePlan>().kwisatz_haderach));
+    if (a.kind() == ActionKind::BattlePlan && a.as<action::BattlePlan>().leader != kNone8 && !found) {
       with_kh = a;
       found = true;
     }
   }
   REQUIRE(found);
   Action without = with_kh;
-  with_kh.flag = true;
+  with_kh.as<action::BattlePlan>().kwisatz_haderach = true;
   auto r = rejected(s, Faction::Atreides, with_kh);
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));
@@ -531,13 +530,13 @@ TEST_CASE("3.01.11.02 3.01.11.01 spiritual advisors: prevented, no advisor step,
     act(s, Faction::Atreides, ship(arrakeen, 2));
     REQUIRE(s.step == 1);
     const int reserves = s.of(Faction::BeneGesserit).reserves[0];
-    Action send = make(ActionKind::SendSpiritualAdvisor);
+    action::SendSpiritualAdvisor send;
     send.to = data::polar_sink();
     act(s, Faction::BeneGesserit, send);
     REQUIRE(s.window_depth == 1);
     CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgSpiritualAdvisor));
-    Action r = make(ActionKind::Respond);
-    r.flag = true;
+    action::Respond r;
+    r.accept = true;
     r.card = karama;
     act(s, Faction::Atreides, r);
     CHECK(s.window_depth == 0);
@@ -546,7 +545,7 @@ TEST_CASE("3.01.11.02 3.01.11.01 spiritual advisors: prevented, no advisor step,
     CHECK_THAT(rejected(s, Faction::BeneGesserit, send).reason, Catch::Contains("3.01.11.01"));
     const auto acts = legal_actions(s, s.seat_of(Faction::BeneGesserit));
     REQUIRE(acts.size() == 1);
-    CHECK(acts[0].kind == ActionKind::Pass);
+    CHECK(acts[0].kind() == ActionKind::Pass);
     act(s, Faction::BeneGesserit, pass());
     CHECK(s.step == kMoveStep);
     CHECK(s.cancelled_ability == kNone8);
@@ -688,36 +687,37 @@ TEST_CASE("3.01.11.01 2.04.06 karama_windows=all_other_seats: the Fremen two-ter
   Action two;
   bool found = false;
   for (const auto& a : legal_actions(s, s.seat_of(Faction::Fremen)))
-    if (a.kind == ActionKind::Move && !validate(s, s.seat_of(Faction::Fremen), a) && validate(one, one.seat_of(Faction::Fremen), a)) {
+    if (a.kind() == ActionKind::Move && !validate(s, s.seat_of(Faction::Fremen), a) && validate(one, one.seat_of(Faction::Fremen), a)) {
       two = a;
       found = true;
       break;
     }
   REQUIRE(found);
   int moving = 0;
-  for (int i = 0; i < two.n_placements; ++i) moving += two.placements[i].forces + two.placements[i].special;
-  const int at_target = s.forces_at(Faction::Fremen, two.to);
+  const auto& two_move = two.as<action::Move>();
+  for (const auto& p : two_move.from) moving += p.forces + p.special;
+  const int at_target = s.forces_at(Faction::Fremen, two_move.to);
   act(s, Faction::Fremen, two);
   REQUIRE(s.window_depth == 1);
   CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::FremenMovement));
   CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Atreides)));
-  CHECK(s.forces_at(Faction::Fremen, two.to) == at_target);  // not moved yet
-  CHECK(s.pending_move_n == two.n_placements);
+  CHECK(s.forces_at(Faction::Fremen, two_move.to) == at_target);  // not moved yet
+  CHECK(s.pending_move_n == two_move.from.size());
   check_legal(s);
   SECTION("let through: the move is made as announced") {
     act(s, Faction::Atreides, make(ActionKind::Respond));
     CHECK(s.window_depth == 0);
-    CHECK(s.forces_at(Faction::Fremen, two.to) == at_target + moving);
+    CHECK(s.forces_at(Faction::Fremen, two_move.to) == at_target + moving);
   }
   SECTION("cancelled: the Fremen retake the movement one territory at most") {
-    Action r = make(ActionKind::Respond);
-    r.flag = true;
+    action::Respond r;
+    r.accept = true;
     r.card = karama;
     act(s, Faction::Atreides, r);
     CHECK(s.window_depth == 0);
     CHECK(s.step == kMoveStep);
     CHECK(waits(s, Faction::Fremen));
-    CHECK(s.forces_at(Faction::Fremen, two.to) == at_target);
+    CHECK(s.forces_at(Faction::Fremen, two_move.to) == at_target);
     CHECK_THAT(rejected(s, Faction::Fremen, two).reason, Catch::Contains("3.01.11.01"));
     act(s, Faction::Fremen, pass());
     CHECK(s.cancelled_ability == kNone8);

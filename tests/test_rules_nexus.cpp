@@ -46,18 +46,18 @@ GameState to_nexus(std::initializer_list<Faction> factions) {
 }
 
 Action propose(Faction f) {
-  Action a = make(ActionKind::ProposeAlliance);
-  a.faction = static_cast<uint8_t>(f);
+  action::ProposeAlliance a;
+  a.with = static_cast<uint8_t>(f);
   return a;
 }
 Action accept(Faction f) {
-  Action a = make(ActionKind::AcceptAlliance);
-  a.faction = static_cast<uint8_t>(f);
+  action::AcceptAlliance a;
+  a.with = static_cast<uint8_t>(f);
   return a;
 }
 Action break_alliance() { return make(ActionKind::BreakAlliance); }
 Action ride(LocationId to, int forces = 0, int special = 0) {
-  Action a = make(ActionKind::WormRide);
+  action::WormRide a;
   a.to = to;
   a.forces = static_cast<uint8_t>(forces);
   a.special = static_cast<uint8_t>(special);
@@ -163,8 +163,8 @@ TEST_CASE("1.10.01.06 breaking an alliance clears both sides", "[nexus]") {
 TEST_CASE("1.10.02.06 an ally's AllyPermission ends with the alliance, and a new alliance starts without", "[nexus]") {
   GameState t = to_nexus(kFour, [](GameState& x) { ally(x, Faction::Atreides, Faction::Harkonnen); });
   REQUIRE(t.phase == Phase::Nexus);
-  Action p = make(ActionKind::AllyPermission);
-  p.amount = 4;
+  action::AllyPermission p;
+  p.shipment = 4;
   act(t, Faction::Harkonnen, p);
   act(t, Faction::Atreides, p);
   CHECK(t.of(Faction::Harkonnen).permit_ship == 4);
@@ -210,8 +210,7 @@ TEST_CASE("1.10.01 Nexus rejections", "[nexus]") {
   GameState s = to_nexus(kFour);
   CHECK(rejected(s, Faction::Atreides, propose(Faction::Atreides)).code == RejectCode::IllegalChoice);
   CHECK(rejected(s, Faction::Atreides, propose(Faction::Fremen)).code == RejectCode::Malformed);
-  Action junk = propose(Faction::Harkonnen);
-  junk.faction = 99;
+  Action junk = action::ProposeAlliance{.with = 99};
   CHECK(rejected(s, Faction::Atreides, junk).code == RejectCode::Malformed);
   CHECK(rejected(s, Faction::Atreides, claim_charity()).code == RejectCode::WrongPhase);
   CHECK(rejected(s, Faction::Atreides, ride(loc("The Great Flat"))).code == RejectCode::WrongPhase);
@@ -228,7 +227,7 @@ TEST_CASE("1.10.01.07 a Nexus always ends, whatever the seats choose", "[nexus]"
     REQUIRE_FALSE(acts.empty());
     Action chosen = acts.back();
     for (const auto& a : acts)
-      if (a.kind != ActionKind::Pass) {
+      if (a.kind() != ActionKind::Pass) {
         chosen = a;
         break;
       }

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "core/rules/rules.h"
+#include "events/codec.h"
 #include "support/scenario.h"
 
 using namespace mentat;
@@ -325,9 +326,9 @@ TEST_CASE("1.05 decisions and legal actions: every legal action is accepted, Pas
     auto acts = legal_actions(s, seat);
     bool has_pass = false;
     for (const auto& a : acts) {
-      INFO(faction_name(f) << " " << int(a.forces) << "+" << int(a.special) << " leader " << int(a.card));
+      INFO(faction_name(f) << " " << codec::action_to_json(a));
       CHECK_FALSE(validate(s, seat, a).has_value());
-      has_pass |= a.kind == ActionKind::Pass;
+      has_pass |= a.kind() == ActionKind::Pass;
     }
     CHECK(has_pass);
   }

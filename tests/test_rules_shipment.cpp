@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/rules/rules.h"
+#include "events/codec.h"
 #include "inspect/projection.h"
 #include "inspect/view.h"
 #include "support/scenario.h"
@@ -35,24 +36,24 @@ void place_kind(GameState& s, Faction f, LocationId l, int regular, int kind = 0
 }
 
 Action cross_ship(LocationId from, int forces, LocationId to) {
-  Action a = ship(to, forces);
+  action::Ship a = ship(to, forces);
   a.from = from;
   return a;
 }
 Action ship_home(LocationId from, int forces) {
-  Action a = ship(kNone8, forces);
+  action::Ship a = ship(kNone8, forces);
   a.from = from;
-  a.flag = true;
+  a.to_reserves = true;
   return a;
 }
 Action advisor(LocationId to) {
-  Action a = make(ActionKind::SendSpiritualAdvisor);
+  action::SendSpiritualAdvisor a;
   a.to = to;
   return a;
 }
 Action guild_timing(bool now) {
-  Action a = make(ActionKind::GuildTiming);
-  a.flag = now;
+  action::GuildTiming a;
+  a.now = now;
   return a;
 }
 
@@ -63,9 +64,9 @@ void check_legal(const GameState& s, Faction f) {
   bool has_pass = false;
   for (const auto& a : acts) {
     auto r = validate(s, seat, a);
-    INFO(action_kind_name(a.kind) << " to " << int(a.to) << " from " << int(a.from) << ": " << (r ? r->reason : ""));
+    INFO(codec::action_to_json(a) << ": " << (r ? r->reason : ""));
     CHECK_FALSE(r.has_value());
-    has_pass |= a.kind == ActionKind::Pass;
+    has_pass |= a.kind() == ActionKind::Pass;
   }
   CHECK(has_pass);
 }
@@ -384,8 +385,8 @@ TEST_CASE("2.02.11 advanced: the spiritual advisor may go as an advisor where th
     pass_until_ship_or_move(s, Faction::Atreides);
     act(s, Faction::Atreides, ship(kGreatFlat, 1));
     REQUIRE(s.step == kIntrusionStep);
-    Action flip = make(ActionKind::Flip);
-    flip.to = kGreatFlat;
+    action::Flip flip;
+    flip.location = kGreatFlat;
     act(s, Faction::BeneGesserit, flip);
     REQUIRE(s.step == kAdvisorStep);
     act(s, Faction::BeneGesserit, advisor(kGreatFlat));
@@ -403,8 +404,8 @@ TEST_CASE("2.02.13 advanced: the Bene Gesserit ship fighters, never where they h
   }, true);
   pass_until_ship_or_move(s, Faction::BeneGesserit);
   CHECK(rejected(s, Faction::BeneGesserit, ship(data::carthag(), 1)).code == RejectCode::IllegalChoice);
-  Action as_advisors = ship(kGreatFlat, 1);
-  as_advisors.flag2 = true;
+  action::Ship as_advisors = ship(kGreatFlat, 1);
+  as_advisors.advisors = true;
   CHECK(rejected(s, Faction::BeneGesserit, as_advisors).code == RejectCode::IllegalChoice);
   act(s, Faction::BeneGesserit, ship(kGreatFlat, 1));
   CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 0) == 1);
@@ -556,9 +557,8 @@ TEST_CASE("1.06.05 one group from one territory, its sectors together unless sep
     };
   };
   auto group = [](LocationId to) {
-    Action a = move(loc("Wind Pass (Far North Sector)"), 2, to);
-    a.placements[1] = Placement{loc("Wind Pass (South Sector)"), 2, 0};
-    a.n_placements = 2;
+    action::Move a = move(loc("Wind Pass (Far North Sector)"), 2, to);
+    a.from.push_back(Placement{loc("Wind Pass (South Sector)"), 2, 0});
     return a;
   };
   SECTION("two sectors of one territory move together") {
@@ -572,8 +572,8 @@ TEST_CASE("1.06.05 one group from one territory, its sectors together unless sep
     GameState s = at_shipment({Faction::Emperor, Faction::Harkonnen}, two_pieces(3));
     pass_until_ship_or_move(s, Faction::Emperor);
     act(s, Faction::Emperor, pass());
-    Action a = group(kGreatFlat);
-    a.placements[1] = Placement{loc("Funeral Plain"), 1, 0};
+    action::Move a = group(kGreatFlat);
+    a.from[1] = Placement{loc("Funeral Plain"), 1, 0};
     CHECK(rejected(s, Faction::Emperor, a).code == RejectCode::IllegalChoice);
   }
   SECTION("not when the storm separates them") {
@@ -748,7 +748,7 @@ TEST_CASE("1.06 decisions and legal actions: every legal action is accepted, Pas
     auto acts = legal_actions(s, who);
     Action chosen = pass();
     for (const auto& a : acts)
-      if (a.kind != ActionKind::Pass && a.kind != ActionKind::AllyPermission) chosen = a;
+      if (a.kind() != ActionKind::Pass && a.kind() != ActionKind::AllyPermission) chosen = a;
     act(s, f, chosen);
   }
   CHECK(checked >= 8);
@@ -772,14 +772,14 @@ TEST_CASE("2.02.17 wartime: before shipment and movement the Bene Gesserit may f
   REQUIRE(s.step == kWartimeStep);
   CHECK(waiting_for(s) == (1u << s.seat_of(Faction::BeneGesserit)));
   check_legal(s, Faction::BeneGesserit);
-  Action flip = make(ActionKind::Flip);
-  flip.to = loc("Funeral Plain");
+  action::Flip flip;
+  flip.location = loc("Funeral Plain");
   CHECK(rejected(s, Faction::BeneGesserit, flip).reason.find("2.02.18") != std::string::npos);  // ally there
-  flip.to = loc("South Mesa (South Sector)");
+  flip.location = loc("South Mesa (South Sector)");
   CHECK(rejected(s, Faction::BeneGesserit, flip).reason.find("2.02.19") != std::string::npos);  // storm
-  flip.to = data::arrakeen();
+  flip.location = data::arrakeen();
   CHECK(rejected(s, Faction::BeneGesserit, flip).code == RejectCode::IllegalChoice);             // ally there too
-  flip.to = kGreatFlat;
+  flip.location = kGreatFlat;
   act(s, Faction::BeneGesserit, flip);
   CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 0) == 2);
   CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 1) == 0);
@@ -796,10 +796,10 @@ TEST_CASE("2.02.15 intrusion: when a non-allied faction moves in, the Bene Gesse
   act(s, Faction::Atreides, move(data::arrakeen(), 3, loc("Imperial Basin (Center Sector)")));
   REQUIRE(s.step == kIntrusionStep);
   check_legal(s, Faction::BeneGesserit);
-  Action flip = make(ActionKind::Flip);
-  flip.to = kGreatFlat;
+  action::Flip flip;
+  flip.location = kGreatFlat;
   CHECK(rejected(s, Faction::BeneGesserit, flip).code == RejectCode::IllegalChoice);
-  flip.to = loc("Imperial Basin (East Sector)");
+  flip.location = loc("Imperial Basin (East Sector)");
   act(s, Faction::BeneGesserit, flip);
   CHECK(s.forces_at(Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 1) == 2);
   CHECK(s.forces_at(Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 0) == 0);
@@ -900,8 +900,8 @@ TEST_CASE("2.02.17 ruling wartime_occupancy=ignore", "[shipment][rulings]") {
     place_kind(g, Faction::Atreides, data::carthag(), 1);           // with the Harkonnen's 10
     place_kind(g, Faction::BeneGesserit, data::carthag(), 1, 1);    // an advisor
   };
-  Action flip = make(ActionKind::Flip);
-  flip.to = data::carthag();
+  action::Flip flip;
+  flip.location = data::carthag();
   SECTION("default limit_applies: no wartime flip in a stronghold at the limit") {
     GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen}, adjust, true);
     CHECK(s.step != kWartimeStep);
@@ -922,14 +922,14 @@ TEST_CASE("2.02.17 ruling wartime_occupancy=ignore", "[shipment][rulings]") {
 
 namespace {
 Action permit(int shipment, int bids = 0) {
-  Action a = make(ActionKind::AllyPermission);
-  a.amount = static_cast<uint16_t>(shipment);
-  a.amount2 = static_cast<uint16_t>(bids);
+  action::AllyPermission a;
+  a.shipment = static_cast<uint16_t>(shipment);
+  a.bids = static_cast<uint16_t>(bids);
   return a;
 }
 Action ship_paid(LocationId to, int forces, int ally_pays) {
-  Action a = ship(to, forces);
-  a.amount2 = static_cast<uint16_t>(ally_pays);
+  action::Ship a = ship(to, forces);
+  a.ally_pays = static_cast<uint16_t>(ally_pays);
   return a;
 }
 }  // namespace
@@ -951,7 +951,7 @@ TEST_CASE("1.10.02.06 allies pay for each other's shipments, within the paying a
   // The legal actions now include the shipment with the ally paying the shortfall.
   bool offered = false;
   for (const auto& a : legal_actions(s, s.seat_of(Faction::Atreides)))
-    offered |= a.kind == ActionKind::Ship && a.to == data::arrakeen() && a.amount2 == a.forces + a.special - 1;
+    offered |= a.kind() == ActionKind::Ship && a.as<action::Ship>().to == data::arrakeen() && a.as<action::Ship>().ally_pays == a.as<action::Ship>().forces + a.as<action::Ship>().special - 1;
   CHECK(offered);
   check_legal(s, Faction::Atreides);
   const int64_t bank0 = s.bank;
@@ -1032,8 +1032,8 @@ TEST_CASE("1.10.02.06 ruling guild_ally_shipment_share: the Guild paying its all
 
 namespace {
 Action flip_move(LocationId from, int advisors, LocationId to) {
-  Action a = move(from, 0, to, advisors);
-  a.flag = true;
+  action::Move a = move(from, 0, to, advisors);
+  a.flip = true;
   return a;
 }
 }  // namespace
@@ -1049,7 +1049,7 @@ TEST_CASE("2.02.16 take up arms: advisors moved into an occupied territory may f
     if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
     REQUIRE(s.step == kMoveStep);
     bool offered = false;
-    for (const auto& a : legal_actions(s, s.seat_of(Faction::BeneGesserit))) offered |= a.kind == ActionKind::Move && a.flag;
+    for (const auto& a : legal_actions(s, s.seat_of(Faction::BeneGesserit))) offered |= a.kind() == ActionKind::Move && a.as<action::Move>().flip;
     CHECK(offered);
     check_legal(s, Faction::BeneGesserit);
     act(s, Faction::BeneGesserit, flip ? flip_move(kGreatFlat, 2, loc("Funeral Plain")) : move(kGreatFlat, 0, loc("Funeral Plain"), 2));
@@ -1081,8 +1081,8 @@ TEST_CASE("2.02.16 take up arms rejections: advisors present, unoccupied, no adv
   const auto r3 = rejected(s, Faction::BeneGesserit, flip_move(kGreatFlat, 1, loc("The Greater Flat")));
   CHECK(r3.code == RejectCode::IllegalChoice);
   CHECK_THAT(r3.reason, Catch::Contains("2.02.18"));
-  Action fighters = move(loc("Wind Pass (North Sector)"), 1, kGreatFlat);
-  fighters.flag = true;
+  action::Move fighters = move(loc("Wind Pass (North Sector)"), 1, kGreatFlat);
+  fighters.flip = true;
   const auto r4 = rejected(s, Faction::BeneGesserit, fighters);
   CHECK(r4.code == RejectCode::IllegalChoice);
   CHECK_THAT(r4.reason, Catch::Contains("no advisors"));
@@ -1121,8 +1121,8 @@ TEST_CASE("2.02.16 take up arms is advanced only", "[shipment]") {
   });
   pass_until_ship_or_move(s, Faction::BeneGesserit);
   if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
-  Action a = move(kGreatFlat, 2, loc("Funeral Plain"));
-  a.flag = true;
+  action::Move a = move(kGreatFlat, 2, loc("Funeral Plain"));
+  a.flip = true;
   const auto r = rejected(s, Faction::BeneGesserit, a);
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK_THAT(r.reason, Catch::Contains("advanced"));
@@ -1174,7 +1174,7 @@ TEST_CASE("3.01.11.02 2.06.12 prevented: the next Shipment and Movement has no G
   CHECK(s.guild.shipmove.timing_off == 1);
   CHECK_FALSE(is_prevented(s, Faction::Guild, rules::Ability::GuildTiming));
   for (Seat x = 0; x < s.num_seats; ++x)
-    for (const auto& a : legal_actions(s, x)) CHECK(a.kind != ActionKind::GuildTiming);
+    for (const auto& a : legal_actions(s, x)) CHECK(a.kind() != ActionKind::GuildTiming);
   // Storm order, the Guild included.
   for (Seat x : rules::order_from_first(s)) {
     REQUIRE(s.phase == Phase::ShipmentMovement);
@@ -1197,7 +1197,7 @@ TEST_CASE("3.01.11.02 2.02.16 prevented take up arms: the flip is rejected, the 
   pass_until_ship_or_move(s, Faction::BeneGesserit);
   if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
   REQUIRE(s.step == kMoveStep);
-  for (const auto& a : legal_actions(s, s.seat_of(Faction::BeneGesserit))) CHECK_FALSE((a.kind == ActionKind::Move && a.flag));
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::BeneGesserit))) CHECK_FALSE((a.kind() == ActionKind::Move && a.as<action::Move>().flip));
   auto r = rejected(s, Faction::BeneGesserit, flip_move(kGreatFlat, 2, loc("Funeral Plain")));
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK_THAT(r.reason, Catch::Contains("3.01.11.02"));

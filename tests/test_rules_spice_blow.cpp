@@ -55,7 +55,7 @@ void blow(GameState& s, int d1 = 1, int d2 = 1) {
 uint8_t bit_of(const GameState& s, Faction f) { return static_cast<uint8_t>(1u << s.seat_of(f)); }
 
 Action worm_to(LocationId l) {
-  Action a = make(ActionKind::WormRide);
+  action::WormRide a;
   a.to = l;
   return a;
 }

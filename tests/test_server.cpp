@@ -376,7 +376,7 @@ TEST_CASE("server: create a room, act with the right token, and every rejection"
     REQUIRE(codec::decode_event(bytes, &e, &error));
     CHECK(e.seat == 2);
     CHECK(e.client_action_id == "s2:p1");
-    CHECK(e.action.kind == ActionKind::Predict);
+    CHECK(e.action.kind() == ActionKind::Predict);
 
     auto m = h.server().metrics();
     CHECK(m.appends == 1);
@@ -885,15 +885,12 @@ TEST_CASE("server: hostile deal text and room ids never break a feed (strict JSO
   }
   // Stored by another path (the room layer takes any bytes): the feed stays valid.
   s = head_state_of(h, "hostile");
-  Action a;
-  a.kind = ActionKind::Deal;
-  a.factions[a.n_factions++] = static_cast<uint8_t>(Faction::Harkonnen);
+  action::Deal a;
+  a.with.push_back(static_cast<uint8_t>(Faction::Harkonnen));
   a.text = "raw\x01\x1b\xff\xc0\xaf\xed\xa0\x80 end";
   REQUIRE(store::submit(h.store(), "hostile", 0, s.version, a, "raw").ok);
-  a.kind = ActionKind::Bribe;
-  a.faction = static_cast<uint8_t>(Faction::Harkonnen);
-  a.amount = 1;
-  REQUIRE(store::submit(h.store(), "hostile", 0, s.version + 1, a, "bribe").ok);
+  action::Bribe bribe{.to = static_cast<uint8_t>(Faction::Harkonnen), .amount = 1, .note = a.text};
+  REQUIRE(store::submit(h.store(), "hostile", 0, s.version + 1, bribe, "bribe").ok);
 
   for (const std::string& token : {std::string(), room.tokens[0], room.tokens[1]}) {
     auto ev = strict_json(h.get("/rooms/hostile/events?after=-1", token));

@@ -67,9 +67,7 @@ TEST_CASE("codec JSON is strict for any stored text", "[json][hostile]") {
   codec::Event e;
   e.version = 7;
   e.seat = 1;
-  e.action.kind = ActionKind::Deal;
-  e.action.text = kHostile;
-  e.action.factions[e.action.n_factions++] = static_cast<uint8_t>(Faction::Harkonnen);
+  e.action = action::Deal{.with = {static_cast<uint8_t>(Faction::Harkonnen)}, .text = kHostile};
   e.client_action_id = "id\x1b\x01\xff";
   std::string json, error;
   REQUIRE(codec::event_to_json(codec::encode_event(e), &json, &error));
@@ -82,11 +80,7 @@ TEST_CASE("codec JSON is strict for any stored text", "[json][hostile]") {
   CHECK(text.find("\"q\" \\ </script> \xc3\xa9 end\n\t") != std::string::npos);
 
   // The same for a Bribe note and a game name.
-  e.action = Action{};
-  e.action.kind = ActionKind::Bribe;
-  e.action.faction = static_cast<uint8_t>(Faction::Atreides);
-  e.action.amount = 1;
-  e.action.text = kHostile;
+  e.action = action::Bribe{.to = static_cast<uint8_t>(Faction::Atreides), .amount = 1, .note = kHostile};
   REQUIRE(codec::event_to_json(codec::encode_event(e), &json, &error));
   CHECK_FALSE(has_raw_control(json));
   strict(json);
@@ -109,9 +103,7 @@ TEST_CASE("terminal lines carry no control characters: log summaries, printable(
   codec::Event e;
   e.version = s.version + 1;
   e.seat = s.seat_of(Faction::Atreides);
-  e.action.kind = ActionKind::Deal;
-  e.action.text = kHostile;
-  e.action.factions[e.action.n_factions++] = static_cast<uint8_t>(Faction::Harkonnen);
+  e.action = action::Deal{.with = {static_cast<uint8_t>(Faction::Harkonnen)}, .text = kHostile};
   REQUIRE_FALSE(validate(s, e.seat, e.action));
   apply(s, e.seat, e.action, nullptr);
   for (bool hidden : {false, true}) {

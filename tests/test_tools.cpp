@@ -133,8 +133,7 @@ TEST_CASE("fork with another ruling records it as the fork's first event", "[too
   CHECK(parent.rulings.is(RulingId::BribeTiming, 0));
   CHECK(replay::verify_room(*S.st, "r2").ok);
   // Players cannot change rulings.
-  Action a;
-  a.kind = ActionKind::SetRulings;
+  action::SetRulings a;
   a.rulings = other;
   CHECK(validate(s, 0, a).has_value());
 }
@@ -153,9 +152,8 @@ TEST_CASE("rerun finds a planted divergence at the right version", "[tools]") {
   }
   REQUIRE(store::load_state(*S.st, room, -1, &s, &err));
   REQUIRE(s.phase != Phase::Setup);
-  Action bribe;
-  bribe.kind = ActionKind::Bribe;
-  bribe.faction = static_cast<uint8_t>(Faction::Harkonnen);
+  action::Bribe bribe;
+  bribe.to = static_cast<uint8_t>(Faction::Harkonnen);
   bribe.amount = 2;
   auto o = store::submit(*S.st, room, s.seat_of(Faction::Atreides), static_cast<int64_t>(s.version), bribe, "bribe");
   REQUIRE(o.ok);

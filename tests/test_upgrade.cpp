@@ -147,7 +147,7 @@ TEST_CASE("the base game summarises the previous release's game line for line", 
     const auto& e = events[i];
     GameState before = s;
     DrawLog draws;
-    if (e.action.kind == ActionKind::CreateGame) {
+    if (e.action.kind() == ActionKind::CreateGame) {
       s = create_game(e.setup, &draws);
     } else {
       REQUIRE_FALSE(validate(s, e.seat, e.action).has_value());

@@ -49,11 +49,7 @@ using ability::kWeapon;
 std::string card_name(uint8_t card) { return std::string(data::treachery_card(card).name); }
 std::string leader_name(uint8_t id) { return std::string(data::leader(id).name); }
 std::string territory_name(TerritoryId t) { return std::string(data::territory(t).name); }
-Action pass() {
-  Action a;
-  a.kind = ActionKind::Pass;
-  return a;
-}
+Action pass() { return action::Pass{}; }
 
 // Whether `seat` may commit `value` for `element` (2.01.08 + 1.07.04).
 std::optional<Rejection> answer_problem(const GameState& s, Seat seat, int element, uint8_t value) {
@@ -142,39 +138,39 @@ bool prescience_opens(Ctx& c) {
 std::optional<Rejection> prescience_validate(const GameState& s, Seat seat, const Action& a) {
   const bool asked = has_bit(s.waiting, seat);
   if (s.step == kPrescience) {
-    if (a.kind != ActionKind::Prescience && a.kind != ActionKind::Pass)
+    if (a.kind() != ActionKind::Prescience && a.kind() != ActionKind::Pass)
       return reject(RejectCode::WrongPhase, "the Atreides may use Prescience before the battle plans: the phase takes Prescience (or Pass) now");
     if (!asked) return reject(RejectCode::NotYourDecision, "the Atreides decide whether to use Prescience (2.01.08)");
-    if (a.kind == ActionKind::Prescience)
+    if (a.kind() == ActionKind::Prescience)
       if (auto why = ability_blocked(s, kMe, Ability::AtreidesPrescience)) return reject(RejectCode::IllegalChoice, *why);
-    if (a.kind == ActionKind::Prescience && a.value > kDial)
+    if (a.kind() == ActionKind::Prescience && a.as<action::Prescience>().element > kDial)
       return reject(RejectCode::Malformed, "Prescience asks for element 0 (leader), 1 (weapon), 2 (defense) or 3 (number dialed)");
     return std::nullopt;
   }
-  if (a.kind != ActionKind::PrescienceAnswer)
+  if (a.kind() != ActionKind::PrescienceAnswer)
     return reject(RejectCode::WrongPhase, "the Atreides' Prescience awaits its answer: the phase takes PrescienceAnswer now");
   if (!asked)
     return reject(RejectCode::NotYourDecision, std::string("the opponent reveals its ") + battle_element_name(s.atreides.battle.prescience - 1) +
                                                    " to the Atreides (2.01.08)");
-  return answer_problem(s, seat, s.atreides.battle.prescience - 1, a.value);
+  return answer_problem(s, seat, s.atreides.battle.prescience - 1, a.as<action::PrescienceAnswer>().value);
 }
 
 void prescience_apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   if (s.step == kPrescience) {
     // 3.01.11.01: a Karama may cancel it as it is used (cards.cpp; ruling karama_windows).
-    if (a.kind == ActionKind::Prescience && karama_window(c, seat, Ability::AtreidesPrescience, a)) return;
+    if (a.kind() == ActionKind::Prescience && karama_window(c, seat, Ability::AtreidesPrescience, a)) return;
     consume_prevention(s, kMe, Ability::AtreidesPrescience);  // 3.01.11.02: its use opportunity
-    if (a.kind == ActionKind::Pass) {
+    if (a.kind() == ActionKind::Pass) {
       battle_open_after(c, static_cast<int>(kMe));
       return;
     }
-    s.atreides.battle.prescience = static_cast<uint8_t>(a.value + 1);
+    s.atreides.battle.prescience = static_cast<uint8_t>(a.as<action::Prescience>().element + 1);
     s.step = kPrescienceAnswer;
     s.waiting = bit(battle_target_of(s, kMe));
     return;
   }
-  s.atreides.battle.prescience_value = a.value;
+  s.atreides.battle.prescience_value = a.as<action::PrescienceAnswer>().value;
   s.atreides.battle.prescience_answered = 1;
   battle_open_after(c, static_cast<int>(kMe));
 }
@@ -206,21 +202,13 @@ void prescience_decisions(const GameState& s, Seat seat, std::vector<Decision>& 
 }
 
 void prescience_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
-  Action a;
   if (s.step == kPrescience) {
-    for (uint8_t e = kLeader; e <= kDial && !ability_cancelled(s, kMe, Ability::AtreidesPrescience); ++e) {
-      a.kind = ActionKind::Prescience;
-      a.value = e;
-      out.push_back(a);
-    }
+    for (uint8_t e = kLeader; e <= kDial && !ability_cancelled(s, kMe, Ability::AtreidesPrescience); ++e)
+      out.push_back(action::Prescience{.element = e});
     out.push_back(pass());
     return;
   }
-  for (uint8_t v : answer_values(s, seat, s.atreides.battle.prescience - 1)) {
-    a.kind = ActionKind::PrescienceAnswer;
-    a.value = v;
-    out.push_back(a);
-  }
+  for (uint8_t v : answer_values(s, seat, s.atreides.battle.prescience - 1)) out.push_back(action::PrescienceAnswer{.value = v});
 }
 
 // ---- 2.01.08 the Prescience answer binds the plan (battle_abilities.cpp asks) ----
@@ -273,15 +261,15 @@ void plan_binding(const GameState& s, Seat seat, PlanBinding& k) {
   }
 }
 
-std::optional<Rejection> plan_check(const GameState&, Seat, const Action& a, const PlanBinding& k) {
+std::optional<Rejection> plan_check(const GameState&, Seat, const action::BattlePlan& a, const PlanBinding& k) {
   auto broken = [&]() {
     return reject(RejectCode::IllegalChoice, "you revealed " + answer_text(k.element, k.value) +
                                                  " to the Atreides' Prescience: your battle plan must keep it (2.01.08)");
   };
-  if (k.lead && (a.card != k.leader || a.forces != k.hero)) return broken();
-  if (k.weapon && a.to != k.weapon_card) return broken();
-  if (k.defense && a.from != k.defense_card) return broken();
-  if (k.dial && a.value != k.dial_value) return broken();
+  if (k.lead && (a.leader != k.leader || a.cheap_hero != k.hero)) return broken();
+  if (k.weapon && a.weapon != k.weapon_card) return broken();
+  if (k.defense && a.defense != k.defense_card) return broken();
+  if (k.dial && a.dial != k.dial_value) return broken();
   return std::nullopt;
 }
 
@@ -322,9 +310,9 @@ std::optional<Rejection> kh_unavailable(const GameState& s, Seat) {
   return std::nullopt;
 }
 
-std::optional<Rejection> kh_check(const GameState& s, Seat seat, const Action& a) {
+std::optional<Rejection> kh_check(const GameState& s, Seat seat, const action::BattlePlan& a) {
   if (auto r = kh_unavailable(s, seat)) return r;
-  if (a.card == kNone8 && a.forces == kNone8)
+  if (a.leader == kNone8 && a.cheap_hero == kNone8)
     return reject(RejectCode::IllegalChoice, "the Kwisatz Haderach accompanies a leader or a Cheap Hero (2.01.11)");
   return std::nullopt;
 }
@@ -394,8 +382,8 @@ std::optional<Rejection> karama_check(const GameState& s, Faction me, const Acti
     return reject(RejectCode::WrongPhase, "the Atreides Karama power is used during the Battle phase (1.14.01)");
   if (s.step == 0 || s.battle.aggressor < 0 || s.battle.territory >= data::kNumTerritories || battle_plans_revealed(s))
     return reject(RejectCode::WrongPhase, "the Atreides look at a battle plan while a battle's plans are still secret (1.14.01)");
-  if (a.to >= kNumFactions) return reject(RejectCode::Malformed, "name the faction whose battle plan you look at (target)");
-  const auto target = static_cast<Faction>(a.to);
+  if (a.as<action::PlayCard>().target >= kNumFactions) return reject(RejectCode::Malformed, "name the faction whose battle plan you look at (target)");
+  const auto target = static_cast<Faction>(a.as<action::PlayCard>().target);
   if (target == me) return reject(RejectCode::IllegalChoice, "look at another player's battle plan (1.14.01)");
   if (s.seat_of(target) != s.battle.aggressor && s.seat_of(target) != s.battle.defender)
     return reject(RejectCode::IllegalChoice, std::string(faction_name(target)) + " is not fighting the current battle (1.14.01)");
@@ -405,7 +393,7 @@ std::optional<Rejection> karama_check(const GameState& s, Faction me, const Acti
 // BattleState::karama_seen (public that it was seen; the plan itself only to the Atreides, inspect/view.cpp).
 void karama_apply(Ctx& c, Seat, const Action& a) {
   auto& s = c.s;
-  s.battle.karama_seen = static_cast<uint8_t>(s.seat_of(static_cast<Faction>(a.to)) == s.battle.aggressor ? 1 : 2);
+  s.battle.karama_seen = static_cast<uint8_t>(s.seat_of(static_cast<Faction>(a.as<action::PlayCard>().target)) == s.battle.aggressor ? 1 : 2);
 }
 void karama_candidates(const GameState&, Faction, const Action& base, std::vector<Action>& out) {
   target_candidates(base, out);

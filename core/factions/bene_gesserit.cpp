@@ -20,11 +20,7 @@ using ability::kCheapHero;
 using ability::kNamed;
 using ability::kVoice;
 
-Action pass() {
-  Action a;
-  a.kind = ActionKind::Pass;
-  return a;
-}
+Action pass() { return action::Pass{}; }
 
 bool valid_voice_kind(uint8_t kind) {
   if (kind <= kCheapHero) return true;
@@ -47,24 +43,24 @@ bool voice_opens(Ctx& c) {
 }
 
 std::optional<Rejection> voice_validate(const GameState& s, Seat seat, const Action& a) {
-  if (a.kind != ActionKind::Voice && a.kind != ActionKind::Pass)
+  if (a.kind() != ActionKind::Voice && a.kind() != ActionKind::Pass)
     return reject(RejectCode::WrongPhase, "the Bene Gesserit may use the Voice before the battle plans: the phase takes Voice (or Pass) now");
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "the Bene Gesserit decide whether to use the Voice (2.02.06)");
-  if (a.kind == ActionKind::Voice)
+  if (a.kind() == ActionKind::Voice)
     if (auto why = ability_blocked(s, kMe, Ability::BgVoice)) return reject(RejectCode::IllegalChoice, *why);
-  if (a.kind == ActionKind::Voice && !valid_voice_kind(a.value))
-    return reject(RejectCode::Malformed, "unknown Voice kind " + std::to_string(a.value) +
+  if (const auto* voice = a.get_if<action::Voice>(); voice && !valid_voice_kind(voice->kind))
+    return reject(RejectCode::Malformed, "unknown Voice kind " + std::to_string(voice->kind) +
                                              " (0-5, or 64 + the kind of a special weapon or defense, 78: Lasgun)");
   return std::nullopt;
 }
 
 void voice_apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
-  if (a.kind == ActionKind::Voice && karama_window(c, seat, Ability::BgVoice, a)) return;  // 3.01.11.01
+  if (a.kind() == ActionKind::Voice && karama_window(c, seat, Ability::BgVoice, a)) return;  // 3.01.11.01
   consume_prevention(s, kMe, Ability::BgVoice);  // 3.01.11.02: its use opportunity
-  if (a.kind == ActionKind::Voice) {
-    s.bene_gesserit.battle.voice = static_cast<uint8_t>(a.value + 1);
-    s.bene_gesserit.battle.voice_must = a.flag ? 1 : 0;
+  if (const auto* voice = a.get_if<action::Voice>()) {
+    s.bene_gesserit.battle.voice = static_cast<uint8_t>(voice->kind + 1);
+    s.bene_gesserit.battle.voice_must = voice->must ? 1 : 0;
   }
   battle_open_after(c, static_cast<int>(kMe));
 }
@@ -87,15 +83,11 @@ void voice_decisions(const GameState& s, Seat, std::vector<Decision>& out) {
 }
 
 void voice_legal(const GameState& s, Seat, std::vector<Action>& out) {
-  Action a;
   for (bool must : {true, false}) {
     if (ability_cancelled(s, kMe, Ability::BgVoice)) break;
     for (int k = 0; k < kNamed + data::kNumTreacheryKinds; ++k) {
       if (!valid_voice_kind(static_cast<uint8_t>(k))) continue;
-      a.kind = ActionKind::Voice;
-      a.flag = must;
-      a.value = static_cast<uint8_t>(k);
-      out.push_back(a);
+      out.push_back(action::Voice{.must = must, .kind = static_cast<uint8_t>(k)});
     }
   }
   out.push_back(pass());
@@ -169,16 +161,16 @@ bool able_to_play(const GameState& s, Seat seat, uint8_t kind, const PlanBinding
   return false;
 }
 
-bool plan_plays(uint8_t kind, const Action& a) {
-  if (kind == kCheapHero) return a.forces != kNone8;
-  return battle_card_matches(kind, a.to) || battle_card_matches(kind, a.from);
+bool plan_plays(uint8_t kind, const action::BattlePlan& a) {
+  if (kind == kCheapHero) return a.cheap_hero != kNone8;
+  return battle_card_matches(kind, a.weapon) || battle_card_matches(kind, a.defense);
 }
 
 // A card of `kind` in the plan that the Prescience answer does not bind.
-bool plays_unbound(const GameState& s, Seat seat, uint8_t kind, const Action& a, const PlanBinding& k) {
-  if (kind == kCheapHero) return a.forces != kNone8 && !hero_forced(s, seat, k);
-  return (battle_card_matches(kind, a.to) && !(k.weapon && k.weapon_card == a.to)) ||
-         (battle_card_matches(kind, a.from) && !(k.defense && k.defense_card == a.from));
+bool plays_unbound(const GameState& s, Seat seat, uint8_t kind, const action::BattlePlan& a, const PlanBinding& k) {
+  if (kind == kCheapHero) return a.cheap_hero != kNone8 && !hero_forced(s, seat, k);
+  return (battle_card_matches(kind, a.weapon) && !(k.weapon && k.weapon_card == a.weapon)) ||
+         (battle_card_matches(kind, a.defense) && !(k.defense && k.defense_card == a.defense));
 }
 
 bool forbids_cheap_hero(const GameState& s, Seat seat) {
@@ -187,7 +179,7 @@ bool forbids_cheap_hero(const GameState& s, Seat seat) {
   return !hero_forced(s, seat, battle_plan_binding(s, seat));
 }
 
-std::optional<Rejection> plan_check(const GameState& s, Seat seat, const Action& a, const PlanBinding& k) {
+std::optional<Rejection> plan_check(const GameState& s, Seat seat, const action::BattlePlan& a, const PlanBinding& k) {
   PlanCommand v;
   if (!plan_command(s, seat, v)) return std::nullopt;
   if (v.must && !plan_plays(v.kind, a) && able_to_play(s, seat, v.kind, k))
@@ -250,18 +242,19 @@ bool places_start_forces(const GameState& s) { return s.advanced || s.rulings.is
 bool prediction_asks(const GameState& s) { return s.of(kMe).prediction_turn == 0; }
 
 std::optional<Rejection> prediction_validate(const GameState& s, const Action& a) {
-  if (a.kind != ActionKind::Predict) return reject(RejectCode::WrongPhase, "the Bene Gesserit must make the prediction (Predict)");
-  if (a.faction >= kNumFactions || !s.has(static_cast<Faction>(a.faction)))
+  if (a.kind() != ActionKind::Predict) return reject(RejectCode::WrongPhase, "the Bene Gesserit must make the prediction (Predict)");
+  const auto& predict = a.as<action::Predict>();
+  if (predict.faction >= kNumFactions || !s.has(static_cast<Faction>(predict.faction)))
     return reject(RejectCode::IllegalChoice, "the predicted faction is not in this game");
-  if (static_cast<Faction>(a.faction) == kMe) return reject(RejectCode::IllegalChoice, "the Bene Gesserit must predict another faction");
-  if (a.value < 1 || a.value > s.max_turns)
+  if (static_cast<Faction>(predict.faction) == kMe) return reject(RejectCode::IllegalChoice, "the Bene Gesserit must predict another faction");
+  if (predict.turn < 1 || predict.turn > s.max_turns)
     return reject(RejectCode::IllegalChoice, "the predicted turn must be 1.." + std::to_string(s.max_turns));
   return std::nullopt;
 }
 
 void prediction_apply(GameState& s, const Action& a) {
-  s.of(kMe).prediction_faction = a.faction;
-  s.of(kMe).prediction_turn = a.value;
+  s.of(kMe).prediction_faction = a.as<action::Predict>().faction;
+  s.of(kMe).prediction_turn = a.as<action::Predict>().turn;
 }
 
 void prediction_decisions(const GameState& s, std::vector<Decision>& out) {
@@ -276,20 +269,16 @@ void prediction_legal(const GameState& s, std::vector<Action>& out) {
   prediction_decisions(s, ds);
   for (auto fac : ds.front().options)
     for (int t = 1; t <= s.max_turns; ++t) {
-      Action a;
-      a.kind = ActionKind::Predict;
-      a.faction = static_cast<uint8_t>(fac);
-      a.value = static_cast<uint8_t>(t);
-      out.push_back(a);
+      out.push_back(action::Predict{.faction = static_cast<uint8_t>(fac), .turn = static_cast<uint8_t>(t)});
     }
 }
 
 bool placement_asks(const GameState& s) { return places_start_forces(s) && s.of(kMe).reserves[0] == 20; }
 
 std::optional<Rejection> placement_validate(const GameState&, const Action& a) {
-  if (a.kind != ActionKind::PlaceForces || a.n_placements != 1)
+  if (a.kind() != ActionKind::PlaceForces || a.as<action::PlaceForces>().placements.size() != 1)
     return reject(RejectCode::WrongPhase, "the Bene Gesserit place one starting force (PlaceForces with one placement)");
-  const auto& p = a.placements[0];
+  const auto& p = a.as<action::PlaceForces>().placements[0];
   if (p.location >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
   if (p.forces + p.special != 1) return reject(RejectCode::IllegalChoice, "exactly one force is placed");
   return std::nullopt;
@@ -299,8 +288,7 @@ std::optional<Rejection> placement_validate(const GameState&, const Action& a) {
 // the any-territory ruling: always a fighter.
 void placement_apply(GameState& s, const Action& a) {
   auto& fs = s.of(kMe);
-  for (int i = 0; i < a.n_placements; ++i) {
-    const auto& p = a.placements[i];
+  for (const auto& p : a.as<action::PlaceForces>().placements) {
     const int n = p.forces + p.special;
     const bool alone = other_factions_in(s, kMe, data::territory_of(p.location)) == 0;
     const int kind = (s.advanced && !alone) ? 1 : 0;
@@ -317,11 +305,7 @@ void placement_decisions(const GameState&, std::vector<Decision>& out) {
 
 void placement_legal(const GameState&, std::vector<Action>& out) {
   for (int l = 0; l < data::kNumLocations; ++l) {
-    Action a;
-    a.kind = ActionKind::PlaceForces;
-    a.placements[0] = Placement{static_cast<LocationId>(l), 1, 0};
-    a.n_placements = 1;
-    out.push_back(a);
+    out.push_back(action::PlaceForces{.placements = {Placement{static_cast<LocationId>(l), 1, 0}}});
   }
 }
 

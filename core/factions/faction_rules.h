@@ -216,8 +216,8 @@ struct FactionRules {
   // 2.04.05: this faction sends forces from reserves for free instead of
   // shipping them (1.06.03 does not apply); its checks and its effects.
   bool sends_from_reserves = false;
-  std::optional<Rejection> (*check_send)(const GameState& s, const Action& a) = nullptr;
-  void (*sent)(GameState& s, const Action& a) = nullptr;  // after the forces arrived
+  std::optional<Rejection> (*check_send)(const GameState& s, const action::Ship& a) = nullptr;
+  void (*sent)(GameState& s, const action::Ship& a) = nullptr;  // after the forces arrived
   Ability storm_migration = Ability::None;  // 2.04.17: a send into the storm (✷)
   // 2.04.06: the faction moves `movement_range` territories by
   // `movement_ability` (1.06.05.03: otherwise 1).
@@ -247,7 +247,7 @@ struct FactionRules {
   // the seat may not count its Cheap Heroes for 1.07.04.05 (2.02.06).
   void (*plan_binding)(const GameState& s, Seat seat, PlanBinding& bound) = nullptr;
   bool (*plan_command)(const GameState& s, Seat seat, PlanCommand& command) = nullptr;
-  std::optional<Rejection> (*plan_check)(const GameState& s, Seat seat, const Action& plan, const PlanBinding& bound) = nullptr;
+  std::optional<Rejection> (*plan_check)(const GameState& s, Seat seat, const action::BattlePlan& plan, const PlanBinding& bound) = nullptr;
   void (*narrow_plan)(const GameState& s, Seat seat, const PlanBinding& bound, Decision& d) = nullptr;
   bool (*forbids_cheap_hero)(const GameState& s, Seat seat) = nullptr;
   // The token this faction's plan may add to its leader or Cheap Hero
@@ -257,7 +257,7 @@ struct FactionRules {
     // Why the flag may not be set now (nullopt: it may), before the plan.
     std::optional<Rejection> (*unavailable)(const GameState& s, Seat seat) = nullptr;
     // The plan with the flag set (unavailable, and what it must accompany).
-    std::optional<Rejection> (*check)(const GameState& s, Seat seat, const Action& plan) = nullptr;
+    std::optional<Rejection> (*check)(const GameState& s, Seat seat, const action::BattlePlan& plan) = nullptr;
     int strength = 0;          // added unless its leader or Cheap Hero is killed (2.01.11)
     const char* prompt = "";   // appended to the BattlePlan decision while available
     void (*exploded)(GameState& s) = nullptr;  // 2.01.13 a lasgun/shield explosion
@@ -364,8 +364,8 @@ inline FactionMask team_of(const GameState& s, Faction f) {
 }
 
 // ---- helpers of cards.cpp for the Karama powers ----
-// 3.01.20 / 1.14.02 revival by a card or a Karama power: Action.to a leader
-// or Action.value = regular + 16 x special forces, at most `max_forces`;
+// 3.01.20 / 1.14.02 revival by a card or a Karama power (a PlayCard): target a
+// leader or value = regular + 16 x special forces, at most `max_forces`;
 // `elite_limit`: 2.03.11 / 2.04.20 apply; `rule` is cited in rejections.
 std::optional<Rejection> check_card_revival(const GameState& s, Faction me, const Action& a, int max_forces, bool elite_limit,
                                             const std::string& rule);
@@ -373,11 +373,11 @@ void apply_card_revival(GameState& s, Faction me, const Action& a, bool elite_li
 void card_revival_candidates(const GameState& s, Faction me, int max_forces, Action base, std::vector<Action>& out);
 // Opens a response window (false when the stack is full).
 bool open_window(GameState& s, Window w);
-// Candidates naming each faction id as the target (Action.to).
+// Candidates naming each faction id as the target (PlayCard.target) of `base` (a PlayCard).
 inline void target_candidates(const Action& base, std::vector<Action>& out) {
   for (int f = 0; f < kNumFactions; ++f) {
-    Action a = base;
-    a.to = static_cast<uint8_t>(f);
+    action::PlayCard a = base.as<action::PlayCard>();
+    a.target = static_cast<uint8_t>(f);
     out.push_back(a);
   }
 }

@@ -27,10 +27,9 @@ void setup_decks(Ctx& c) {
 bool placement_asks(const GameState& s) { return s.of(kMe).reserves[0] + s.of(kMe).reserves[1] == 20; }
 
 std::optional<Rejection> placement_validate(const GameState& s, const Action& a) {
-  if (a.kind != ActionKind::PlaceForces) return reject(RejectCode::WrongPhase, "the Fremen must place their 10 starting forces (PlaceForces)");
+  if (a.kind() != ActionKind::PlaceForces) return reject(RejectCode::WrongPhase, "the Fremen must place their 10 starting forces (PlaceForces)");
   int total = 0, special = 0;
-  for (int i = 0; i < a.n_placements; ++i) {
-    const auto& p = a.placements[i];
+  for (const auto& p : a.as<action::PlaceForces>().placements) {
     if (p.location >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
     bool ok = false;
     for (auto t : data::fremen_start_territories()) ok |= data::territory_of(p.location) == t;
@@ -45,8 +44,7 @@ std::optional<Rejection> placement_validate(const GameState& s, const Action& a)
 
 void placement_apply(GameState& s, const Action& a) {
   auto& fs = s.of(kMe);
-  for (int i = 0; i < a.n_placements; ++i) {
-    const auto& p = a.placements[i];
+  for (const auto& p : a.as<action::PlaceForces>().placements) {
     s.forces_at(kMe, p.location, 0) = static_cast<uint8_t>(s.forces_at(kMe, p.location, 0) + p.forces);
     s.forces_at(kMe, p.location, 1) = static_cast<uint8_t>(s.forces_at(kMe, p.location, 1) + p.special);
     fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - p.forces);
@@ -70,11 +68,10 @@ void placement_legal(const GameState&, std::vector<Action>& out) {
   const auto fww = data::territory(data::fremen_start_territories()[2]).first_location;
   const uint8_t splits[][3] = {{10, 0, 0}, {4, 3, 3}, {0, 10, 0}, {0, 0, 10}, {5, 5, 0}};
   for (const auto& sp : splits) {
-    Action a;
-    a.kind = ActionKind::PlaceForces;
+    action::PlaceForces a;
     const LocationId locs[3] = {tabr, static_cast<LocationId>(fws), static_cast<LocationId>(fww)};
     for (int i = 0; i < 3; ++i)
-      if (sp[i]) a.placements[a.n_placements++] = Placement{locs[i], sp[i], 0};
+      if (sp[i]) a.placements.push_back(Placement{locs[i], sp[i], 0});
     out.push_back(a);
   }
 }
@@ -155,7 +152,7 @@ int elite_worth(const GameState&, Faction) { return 2; }
 
 // 2.04.05: the Fremen send reserves free to The Great Flat or within two
 // territories of it; 2.04.17 (advanced) into the storm too (✷).
-std::optional<Rejection> check_send(const GameState& s, const Action& a) {
+std::optional<Rejection> check_send(const GameState& s, const action::Ship& a) {
   const std::string loc(data::location(a.to).name);
   if (!data::in_fremen_shipping_range(data::territory_of(a.to)))
     return reject(RejectCode::IllegalChoice, "the Fremen send forces only to The Great Flat or a territory within two of it (2.04.05)");
@@ -168,7 +165,7 @@ std::optional<Rejection> check_send(const GameState& s, const Action& a) {
 
 // 2.04.17: storm migration at half loss, regular forces first; rounded up
 // (2.04.16) or down by ruling fremen_migration_loss.
-void sent(GameState& s, const Action& a) {
+void sent(GameState& s, const action::Ship& a) {
   if (!s.in_storm(a.to)) return;
   const int n = a.forces + a.special;
   const int lose = s.rulings.is(RulingId::FremenMigrationLoss, 1) ? n / 2 : (n + 1) / 2;
@@ -274,21 +271,22 @@ bool blow_ends(GameState& s) {
 
 std::optional<Rejection> blow_validate(const GameState& s, const Action& a) {
   if (s.step == kPlaceWorm) {
-    if (a.kind == ActionKind::Pass) return std::nullopt;
-    if (a.kind != ActionKind::WormRide)
+    if (a.kind() == ActionKind::Pass) return std::nullopt;
+    if (a.kind() != ActionKind::WormRide)
       return reject(RejectCode::WrongPhase, "place the sandworm (WormRide with a location in a sand territory) or Pass (2.04.15)");
     if (auto why = ability_blocked(s, kMe, Ability::FremenWormPlacement)) return reject(RejectCode::IllegalChoice, *why);
-    if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
-    if (!is_sand(data::territory_of(a.to)))
-      return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(a.to)).name) + " is not a sand territory (2.04.15)");
+    const LocationId to = a.as<action::WormRide>().to;
+    if (to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
+    if (!is_sand(data::territory_of(to)))
+      return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(to)).name) + " is not a sand territory (2.04.15)");
     return std::nullopt;
   }
   if (s.step == kFremenKarama) {
-    if (a.kind != ActionKind::Pass)
+    if (a.kind() != ActionKind::Pass)
       return reject(RejectCode::WrongPhase, "place your sandworm with your Karama power (PlayCard, 1.14.03) or Pass");
     return std::nullopt;
   }
-  if (a.kind != ActionKind::Respond)  // protect_step
+  if (a.kind() != ActionKind::Respond)  // protect_step
     return reject(RejectCode::WrongPhase, "answer whether your ally is protected from the sandworm (Respond: accept=true protects, accept=false does not, 2.04.10)");
   return std::nullopt;
 }
@@ -299,7 +297,7 @@ void blow_apply(Ctx& c, const Action& a) {
     consume_prevention(s, kMe, Ability::FremenWormPlacement);  // 3.01.11.02: its use opportunity
     s.step = kBlowing;
     const bool go_on =
-        a.kind == ActionKind::WormRide ? spice_blow_worm_appears(c, data::territory_of(a.to), true) : spice_blow_worm_from_pile(c);
+        a.kind() == ActionKind::WormRide ? spice_blow_worm_appears(c, data::territory_of(a.as<action::WormRide>().to), true) : spice_blow_worm_from_pile(c);
     if (go_on) spice_blow_run(c);
     return;
   }
@@ -307,7 +305,7 @@ void blow_apply(Ctx& c, const Action& a) {
     spice_blow_run(c);
     return;
   }
-  spice_blow_devour(s, s.fremen.blow.territory, a.flag, s.step == kProtectAllyPlaced);  // protect_step
+  spice_blow_devour(s, s.fremen.blow.territory, a.as<action::Respond>().accept, s.step == kProtectAllyPlaced);  // protect_step
   s.fremen.blow.territory = 0;
   spice_blow_run(c);
 }
@@ -333,32 +331,20 @@ void blow_legal(const GameState& s, std::vector<Action>& out) {
   if (s.step == kPlaceWorm) {
     for (int t = 0; t < data::kNumTerritories && !ability_cancelled(s, kMe, Ability::FremenWormPlacement); ++t) {
       if (!is_sand(static_cast<TerritoryId>(t))) continue;
-      Action a;
-      a.kind = ActionKind::WormRide;
-      a.to = data::territory(static_cast<TerritoryId>(t)).first_location;
-      out.push_back(a);
+      out.push_back(action::WormRide{.to = data::territory(static_cast<TerritoryId>(t)).first_location});
     }
-    Action pass;
-    pass.kind = ActionKind::Pass;
-    out.push_back(pass);
+    out.push_back(action::Pass{});
   } else if (s.step == kFremenKarama) {
-    Action pass;
-    pass.kind = ActionKind::Pass;
-    out.push_back(pass);
+    out.push_back(action::Pass{});
   } else if (protect_step(s.step)) {
-    for (bool accept : {true, false}) {
-      Action a;
-      a.kind = ActionKind::Respond;
-      a.flag = accept;
-      out.push_back(a);
-    }
+    for (bool accept : {true, false}) out.push_back(action::Respond{.accept = accept});
   }
 }
 
 // ---- 2.04.08 Beast of Burden: the worm rides upon conclusion of the Nexus (nexus.cpp) ----
 // For each worm of the spice blow (SpiceBlowState::rides, in order) where the
 // Fremen have forces outside the storm, they may WormRide{to} (all those
-// forces; Action.forces/special, when not both zero, choose how many
+// forces; WormRide.forces/special, when not both zero, choose how many
 // regular/Fedaykin ride) to any territory without their ally's forces, not
 // in storm, within the occupancy limit, or Pass.
 
@@ -400,31 +386,32 @@ bool rides_begin(GameState& s) {
 }
 
 std::optional<Rejection> validate_ride(const GameState& s, const Action& a) {
-  if (a.kind == ActionKind::Pass) return std::nullopt;
-  if (a.kind != ActionKind::WormRide)
+  if (a.kind() == ActionKind::Pass) return std::nullopt;
+  if (a.kind() != ActionKind::WormRide)
     return reject(RejectCode::WrongPhase, "ride the sandworm (WormRide) or Pass (2.04.08)");
-  if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown destination location");
+  const auto& ride = a.as<action::WormRide>();
+  if (ride.to >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown destination location");
   const TerritoryId from = ride_from(s);
-  const TerritoryId dest = data::territory_of(a.to);
+  const TerritoryId dest = data::territory_of(ride.to);
   if (dest == from) return reject(RejectCode::IllegalChoice, "the sandworm must carry the forces to another territory");
-  if (s.in_storm(a.to)) return reject(RejectCode::Storm, std::string(data::location(a.to).name) + " is in the storm");
+  if (s.in_storm(ride.to)) return reject(RejectCode::Storm, std::string(data::location(ride.to).name) + " is in the storm");
   const uint8_t ally = ally_in_game(s, kMe);
   if (ally != kNoFaction && s.forces_in_territory(static_cast<Faction>(ally), dest) > 0)
     return reject(RejectCode::IllegalChoice, "the Fremen may not ride into a territory holding their ally's forces (2.04.08)");
   if (data::territory(dest).stronghold && occupancy_others(s, kMe, dest) >= 2)
     return reject(RejectCode::Occupancy, std::string(data::territory(dest).name) + " is already occupied by two other factions");
   auto [reg, spec] = ridable(s, from);
-  if (a.forces > reg || a.special > spec)
+  if (ride.forces > reg || ride.special > spec)
     return reject(RejectCode::IllegalChoice, "only " + std::to_string(reg) + " forces and " + std::to_string(spec) +
                                                  " Fedaykin outside the storm can ride from " + std::string(data::territory(from).name));
   return std::nullopt;
 }
 
 bool apply_ride(GameState& s, const Action& a) {
-  if (a.kind == ActionKind::WormRide) {
+  if (const auto* ride = a.get_if<action::WormRide>()) {
     const TerritoryId from = ride_from(s);
     auto [reg_all, spec_all] = ridable(s, from);
-    int reg = a.forces, spec = a.special;
+    int reg = ride->forces, spec = ride->special;
     if (reg == 0 && spec == 0) {
       reg = reg_all;
       spec = spec_all;
@@ -437,7 +424,7 @@ bool apply_ride(GameState& s, const Action& a) {
         int& want = k == 0 ? reg : spec;
         const int n = std::min<int>(want, s.forces_at(kMe, loc, k));
         s.forces_at(kMe, loc, k) = static_cast<uint8_t>(s.forces_at(kMe, loc, k) - n);
-        s.forces_at(kMe, a.to, k) = static_cast<uint8_t>(s.forces_at(kMe, a.to, k) + n);
+        s.forces_at(kMe, ride->to, k) = static_cast<uint8_t>(s.forces_at(kMe, ride->to, k) + n);
         want -= n;
       }
     }
@@ -448,13 +435,11 @@ bool apply_ride(GameState& s, const Action& a) {
 
 void ride_legal(const GameState& s, std::vector<Action>& out) {
   for (int l = 0; l < data::kNumLocations; ++l) {
-    Action a;
-    a.kind = ActionKind::WormRide;
+    action::WormRide a;
     a.to = static_cast<LocationId>(l);
     if (!validate_ride(s, a)) out.push_back(a);
   }
-  Action pass;
-  pass.kind = ActionKind::Pass;
+  action::Pass pass;
   out.push_back(pass);
 }
 
@@ -468,7 +453,7 @@ void ride_decisions(const GameState& s, std::vector<Decision>& out) {
   std::vector<Action> acts;
   ride_legal(s, acts);
   for (const auto& a : acts)
-    if (a.kind == ActionKind::WormRide) d.options.push_back(a.to);
+    if (const auto* ride = a.get_if<action::WormRide>()) d.options.push_back(ride->to);
   out.push_back(d);
   out.push_back(Decision{ActionKind::Pass, "Do not ride the sandworm", 0, 0, {}});
 }
@@ -527,22 +512,24 @@ std::optional<Rejection> karama_check(const GameState& s, Faction, const Action&
     return reject(RejectCode::WrongPhase, s.phase == Phase::SpiceBlow || s.phase == Phase::Nexus
                                               ? "the Fremen place their Karama sandworm when asked at the end of the spice blow, or during a Nexus (1.14.03)"
                                               : "the Fremen Karama power is used during the Spice Blow and Nexus phase (1.14.03)");
-  if (a.to >= data::kNumLocations) return reject(RejectCode::Malformed, "name a location of the sand territory for the sandworm (target)");
-  if (!is_sand(data::territory_of(a.to)))
-    return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(a.to)).name) + " is not a sand territory (1.14.03)");
+  const uint8_t to = a.as<action::PlayCard>().target;
+  if (to >= data::kNumLocations) return reject(RejectCode::Malformed, "name a location of the sand territory for the sandworm (target)");
+  if (!is_sand(data::territory_of(to)))
+    return reject(RejectCode::IllegalChoice, std::string(data::territory(data::territory_of(to)).name) + " is not a sand territory (1.14.03)");
   return std::nullopt;
 }
 void karama_apply(Ctx& c, Seat, const Action& a) {
-  const TerritoryId t = data::territory_of(a.to);
+  const auto& play = a.as<action::PlayCard>();
+  const TerritoryId t = data::territory_of(play.target);
   const bool protect = ally_protectable(c.s, t) &&
-                       ((a.value & kKaramaProtectAlly) != 0 || c.s.rulings.is(RulingId::FremenAllyProtection, kAlwaysProtect));
+                       ((play.value & kKaramaProtectAlly) != 0 || c.s.rulings.is(RulingId::FremenAllyProtection, kAlwaysProtect));
   spice_blow_worm_placed(c, t, protect);
 }
 void karama_candidates(const GameState&, Faction, const Action& base, std::vector<Action>& out) {
   for (int tr = 0; tr < data::kNumTerritories; ++tr) {
     if (!is_sand(static_cast<TerritoryId>(tr))) continue;
-    Action w = base;
-    w.to = data::territory(static_cast<TerritoryId>(tr)).first_location;
+    action::PlayCard w = base.as<action::PlayCard>();
+    w.target = data::territory(static_cast<TerritoryId>(tr)).first_location;
     w.value = kKaramaProtectAlly;
     out.push_back(w);
   }

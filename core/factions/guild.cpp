@@ -31,8 +31,8 @@ void shipment_movement_begins(GameState& s) {
 std::optional<Rejection> karama_check(const GameState& s, Faction, const Action& a) {
   if (s.phase != Phase::ShipmentMovement)
     return reject(RejectCode::WrongPhase, "the Spacing Guild Karama power is used during the Shipment and Movement phase (1.14.05)");
-  if (a.to >= kNumFactions) return reject(RejectCode::Malformed, "name the faction whose shipment you cancel (target)");
-  return check_guild_cancel(s, static_cast<Faction>(a.to));
+  if (a.as<action::PlayCard>().target >= kNumFactions) return reject(RejectCode::Malformed, "name the faction whose shipment you cancel (target)");
+  return check_guild_cancel(s, static_cast<Faction>(a.as<action::PlayCard>().target));
 }
 void karama_apply(Ctx& c, Seat, const Action&) { guild_cancel_shipment(c); }
 void karama_candidates(const GameState&, Faction, const Action& base, std::vector<Action>& out) {

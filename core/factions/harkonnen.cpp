@@ -91,10 +91,10 @@ bool after_battle(Ctx& c) {
 // Battle sub-step kCapture.
 std::optional<Rejection> capture_validate(const GameState& s, Seat seat, const Action& a) {
   const bool asked = has_bit(s.waiting, seat);
-  if (a.kind != ActionKind::Respond && a.kind != ActionKind::Pass)
+  if (a.kind() != ActionKind::Respond && a.kind() != ActionKind::Pass)
     return reject(RejectCode::WrongPhase, "the Harkonnen decide the fate of a captured leader: the phase takes Respond (or Pass) now");
   if (!asked) return reject(RejectCode::NotYourDecision, "the Harkonnen decide whether to kill or capture the leader (2.05.10)");
-  if (a.kind == ActionKind::Respond)
+  if (a.kind() == ActionKind::Respond)
     if (auto why = ability_blocked(s, kMe, Ability::HarkonnenCapture)) return reject(RejectCode::IllegalChoice, *why);
   return std::nullopt;
 }
@@ -104,11 +104,12 @@ void capture_apply(Ctx& c, Seat seat, const Action& a) {
   consume_prevention(s, kMe, Ability::HarkonnenCapture);  // 3.01.11.02: its use opportunity
   const auto id = static_cast<uint8_t>(s.harkonnen.battle.captive - 1);
   auto& l = s.leaders[id];
-  if (a.kind == ActionKind::Respond && a.flag) {  // 2.05.10.03 CAPTURE
+  const auto* answer = a.get_if<action::Respond>();
+  if (answer && answer->accept) {  // 2.05.10.03 CAPTURE
     l.holder = static_cast<uint8_t>(kMe);
     l.zone = LeaderZone::Pool;
     l.aux = kNone8;
-  } else if (a.kind == ActionKind::Respond) {  // 2.05.10.02 KILL
+  } else if (answer) {  // 2.05.10.02 KILL
     l.zone = LeaderZone::TanksFaceDown;
     l.died_once = 1;
     l.holder = static_cast<uint8_t>(owner(id));
@@ -139,16 +140,11 @@ void capture_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
 
 void capture_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
-  Action a;
   for (bool accept : {true, false}) {
     if (ability_cancelled(s, kMe, Ability::HarkonnenCapture)) break;  // 3.01.11.02
-    a.kind = ActionKind::Respond;
-    a.flag = accept;
-    out.push_back(a);
+    out.push_back(action::Respond{.accept = accept});
   }
-  Action pass;
-  pass.kind = ActionKind::Pass;
-  out.push_back(pass);
+  out.push_back(action::Pass{});
 }
 
 // 2.05.08 TOP CARD: with each card bought, the Harkonnen take the top card
@@ -177,9 +173,9 @@ std::string fname(Faction f) { return std::string(faction_name(f)); }
 std::optional<Rejection> karama_check(const GameState& s, Faction me, const Action& a) {
   if (s.phase != Phase::Bidding)
     return reject(RejectCode::WrongPhase, "the Harkonnen Karama power is used during the Bidding phase (1.14.04)");
-  if (a.to >= kNumFactions || !s.has(static_cast<Faction>(a.to)))
+  if (a.as<action::PlayCard>().target >= kNumFactions || !s.has(static_cast<Faction>(a.as<action::PlayCard>().target)))
     return reject(RejectCode::Malformed, "name the faction whose hand you take (target)");
-  const auto target = static_cast<Faction>(a.to);
+  const auto target = static_cast<Faction>(a.as<action::PlayCard>().target);
   if (target == me) return reject(RejectCode::IllegalChoice, "take another player's hand (1.14.04)");
   if (s.of(target).hand.n == 0) return reject(RejectCode::IllegalChoice, fname(target) + " hold no treachery cards");
   if (!s.harkonnen.karama_taken.empty()) return reject(RejectCode::IllegalChoice, "a hand taken by Karama is still being given back");
@@ -190,7 +186,7 @@ std::optional<Rejection> karama_check(const GameState& s, Faction me, const Acti
 // (cards.cpp) asks the Harkonnen which cards to give back.
 void karama_apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
-  auto& theirs = s.of(static_cast<Faction>(a.to)).hand;
+  auto& theirs = s.of(static_cast<Faction>(a.as<action::PlayCard>().target)).hand;
   int k = 0;
   while (!theirs.empty()) {
     s.harkonnen.karama_taken.push(theirs.pop());
@@ -201,7 +197,7 @@ void karama_apply(Ctx& c, Seat seat, const Action& a) {
   w.owner = seat;
   w.asked = bit(seat);
   w.subject = static_cast<uint8_t>(k);
-  w.target = a.to;
+  w.target = a.as<action::PlayCard>().target;
   open_window(s, w);
 }
 

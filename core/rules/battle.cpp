@@ -322,17 +322,16 @@ std::string card_name(uint8_t card) { return std::string(data::treachery_card(ca
 std::string leader_name(uint8_t id) { return std::string(data::leader(id).name); }
 std::string territory_name(TerritoryId t) { return std::string(data::territory(t).name); }
 
-std::optional<Rejection> check_plan(const GameState& s, Seat seat, const Action& a) {
+std::optional<Rejection> check_plan(const GameState& s, Seat seat, const action::BattlePlan& a) {
   const auto& b = s.battle;
   const Faction me = s.faction_at(seat);
   const Faction opp = faction_of_side(s, 1 - side_of(s, seat));
   const TerritoryId t = b.territory;
   const auto& hand = s.of(me).hand;
-  const uint8_t leader = a.card, cheap = a.forces, weapon = a.to, defense = a.from;
+  const uint8_t leader = a.leader, cheap = a.cheap_hero, weapon = a.weapon, defense = a.defense;
 
-  if (a.flag)
+  if (a.kwisatz_haderach)
     if (auto r = ability::check_kwisatz_haderach(s, seat, a)) return r;  // 2.01.10/11
-  if (a.amount > 255) return reject(RejectCode::Malformed, "the spice dialed is at most 255");
   if (leader != kNone8 && cheap != kNone8)
     return reject(RejectCode::IllegalChoice, "a battle plan has one leader or one Cheap Hero, not both (1.07.04.03)");
   if (leader != kNone8) {
@@ -372,19 +371,19 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const Action&
     if (defense == weapon) return reject(RejectCode::IllegalChoice, "one card cannot be both the weapon and the defense");
   }
   const int max = max_dial(s, me, opp, t, b.area);
-  if (a.value > max)
+  if (a.dial > max)
     return reject(RejectCode::IllegalChoice, "you may dial at most " + std::to_string(max) + ", your forces in " +
                                                  territory_name(t) + " (1.07.04.02)");
-  if (a.amount > 0) {
+  if (a.spice > 0) {
     if (!s.advanced) return reject(RejectCode::IllegalChoice, "spice dialing is an advanced rule (1.13.04)");
     if (battle_hardened(s, me))
       return reject(RejectCode::IllegalChoice, "Fremen forces count fully without spice (2.04.21 battle hardened)");
-    if (a.amount > a.value)
+    if (a.spice > a.dial)
       return reject(RejectCode::IllegalChoice, "at most one spice for each force dialed (1.13.04)");
-    if (a.amount > dial_tokens(s, me, opp, t, b.area, a.value))
+    if (a.spice > dial_tokens(s, me, opp, t, b.area, a.dial))
       return reject(RejectCode::IllegalChoice, "at most one spice for each force token dialed (1.13.04, ruling spice_dialing_elite=per_token): " +
-                                                   std::to_string(dial_tokens(s, me, opp, t, b.area, a.value)) + " here");
-    if (a.amount > s.of(me).spice)
+                                                   std::to_string(dial_tokens(s, me, opp, t, b.area, a.dial)) + " here");
+    if (a.spice > s.of(me).spice)
       return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice (1.13.04.04)");
   }
   return ability::check_commitments(s, seat, a);  // 2.01.08 Prescience, 2.02.06 Voice
@@ -777,22 +776,23 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   const auto& b = s.battle;
   switch (s.step) {
     case kChoose: {
-      if (a.kind != ActionKind::ChooseBattle)
+      if (a.kind() != ActionKind::ChooseBattle)
         return reject(RejectCode::WrongPhase, "the aggressor is choosing the next battle: the phase takes ChooseBattle now");
       if (!has_bit(s.waiting, seat))
         return reject(RejectCode::NotYourDecision,
                       std::string(faction_name(s.faction_at(b.aggressor))) + " is the aggressor and chooses the next battle (1.07.02)");
-      if (a.to >= data::kNumTerritories) return reject(RejectCode::Malformed, "unknown territory id " + std::to_string(a.to));
-      if (a.faction >= kNumFactions || !s.has(static_cast<Faction>(a.faction)))
+      const auto& choice = a.as<action::ChooseBattle>();
+      if (choice.territory >= data::kNumTerritories) return reject(RejectCode::Malformed, "unknown territory id " + std::to_string(choice.territory));
+      if (choice.opponent >= kNumFactions || !s.has(static_cast<Faction>(choice.opponent)))
         return reject(RejectCode::Malformed, "the opponent is not a faction in this game");
-      if (!battle_area(s, s.faction_at(seat), static_cast<Faction>(a.faction), a.to))
+      if (!battle_area(s, s.faction_at(seat), static_cast<Faction>(choice.opponent), choice.territory))
         return reject(RejectCode::IllegalChoice, "you have no battle against " +
-                                                     std::string(faction_name(static_cast<Faction>(a.faction))) + " in " +
-                                                     territory_name(a.to) + " (1.07.01)");
+                                                     std::string(faction_name(static_cast<Faction>(choice.opponent))) + " in " +
+                                                     territory_name(choice.territory) + " (1.07.01)");
       if (s.rulings.is(RulingId::AggressorOrder, 1)) {  // finish_territory: only the listed battles
         bool listed = false;
         for (const auto& o : battles_of(s, seat))
-          listed = listed || (o.territory == a.to && o.opponent == static_cast<Faction>(a.faction));
+          listed = listed || (o.territory == choice.territory && o.opponent == static_cast<Faction>(choice.opponent));
         if (!listed)
           return reject(RejectCode::IllegalChoice, "finish your battles in " + territory_name(s.battle.finish_in) +
                                                        " before fighting elsewhere (1.07.03)");
@@ -800,38 +800,38 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       return std::nullopt;
     }
     case kPlans: {
-      if (a.kind != ActionKind::BattlePlan)
+      if (a.kind() != ActionKind::BattlePlan)
         return reject(RejectCode::WrongPhase, "battle plans are being made: the phase takes BattlePlan now");
       if (seat != b.aggressor && seat != b.defender)
         return reject(RejectCode::NotYourDecision, "you are not in the battle in " + territory_name(b.territory));
       if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "your battle plan is already in");
-      return check_plan(s, seat, a);
+      return check_plan(s, seat, a.as<action::BattlePlan>());
     }
     case kKeep: {
-      if (a.kind != ActionKind::KeepCards && a.kind != ActionKind::Pass)
+      if (a.kind() != ActionKind::KeepCards && a.kind() != ActionKind::Pass)
         return reject(RejectCode::WrongPhase, "the battle's winner decides which cards to keep: the phase takes KeepCards (or Pass, keeping all it may) now");
       if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "only the battle's winner keeps or discards its cards (1.07.06.06)");
-      if (a.kind == ActionKind::Pass) return std::nullopt;
-      if (a.n_cards > kMaxKeepCards) return reject(RejectCode::Malformed, "too many cards named");
-      for (int i = 0; i < a.n_cards; ++i) {
+      if (a.kind() == ActionKind::Pass) return std::nullopt;
+      const auto& keep = a.as<action::KeepCards>().keep;
+      for (int i = 0; i < keep.size(); ++i) {
         for (int j = 0; j < i; ++j)
-          if (a.cards[j] == a.cards[i]) return reject(RejectCode::Malformed, "a card is named twice");
-        if (auto why = must_discard(s, a.cards[i]))
+          if (keep[j] == keep[i]) return reject(RejectCode::Malformed, "a card is named twice");
+        if (auto why = must_discard(s, keep[i]))
           return reject(RejectCode::IllegalChoice,
-                        (a.cards[i] < data::kNumTreacheryCards ? std::string(data::treachery_card(a.cards[i]).name) : std::string("that card")) +
+                        (keep[i] < data::kNumTreacheryCards ? std::string(data::treachery_card(keep[i]).name) : std::string("that card")) +
                             " cannot be kept: " + *why);
       }
       return std::nullopt;
     }
     case kTraitors: {
-      if (a.kind != ActionKind::CallTraitor && a.kind != ActionKind::Pass)
+      if (a.kind() != ActionKind::CallTraitor && a.kind() != ActionKind::Pass)
         return reject(RejectCode::WrongPhase, "the battle plans are revealed: the phase takes CallTraitor (or Pass) now");
       if (!has_bit(s.waiting, seat)) {
         if (seat == b.aggressor || seat == b.defender)
           return reject(RejectCode::NotYourDecision, "there is no traitor call for you to make in this battle");
         return reject(RejectCode::NotYourDecision, "you are not in the battle in " + territory_name(b.territory));
       }
-      if (a.kind == ActionKind::CallTraitor && a.flag && !can_call_traitor(s, seat))
+      if (a.kind() == ActionKind::CallTraitor && a.as<action::CallTraitor>().call && !can_call_traitor(s, seat))
         return reject(RejectCode::IllegalChoice, "you hold no traitor card for " +
                                                      leader_name(b.plan[1 - side_of(s, seat)].leader) + " (1.07.06.07)");
       return std::nullopt;
@@ -846,17 +846,18 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   if (ability::owns_step(s.step)) return ability::apply(c, seat, a);
   switch (s.step) {
     case kChoose:
-      start_battle(c, seat, Option{a.to, static_cast<Faction>(a.faction)});
+      start_battle(c, seat, Option{a.as<action::ChooseBattle>().territory, static_cast<Faction>(a.as<action::ChooseBattle>().opponent)});
       return;
     case kPlans: {
       auto& p = b.plan[side_of(s, seat)];
-      p.leader = a.card;
-      p.cheap_hero = a.forces;
-      p.weapon = a.to;
-      p.defense = a.from;
-      p.dial = a.value;
-      p.spice = static_cast<uint8_t>(a.amount);
-      p.kwisatz_haderach = a.flag ? 1 : 0;
+      const auto& plan = a.as<action::BattlePlan>();
+      p.leader = plan.leader;
+      p.cheap_hero = plan.cheap_hero;
+      p.weapon = plan.weapon;
+      p.defense = plan.defense;
+      p.dial = plan.dial;
+      p.spice = plan.spice;
+      p.kwisatz_haderach = plan.kwisatz_haderach ? 1 : 0;
       if (const auto h = faction_rules(s.faction_at(seat)).plan_submitted) h(s);  // 3.01.11.02
       b.plans_in |= bit(seat);
       s.waiting &= static_cast<uint8_t>(~bit(seat));
@@ -865,17 +866,17 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     }
     case kKeep: {
       const Faction me = s.faction_at(seat);
-      if (a.kind == ActionKind::Pass) {
+      if (a.kind() == ActionKind::Pass) {
         for (uint8_t card : keepable(s)) keep_from_wheels(s, me, card);
       } else {
-        for (int i = 0; i < a.n_cards; ++i) keep_from_wheels(s, me, a.cards[i]);
+        for (uint8_t card : a.as<action::KeepCards>().keep) keep_from_wheels(s, me, card);
       }
       end_battle(c);  // the rest is discarded
       return;
     }
     case kTraitors:
       // 2.05.09: the Harkonnen's call in their ally's battle counts as the ally's.
-      if (a.kind == ActionKind::CallTraitor && a.flag) b.traitor_calls |= bit(seat_of_side(s, side_of(s, seat)));
+      if (a.kind() == ActionKind::CallTraitor && a.as<action::CallTraitor>().call) b.traitor_calls |= bit(seat_of_side(s, side_of(s, seat)));
       s.waiting &= static_cast<uint8_t>(~bit(seat));
       if (!s.waiting) resolve(c);
       return;
@@ -940,10 +941,9 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   switch (s.step) {
     case kChoose:
       for (const auto& o : battles_of(s, seat)) {
-        Action a;
-        a.kind = ActionKind::ChooseBattle;
-        a.to = o.territory;
-        a.faction = static_cast<uint8_t>(o.opponent);
+        action::ChooseBattle a;
+        a.territory = o.territory;
+        a.opponent = static_cast<uint8_t>(o.opponent);
         out.push_back(a);
       }
       return;
@@ -964,18 +964,17 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       }
       const bool spiced = s.advanced && !battle_hardened(s, me);
       auto add = [&](uint8_t leader, uint8_t hero, int dial, uint8_t w, uint8_t d) {
-        Action a;
-        a.kind = ActionKind::BattlePlan;
-        a.card = leader;
-        a.forces = hero;
-        a.to = w;
-        a.from = d;
-        a.value = static_cast<uint8_t>(dial);
-        a.amount = 0;
+        action::BattlePlan a;
+        a.leader = leader;
+        a.cheap_hero = hero;
+        a.weapon = w;
+        a.defense = d;
+        a.dial = static_cast<uint8_t>(dial);
+        a.spice = 0;
         out.push_back(a);
         const int full = std::min<int>(dial_tokens(s, me, opp, b.territory, b.area, dial), s.of(me).spice);
         if (spiced && full > 0) {
-          a.amount = static_cast<uint16_t>(full);
+          a.spice = static_cast<uint8_t>(full);
           out.push_back(a);
         }
       };
@@ -999,7 +998,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       ability::plan_candidates(s, seat, out);
       std::vector<Action> kept;
       for (size_t i = first; i < out.size(); ++i)
-        if (!check_plan(s, seat, out[i]) && std::find(kept.begin(), kept.end(), out[i]) == kept.end()) kept.push_back(out[i]);
+        if (!check_plan(s, seat, out[i].as<action::BattlePlan>()) && std::find(kept.begin(), kept.end(), out[i]) == kept.end()) kept.push_back(out[i]);
       out.resize(first);
       out.insert(out.end(), kept.begin(), kept.end());
       return;
@@ -1007,21 +1006,19 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     case kKeep: {
       const auto cards = keepable(s);  // at most 3: every subset
       for (unsigned mask = 0; mask < (1u << cards.size()); ++mask) {
-        Action a;
-        a.kind = ActionKind::KeepCards;
+        action::KeepCards a;
         for (size_t i = 0; i < cards.size(); ++i)
-          if ((mask >> i) & 1u) a.cards[a.n_cards++] = cards[i];
+          if ((mask >> i) & 1u) a.keep.push_back(cards[i]);
         out.push_back(a);
       }
       return;
     }
     case kTraitors: {
-      Action a;
-      a.kind = ActionKind::CallTraitor;
-      a.flag = false;
+      action::CallTraitor a;
+      a.call = false;
       out.push_back(a);
       if (can_call_traitor(s, seat)) {
-        a.flag = true;
+        a.call = true;
         out.push_back(a);
       }
       return;

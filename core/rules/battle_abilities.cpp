@@ -137,7 +137,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 // ---- battle plans -------------------------------------------------------------------------------
 
-std::optional<Rejection> check_kwisatz_haderach(const GameState& s, Seat seat, const Action& a) {
+std::optional<Rejection> check_kwisatz_haderach(const GameState& s, Seat seat, const action::BattlePlan& a) {
   const auto& fl = faction_rules(s.faction_at(seat)).plan_flag;
   if (!fl.check) return reject(RejectCode::IllegalChoice, "only the Atreides have the Kwisatz Haderach (2.01.11)");
   return fl.check(s, seat, a);
@@ -150,7 +150,7 @@ bool may_play_cheap_hero(const GameState& s, Seat seat) {
   return true;
 }
 
-std::optional<Rejection> check_commitments(const GameState& s, Seat seat, const Action& a) {
+std::optional<Rejection> check_commitments(const GameState& s, Seat seat, const action::BattlePlan& a) {
   const PlanBinding k = battle_plan_binding(s, seat);
   for (int fi = 0; fi < kNumFactions; ++fi)  // 2.01.08, 2.02.06 (hook plan_check)
     if (const auto h = faction_rules(static_cast<Faction>(fi)).plan_check; h && s.has(static_cast<Faction>(fi)))
@@ -201,16 +201,15 @@ void plan_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
   const bool kh = flag_available(s, seat);
   auto add = [&](uint8_t leader, uint8_t hero, uint8_t w, uint8_t d, int dial) {
     if (w != kNone8 && w == d) return;
-    Action a;
-    a.kind = ActionKind::BattlePlan;
-    a.card = leader;
-    a.forces = hero;
-    a.to = w;
-    a.from = d;
-    a.value = static_cast<uint8_t>(dial);
+    action::BattlePlan a;
+    a.leader = leader;
+    a.cheap_hero = hero;
+    a.weapon = w;
+    a.defense = d;
+    a.dial = static_cast<uint8_t>(dial);
     out.push_back(a);
     if (kh && (leader != kNone8 || hero != kNone8)) {
-      a.flag = true;
+      a.kwisatz_haderach = true;
       out.push_back(a);
     }
   };

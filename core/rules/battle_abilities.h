@@ -105,7 +105,7 @@ enum VoiceKind : uint8_t {
   kCheapHero = 5,
   kNamed = 64,  // 64 + TreacheryKind: a special weapon or defense by name
 };
-// Revive.leader (Action.card) naming the Kwisatz Haderach token (2.01.14).
+// Revive.leader naming the Kwisatz Haderach token (2.01.14).
 inline constexpr uint8_t kKwisatzHaderachToken = 254;
 inline constexpr int kKwisatzHaderachStrength = 2;  // 2.01.11
 inline constexpr int kKwisatzHaderachActivation = 7;  // 2.01.10
@@ -120,13 +120,13 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out);
 void legal(const GameState& s, Seat seat, std::vector<Action>& out);
 
 // ---- battle plans -----------------------------------------------------------------
-// The plan's Kwisatz Haderach flag (2.01.10/11); called when a.flag is set.
-std::optional<Rejection> check_kwisatz_haderach(const GameState& s, Seat seat, const Action& a);
+// The plan's Kwisatz Haderach flag (2.01.10/11); called when a.kwisatz_haderach is set.
+std::optional<Rejection> check_kwisatz_haderach(const GameState& s, Seat seat, const action::BattlePlan& a);
 // May `seat` count its Cheap Heroes for 1.07.04.05? False when the Voice
 // forbids them and nothing binds the seat to one.
 bool may_play_cheap_hero(const GameState& s, Seat seat);
 // The Prescience answer and the Voice command bind the plan (2.01.08, 2.02.06).
-std::optional<Rejection> check_commitments(const GameState& s, Seat seat, const Action& a);
+std::optional<Rejection> check_commitments(const GameState& s, Seat seat, const action::BattlePlan& a);
 // Candidate plans that honour the commitments and the Kwisatz Haderach
 // (battle.cpp filters every candidate through its validation).
 void plan_candidates(const GameState& s, Seat seat, std::vector<Action>& out);

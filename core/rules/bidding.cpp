@@ -310,12 +310,12 @@ void enter(Ctx& c) {
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
-  if (a.kind != ActionKind::Bid && a.kind != ActionKind::Pass)
+  if (a.kind() != ActionKind::Bid && a.kind() != ActionKind::Pass)
     return reject(RejectCode::WrongPhase, "the bidding phase takes only Bid or Pass");
   const auto& b = s.bidding;
   const Faction me = s.faction_at(seat);
   if (!has_bit(s.waiting, seat) || b.current != seat) {
-    if (a.kind == ActionKind::Bid && hand_full(s, me))
+    if (a.kind() == ActionKind::Bid && hand_full(s, me))
       return reject(RejectCode::IllegalChoice, "your hand is full (" + std::to_string(s.of(me).hand.n) +
                                                    " cards): a full hand may not bid (1.04.03)");
     if (has_bit(b.passed, seat))
@@ -325,19 +325,19 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
                     "it is " + std::string(faction_name(s.faction_at(b.current))) + "'s turn to bid");
     return reject(RejectCode::NotYourDecision, "no card is up for bid");
   }
-  if (a.kind == ActionKind::Pass) return std::nullopt;
-  if (a.amount > kMaxBid) return reject(RejectCode::Malformed, "a bid is at most 255 spice");
-  if (a.amount == 0) return reject(RejectCode::IllegalChoice, "a bid must be 1 spice or more; pass instead (1.04.06.02)");
-  if (a.amount <= b.high_bid)
+  if (a.kind() == ActionKind::Pass) return std::nullopt;
+  const auto& bid = a.as<action::Bid>();
+  if (bid.amount == 0) return reject(RejectCode::IllegalChoice, "a bid must be 1 spice or more; pass instead (1.04.06.02)");
+  if (bid.amount <= b.high_bid)
     return reject(RejectCode::IllegalChoice, "a bid must raise the high bid of " + std::to_string(b.high_bid) + " spice");
-  if (a.card != kNone8 && !a.flag)
+  if (bid.card != kNone8 && !bid.karama)
     return reject(RejectCode::Malformed, "a card is named only in a Karama bid (3.01.11.04)");
-  if (a.flag) {
-    if (a.card != kNone8) {
-      if (a.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
-      const std::string name(data::treachery_card(a.card).name);
-      if (!s.of(me).hand.contains(a.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
-      if (!counts_as_karama(s, me, a.card))
+  if (bid.karama) {
+    if (bid.card != kNone8) {
+      if (bid.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
+      const std::string name(data::treachery_card(bid.card).name);
+      if (!s.of(me).hand.contains(bid.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
+      if (!counts_as_karama(s, me, bid.card))
         return reject(RejectCode::IllegalChoice,
                       name + " is not a Karama card (3.01.11.04" +
                           (faction_rules(me).worthless_as_karama ? std::string(
@@ -351,7 +351,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     return std::nullopt;
   }
   const int limit = bid_limit(s, me);
-  if (a.amount > limit) {
+  if (bid.amount > limit) {
     const bool allied = supporting_ally(s, me) != kNoFaction;
     return reject(RejectCode::NotEnoughSpice,
                   "you may not bid more than the " + std::to_string(limit) + " spice you " +
@@ -363,23 +363,23 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   auto& b = s.bidding;
-  if (a.kind == ActionKind::Pass) {
+  if (a.kind() == ActionKind::Pass) {
     b.passed |= bit(seat);
   } else {
     // Ruling next_opener_basis first_bidder: the first bid opens the bidding (1.04.07).
     if (b.high_bidder == kNoSeat && s.rulings.is(RulingId::NextOpenerBasis, kFirstBidder)) b.opener = seat;
     // Ruling karama_bid_scope only_above_spice: a Karama bid within what one
     // may bid in spice is an ordinary bid (paid, the Karama kept).
-    bool karama = a.flag;
-    if (karama && s.rulings.is(RulingId::KaramaBidScope, kOnlyAboveSpice) &&
-        a.amount <= bid_limit(s, s.faction_at(seat)))
+    const auto& bid = a.as<action::Bid>();
+    bool karama = bid.karama;
+    if (karama && s.rulings.is(RulingId::KaramaBidScope, kOnlyAboveSpice) && bid.amount <= bid_limit(s, s.faction_at(seat)))
       karama = false;
-    b.high_bid = static_cast<uint8_t>(a.amount);
+    b.high_bid = bid.amount;
     b.high_bidder = seat;
     // Ruling passed_bidder asked_after_raise: the passes were on the old bid.
     if (s.rulings.is(RulingId::PassedBidder, kAskedAfterRaise)) b.passed = 0;
     b.karama_bid = karama ? 1 : 0;
-    b.karama_card = karama ? a.card : kNone8;
+    b.karama_card = karama ? bid.card : kNone8;
   }
   advance(c);
 }
@@ -419,10 +419,9 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   const int min = b.high_bid + 1;
   const int max = bid_limit(s, me);
   auto add = [&](int amount, bool karama) {
-    Action a;
-    a.kind = ActionKind::Bid;
-    a.amount = static_cast<uint16_t>(amount);
-    a.flag = karama;
+    action::Bid a;
+    a.amount = static_cast<uint8_t>(amount);
+    a.karama = karama;
     for (const auto& o : out)
       if (o == a) return;
     out.push_back(a);
@@ -437,8 +436,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     add(kmin, true);
     if (max + 1 > kmin && max + 1 <= kMaxBid) add(max + 1, true);  // beyond one's spice
   }
-  Action pass;
-  pass.kind = ActionKind::Pass;
+  action::Pass pass;
   out.push_back(pass);
 }
 

@@ -2,7 +2,7 @@
 // 3.01.20, 3.01.22, 3.01.23), the Karama card (3.01.11) with the faction
 // Karama powers (1.14), and the response windows (GameState::windows).
 //
-// PlayCard{card, target (Action::to), value} is routed here from every phase
+// PlayCard{card, target, value} is routed here from every phase
 // (core/engine.cpp), and so is every action while a window is open. A card is
 // played from the player's hand, checks its own timing, and is then
 // discarded to the treachery discard pile exactly once (Family Atomics is set
@@ -166,7 +166,7 @@ struct Revival {
   uint8_t leader;
   int regular, special;
 };
-Revival revival_of(const Action& a) { return {a.to, a.value & 15, a.value >> 4}; }
+Revival revival_of(const action::PlayCard& a) { return {a.target, a.value & 15, a.value >> 4}; }
 
 // Whether the one-elite-a-turn revival limit (2.03.11, 2.04.20) applies to a
 // revival by card: ruling ghola_elite_limit (the Emperor's Karama power:
@@ -175,7 +175,7 @@ bool ghola_elite_limit(const GameState& s) { return s.rulings.is(RulingId::Ghola
 
 std::optional<Rejection> check_revival(const GameState& s, Faction me, const Action& a, int max_forces, bool elite_limit,
                                        const std::string& rule) {
-  const Revival r = revival_of(a);
+  const Revival r = revival_of(a.as<action::PlayCard>());
   const auto& fs = s.of(me);
   if (r.leader != kNone8) {
     if (r.regular + r.special)
@@ -204,7 +204,7 @@ std::optional<Rejection> check_revival(const GameState& s, Faction me, const Act
 }
 
 void do_revival(GameState& s, Faction me, const Action& a, bool elite_limit) {
-  const Revival r = revival_of(a);
+  const Revival r = revival_of(a.as<action::PlayCard>());
   auto& fs = s.of(me);
   if (r.leader != kNone8) {
     auto& l = s.leaders[r.leader];
@@ -226,8 +226,8 @@ void revival_candidates(const GameState& s, Faction me, int max_forces, Action b
     if (data::leader(static_cast<LeaderId>(id)).faction != me) continue;
     const auto z = s.leaders[id].zone;
     if (z != LeaderZone::Tanks && z != LeaderZone::TanksFaceDown) continue;
-    Action a = base;
-    a.to = static_cast<uint8_t>(id);
+    action::PlayCard a = base.as<action::PlayCard>();
+    a.target = static_cast<uint8_t>(id);
     a.value = 0;
     out.push_back(a);
   }
@@ -236,8 +236,8 @@ void revival_candidates(const GameState& s, Faction me, int max_forces, Action b
   const int spec = std::min<int>(fs.tanks[1], max_forces - reg);
   auto add = [&](int r, int sp) {
     if (r + sp == 0) return;
-    Action a = base;
-    a.to = kNone8;
+    action::PlayCard a = base.as<action::PlayCard>();
+    a.target = kNone8;
     a.value = static_cast<uint8_t>(r | (sp << 4));
     out.push_back(a);
   };
@@ -300,8 +300,8 @@ void family_atomics(GameState& s) {
 
 // ---- Truthtrance (3.01.22) ---------------------------------------------------------
 
-Question question_of(const Action& a) { return static_cast<Question>(a.value >> 4); }
-uint8_t asked_of(const Action& a) { return static_cast<uint8_t>(a.value & 15); }
+Question question_of(const action::PlayCard& a) { return static_cast<Question>(a.value >> 4); }
+uint8_t asked_of(const action::PlayCard& a) { return static_cast<uint8_t>(a.value & 15); }
 
 uint8_t engine_answer(const GameState& s, Faction asked, Question q, uint8_t subject) {
   const auto& fs = s.of(asked);
@@ -332,6 +332,64 @@ bool push_window(GameState& s, Window w) {
   return true;
 }
 
+// A KaramaCancel window keeps the action it interrupted in Window::act_*
+// (the slots of the canonical state, core/state.h) and, for a Move, the
+// placements in GameState::pending_move_*; only the kinds karama_window()
+// interrupts are kept: Ship, Move, SendSpiritualAdvisor, Prescience, Voice.
+void keep_pending(GameState& s, Window& w, const Action& pending) {
+  w.act_kind = static_cast<uint8_t>(pending.kind());
+  if (const auto* ship = pending.get_if<action::Ship>()) {
+    w.act_to = ship->to;
+    w.act_from = ship->from;
+    w.act_forces = ship->forces;
+    w.act_special = ship->special;
+    w.act_flags = static_cast<uint8_t>((ship->to_reserves ? 1 : 0) | (ship->advisors ? 2 : 0));
+    w.act_amount2 = ship->ally_pays;
+  } else if (const auto* move = pending.get_if<action::Move>()) {  // 2.04.06: the placements wait in the state
+    w.act_to = move->to;
+    w.act_flags = move->flip ? 1 : 0;
+    static_assert(kPendingPlacements == kMaxPlacements);
+    s.pending_move_n = static_cast<uint8_t>(move->from.size());
+    for (int i = 0; i < kMaxPlacements; ++i) {
+      const bool used = i < move->from.size();
+      s.pending_move_loc[i] = used ? move->from[i].location : 0;
+      s.pending_move_forces[i] = used ? move->from[i].forces : 0;
+      s.pending_move_special[i] = used ? move->from[i].special : 0;
+    }
+  } else if (const auto* advisor = pending.get_if<action::SendSpiritualAdvisor>()) {
+    w.act_to = advisor->to;
+  } else if (const auto* prescience = pending.get_if<action::Prescience>()) {
+    w.act_value = prescience->element;
+  } else if (const auto* voice = pending.get_if<action::Voice>()) {
+    w.act_flags = voice->must ? 1 : 0;
+    w.act_value = voice->kind;
+  }
+}
+
+// The action keep_pending kept.
+Action pending_action(const GameState& s, const Window& w) {
+  switch (static_cast<ActionKind>(w.act_kind)) {
+    case ActionKind::Ship:
+      return action::Ship{.to = w.act_to,
+                       .forces = w.act_forces,
+                       .special = w.act_special,
+                       .from = w.act_from,
+                       .to_reserves = (w.act_flags & 1) != 0,
+                       .advisors = (w.act_flags & 2) != 0,
+                       .ally_pays = w.act_amount2};
+    case ActionKind::Move: {
+      action::Move m{.to = w.act_to, .flip = (w.act_flags & 1) != 0};
+      for (int i = 0; i < s.pending_move_n && i < kMaxPlacements; ++i)
+        m.from.push_back(Placement{s.pending_move_loc[i], s.pending_move_forces[i], s.pending_move_special[i]});
+      return m;
+    }
+    case ActionKind::SendSpiritualAdvisor: return action::SendSpiritualAdvisor{.to = w.act_to};
+    case ActionKind::Prescience: return action::Prescience{.element = w.act_value};
+    case ActionKind::Voice: return action::Voice{.must = (w.act_flags & 1) != 0, .kind = w.act_value};
+    default: return Action::of_kind(static_cast<ActionKind>(w.act_kind));
+  }
+}
+
 // Closes the innermost window; a KaramaCancel window nobody cancelled
 // replays the action it interrupted. The window's record stays in its slot.
 void close_window(Ctx& c) {
@@ -339,21 +397,7 @@ void close_window(Ctx& c) {
   const Window w = s.windows[--s.window_depth];
   s.waiting = w.saved_waiting;
   if (w.kind != WindowKind::KaramaCancel || w.cancelled) return;
-  Action p;
-  p.kind = static_cast<ActionKind>(w.act_kind);
-  p.to = w.act_to;
-  p.from = w.act_from;
-  p.forces = w.act_forces;
-  p.special = w.act_special;
-  p.flag = (w.act_flags & 1) != 0;
-  p.flag2 = (w.act_flags & 2) != 0;
-  p.value = w.act_value;
-  p.amount2 = w.act_amount2;
-  if (p.kind == ActionKind::Move) {
-    p.n_placements = s.pending_move_n;
-    for (int i = 0; i < s.pending_move_n && i < kMaxPlacements; ++i)
-      p.placements[i] = Placement{s.pending_move_loc[i], s.pending_move_forces[i], s.pending_move_special[i]};
-  }
+  const Action p = pending_action(s, w);
   s.ability_cleared = w.subject;
   phase_rules(s.phase).apply(c, w.owner, p);
   s.ability_cleared = kNone8;
@@ -393,25 +437,26 @@ uint8_t karama_askable(const GameState& s, Seat owner) {
 std::optional<Rejection> validate_window(const GameState& s, Seat seat, const Action& a) {
   const Window& w = top(s);
   const std::string what = window_what(s, w);
-  if (a.kind != ActionKind::Respond)
+  if (a.kind() != ActionKind::Respond)
     return reject(RejectCode::WrongPhase, "wait until the window is answered (Respond; 1.00.05): " + what);
+  const auto& answer = a.as<action::Respond>();
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat is not asked now: " + what);
   const Faction me = me_at(s, seat);
   switch (w.kind) {
     case WindowKind::KaramaCancel: {
-      if (!a.flag) return std::nullopt;
-      if (a.card == kNone8) return reject(RejectCode::Malformed, "name the Karama card that cancels the ability (Respond.card)");
-      if (a.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
-      if (!s.of(me).hand.contains(a.card)) return reject(RejectCode::IllegalChoice, card_name(a.card) + " is not in your hand");
-      if (!is_karama(s, me, a.card)) return reject(RejectCode::IllegalChoice, card_name(a.card) + " is not a Karama card (3.01.11.01)");
-      if (auto why = committed(s, seat, a.card)) return reject(RejectCode::IllegalChoice, *why);
+      if (!answer.accept) return std::nullopt;
+      if (answer.card == kNone8) return reject(RejectCode::Malformed, "name the Karama card that cancels the ability (Respond.card)");
+      if (answer.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
+      if (!s.of(me).hand.contains(answer.card)) return reject(RejectCode::IllegalChoice, card_name(answer.card) + " is not in your hand");
+      if (!is_karama(s, me, answer.card)) return reject(RejectCode::IllegalChoice, card_name(answer.card) + " is not a Karama card (3.01.11.01)");
+      if (auto why = committed(s, seat, answer.card)) return reject(RejectCode::IllegalChoice, *why);
       return std::nullopt;
     }
     case WindowKind::Truthtrance: return std::nullopt;
     case WindowKind::KaramaGiveBack:
-      if (a.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "name the card to give back (Respond.card)");
-      if (!s.of(me).hand.contains(a.card) && !s.harkonnen.karama_taken.contains(a.card))
-        return reject(RejectCode::IllegalChoice, card_name(a.card) + " is not in your hand");
+      if (answer.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "name the card to give back (Respond.card)");
+      if (!s.of(me).hand.contains(answer.card) && !s.harkonnen.karama_taken.contains(answer.card))
+        return reject(RejectCode::IllegalChoice, card_name(answer.card) + " is not in your hand");
       return std::nullopt;
     case WindowKind::None: break;
   }
@@ -419,6 +464,7 @@ std::optional<Rejection> validate_window(const GameState& s, Seat seat, const Ac
 }
 
 void apply_window(Ctx& c, Seat seat, const Action& a) {
+  const auto& answer = a.as<action::Respond>();
   auto& s = c.s;
   Window& w = top(s);
   const Faction me = me_at(s, seat);
@@ -426,8 +472,8 @@ void apply_window(Ctx& c, Seat seat, const Action& a) {
   s.waiting &= static_cast<uint8_t>(~bit(seat));
   switch (w.kind) {
     case WindowKind::KaramaCancel:
-      if (a.flag) {
-        discard(s, me, a.card);
+      if (answer.accept) {
+        discard(s, me, answer.card);
         w.cancelled = 1;
         s.cancelled_ability = w.subject;
         s.cancelled_faction = s.seat_faction[w.owner];
@@ -437,12 +483,12 @@ void apply_window(Ctx& c, Seat seat, const Action& a) {
       if ((w.answered & w.asked) == w.asked) close_window(c);
       return;
     case WindowKind::Truthtrance:
-      s.truthtrance.answer = a.flag ? 1 : 0;
+      s.truthtrance.answer = answer.accept ? 1 : 0;
       close_window(c);
       return;
     case WindowKind::KaramaGiveBack: {
-      if (!s.of(me).hand.remove(a.card)) s.harkonnen.karama_taken.remove(a.card);
-      s.of(static_cast<Faction>(w.target)).hand.push(a.card);
+      if (!s.of(me).hand.remove(answer.card)) s.harkonnen.karama_taken.remove(answer.card);
+      s.of(static_cast<Faction>(w.target)).hand.push(answer.card);
       if (--w.subject > 0) {
         s.waiting = bit(seat);
         return;
@@ -487,8 +533,7 @@ void window_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   std::vector<Decision> ds;
   window_decisions(s, seat, ds);
   const Window& w = top(s);
-  Action a;
-  a.kind = ActionKind::Respond;
+  action::Respond a;
   if (w.kind == WindowKind::KaramaGiveBack) {
     for (const auto& d : ds)
       for (auto o : d.options) {
@@ -498,7 +543,7 @@ void window_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     return;
   }
   out.push_back(a);  // decline / "no"
-  a.flag = true;
+  a.accept = true;
   if (w.kind == WindowKind::Truthtrance) {
     out.push_back(a);
     return;
@@ -521,25 +566,27 @@ std::optional<Rejection> storm_window(const GameState& s, uint8_t card, const ch
 
 // 3.01.11.02: value = kKaramaPrevent | ability, target = the faction that would use it.
 std::optional<Rejection> check_prevent(const GameState& s, Faction me, const Action& a) {
-  const int ab = a.value & 0x3F;
+  const auto& play = a.as<action::PlayCard>();
+  const int ab = play.value & 0x3F;
   const AbilityInfo* info = ability_info(static_cast<Ability>(ab));
   if (!info) return reject(RejectCode::Malformed, "name the ability to prevent (value {\"prevent\": ABILITY}, 3.01.11.02)");
-  if (a.to >= kNumFactions || !s.has(static_cast<Faction>(a.to)))
+  if (play.target >= kNumFactions || !s.has(static_cast<Faction>(play.target)))
     return reject(RejectCode::Malformed, "name the faction whose ability you prevent (target)");
-  const auto target = static_cast<Faction>(a.to);
+  const auto target = static_cast<Faction>(play.target);
   if (target == me) return reject(RejectCode::IllegalChoice, "a Karama prevents another player's ability (3.01.11.02)");
   const bool shared = info->id == Ability::GuildHalfPrice || info->id == Ability::GuildCrossShip;  // 2.06.09 / 2.06.10
   const bool user = target == info->faction || (shared && s.of(target).ally == static_cast<uint8_t>(info->faction));
   if (!user)
     return reject(RejectCode::IllegalChoice, fname(target) + " do not have the ability " + ability_name(static_cast<uint8_t>(ab)));
-  if (s.prevented[a.to] & (1u << ab))
+  if (s.prevented[play.target] & (1u << ab))
     return reject(RejectCode::IllegalChoice, "the next use of " + ability_name(static_cast<uint8_t>(ab)) + " by " + fname(target) + " is already prevented");
   return std::nullopt;
 }
 
 std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Action& a) {
+  const auto& play = a.as<action::PlayCard>();
   const Faction me = me_at(s, seat);
-  if (a.value & kKaramaGuildRates) {
+  if (play.value & kKaramaGuildRates) {
     if (s.phase != Phase::ShipmentMovement)
       return reject(RejectCode::WrongPhase, "a Karama buys a shipment at Guild rates in the Shipment and Movement phase (3.01.11.03)");
     if (s.shipmove.current != seat || s.step != kShipStep || !has_bit(s.waiting, seat))
@@ -551,7 +598,7 @@ std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Actio
     if (karama_shipment(s, me)) return reject(RejectCode::IllegalChoice, "this turn's shipment is already at Guild rates by Karama");
     return std::nullopt;
   }
-  if (a.value & kKaramaPrevent) return check_prevent(s, me, a);
+  if (play.value & kKaramaPrevent) return check_prevent(s, me, a);
   if (!s.advanced)
     return reject(RejectCode::IllegalChoice,
                   "outside bidding (3.01.11.04), a response window (3.01.11.01) and a shipment at Guild rates (value 128, 3.01.11.03) "
@@ -565,24 +612,25 @@ std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Actio
 }
 
 std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Action& a) {
+  const auto& play = a.as<action::PlayCard>();
   if (s.phase == Phase::Setup) return reject(RejectCode::WrongPhase, "no treachery card is played during the setup");
-  if (a.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
+  if (play.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
   const Faction me = me_at(s, seat);
-  const std::string name = card_name(a.card);
-  if (!s.of(me).hand.contains(a.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
-  if (auto why = committed(s, seat, a.card)) return reject(RejectCode::IllegalChoice, *why);
-  if (is_karama(s, me, a.card)) return check_karama(s, seat, a);
+  const std::string name = card_name(play.card);
+  if (!s.of(me).hand.contains(play.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
+  if (auto why = committed(s, seat, play.card)) return reject(RejectCode::IllegalChoice, *why);
+  if (is_karama(s, me, play.card)) return check_karama(s, seat, a);
   if (const char* what = ability_step(s))
     return reject(RejectCode::WrongPhase, std::string(what) + " is being used: " + name + " waits until it is complete (1.00.05)");
-  switch (kind_of(a.card)) {
+  switch (kind_of(play.card)) {
     case TreacheryKind::WeatherControl:
-      if (auto r = storm_window(s, a.card, "3.01.23")) return r;
+      if (auto r = storm_window(s, play.card, "3.01.23")) return r;
       if (s.storm_override != kNone8) return reject(RejectCode::IllegalChoice, "the storm is already controlled this phase");
-      if (a.value > kWeatherControlMax)
+      if (play.value > kWeatherControlMax)
         return reject(RejectCode::IllegalChoice, "Weather Control moves the storm 1 to 10 sectors, or 0 for no movement (3.01.23)");
       return std::nullopt;
     case TreacheryKind::FamilyAtomics:
-      if (auto r = storm_window(s, a.card, "3.01.07")) return r;
+      if (auto r = storm_window(s, play.card, "3.01.07")) return r;
       if (s.shield_wall_destroyed) return reject(RejectCode::IllegalChoice, "the Shield Wall is already destroyed");
       if (!near_shield_wall(s, me))
         return reject(RejectCode::IllegalChoice,
@@ -598,26 +646,26 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
     case TreacheryKind::TleilaxuGhola:
       return check_revival(s, me, a, kGholaForces, ghola_elite_limit(s), "3.01.20");
     case TreacheryKind::Truthtrance: {
-      const uint8_t asked = asked_of(a);
+      const uint8_t asked = asked_of(play);
       if (asked >= kNumFactions || !s.has(static_cast<Faction>(asked)))
         return reject(RejectCode::Malformed, "name the asked faction (value {\"ask\": FACTION, \"question\": Q}, 3.01.22)");
       if (static_cast<Faction>(asked) == me) return reject(RejectCode::IllegalChoice, "Truthtrance asks one other player (3.01.22)");
-      const int q = a.value >> 4;
+      const int q = play.value >> 4;
       if (q >= kNumQuestions) return reject(RejectCode::Malformed, "unknown Truthtrance question (value.question)");
       switch (static_cast<Question>(q)) {
         case Question::FreeForm:
         case Question::SpiceAtLeast: return std::nullopt;
         case Question::HoldsCard:
-          if (a.to >= data::kNumTreacheryKinds) return reject(RejectCode::Malformed, "unknown card kind (target)");
+          if (play.target >= data::kNumTreacheryKinds) return reject(RejectCode::Malformed, "unknown card kind (target)");
           return std::nullopt;
         case Question::IsTraitor:
-          if (a.to >= data::kNumLeaders) return reject(RejectCode::Malformed, "unknown leader (target)");
+          if (play.target >= data::kNumLeaders) return reject(RejectCode::Malformed, "unknown leader (target)");
           return std::nullopt;
         case Question::PredictedFaction:
         case Question::PredictedTurn:
           if (!faction_rules(static_cast<Faction>(asked)).predicts)  // 2.02.03
             return reject(RejectCode::IllegalChoice, "only the Bene Gesserit make a prediction (2.02.03)");
-          if (static_cast<Question>(q) == Question::PredictedFaction && a.to >= kNumFactions)
+          if (static_cast<Question>(q) == Question::PredictedFaction && play.target >= kNumFactions)
             return reject(RejectCode::Malformed, "unknown faction (target)");
           return std::nullopt;
       }
@@ -629,15 +677,16 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
 }
 
 void apply_karama(Ctx& c, Seat seat, const Action& a) {
+  const auto& play = a.as<action::PlayCard>();
   auto& s = c.s;
   const Faction me = me_at(s, seat);
-  discard(s, me, a.card);  // "The Karama Card is discarded to use the ability" (1.14.00)
-  if (a.value & kKaramaGuildRates) {
+  discard(s, me, play.card);  // "The Karama Card is discarded to use the ability" (1.14.00)
+  if (play.value & kKaramaGuildRates) {
     s.karama_shipment = static_cast<uint8_t>(me);
     return;
   }
-  if (a.value & kKaramaPrevent) {  // 3.01.11.02
-    s.prevented[a.to] = s.prevented[a.to] | (1u << (a.value & 0x3F));
+  if (play.value & kKaramaPrevent) {  // 3.01.11.02
+    s.prevented[play.target] = s.prevented[play.target] | (1u << (play.value & 0x3F));
     return;
   }
   s.of(me).karama_power_used = 1;
@@ -645,41 +694,42 @@ void apply_karama(Ctx& c, Seat seat, const Action& a) {
 }
 
 void apply_play(Ctx& c, Seat seat, const Action& a) {
+  const auto& play = a.as<action::PlayCard>();
   auto& s = c.s;
   const Faction me = me_at(s, seat);
-  if (is_karama(s, me, a.card)) {
+  if (is_karama(s, me, play.card)) {
     apply_karama(c, seat, a);
     return;
   }
-  switch (kind_of(a.card)) {
+  switch (kind_of(play.card)) {
     case TreacheryKind::WeatherControl:
-      discard(s, me, a.card);
-      s.storm_override = a.value;
+      discard(s, me, play.card);
+      s.storm_override = play.value;
       return;
     case TreacheryKind::FamilyAtomics:
-      s.of(me).hand.remove(a.card);
-      s.treachery_set_aside.push(a.card);  // "Set Aside this card"
+      s.of(me).hand.remove(play.card);
+      s.treachery_set_aside.push(play.card);  // "Set Aside this card"
       family_atomics(s);
       return;
     case TreacheryKind::Hajr:
-      discard(s, me, a.card);
+      discard(s, me, play.card);
       s.shipmove.hajr = 1;
       return;
     case TreacheryKind::TleilaxuGhola:
-      discard(s, me, a.card);
+      discard(s, me, play.card);
       do_revival(s, me, a, ghola_elite_limit(s));
       return;
     case TreacheryKind::Truthtrance: {
-      discard(s, me, a.card);
-      const auto asked = static_cast<Faction>(asked_of(a));
-      const Question q = question_of(a);
+      discard(s, me, play.card);
+      const auto asked = static_cast<Faction>(asked_of(play));
+      const Question q = question_of(play);
       auto& t = s.truthtrance;
       t.asker = static_cast<uint8_t>(me);
       t.asked = static_cast<uint8_t>(asked);
       t.question = static_cast<uint8_t>(q);
-      t.subject = a.to;
+      t.subject = play.target;
       t.turn = s.turn;
-      t.answer = engine_answer(s, asked, q, a.to);
+      t.answer = engine_answer(s, asked, q, play.target);
       if (q == Question::FreeForm) {
         Window w;
         w.kind = WindowKind::Truthtrance;
@@ -699,11 +749,10 @@ void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
   const auto& hand = s.of(me).hand;
   for (int i = 0; i < hand.n; ++i) {
     const uint8_t card = hand.ids[i];
-    Action a;
-    a.kind = ActionKind::PlayCard;
+    action::PlayCard a;
     a.card = card;
     if (is_karama(s, me, card)) {
-      Action g = a;
+      action::PlayCard g = a;
       g.value = kKaramaGuildRates;
       out.push_back(g);
       if (const auto h = faction_rules(me).karama_power.candidates) h(s, me, a, out);  // 1.14.01-05
@@ -711,8 +760,8 @@ void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
       for (int ab = 1; ab < kNumAbilities; ++ab) {
         const AbilityInfo* info = ability_info(static_cast<Ability>(ab));
         if (!info || info->faction == me || !s.has(info->faction)) continue;
-        Action p = a;
-        p.to = static_cast<uint8_t>(info->faction);
+        action::PlayCard p = a;
+        p.target = static_cast<uint8_t>(info->faction);
         p.value = static_cast<uint8_t>(kKaramaPrevent | ab);
         out.push_back(p);
       }
@@ -732,10 +781,10 @@ void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
         for (int f = 0; f < kNumFactions; ++f) {
           if (!s.has(static_cast<Faction>(f)) || static_cast<Faction>(f) == me) continue;
           a.value = static_cast<uint8_t>(static_cast<int>(Question::HoldsCard) << 4 | f);
-          a.to = static_cast<uint8_t>(TreacheryKind::Karama);
+          a.target = static_cast<uint8_t>(TreacheryKind::Karama);
           out.push_back(a);
           a.value = static_cast<uint8_t>(static_cast<int>(Question::FreeForm) << 4 | f);
-          a.to = kNone8;
+          a.target = kNone8;
           out.push_back(a);
         }
         break;
@@ -786,11 +835,11 @@ bool window_open(const GameState& s) { return s.window_depth > 0; }
 
 std::string window_description(const GameState& s) { return window_open(s) ? window_what(s, top(s)) : std::string(); }
 
-bool is_card_action(const GameState& s, const Action& a) { return window_open(s) || a.kind == ActionKind::PlayCard; }
+bool is_card_action(const GameState& s, const Action& a) { return window_open(s) || a.kind() == ActionKind::PlayCard; }
 
 std::optional<Rejection> validate_card(const GameState& s, Seat seat, const Action& a) {
   if (window_open(s)) return validate_window(s, seat, a);
-  if (a.kind != ActionKind::PlayCard) return reject(RejectCode::Malformed, "not a card play");
+  if (a.kind() != ActionKind::PlayCard) return reject(RejectCode::Malformed, "not a card play");
   return validate_play(s, seat, a);
 }
 
@@ -825,12 +874,13 @@ void card_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   card_legal(s, seat, legal);
   const Faction me = me_at(s, seat);
   std::vector<uint8_t> seen;
-  for (const auto& a : legal) {
+  for (const auto& x : legal) {
+    const auto& a = x.as<action::PlayCard>();  // outside a window card_legal lists card plays only
     if (std::find(seen.begin(), seen.end(), a.card) != seen.end()) continue;
     seen.push_back(a.card);
     int lo = 255, hi = 0;
-    for (const auto& b : legal)
-      if (b.card == a.card) {
+    for (const auto& y : legal)
+      if (const auto& b = y.as<action::PlayCard>(); b.card == a.card) {
         lo = std::min<int>(lo, b.value);
         hi = std::max<int>(hi, b.value);
       }
@@ -851,23 +901,7 @@ bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
   w.owner = owner;
   w.asked = asked;
   w.subject = static_cast<uint8_t>(ability);
-  w.act_kind = static_cast<uint8_t>(pending.kind);
-  w.act_to = pending.to;
-  w.act_from = pending.from;
-  w.act_forces = pending.forces;
-  w.act_special = pending.special;
-  w.act_flags = static_cast<uint8_t>((pending.flag ? 1 : 0) | (pending.flag2 ? 2 : 0));
-  w.act_value = pending.value;
-  w.act_amount2 = pending.amount2;
-  if (pending.kind == ActionKind::Move) {  // 2.04.06: the placements wait in the state
-    static_assert(kPendingPlacements == kMaxPlacements);
-    s.pending_move_n = pending.n_placements;
-    for (int i = 0; i < kMaxPlacements; ++i) {
-      s.pending_move_loc[i] = i < pending.n_placements ? pending.placements[i].location : 0;
-      s.pending_move_forces[i] = i < pending.n_placements ? pending.placements[i].forces : 0;
-      s.pending_move_special[i] = i < pending.n_placements ? pending.placements[i].special : 0;
-    }
-  }
+  keep_pending(s, w, pending);
   return push_window(s, w);
 }
 

@@ -48,7 +48,7 @@ void enter(Ctx& c) {
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
-  if (a.kind != ActionKind::ClaimCharity && a.kind != ActionKind::Pass)
+  if (a.kind() != ActionKind::ClaimCharity && a.kind() != ActionKind::Pass)
     return reject(RejectCode::WrongPhase, "CHOAM Charity takes ClaimCharity or Pass");
   if (!has_bit(s.waiting, seat))
     return reject(RejectCode::NotYourDecision, "this seat may not claim CHOAM Charity now (more than 1 spice, or already answered)");
@@ -59,7 +59,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
   const Ability due = prevention_due(s, me);
-  if (a.kind == ActionKind::ClaimCharity) {
+  if (a.kind() == ActionKind::ClaimCharity) {
     transfer_spice(s, bank(), shield(me), charity_amount(s, me));
     s.of(me).charity_turn = s.turn;
   }
@@ -77,11 +77,9 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
-  Action claim;
-  claim.kind = ActionKind::ClaimCharity;
+  action::ClaimCharity claim;
   out.push_back(claim);
-  Action pass;
-  pass.kind = ActionKind::Pass;
+  action::Pass pass;
   out.push_back(pass);
 }
 

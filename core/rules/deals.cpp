@@ -56,45 +56,48 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
   if (const char* what = ability_step(s))
     return reject(RejectCode::WrongPhase, std::string(what) + " is being used: deals, bribes and gifts wait until it is complete (1.00.05)");
   // Ruling deal_timing = after_first_storm: the turn-1 Storm phase is the first storm's placement (0.16).
-  if ((a.kind == ActionKind::Bribe || a.kind == ActionKind::Deal) && s.turn == 1 && s.phase == Phase::Storm &&
+  if ((a.kind() == ActionKind::Bribe || a.kind() == ActionKind::Deal) && s.turn == 1 && s.phase == Phase::Storm &&
       s.rulings.is(RulingId::DealTiming, 1))
     return reject(RejectCode::WrongPhase, "no deals or bribes until the first storm has been placed (1.12.04)");
   const Faction me = s.faction_at(seat);
-  if (a.kind == ActionKind::GiveSpice) {
+  if (a.kind() == ActionKind::GiveSpice) {
+    const auto& gift = a.as<action::GiveSpice>();
     if (!faction_rules(me).gives_ally_spice)  // hook gives_ally_spice (2.03.06)
       return reject(RejectCode::IllegalChoice, "only the Emperor may give spice to an ally (2.03.06); allies may not give each other spice (1.10.02.04)");
     const std::string giver = "the " + std::string(faction_name(me));
     const uint8_t ally = live_ally(s, me);
     if (ally == kNoFaction) return reject(RejectCode::IllegalChoice, giver + " gives spice only to his ally (2.03.06), and he has none");
-    if (a.faction != ally)
+    if (gift.to != ally)
       return reject(RejectCode::IllegalChoice, giver + " gives spice only to his ally, " + std::string(faction_name(static_cast<Faction>(ally))) +
                                                    " (2.03.06); others may be bribed (1.12)");
-    if (a.amount == 0) return reject(RejectCode::Malformed, "a gift needs an amount of at least 1");
-    if (a.amount > s.of(me).spice) return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice");
+    if (gift.amount == 0) return reject(RejectCode::Malformed, "a gift needs an amount of at least 1");
+    if (gift.amount > s.of(me).spice) return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice");
     return std::nullopt;
   }
-  if (a.kind == ActionKind::AllyPermission) {
+  if (a.kind() == ActionKind::AllyPermission) {
     if (live_ally(s, me) == kNoFaction) return reject(RejectCode::IllegalChoice, "you have no ally to pay for (1.10.02.05/06)");
-    if (a.amount2 > 0 && !s.rulings.is(RulingId::AllyBidSupport, kBidPermission))
+    if (a.as<action::AllyPermission>().bids > 0 && !s.rulings.is(RulingId::AllyBidSupport, kBidPermission))
       return reject(RejectCode::IllegalChoice, "in this game an ally's spice backs bids " +
                                                    std::string(s.rulings.is(RulingId::AllyBidSupport, 0) ? "automatically" : "not at all") +
                                                    " (ruling ally_bid_support): leave bids at 0");
     return std::nullopt;
   }
   if (s.phase == Phase::MentatPause) return reject(RejectCode::WrongPhase, "no bribes during the Mentat Pause (1.12)");
-  if (a.kind == ActionKind::Bribe) {
-    if (a.faction >= kNumFactions || !s.has(static_cast<Faction>(a.faction)))
+  if (a.kind() == ActionKind::Bribe) {
+    const auto& bribe = a.as<action::Bribe>();
+    if (bribe.to >= kNumFactions || !s.has(static_cast<Faction>(bribe.to)))
       return reject(RejectCode::Malformed, "the bribe's recipient is not in this game");
-    if (static_cast<Faction>(a.faction) == me) return reject(RejectCode::IllegalChoice, "a faction cannot bribe itself");
-    if (s.of(me).ally == a.faction) return reject(RejectCode::IllegalChoice, "allies may not give each other spice (1.10.02.04)");
-    if (a.amount == 0) return reject(RejectCode::Malformed, "a bribe needs an amount of at least 1");
-    if (a.amount > s.of(me).spice) return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice");
+    if (static_cast<Faction>(bribe.to) == me) return reject(RejectCode::IllegalChoice, "a faction cannot bribe itself");
+    if (s.of(me).ally == bribe.to) return reject(RejectCode::IllegalChoice, "allies may not give each other spice (1.10.02.04)");
+    if (bribe.amount == 0) return reject(RejectCode::Malformed, "a bribe needs an amount of at least 1");
+    if (bribe.amount > s.of(me).spice) return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice");
     return std::nullopt;
   }
-  if (a.text.empty()) return reject(RejectCode::Malformed, "a deal needs its text");
-  if (a.text.size() > 1000) return reject(RejectCode::Malformed, "a deal's text is limited to 1000 bytes");
-  for (int i = 0; i < a.n_factions; ++i)
-    if (a.factions[i] >= kNumFactions || !s.has(static_cast<Faction>(a.factions[i])))
+  const auto& deal = a.as<action::Deal>();
+  if (deal.text.empty()) return reject(RejectCode::Malformed, "a deal needs its text");
+  if (deal.text.size() > 1000) return reject(RejectCode::Malformed, "a deal's text is limited to 1000 bytes");
+  for (uint8_t party : deal.with)
+    if (party >= kNumFactions || !s.has(static_cast<Faction>(party)))
       return reject(RejectCode::Malformed, "a party to the deal is not in this game");
   return std::nullopt;
 }
@@ -102,21 +105,22 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
 void apply_anytime(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
-  if (a.kind == ActionKind::GiveSpice) {  // 2.03.06: behind the ally's shield at once
-    transfer_spice(s, shield(me), shield(static_cast<Faction>(a.faction)), a.amount);
+  if (const auto* gift = a.get_if<action::GiveSpice>()) {  // 2.03.06: behind the ally's shield at once
+    transfer_spice(s, shield(me), shield(static_cast<Faction>(gift->to)), gift->amount);
     return;
   }
-  if (a.kind == ActionKind::AllyPermission) {
-    s.of(me).permit_ship = a.amount;
-    s.of(me).permit_bids = a.amount2;
+  if (const auto* permission = a.get_if<action::AllyPermission>()) {
+    s.of(me).permit_ship = permission->shipment;
+    s.of(me).permit_bids = permission->bids;
     return;
   }
-  if (a.kind != ActionKind::Bribe) return;  // a deal changes nothing but the record
-  const auto to = static_cast<Faction>(a.faction);
+  const auto* bribe = a.get_if<action::Bribe>();
+  if (!bribe) return;  // a deal changes nothing but the record
+  const auto to = static_cast<Faction>(bribe->to);
   if (s.rulings.is(RulingId::BribeTiming, 1))
-    transfer_spice(s, shield(me), shield(to), a.amount);
+    transfer_spice(s, shield(me), shield(to), bribe->amount);
   else
-    transfer_spice(s, shield(me), bribe_pool(to), a.amount);
+    transfer_spice(s, shield(me), bribe_pool(to), bribe->amount);
 }
 
 void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
@@ -143,9 +147,8 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (ally == kNoFaction) return;
   const auto& fs = s.of(me);
   if (faction_rules(me).gives_ally_spice && fs.spice > 0) {
-    Action g;
-    g.kind = ActionKind::GiveSpice;
-    g.faction = ally;
+    action::GiveSpice g;
+    g.to = ally;
     g.amount = 1;
     out.push_back(g);
     if (fs.spice > 1) {
@@ -156,12 +159,11 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   // Permission: none, or all of my spice now (the bids too under the permission ruling).
   const bool bids = s.rulings.is(RulingId::AllyBidSupport, kBidPermission);
   if (!permission_offered(s)) return;
-  Action p;
-  p.kind = ActionKind::AllyPermission;
+  action::AllyPermission p;
   if (fs.permit_ship != 0 || fs.permit_bids != 0) out.push_back(p);
-  p.amount = fs.spice;
-  p.amount2 = bids ? fs.spice : 0;
-  if (fs.spice > 0 && (fs.permit_ship != p.amount || fs.permit_bids != p.amount2)) out.push_back(p);
+  p.shipment = fs.spice;
+  p.bids = bids ? fs.spice : 0;
+  if (fs.spice > 0 && (fs.permit_ship != p.shipment || fs.permit_bids != p.bids)) out.push_back(p);
 }
 
 }  // namespace mentat::rules

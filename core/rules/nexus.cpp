@@ -112,24 +112,26 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
                                                                  : "this seat has already passed in this Nexus");
   if (s.step == kRides) return step_asked(s).validate(s, a);
   const Faction me = s.faction_at(seat);
-  switch (a.kind) {
+  switch (a.kind()) {
     case ActionKind::Pass: return std::nullopt;
     case ActionKind::ProposeAlliance: {
-      if (auto why = alliance_obstacle(s, me, a.faction); !why.empty())
-        return reject(valid_faction(s, a.faction) ? RejectCode::IllegalChoice : RejectCode::Malformed, why);
-      if (s.nexus.proposed[static_cast<int>(me)] & fbit(a.faction))
+      const uint8_t with = a.as<action::ProposeAlliance>().with;
+      if (auto why = alliance_obstacle(s, me, with); !why.empty())
+        return reject(valid_faction(s, with) ? RejectCode::IllegalChoice : RejectCode::Malformed, why);
+      if (s.nexus.proposed[static_cast<int>(me)] & fbit(with))
         return reject(RejectCode::IllegalChoice, "you have already proposed an alliance to " +
-                                                     std::string(faction_name(static_cast<Faction>(a.faction))) + " in this Nexus");
-      if (passed_for_good(s, a.faction))
-        return reject(RejectCode::IllegalChoice, std::string(faction_name(static_cast<Faction>(a.faction))) +
+                                                     std::string(faction_name(static_cast<Faction>(with))) + " in this Nexus");
+      if (passed_for_good(s, with))
+        return reject(RejectCode::IllegalChoice, std::string(faction_name(static_cast<Faction>(with))) +
                                                      " has passed and is done with this Nexus (1.10.01.07, ruling nexus_reopen=never)");
       return std::nullopt;
     }
     case ActionKind::AcceptAlliance: {
-      if (auto why = alliance_obstacle(s, me, a.faction); !why.empty())
-        return reject(valid_faction(s, a.faction) ? RejectCode::IllegalChoice : RejectCode::Malformed, why);
-      if (s.f[a.faction].proposal != static_cast<uint8_t>(me))
-        return reject(RejectCode::IllegalChoice, std::string(faction_name(static_cast<Faction>(a.faction))) +
+      const uint8_t with = a.as<action::AcceptAlliance>().with;
+      if (auto why = alliance_obstacle(s, me, with); !why.empty())
+        return reject(valid_faction(s, with) ? RejectCode::IllegalChoice : RejectCode::Malformed, why);
+      if (s.f[with].proposal != static_cast<uint8_t>(me))
+        return reject(RejectCode::IllegalChoice, std::string(faction_name(static_cast<Faction>(with))) +
                                                      " has not proposed an alliance to you");
       return std::nullopt;
     }
@@ -150,22 +152,25 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   }
   const Faction me = s.faction_at(seat);
   auto& mine = s.of(me);
-  switch (a.kind) {
+  switch (a.kind()) {
     case ActionKind::Pass:
       s.waiting &= static_cast<uint8_t>(~bit(seat));
       break;
-    case ActionKind::ProposeAlliance:
-      mine.proposal = a.faction;
-      s.nexus.proposed[static_cast<int>(me)] |= fbit(a.faction);
-      if (reopens(s)) s.waiting |= bit(s.f[a.faction].seat);  // the faction asked may answer
+    case ActionKind::ProposeAlliance: {
+      const uint8_t with = a.as<action::ProposeAlliance>().with;
+      mine.proposal = with;
+      s.nexus.proposed[static_cast<int>(me)] |= fbit(with);
+      if (reopens(s)) s.waiting |= bit(s.f[with].seat);  // the faction asked may answer
       break;
+    }
     case ActionKind::AcceptAlliance: {
-      auto& theirs = s.f[a.faction];
-      mine.ally = a.faction;
+      const uint8_t with = a.as<action::AcceptAlliance>().with;
+      auto& theirs = s.f[with];
+      mine.ally = with;
       theirs.ally = static_cast<uint8_t>(me);
       mine.proposal = theirs.proposal = kNoFaction;
       mine.permit_ship = mine.permit_bids = theirs.permit_ship = theirs.permit_bids = 0;  // 1.10.02.05/06 consent is per alliance
-      s.nexus.allied |= static_cast<FactionMask>(fbit(me) | fbit(a.faction));
+      s.nexus.allied |= static_cast<FactionMask>(fbit(me) | fbit(with));
       break;
     }
     case ActionKind::BreakAlliance: {
@@ -215,15 +220,14 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   for (const auto& d : ds) {
     if (d.kind == ActionKind::ProposeAlliance || d.kind == ActionKind::AcceptAlliance) {
       for (auto f : d.options) {
-        Action a;
-        a.kind = d.kind;
-        a.faction = static_cast<uint8_t>(f);
-        out.push_back(a);
+        const auto with = static_cast<uint8_t>(f);
+        if (d.kind == ActionKind::ProposeAlliance)
+          out.push_back(action::ProposeAlliance{.with = with});
+        else
+          out.push_back(action::AcceptAlliance{.with = with});
       }
     } else {
-      Action a;
-      a.kind = d.kind;
-      out.push_back(a);
+      out.push_back(Action::of_kind(d.kind));
     }
   }
 }

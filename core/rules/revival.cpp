@@ -200,21 +200,22 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   if (s.step == kFremenGrant) {
     const auto& g = grant_asked(s);
     if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, g.wait);
-    if (a.kind != ActionKind::Respond) return reject(RejectCode::WrongPhase, g.answer);
+    if (a.kind() != ActionKind::Respond) return reject(RejectCode::WrongPhase, g.answer);
     return std::nullopt;
   }
-  if (a.kind != ActionKind::Revive && a.kind != ActionKind::Pass)
+  if (a.kind() != ActionKind::Revive && a.kind() != ActionKind::Pass)
     return reject(RejectCode::WrongPhase, "the Revival phase takes Revive or Pass");
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat has no revival decision to make (nothing to revive, or already answered)");
-  if (a.kind == ActionKind::Pass) return std::nullopt;
+  if (a.kind() == ActionKind::Pass) return std::nullopt;
   const Faction me = s.faction_at(seat);
   const auto& fs = s.of(me);
-  const bool leader = a.card != kNone8;
-  const int n = a.forces + a.special;
+  const auto& rv = a.as<action::Revive>();
+  const bool leader = rv.leader != kNone8;
+  const int n = rv.forces + rv.special;
   if (n == 0 && !leader) return reject(RejectCode::Malformed, "revive at least one force or a leader (or pass)");
-  if (a.forces > fs.tanks[0]) return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[0]) + " regular forces in the Tleilaxu Tanks");
-  if (a.special > fs.tanks[1]) return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[1]) + " special forces in the Tleilaxu Tanks");
-  if (a.special > special_limit(s, me))
+  if (rv.forces > fs.tanks[0]) return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[0]) + " regular forces in the Tleilaxu Tanks");
+  if (rv.special > fs.tanks[1]) return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[1]) + " special forces in the Tleilaxu Tanks");
+  if (rv.special > special_limit(s, me))
     return reject(RejectCode::IllegalChoice, "only one " + std::string(data::faction_setup(me).special_force_name) + " may be revived per turn (2.03.11 / 2.04.20)");
   const int limit = kRevivalLimit + emperor_extra_limit(s, me);
   if (n > limit && emperor_pays_extra(s, me)) {
@@ -230,8 +231,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   }
   Cost cost = force_cost(s, me, n);
   if (leader) {
-    if (auto why = leader_unrevivable(s, me, a.card)) return reject(RejectCode::IllegalChoice, *why);
-    cost.own += ability::revival_strength(a.card);  // 1.05.03.02 (2.01.14: the Kwisatz Haderach 2)
+    if (auto why = leader_unrevivable(s, me, rv.leader)) return reject(RejectCode::IllegalChoice, *why);
+    cost.own += ability::revival_strength(rv.leader);  // 1.05.03.02 (2.01.14: the Kwisatz Haderach 2)
   }
   if (cost.own > fs.spice)
     return reject(RejectCode::NotEnoughSpice, "this revival costs " + std::to_string(cost.own) + " spice and you have " + std::to_string(fs.spice));
@@ -245,7 +246,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   if (s.step == kFremenGrant) {
-    faction_rules(s.faction_at(seat)).revival_grant_answer(s, a.flag);
+    faction_rules(s.faction_at(seat)).revival_grant_answer(s, a.as<action::Respond>().accept);
     ask_revivals(c);
     return;
   }
@@ -256,23 +257,24 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   if (emperor_pays_extra(s, me) && ability_cancelled(s, patron(s, me), patron_rules(s, me)->pays_ally_revival) &&
       (fs.tanks[0] + std::min<int>(fs.tanks[1], special_limit(s, me)) > kRevivalLimit || prevention_at_next_occasion(s)))
     consume_prevention(s, patron(s, me), patron_rules(s, me)->pays_ally_revival);
-  if (a.kind == ActionKind::Revive) {
-    const int n = a.forces + a.special;
+  if (a.kind() == ActionKind::Revive) {
+    const auto& rv = a.as<action::Revive>();
+    const int n = rv.forces + rv.special;
     const Cost cost = force_cost(s, me, n);
     if (cost.own) transfer_spice(s, shield(me), bank(), cost.own);                  // 1.05.01.04
     if (cost.emperor) transfer_spice(s, shield(patron(s, me)), bank(), cost.emperor);  // 2.03.07
-    fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] - a.forces);
-    fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] - a.special);
-    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + a.forces);  // 1.05.02
-    fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + a.special);
-    if (a.special) fs.special_revived_turn = s.turn;
-    if (a.card == ability::kKwisatzHaderachToken) {  // 2.01.14
-      transfer_spice(s, shield(me), bank(), ability::revival_strength(a.card));
+    fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] - rv.forces);
+    fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] - rv.special);
+    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + rv.forces);  // 1.05.02
+    fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + rv.special);
+    if (rv.special) fs.special_revived_turn = s.turn;
+    if (rv.leader == ability::kKwisatzHaderachToken) {  // 2.01.14
+      transfer_spice(s, shield(me), bank(), ability::revival_strength(rv.leader));
       ability::revive_kh(s, me);
       fs.leader_revived_turn = s.turn;
-    } else if (a.card != kNone8) {
-      transfer_spice(s, shield(me), bank(), data::leader(a.card).strength);  // 1.05.03.03
-      auto& l = s.leaders[a.card];
+    } else if (rv.leader != kNone8) {
+      transfer_spice(s, shield(me), bank(), data::leader(rv.leader).strength);  // 1.05.03.03
+      auto& l = s.leaders[rv.leader];
       l.zone = LeaderZone::Pool;  // 1.05.03.04
       l.holder = static_cast<uint8_t>(me);
       l.aux = kNone8;
@@ -305,9 +307,8 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
   if (s.step == kFremenGrant) {
     for (bool accept : {true, false}) {
-      Action a;
-      a.kind = ActionKind::Respond;
-      a.flag = accept;
+      action::Respond a;
+      a.accept = accept;
       out.push_back(a);
     }
     return;
@@ -322,17 +323,15 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     for (int n = 0; n <= mx; ++n) {
       for (int sp = 0; sp <= std::min(n, sp_max); ++sp) {
         if (n - sp > fs.tanks[0]) continue;
-        Action a;
-        a.kind = ActionKind::Revive;
+        action::Revive a;
         a.forces = static_cast<uint8_t>(n - sp);
         a.special = static_cast<uint8_t>(sp);
-        a.card = l;
+        a.leader = l;
         if (!rules::validate(s, seat, a)) out.push_back(a);
       }
     }
   }
-  Action pass;
-  pass.kind = ActionKind::Pass;
+  action::Pass pass;
   out.push_back(pass);
 }
 

@@ -111,8 +111,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat has no setup decision to make now");
   const Faction me = s.faction_at(seat);
   if (s.step == static_cast<uint8_t>(SetupStep::Traitors)) {
-    if (a.kind != ActionKind::SelectTraitor) return reject(RejectCode::WrongPhase, "select one of the four traitor cards dealt (SelectTraitor)");
-    if (!s.of(me).traitor_offer.contains(a.value))
+    if (a.kind() != ActionKind::SelectTraitor) return reject(RejectCode::WrongPhase, "select one of the four traitor cards dealt (SelectTraitor)");
+    if (!s.of(me).traitor_offer.contains(a.as<action::SelectTraitor>().leader))
       return reject(RejectCode::IllegalChoice, "that leader is not among the traitor cards dealt to you");
     return std::nullopt;
   }
@@ -124,8 +124,9 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   if (s.step == static_cast<uint8_t>(SetupStep::Traitors)) {
     auto& fs = s.of(s.faction_at(seat));
-    fs.traitors.push(a.value);
-    fs.traitor_offer.remove(a.value);
+    const LeaderId kept = a.as<action::SelectTraitor>().leader;
+    fs.traitors.push(kept);
+    fs.traitor_offer.remove(kept);
     while (!fs.traitor_offer.empty()) fs.traitors_discarded.push(fs.traitor_offer.pop());
   } else if (const auto* d = faction_setup_step(s)) {
     d->apply(s, a);
@@ -156,10 +157,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     std::vector<Decision> ds;
     traitor_decisions(s, seat, ds);
     for (auto l : ds.front().options) {
-      Action a;
-      a.kind = ActionKind::SelectTraitor;
-      a.value = static_cast<uint8_t>(l);
-      out.push_back(a);
+      out.push_back(action::SelectTraitor{.leader = static_cast<LeaderId>(l)});
     }
   } else if (const auto* d = faction_setup_step(s)) {
     d->legal(s, out);

@@ -147,8 +147,8 @@ int shipment_cost(const GameState& s, Faction f, LocationId to, int n) {
   return cost;
 }
 // 3.01.11.01: a shipment that the Guild's half price (2.06.06 / 2.06.09) makes cheaper.
-bool uses_half_price(const GameState& s, Faction me, const Action& a) {
-  if (!guild_rates(s, me) || karama_shipment(s, me) || a.flag || faction_rules(me).sends_from_reserves || a.to >= kNumLocations)
+bool uses_half_price(const GameState& s, Faction me, const action::Ship& a) {
+  if (!guild_rates(s, me) || karama_shipment(s, me) || a.to_reserves || faction_rules(me).sends_from_reserves || a.to >= kNumLocations)
     return false;
   const int full = (a.forces + a.special) * (is_stronghold_loc(a.to) ? 1 : 2);
   return shipment_cost(s, me, a.to, a.forces + a.special) < full;
@@ -186,8 +186,8 @@ SpiceAccount shipment_payee(GameState& s, SpiceAccount to) {
 }
 
 enum class ShipKind { Normal, FremenSend, CrossShip, OffPlanet };
-ShipKind ship_kind(Faction me, const Action& a) {
-  if (a.flag) return ShipKind::OffPlanet;
+ShipKind ship_kind(Faction me, const action::Ship& a) {
+  if (a.to_reserves) return ShipKind::OffPlanet;
   if (a.from != kNone8) return ShipKind::CrossShip;
   return faction_rules(me).sends_from_reserves ? ShipKind::FremenSend : ShipKind::Normal;  // 2.04.05
 }
@@ -203,7 +203,7 @@ std::optional<Rejection> check_destination(const GameState& s, Faction me, Locat
 }
 
 // The spice a shipment costs in all (0 for the Fremen's free sending).
-int total_cost(const GameState& s, Faction me, const Action& a) {
+int total_cost(const GameState& s, Faction me, const action::Ship& a) {
   const int n = a.forces + a.special;
   switch (ship_kind(me, a)) {
     case ShipKind::OffPlanet: return off_planet_cost(n);
@@ -222,17 +222,17 @@ int ally_allowance(const GameState& s, Faction me) {
 }
 
 // Checks Ship.ally_pays (the shipper pays the rest of the cost).
-std::optional<Rejection> check_ally_payment(const GameState& s, Faction me, const Action& a) {
-  if (a.amount2 == 0) return std::nullopt;
+std::optional<Rejection> check_ally_payment(const GameState& s, Faction me, const action::Ship& a) {
+  if (a.ally_pays == 0) return std::nullopt;
   if (!has_ally(s, me)) return reject(RejectCode::IllegalChoice, "you have no ally to pay for your shipment (1.10.02.06)");
   const int cost = total_cost(s, me, a);
-  if (a.amount2 > cost)
+  if (a.ally_pays > cost)
     return reject(RejectCode::IllegalChoice, "your ally may pay at most the shipment's cost, " + std::to_string(cost) + " spice (1.10.02.06)");
   const auto& ally = s.f[s.of(me).ally];
-  if (a.amount2 > ally.permit_ship)
+  if (a.ally_pays > ally.permit_ship)
     return reject(RejectCode::IllegalChoice, "your ally allows only " + std::to_string(ally.permit_ship) +
                                                  " spice for your shipments (AllyPermission, 1.10.02.06)");
-  if (a.amount2 > ally.spice) return reject(RejectCode::NotEnoughSpice, "your ally holds only " + std::to_string(ally.spice) + " spice");
+  if (a.ally_pays > ally.spice) return reject(RejectCode::NotEnoughSpice, "your ally holds only " + std::to_string(ally.spice) + " spice");
   return std::nullopt;
 }
 
@@ -242,14 +242,14 @@ std::string with_ally(int spice, int share) {
 }
 
 // The rules of a shipment, whoever's turn it is.
-std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action& a) {
+std::optional<Rejection> check_ship(const GameState& s, Faction me, const action::Ship& a) {
   if (auto r = check_ally_payment(s, me, a)) return r;
   // The shipper's spice plus the ally's (checked) share must cover the cost.
   FactionState fs = s.of(me);
-  fs.spice = static_cast<uint16_t>(fs.spice + a.amount2);
+  fs.spice = static_cast<uint16_t>(fs.spice + a.ally_pays);
   const int n = a.forces + a.special;
   if (n == 0) return reject(RejectCode::Malformed, "a shipment must carry at least one force");
-  if (a.flag2) return reject(RejectCode::IllegalChoice, "forces are always shipped as fighters (2.02.13); advisors only come with Spiritual Advisors");
+  if (a.advisors) return reject(RejectCode::IllegalChoice, "forces are always shipped as fighters (2.02.13); advisors only come with Spiritual Advisors");
   const ShipKind kind = ship_kind(me, a);
   if (kind == ShipKind::OffPlanet || kind == ShipKind::CrossShip) {
     if (a.from >= kNumLocations) return reject(RejectCode::Malformed, "unknown location to ship from");
@@ -267,7 +267,7 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     if (kind == ShipKind::OffPlanet) {
       const int cost = off_planet_cost(n);
       if (cost > fs.spice)
-        return reject(RejectCode::NotEnoughSpice, "shipping " + std::to_string(n) + " forces back to reserves costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.amount2));
+        return reject(RejectCode::NotEnoughSpice, "shipping " + std::to_string(n) + " forces back to reserves costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.ally_pays));
       return std::nullopt;
     }
     if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
@@ -276,7 +276,7 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     if (auto r = check_destination(s, me, a.to, false)) return r;
     const int cost = shipment_cost(s, me, a.to, n);
     if (cost > fs.spice)
-      return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.amount2));
+      return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.ally_pays));
     return std::nullopt;
   }
   // From reserves.
@@ -289,20 +289,19 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const Action
     return reject(RejectCode::IllegalChoice, "fighters may not be shipped to a territory where you have advisors (2.02.13)");
   const int cost = shipment_cost(s, me, a.to, n);
   if (cost > fs.spice)
-    return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.amount2));
+    return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.ally_pays));
   return std::nullopt;
 }
 
 // Candidate shipments (a superset of the legal ones, filtered by the caller).
 // `full` adds the large variants (all forces, the most affordable). Calls
-// emit(const Action&) for each, in a fixed order, until it returns true;
+// emit(const action::Ship&) for each, in a fixed order, until it returns true;
 // returns whether it stopped early.
 template <class Emit>
 bool visit_ship_candidates(const GameState& s, Faction me, bool full, Emit&& emit) {
   const auto& fs = s.of(me);
-  Action a;
-  a.kind = ActionKind::Ship;
-  auto make = [&a](LocationId to, int reg, int spec) -> const Action& {
+  action::Ship a;
+  auto make = [&a](LocationId to, int reg, int spec) -> const action::Ship& {
     a.to = to;
     a.forces = static_cast<uint8_t>(reg);
     a.special = static_cast<uint8_t>(spec);
@@ -330,15 +329,15 @@ bool visit_ship_candidates(const GameState& s, Faction me, bool full, Emit&& emi
     if (reg + spec == 0) continue;
     auto variants = [&](LocationId to, bool off_planet) {
       a.to = to;
-      a.flag = off_planet;
+      a.to_reserves = off_planet;
       a.from = from;
       a.forces = static_cast<uint8_t>(reg ? 1 : 0);
       a.special = static_cast<uint8_t>(reg ? 0 : 1);
-      if (emit(static_cast<const Action&>(a))) return true;
+      if (emit(static_cast<const action::Ship&>(a))) return true;
       if (full && reg + spec > 1) {
         a.forces = static_cast<uint8_t>(reg);
         a.special = static_cast<uint8_t>(spec);
-        if (emit(static_cast<const Action&>(a))) return true;
+        if (emit(static_cast<const action::Ship&>(a))) return true;
       }
       return false;
     };
@@ -350,8 +349,8 @@ bool visit_ship_candidates(const GameState& s, Faction me, bool full, Emit&& emi
   return false;
 }
 
-void ship_candidates(const GameState& s, Faction me, bool full, std::vector<Action>& out) {
-  visit_ship_candidates(s, me, full, [&](const Action& a) {
+void ship_candidates(const GameState& s, Faction me, bool full, std::vector<action::Ship>& out) {
+  visit_ship_candidates(s, me, full, [&](const action::Ship& a) {
     out.push_back(a);
     return false;
   });
@@ -362,7 +361,7 @@ void ship_candidates(const GameState& s, Faction me, bool full, std::vector<Acti
 // beyond the spice behind the shield and the ally's allowance (1.06.03.01,
 // 2.06.07, 1.10.02.06), outside the
 // Fremen range (2.04.05). Keep in step with check_ship.
-bool surely_rejected_ship(const GameState& s, Faction me, const Action& a) {
+bool surely_rejected_ship(const GameState& s, Faction me, const action::Ship& a) {
   const int n = a.forces + a.special;
   const int can_pay = s.of(me).spice + ally_allowance(s, me);  // 1.10.02.06: the ally may pay a share
   switch (ship_kind(me, a)) {
@@ -377,17 +376,17 @@ bool surely_rejected_ship(const GameState& s, Faction me, const Action& a) {
 
 // A candidate as it is legal: paid alone, or (1.10.02.06) with the ally
 // paying the shortfall within its allowance. False when neither is legal.
-bool legal_ship(const GameState& s, Faction me, Action& a) {
+bool legal_ship(const GameState& s, Faction me, action::Ship& a) {
   if (!check_ship(s, me, a)) return true;
   const int need = total_cost(s, me, a) - s.of(me).spice;
   if (need <= 0 || need > ally_allowance(s, me)) return false;
-  a.amount2 = static_cast<uint16_t>(need);
+  a.ally_pays = static_cast<uint16_t>(need);
   return !check_ship(s, me, a);
 }
 
 bool any_ship(const GameState& s, Faction me) {
-  return visit_ship_candidates(s, me, false, [&](const Action& a) {
-    Action b = a;
+  return visit_ship_candidates(s, me, false, [&](const action::Ship& a) {
+    action::Ship b = a;
     return !surely_rejected_ship(s, me, b) && legal_ship(s, me, b);
   });
 }
@@ -396,14 +395,14 @@ bool any_ship(const GameState& s, Faction me) {
 
 // 2.02.14 / 2.02.20 (advanced Bene Gesserit): what the moved group becomes.
 enum class GroupType { Keep, Fighters, Advisors };
-GroupType bg_group_type(const GameState& s, Faction me, const Action& a) {
+GroupType bg_group_type(const GameState& s, Faction me, const action::Move& a) {
   if (!bg_advanced(s, me)) return GroupType::Keep;
   const TerritoryId t = data::territory_of(a.to);
   int fighters = kind_in_territory(s, me, t, 0), advisors = kind_in_territory(s, me, t, 1);
-  if (data::territory_of(a.placements[0].location) == t) {  // repositioning: the group itself does not count
-    for (int i = 0; i < a.n_placements; ++i) {
-      fighters -= a.placements[i].forces;
-      advisors -= a.placements[i].special;
+  if (data::territory_of(a.from[0].location) == t) {  // repositioning: the group itself does not count
+    for (int i = 0; i < a.from.size(); ++i) {
+      fighters -= a.from[i].forces;
+      advisors -= a.from[i].special;
     }
   }
   if (fighters > 0) return GroupType::Fighters;  // 2.02.20
@@ -429,15 +428,15 @@ int move_range(const GameState& s, Faction me, bool group_has_advisors) {
 // level: the number of territory boundaries crossed to reach `to` from the
 // sources, or -1. Blocked pieces (storm 1.06.05.06, strongholds at the
 // occupancy limit 1.06.05.09 other than the home territory) are never entered.
-int path_length(const GameState& s, Faction me, const Action& a, bool storm, bool occupancy) {
-  const TerritoryId home = data::territory_of(a.placements[0].location);
+int path_length(const GameState& s, Faction me, const action::Move& a, bool storm, bool occupancy) {
+  const TerritoryId home = data::territory_of(a.from[0].location);
   data::LocationSet blocked;
   if (storm && s.storm_sector >= 0 && s.storm_sector < data::kNumSectors) blocked = data::sector_pieces(s.storm_sector);
   if (occupancy)
     for (TerritoryId t : data::strongholds())
       if (t != home && at_occupancy_limit(s, me, t)) blocked |= data::territory_pieces(t);
   data::LocationSet seen, frontier;
-  for (int i = 0; i < a.n_placements; ++i) frontier.set(a.placements[i].location);
+  for (int i = 0; i < a.from.size(); ++i) frontier.set(a.from[i].location);
   for (int d = 0; frontier.any(); ++d) {
     // Close the level over moves within a territory (no boundary crossed).
     seen |= frontier;
@@ -457,17 +456,17 @@ int path_length(const GameState& s, Faction me, const Action& a, bool storm, boo
   return -1;
 }
 
-std::optional<Rejection> check_move(const GameState& s, Faction me, const Action& a) {
-  if (a.n_placements == 0 || a.n_placements > kMaxPlacements) return reject(RejectCode::Malformed, "a movement names the forces it moves (1..12 placements)");
+std::optional<Rejection> check_move(const GameState& s, Faction me, const action::Move& a) {
+  if (a.from.size() == 0 || a.from.size() > kMaxPlacements) return reject(RejectCode::Malformed, "a movement names the forces it moves (1..12 placements)");
   if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
   int total = 0, advisors = 0;
-  const TerritoryId from_t = a.placements[0].location < kNumLocations ? data::territory_of(a.placements[0].location) : 0;
-  for (int i = 0; i < a.n_placements; ++i) {
-    const auto& p = a.placements[i];
+  const TerritoryId from_t = a.from[0].location < kNumLocations ? data::territory_of(a.from[0].location) : 0;
+  for (int i = 0; i < a.from.size(); ++i) {
+    const auto& p = a.from[i];
     if (p.location >= kNumLocations) return reject(RejectCode::Malformed, "unknown location to move from");
     if (p.forces + p.special == 0) return reject(RejectCode::Malformed, "each placement moves at least one force");
     for (int j = 0; j < i; ++j)
-      if (a.placements[j].location == p.location) return reject(RejectCode::Malformed, "a location is named twice");
+      if (a.from[j].location == p.location) return reject(RejectCode::Malformed, "a location is named twice");
     if (data::territory_of(p.location) != from_t)
       return reject(RejectCode::IllegalChoice, "a movement takes one group from one territory (1.06.05)");
     if (p.location == a.to) return reject(RejectCode::IllegalChoice, "forces already in " + loc_name(a.to) + " cannot move there");
@@ -480,10 +479,10 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
   }
   if (s.in_storm(a.to)) return reject(RejectCode::Storm, loc_name(a.to) + " is in the storm: no force may move into it (1.06.05.06)");
   // 1.06.05: pieces of one territory move together only when not separated by the storm.
-  if (a.n_placements > 1) {
+  if (a.from.size() > 1) {
     std::array<bool, kNumLocations> seen{};
-    std::vector<LocationId> stack{a.placements[0].location};
-    seen[a.placements[0].location] = true;
+    std::vector<LocationId> stack{a.from[0].location};
+    seen[a.from[0].location] = true;
     while (!stack.empty()) {
       const LocationId u = stack.back();
       stack.pop_back();
@@ -493,13 +492,13 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
           stack.push_back(v);
         }
     }
-    for (int i = 1; i < a.n_placements; ++i)
-      if (!seen[a.placements[i].location])
+    for (int i = 1; i < a.from.size(); ++i)
+      if (!seen[a.from[i].location])
         return reject(RejectCode::Storm, "forces in " + ter_name(from_t) + " separated by the storm cannot move as one group (1.06.05)");
   }
   const GroupType type = bg_group_type(s, me, a);
   const TerritoryId to_t = data::territory_of(a.to);
-  if (a.flag) {  // 2.02.16 Take Up Arms
+  if (a.flip) {  // 2.02.16 Take Up Arms
     if (!bg_advanced(s, me))
       return reject(RejectCode::IllegalChoice, "only the Bene Gesserit (advanced) flip advisors to fighters as they move (2.02.16)");
     if (auto why = ability_blocked(s, me, Ability::BgTakeUpArms)) return reject(RejectCode::IllegalChoice, *why);
@@ -513,7 +512,7 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
       return reject(RejectCode::IllegalChoice, "advisors cannot flip to fighters with your ally present (2.02.18)");
   }
   const bool ends_as_advisors =
-      bg_advanced(s, me) && !a.flag && (type == GroupType::Advisors || (type == GroupType::Keep && advisors == total));
+      bg_advanced(s, me) && !a.flip && (type == GroupType::Advisors || (type == GroupType::Keep && advisors == total));
   const bool limited = !ends_as_advisors || advisors_limited(s);  // ruling advisor_occupancy; 2.02.16 fighters: the limit
   if (limited && to_t != from_t && at_occupancy_limit(s, me, to_t))
     return reject(RejectCode::Occupancy, ter_name(to_t) + " already holds two other factions' forces (occupancy limit, 1.06.05.09)");
@@ -535,35 +534,30 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const Action
 
 // 2.04.06: does this (valid) Fremen move need the two-territory movement?
 // Not when ornithopters give them three (1.06.05.03/.04).
-bool uses_fremen_movement(const GameState& s, Faction me, const Action& a) {
-  if (faction_rules(me).movement_ability == Ability::None || a.n_placements == 0) return false;
+bool uses_fremen_movement(const GameState& s, Faction me, const action::Move& a) {
+  if (faction_rules(me).movement_ability == Ability::None || a.from.size() == 0) return false;
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
   return !orn && path_length(s, me, a, true, true) > 1;
 }
 
 // Groups a faction may move: each piece alone, and every piece of a
-// territory together. Calls emit(const Action&) for each until it returns
+// territory together. Calls emit(const action::Move&) for each until it returns
 // true; returns whether it stopped early.
 template <class Emit>
 bool visit_move_groups(const GameState& s, Faction me, Emit&& emit) {
-  Action one, all;
-  one.kind = ActionKind::Move;
-  one.n_placements = 1;
+  action::Move one, all;
   for (int t = 0; t < data::kNumTerritories; ++t) {
     const auto& ter = data::territory(static_cast<TerritoryId>(t));
-    if (all.n_placements != 0) {
-      all = Action{};  // unused placement slots stay zero, as in a fresh action
-    }
-    all.kind = ActionKind::Move;
+    all.from.clear();
     for (int i = 0; i < ter.num_locations; ++i) {
       const auto l = static_cast<LocationId>(ter.first_location + i);
       const int reg = s.forces_at(me, l, 0), spec = s.forces_at(me, l, 1);
       if (reg + spec == 0 || s.in_storm(l)) continue;
-      one.placements[0] = Placement{l, static_cast<uint8_t>(reg), static_cast<uint8_t>(spec)};
-      if (emit(static_cast<const Action&>(one))) return true;
-      all.placements[all.n_placements++] = one.placements[0];
+      one.from = {Placement{l, static_cast<uint8_t>(reg), static_cast<uint8_t>(spec)}};
+      if (emit(static_cast<const action::Move&>(one))) return true;
+      all.from.push_back(one.from[0]);
     }
-    if (all.n_placements > 1 && emit(static_cast<const Action&>(all))) return true;
+    if (all.from.size() > 1 && emit(static_cast<const action::Move&>(all))) return true;
   }
   return false;
 }
@@ -575,49 +569,47 @@ bool visit_move_candidates(const GameState& s, Faction me, bool full, Emit&& emi
   // Destinations check_move rejects whatever the group are left out: in storm
   // (1.06.05.06) or farther than the widest range even on an empty board.
   const int widest = move_range(s, me, false);
-  Action a, one;
-  return visit_move_groups(s, me, [&](const Action& g) {
-    if (!full && g.n_placements > 1) return false;
+  action::Move a, one;
+  return visit_move_groups(s, me, [&](const action::Move& g) {
+    if (!full && g.from.size() > 1) return false;
     a = g;
     one = g;
-    one.n_placements = 1;
-    const auto& p = g.placements[0];
-    one.placements[0] = Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)};
+    const auto& p = g.from[0];
+    one.from = {Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)}};
     for (int l = 0; l < kNumLocations; ++l) {
       if (s.in_storm(static_cast<LocationId>(l))) continue;
       int nearest = 1000;
-      for (int i = 0; i < g.n_placements; ++i)
-        nearest = std::min(nearest, data::crossing_distance(g.placements[i].location, static_cast<LocationId>(l)));
+      for (const auto& q : g.from) nearest = std::min(nearest, data::crossing_distance(q.location, static_cast<LocationId>(l)));
       if (nearest > widest) continue;
       a.to = one.to = static_cast<LocationId>(l);
-      if (full && emit(static_cast<const Action&>(a))) return true;
+      if (full && emit(static_cast<const action::Move&>(a))) return true;
       // A single force from the first piece.
-      if ((!full || p.forces + p.special > 1 || g.n_placements > 1) && emit(static_cast<const Action&>(one))) return true;
+      if ((!full || p.forces + p.special > 1 || g.from.size() > 1) && emit(static_cast<const action::Move&>(one))) return true;
     }
     return false;
   });
 }
 
-void move_candidates(const GameState& s, Faction me, bool full, std::vector<Action>& out) {
-  visit_move_candidates(s, me, full, [&](const Action& a) {
+void move_candidates(const GameState& s, Faction me, bool full, std::vector<action::Move>& out) {
+  visit_move_candidates(s, me, full, [&](const action::Move& a) {
     out.push_back(a);
     return false;
   });
 }
 
 // 2.02.16: each candidate that moves advisors may also take up arms.
-void add_flip_candidates(const GameState& s, Faction me, std::vector<Action>& c) {
+void add_flip_candidates(const GameState& s, Faction me, std::vector<action::Move>& c) {
   if (!bg_advanced(s, me)) return;
   const size_t n = c.size();
   for (size_t i = 0; i < n; ++i) {
-    Action a = c[i];
-    a.flag = true;
+    action::Move a = c[i];
+    a.flip = true;
     if (!check_move(s, me, a)) c.push_back(a);
   }
 }
 
 bool any_move(const GameState& s, Faction me) {
-  return visit_move_candidates(s, me, false, [&](const Action& a) { return !check_move(s, me, a); });
+  return visit_move_candidates(s, me, false, [&](const action::Move& a) { return !check_move(s, me, a); });
 }
 
 // ---- Bene Gesserit spiritual advisors ------------------------------------------
@@ -817,7 +809,7 @@ void enter(Ctx& c) {
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
-  switch (a.kind) {
+  switch (a.kind()) {
     case ActionKind::Ship:
     case ActionKind::Move:
     case ActionKind::SendSpiritualAdvisor:
@@ -830,22 +822,23 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "it is not this seat's turn to ship or move");
   const Faction me = s.faction_at(seat);
   const auto expect = [&](ActionKind k, const char* what) -> std::optional<Rejection> {
-    if (a.kind == k || a.kind == ActionKind::Pass) return std::nullopt;
+    if (a.kind() == k || a.kind() == ActionKind::Pass) return std::nullopt;
     return reject(RejectCode::WrongPhase, std::string("now ") + what);
   };
   switch (s.step) {
     case kShip:
       if (auto r = expect(ActionKind::Ship, "ship (Ship) or pass the shipment (Pass)")) return r;
-      return a.kind == ActionKind::Pass ? std::nullopt : check_ship(s, me, a);
+      return a.kind() == ActionKind::Pass ? std::nullopt : check_ship(s, me, a.as<action::Ship>());
     case kMove:
       if (auto r = expect(ActionKind::Move, "move (Move) or pass the movement (Pass)")) return r;
-      return a.kind == ActionKind::Pass ? std::nullopt : check_move(s, me, a);
+      return a.kind() == ActionKind::Pass ? std::nullopt : check_move(s, me, a.as<action::Move>());
     case kAdvisor:
       if (auto r = expect(ActionKind::SendSpiritualAdvisor, "the Bene Gesserit may send a spiritual advisor (SendSpiritualAdvisor) or pass")) return r;
-      if (a.kind == ActionKind::Pass) return std::nullopt;
+      if (a.kind() == ActionKind::Pass) return std::nullopt;
       if (auto why = ability_blocked(s, me, Ability::BgSpiritualAdvisor)) return reject(RejectCode::IllegalChoice, *why);
-      if (a.to == data::polar_sink() || bg_may_send_advisor_to(s, a.to)) return std::nullopt;
-      if (s.advanced && a.to == s.bene_gesserit.shipmove.advisor_to)
+      if (const LocationId to = a.as<action::SendSpiritualAdvisor>().to; to == data::polar_sink() || bg_may_send_advisor_to(s, to))
+        return std::nullopt;
+      if (s.advanced && a.as<action::SendSpiritualAdvisor>().to == s.bene_gesserit.shipmove.advisor_to)
         return reject(RejectCode::IllegalChoice, "an advisor may follow the shipment only where you have no fighters (2.02.11); send a fighter to the Polar Sink instead");
       return reject(RejectCode::IllegalChoice, s.advanced ? "a spiritual advisor goes to the Polar Sink or, as an advisor, to " + loc_name(s.bene_gesserit.shipmove.advisor_to) + " (2.02.05, 2.02.11)"
                                                           : std::string("a spiritual advisor goes to the Polar Sink (2.02.05)"));
@@ -854,20 +847,21 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       return std::nullopt;
     case kWartime:
       if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip advisors to fighters (Flip) or pass (2.02.17)")) return r;
-      if (a.kind == ActionKind::Pass) return std::nullopt;
-      if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown location");
+      if (a.kind() == ActionKind::Pass) return std::nullopt;
+      if (a.as<action::Flip>().location >= kNumLocations) return reject(RejectCode::Malformed, "unknown location");
       if (auto why = ability_blocked(s, me, Ability::BgWartime)) return reject(RejectCode::IllegalChoice, *why);
-      if (auto why = wartime_blocked(s, data::territory_of(a.to))) return reject(RejectCode::IllegalChoice, *why);
+      if (auto why = wartime_blocked(s, data::territory_of(a.as<action::Flip>().location))) return reject(RejectCode::IllegalChoice, *why);
       return std::nullopt;
     case kGuildKarama:
-      if (a.kind != ActionKind::Pass)
+      if (a.kind() != ActionKind::Pass)
         return reject(RejectCode::WrongPhase, "the Guild may cancel this shipment with its Karama power (PlayCard, 1.14.05) or let it stand (Pass)");
       return std::nullopt;
     case kIntrusion:
       if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip their fighters to advisors (Flip) or pass (2.02.15)")) return r;
-      if (a.kind == ActionKind::Pass) return std::nullopt;
+      if (a.kind() == ActionKind::Pass) return std::nullopt;
       if (auto why = ability_blocked(s, me, Ability::BgIntrusion)) return reject(RejectCode::IllegalChoice, *why);
-      if (a.to >= kNumLocations || data::territory_of(a.to) != data::territory_of(s.bene_gesserit.shipmove.advisor_to))
+      if (const LocationId at = a.as<action::Flip>().location;
+          at >= kNumLocations || data::territory_of(at) != data::territory_of(s.bene_gesserit.shipmove.advisor_to))
         return reject(RejectCode::IllegalChoice, "only the fighters in " + ter_name(data::territory_of(s.bene_gesserit.shipmove.advisor_to)) + " may flip now (2.02.15)");
       return std::nullopt;
   }
@@ -883,11 +877,11 @@ struct AllyShare {
   int part = 0;
   bool to_bank = false;
 };
-AllyShare pay_ally_share(GameState& s, Faction me, const Action& a, SpiceAccount to) {
-  if (a.amount2 == 0 || !has_ally(s, me)) return {};
+AllyShare pay_ally_share(GameState& s, Faction me, const action::Ship& a, SpiceAccount to) {
+  if (a.ally_pays == 0 || !has_ally(s, me)) return {};
   const auto ally = static_cast<Faction>(s.of(me).ally);
   auto& af = s.of(ally);
-  const int part = std::min<int>({a.amount2, af.spice, af.permit_ship});
+  const int part = std::min<int>({a.ally_pays, af.spice, af.permit_ship});
   if (part <= 0) return {};
   // The Guild paying its ally's shipment that pays the Guild: ruling guild_ally_shipment_share.
   const bool to_payer = to.holder == SpiceHolder::Faction && to.index == static_cast<uint8_t>(ally);
@@ -898,11 +892,11 @@ AllyShare pay_ally_share(GameState& s, Faction me, const Action& a, SpiceAccount
   return {part, to.holder == SpiceHolder::Bank};
 }
 // The shipper's own share (total apply: never more than it holds).
-int own_share(const GameState& s, Faction me, const Action& a, int cost) {
-  return std::clamp<int>(cost - a.amount2, 0, s.of(me).spice);
+int own_share(const GameState& s, Faction me, const action::Ship& a, int cost) {
+  return std::clamp<int>(cost - a.ally_pays, 0, s.of(me).spice);
 }
 
-void apply_ship(GameState& s, Faction me, const Action& a) {
+void apply_ship(GameState& s, Faction me, const action::Ship& a) {
   auto& fs = s.of(me);
   const int n = a.forces + a.special;
   const ShipKind kind = ship_kind(me, a);
@@ -960,7 +954,7 @@ void apply_ship(GameState& s, Faction me, const Action& a) {
 
 // 3.01.11.02: a prevented 2.02.16 is used up by the Bene Gesserit's next move
 // that could have taken up arms (the same move with flip would be legal).
-void consume_take_up_arms(GameState& s, Faction me, const Action& a) {
+void consume_take_up_arms(GameState& s, Faction me, const action::Move& a) {
   if (me != Faction::BeneGesserit || !ability_cancelled(s, me, Ability::BgTakeUpArms)) return;
   if (prevention_at_next_occasion(s)) {  // ruling karama_automatic_use: any move
     consume_prevention(s, me, Ability::BgTakeUpArms);
@@ -968,17 +962,17 @@ void consume_take_up_arms(GameState& s, Faction me, const Action& a) {
   }
   GameState free = s;
   consume_prevention(free, me, Ability::BgTakeUpArms);
-  Action flip = a;
-  flip.flag = true;
+  action::Move flip = a;
+  flip.flip = true;
   if (!check_move(free, me, flip)) consume_prevention(s, me, Ability::BgTakeUpArms);
 }
 
-void apply_move(GameState& s, Faction me, const Action& a) {
+void apply_move(GameState& s, Faction me, const action::Move& a) {
   consume_take_up_arms(s, me, a);
-  const GroupType type = a.flag ? GroupType::Fighters : bg_group_type(s, me, a);  // 2.02.16
+  const GroupType type = a.flip ? GroupType::Fighters : bg_group_type(s, me, a);  // 2.02.16
   int reg = 0, spec = 0;
-  for (int i = 0; i < a.n_placements; ++i) {
-    const auto& p = a.placements[i];
+  for (int i = 0; i < a.from.size(); ++i) {
+    const auto& p = a.from[i];
     s.forces_at(me, p.location, 0) = static_cast<uint8_t>(s.forces_at(me, p.location, 0) - p.forces);
     s.forces_at(me, p.location, 1) = static_cast<uint8_t>(s.forces_at(me, p.location, 1) - p.special);
     reg += p.forces;
@@ -998,13 +992,13 @@ void apply_move(GameState& s, Faction me, const Action& a) {
 }
 
 bool from_off_planet(Faction me, const Action& a) {
-  return a.kind == ActionKind::Ship && ship_kind(me, a) == ShipKind::Normal;
+  const auto* ship = a.get_if<action::Ship>();
+  return ship && ship_kind(me, *ship) == ShipKind::Normal;
 }
 
 // The shipment recorded for 1.14.05, as its Ship action.
 Action recorded_shipment(const GameState& s) {
-  Action a;
-  a.kind = ActionKind::Ship;
+  action::Ship a;
   a.to = s.shipmove.last_to;
   a.forces = s.shipmove.last_forces;
   a.special = s.shipmove.last_special;
@@ -1021,15 +1015,16 @@ void after_shipment(Ctx& c, Faction me, const Action& a) {
     consume_prevention(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor);
     advisors = false;
   }
-  if (a.kind == ActionKind::Ship && !a.flag && intrusion(s, me, a.to)) {
-    s.bene_gesserit.shipmove.advisor_to = a.to;
+  const auto* ship = a.get_if<action::Ship>();
+  if (ship && !ship->to_reserves && intrusion(s, me, ship->to)) {
+    s.bene_gesserit.shipmove.advisor_to = ship->to;
     s.bene_gesserit.shipmove.resume = advisors ? kAdvisor : kMove;
     s.step = kIntrusion;
     s.waiting = bit(s.seat_of(Faction::BeneGesserit));
     return;
   }
-  if (advisors) {
-    s.bene_gesserit.shipmove.advisor_to = a.to;
+  if (advisors) {  // from_off_planet: a Ship
+    s.bene_gesserit.shipmove.advisor_to = ship->to;
     s.step = kAdvisor;
     s.waiting = bit(s.seat_of(Faction::BeneGesserit));
     return;
@@ -1053,22 +1048,23 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   switch (s.step) {
     case kShip: {
       // 3.01.11.01: a Karama may cancel the Guild's half price (2.06.06 / 2.06.09) as it is used (cards.cpp).
-      if (a.kind == ActionKind::Ship && uses_half_price(s, me, a) &&
+      const auto* ship = a.get_if<action::Ship>();
+      if (ship && uses_half_price(s, me, *ship) &&
           karama_window(c, seat, team_ability(s, me, &FactionRules::ship_half_price), a))
         return;
       // The other shipping abilities marked ✷ (ruling karama_windows = all_other_seats), in Ability order.
-      if (a.kind == ActionKind::Ship) {
-        const ShipKind k = ship_kind(me, a);
+      if (ship) {
+        const ShipKind k = ship_kind(me, *ship);
         if (k == ShipKind::CrossShip && karama_window(c, seat, team_ability(s, me, &FactionRules::ship_cross), a)) return;
         if (k == ShipKind::OffPlanet && karama_window(c, seat, faction_rules(me).ship_off_planet, a)) return;
-        if (k == ShipKind::FremenSend && s.in_storm(a.to) && karama_window(c, seat, faction_rules(me).storm_migration, a))
+        if (k == ShipKind::FremenSend && s.in_storm(ship->to) && karama_window(c, seat, faction_rules(me).storm_migration, a))
           return;
       }
-      if (a.kind == ActionKind::Ship) apply_ship(s, me, a);
+      if (ship) apply_ship(s, me, *ship);
       // 3.01.11.02: this shipment step was the use opportunity of the shipping abilities.
       consume_shipping_preventions(s, me);
       // 1.14.05 (ruling karama_windows = all_other_seats): the Guild is asked whether it cancels this shipment.
-      if (a.kind == ActionKind::Ship && s.shipmove.last_to != kNone8 && me != Faction::Guild && karama_windows_ask(s) &&
+      if (a.kind() == ActionKind::Ship && s.shipmove.last_to != kNone8 && me != Faction::Guild && karama_windows_ask(s) &&
           karama_power_possible(s, Faction::Guild)) {
         s.guild.shipmove.asked = 1;
         s.step = kGuildKarama;
@@ -1083,41 +1079,44 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       return;
     case kAdvisor:
       // 3.01.11.01: a Karama may cancel the spiritual advisor as it is sent (cards.cpp).
-      if (a.kind == ActionKind::SendSpiritualAdvisor && karama_window(c, seat, Ability::BgSpiritualAdvisor, a)) return;
+      if (a.kind() == ActionKind::SendSpiritualAdvisor && karama_window(c, seat, Ability::BgSpiritualAdvisor, a)) return;
       consume_prevention(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor);
-      if (a.kind == ActionKind::SendSpiritualAdvisor) {
+      if (a.kind() == ActionKind::SendSpiritualAdvisor) {
         auto& bg = s.of(Faction::BeneGesserit);
-        const int kind = a.to == data::polar_sink() ? 0 : 1;  // fighter to the Polar Sink, else an advisor
+        const LocationId to = a.as<action::SendSpiritualAdvisor>().to;
+        const int kind = to == data::polar_sink() ? 0 : 1;  // fighter to the Polar Sink, else an advisor
         bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] - 1);
-        s.forces_at(Faction::BeneGesserit, a.to, kind) = static_cast<uint8_t>(s.forces_at(Faction::BeneGesserit, a.to, kind) + 1);
+        s.forces_at(Faction::BeneGesserit, to, kind) = static_cast<uint8_t>(s.forces_at(Faction::BeneGesserit, to, kind) + 1);
       }
       to_move_step(c);
       return;
-    case kMove:
+    case kMove: {
       // 3.01.11.01: a Karama may cancel the Fremen two-territory movement as it is used (cards.cpp;
       // the placements wait in GameState::pending_move_*).
-      if (a.kind == ActionKind::Move && uses_fremen_movement(s, me, a) && karama_window(c, seat, Ability::FremenMovement, a)) return;
+      const auto* move = a.get_if<action::Move>();
+      if (move && uses_fremen_movement(s, me, *move) && karama_window(c, seat, Ability::FremenMovement, a)) return;
       if (const Ability mv = faction_rules(me).movement_ability; mv != Ability::None)
         consume_prevention(s, me, mv);  // 3.01.11.02: this movement was its use opportunity
-      if (a.kind == ActionKind::Move) {
-        apply_move(s, me, a);
-        if (intrusion(s, me, a.to)) {
-          s.bene_gesserit.shipmove.advisor_to = a.to;
+      if (move) {
+        apply_move(s, me, *move);
+        if (intrusion(s, me, move->to)) {
+          s.bene_gesserit.shipmove.advisor_to = move->to;
           s.bene_gesserit.shipmove.resume = kResumeEndTurn;
           s.step = kIntrusion;
           s.waiting = bit(s.seat_of(Faction::BeneGesserit));
           return;
         }
       }
-      if (a.kind == ActionKind::Move && take_hajr_move(s)) {  // 3.01.09 Hajr: one more movement (cards.cpp)
+      if (move && take_hajr_move(s)) {  // 3.01.09 Hajr: one more movement (cards.cpp)
         to_move_step(c);
         return;
       }
       end_turn(c);
       return;
+    }
     case kWartime:
-      if (a.kind == ActionKind::Flip) {
-        flip_territory(s, data::territory_of(a.to), 1, true);
+      if (const auto* flip = a.get_if<action::Flip>()) {
+        flip_territory(s, data::territory_of(flip->location), 1, true);
         if (!wartime_options(s).empty()) return;  // more territories may flip
       }
       consume_prevention(s, Faction::BeneGesserit, Ability::BgWartime);  // 3.01.11.02: its use opportunity
@@ -1125,7 +1124,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       return;
     case kIntrusion:
       consume_prevention(s, Faction::BeneGesserit, Ability::BgIntrusion);  // 3.01.11.02: its use opportunity
-      if (a.kind == ActionKind::Flip) flip_territory(s, data::territory_of(a.to), 0, false);
+      if (const auto* flip = a.get_if<action::Flip>()) flip_territory(s, data::territory_of(flip->location), 0, false);
       if (s.bene_gesserit.shipmove.resume == kAdvisor) {
         s.step = kAdvisor;
         s.waiting = bit(s.seat_of(Faction::BeneGesserit));
@@ -1137,7 +1136,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       return;
     case kGuildTiming: {
       const Seat next = s.shipmove.current;
-      if (a.kind == ActionKind::GuildTiming && a.flag) {
+      if (const auto* timing = a.get_if<action::GuildTiming>(); timing && timing->now) {
         begin_turn(c, seat);
         return;
       }
@@ -1156,7 +1155,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   const Faction me = s.faction_at(seat);
   switch (s.step) {
     case kShip: {
-      std::vector<Action> c;
+      std::vector<action::Ship> c;
       ship_candidates(s, me, false, c);
       Decision d{ActionKind::Ship, "", 1, s.of(me).reserves[0] + s.of(me).reserves[1], {}};
       if (faction_rules(me).sends_from_reserves)  // 2.04.05
@@ -1192,7 +1191,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       break;
     }
     case kMove: {
-      std::vector<Action> c;
+      std::vector<action::Move> c;
       move_candidates(s, me, false, c);
       Decision d{ActionKind::Move, "Move one group from one territory (range " + std::to_string(move_range(s, me, false)) + ")", 1, 0, {}};
       if (bg_advanced(s, me)) d.prompt += "; advisors moving into a territory another faction occupies may take up arms (flip, 2.02.16)";
@@ -1236,16 +1235,16 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   const Faction me = s.faction_at(seat);
   switch (s.step) {
     case kShip: {
-      std::vector<Action> c;
+      std::vector<action::Ship> c;
       ship_candidates(s, me, true, c);
       for (auto& a : c)
         if (!surely_rejected_ship(s, me, a) && legal_ship(s, me, a)) out.push_back(a);
       break;
     }
     case kMove: {
-      std::vector<Action> c;
+      std::vector<action::Move> c;
       move_candidates(s, me, true, c);
-      std::vector<Action> ok;
+      std::vector<action::Move> ok;
       for (const auto& a : c)
         if (!check_move(s, me, a)) ok.push_back(a);
       add_flip_candidates(s, me, ok);
@@ -1254,8 +1253,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     }
     case kAdvisor: {
       if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor)) break;  // 3.01.11.01/.02
-      Action a;
-      a.kind = ActionKind::SendSpiritualAdvisor;
+      action::SendSpiritualAdvisor a;
       a.to = data::polar_sink();
       out.push_back(a);
       if (bg_may_send_advisor_to(s, s.bene_gesserit.shipmove.advisor_to)) {
@@ -1265,34 +1263,30 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       break;
     }
     case kGuildTiming: {
-      Action a;
-      a.kind = ActionKind::GuildTiming;
-      a.flag = true;
+      action::GuildTiming a;
+      a.now = true;
       out.push_back(a);
-      a.flag = false;
+      a.now = false;
       out.push_back(a);
       break;
     }
     case kWartime:
       for (auto l : wartime_options(s)) {
         if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgWartime)) break;  // 3.01.11.02
-        Action a;
-        a.kind = ActionKind::Flip;
-        a.to = l;
+        action::Flip a;
+        a.location = l;
         out.push_back(a);
       }
       break;
     case kIntrusion: {
       if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgIntrusion)) break;  // 3.01.11.02
-      Action a;
-      a.kind = ActionKind::Flip;
-      a.to = s.bene_gesserit.shipmove.advisor_to;
+      action::Flip a;
+      a.location = s.bene_gesserit.shipmove.advisor_to;
       out.push_back(a);
       break;
     }
   }
-  Action pass;
-  pass.kind = ActionKind::Pass;
+  action::Pass pass;
   out.push_back(pass);
 }
 

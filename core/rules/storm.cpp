@@ -117,16 +117,17 @@ void enter(Ctx& c) {
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
-  if (a.kind != ActionKind::DialStorm) return reject(RejectCode::WrongPhase, "the storm phase only takes storm dials (DialStorm)");
+  if (a.kind() != ActionKind::DialStorm) return reject(RejectCode::WrongPhase, "the storm phase only takes storm dials (DialStorm)");
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat is not dialing the storm");
-  if (a.value < dial_min(s) || a.value > dial_max(s))
+  const uint8_t value = a.as<action::DialStorm>().value;
+  if (value < dial_min(s) || value > dial_max(s))
     return reject(RejectCode::IllegalChoice, "the storm dial must be " + std::to_string(dial_min(s)) + ".." + std::to_string(dial_max(s)));
   return std::nullopt;
 }
 
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
-  s.of(s.faction_at(seat)).storm_dial = a.value;
+  s.of(s.faction_at(seat)).storm_dial = a.as<action::DialStorm>().value;
   s.waiting &= static_cast<uint8_t>(~bit(seat));
   if (s.waiting) return;
   int total = 0;
@@ -145,8 +146,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
   for (int v = dial_min(s); v <= dial_max(s); ++v) {
-    Action a;
-    a.kind = ActionKind::DialStorm;
+    action::DialStorm a;
     a.value = static_cast<uint8_t>(v);
     out.push_back(a);
   }

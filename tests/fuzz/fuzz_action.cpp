@@ -27,12 +27,12 @@ namespace {
 using namespace mentat;
 
 [[noreturn]] void fail(const char* what, const Action& a, Seat seat) {
-  std::fprintf(stderr, "fuzz_action: %s (kind %s, seat %d)\n", what, std::string(action_kind_name(a.kind)).c_str(), seat);
+  std::fprintf(stderr, "fuzz_action: %s (kind %s, seat %d)\n", what, std::string(action_kind_name(a.kind())).c_str(), seat);
   std::abort();
 }
 
 void check_against_states(const Action& a) {
-  if (a.kind == ActionKind::CreateGame) return;  // never an action a seat can submit
+  if (a.kind() == ActionKind::CreateGame) return;  // never an action a seat can submit
   for (const GameState& fixed : fuzzsupport::fixed_states()) {
     for (Seat seat = 0; seat < static_cast<Seat>(fixed.num_seats); ++seat) {
       GameState s = fixed;

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     GameState s = create_game(g, nullptr);
     codec::Event created;
     created.setup = g;
-    created.action.kind = ActionKind::CreateGame;
+    created.action = action::CreateGame{};
     created.state_hash = codec::state_hash(s);
     write(dir / "event" / (std::string(advanced ? "adv" : "basic") + "-0"), codec::encode_event(created));
     std::set<int> kinds;  // one event and one action per kind (and every 25th step)
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     std::string why;
     testplay::play(s, advanced ? 5 : 6, 3000, [&](const GameState& after, const testplay::Step& st) {
       ++step;
-      if (!kinds.insert(static_cast<int>(st.action.kind)).second && step % 25 != 0) return;
+      if (!kinds.insert(static_cast<int>(st.action.kind())).second && step % 25 != 0) return;
       codec::Event e;
       e.version = after.version;
       e.seat = st.seat;

@@ -37,7 +37,7 @@ inline bool play(GameState& s, uint64_t seed, int max_steps, const std::function
     }
     Step st{who, acts[rng.below(static_cast<uint32_t>(acts.size()))], {}};
     if (auto rej = validate(s, who, st.action)) {
-      *why = std::string("legal action ") + std::string(action_kind_name(st.action.kind)) + " rejected: " + rej->reason;
+      *why = std::string("legal action ") + std::string(action_kind_name(st.action.kind())) + " rejected: " + rej->reason;
       return false;
     }
     apply(s, who, st.action, &st.draws);

@@ -45,7 +45,7 @@ inline Seat seat(const GameState& s, Faction f) { return s.seat_of(f); }
 
 inline void act(GameState& s, Faction f, const Action& a) {
   auto rej = validate(s, s.seat_of(f), a);
-  INFO("action " << action_kind_name(a.kind) << " by " << faction_name(f) << " rejected: " << (rej ? rej->reason : ""));
+  INFO("action " << action_kind_name(a.kind()) << " by " << faction_name(f) << " rejected: " << (rej ? rej->reason : ""));
   REQUIRE_FALSE(rej.has_value());
   apply(s, s.seat_of(f), a, nullptr);
   auto v = inspect::check_invariants(s);
@@ -68,7 +68,7 @@ inline void play_step(GameState& s) {
   REQUIRE_FALSE(acts.empty());
   Action chosen = acts.front();
   for (const auto& a : acts)
-    if (a.kind == ActionKind::Pass) chosen = a;
+    if (a.kind() == ActionKind::Pass) chosen = a;
   act(s, s.faction_at(who), chosen);
 }
 
@@ -83,58 +83,24 @@ inline void play_until(GameState& s, Phase phase, int turn = 0, int max_steps = 
   FAIL("did not reach phase " << phase_name(phase));
 }
 
-inline Action make(ActionKind k) {
-  Action a;
-  a.kind = k;
-  return a;
+inline Action make(ActionKind k) { return Action::of_kind(k); }
+inline Action pass() { return action::Pass{}; }
+inline action::DialStorm dial(int v) { return action::DialStorm{.value = static_cast<uint8_t>(v)}; }
+inline action::Bid bid(int amount, bool karama = false) { return action::Bid{.amount = static_cast<uint8_t>(amount), .karama = karama}; }
+inline Action claim_charity() { return action::ClaimCharity{}; }
+inline action::Ship ship(LocationId to, int forces, int special = 0) {
+  return action::Ship{.to = to, .forces = static_cast<uint8_t>(forces), .special = static_cast<uint8_t>(special)};
 }
-inline Action pass() { return make(ActionKind::Pass); }
-inline Action dial(int v) {
-  Action a = make(ActionKind::DialStorm);
-  a.value = static_cast<uint8_t>(v);
-  return a;
+inline action::Move move(LocationId from, int forces, LocationId to, int special = 0) {
+  return action::Move{.from = {Placement{from, static_cast<uint8_t>(forces), static_cast<uint8_t>(special)}}, .to = to};
 }
-inline Action bid(int amount, bool karama = false) {
-  Action a = make(ActionKind::Bid);
-  a.amount = static_cast<uint16_t>(amount);
-  a.flag = karama;
-  return a;
+inline action::Revive revive(int forces, int special = 0, uint8_t leader = kNone8) {
+  return action::Revive{.forces = static_cast<uint8_t>(forces), .special = static_cast<uint8_t>(special), .leader = leader};
 }
-inline Action claim_charity() { return make(ActionKind::ClaimCharity); }
-inline Action ship(LocationId to, int forces, int special = 0) {
-  Action a = make(ActionKind::Ship);
-  a.to = to;
-  a.forces = static_cast<uint8_t>(forces);
-  a.special = static_cast<uint8_t>(special);
-  return a;
+inline action::PlayCard play(uint8_t card, int value = 0, uint8_t target = kNone8) {
+  return action::PlayCard{.card = card, .target = target, .value = static_cast<uint8_t>(value)};
 }
-inline Action move(LocationId from, int forces, LocationId to, int special = 0) {
-  Action a = make(ActionKind::Move);
-  a.placements[0] = Placement{from, static_cast<uint8_t>(forces), static_cast<uint8_t>(special)};
-  a.n_placements = 1;
-  a.to = to;
-  return a;
-}
-inline Action revive(int forces, int special = 0, uint8_t leader = kNone8) {
-  Action a = make(ActionKind::Revive);
-  a.forces = static_cast<uint8_t>(forces);
-  a.special = static_cast<uint8_t>(special);
-  a.card = leader;
-  return a;
-}
-inline Action play(uint8_t card, int value = 0, uint8_t target = kNone8) {
-  Action a = make(ActionKind::PlayCard);
-  a.card = card;
-  a.value = static_cast<uint8_t>(value);
-  a.to = target;
-  return a;
-}
-inline Action respond(bool accept, uint8_t card = kNone8) {
-  Action a = make(ActionKind::Respond);
-  a.flag = accept;
-  a.card = card;
-  return a;
-}
+inline action::Respond respond(bool accept, uint8_t card = kNone8) { return action::Respond{.accept = accept, .card = card}; }
 
 // ---- Position building ------------------------------------------------------
 // These edit the state directly (no events); check_custody() verifies the
@@ -302,7 +268,7 @@ inline void check_legal(const GameState& s) {
     }
     for (const auto& a : acts) {
       auto rej = validate(s, x, a);
-      INFO(action_kind_name(a.kind) << " by seat " << int(x) << " rejected: " << (rej ? rej->reason : ""));
+      INFO(action_kind_name(a.kind()) << " by seat " << int(x) << " rejected: " << (rej ? rej->reason : ""));
       CHECK_FALSE(rej.has_value());
     }
   }
@@ -351,29 +317,18 @@ inline LeaderId L(Faction f, int i) { return data::leader_id(f, i); }
 inline TerritoryId ter(LocationId l) { return data::territory_of(l); }
 inline bool waiting(const GameState& s, Faction f) { return (waiting_for(s) >> s.seat_of(f)) & 1u; }
 
-inline Action plan(uint8_t leader, int dial, uint8_t weapon = kNone8, uint8_t defense = kNone8,
+inline action::BattlePlan plan(uint8_t leader, int dial, uint8_t weapon = kNone8, uint8_t defense = kNone8,
                    uint8_t cheap = kNone8, int spice = 0, bool kh = false) {
-  Action a = make(ActionKind::BattlePlan);
-  a.card = leader;
-  a.forces = cheap;
-  a.to = weapon;
-  a.from = defense;
-  a.value = static_cast<uint8_t>(dial);
-  a.amount = static_cast<uint16_t>(spice);
-  a.flag = kh;
-  return a;
+  return action::BattlePlan{.leader = leader,
+                         .cheap_hero = cheap,
+                         .weapon = weapon,
+                         .defense = defense,
+                         .dial = static_cast<uint8_t>(dial),
+                         .spice = static_cast<uint8_t>(spice),
+                         .kwisatz_haderach = kh};
 }
-inline Action choose(TerritoryId t, Faction opp) {
-  Action a = make(ActionKind::ChooseBattle);
-  a.to = t;
-  a.faction = static_cast<uint8_t>(opp);
-  return a;
-}
-inline Action traitor(bool call) {
-  Action a = make(ActionKind::CallTraitor);
-  a.flag = call;
-  return a;
-}
+inline action::ChooseBattle choose(TerritoryId t, Faction opp) { return action::ChooseBattle{.territory = t, .opponent = static_cast<uint8_t>(opp)}; }
+inline action::CallTraitor traitor(bool call) { return action::CallTraitor{.call = call}; }
 
 // Enters the Battle phase of the position built (rules::enter_phase) and
 // checks custody.
