@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -257,8 +258,28 @@ struct CallTraitor {
   bool call = false;
   MENTAT_ACTION_KIND(CallTraitor);
 };
+// A large, rarely used value held once on the heap and shared by copies, so
+// that it does not widen every Action (an Action is copied per candidate in
+// legal_actions). Immutable once made; reads never see null.
+template <class T>
+class Boxed {
+ public:
+  Boxed() : p_(std::make_shared<const T>()) {}
+  Boxed(const T& v) : p_(std::make_shared<const T>(v)) {}  // NOLINT: implicit, like holding T
+  Boxed& operator=(const T& v) {
+    p_ = std::make_shared<const T>(v);
+    return *this;
+  }
+  const T& operator*() const { return *p_; }
+  const T* operator->() const { return p_.get(); }
+  friend bool operator==(const Boxed& a, const Boxed& b) { return *a.p_ == *b.p_; }
+
+ private:
+  std::shared_ptr<const T> p_;
+};
+
 struct SetRulings {
-  Rulings rulings;
+  Boxed<Rulings> rulings;
   MENTAT_ACTION_KIND(SetRulings);
 };
 struct Prescience {

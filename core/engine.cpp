@@ -168,7 +168,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     // Adjudication, not play: the room layer only lets a fork's first own event through.
     if (seat != kNoSeat) return Rejection{RejectCode::NotYourDecision, "only an adjudicator's fork may change the rulings"};
     for (int i = 0; i < kNumRulings; ++i)
-      if (set->rulings.value[i] >= ruling_info(static_cast<RulingId>(i)).values.size())
+      if (set->rulings->value[i] >= ruling_info(static_cast<RulingId>(i)).values.size())
         return Rejection{RejectCode::Malformed, "a ruling value is out of range"};
     return std::nullopt;
   }
@@ -187,7 +187,7 @@ void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws) { apply(s, 
 void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws, ApplyNotes* notes) {
   rules::Ctx c{s, draws, notes};
   if (const auto* set = a.get_if<action::SetRulings>()) {
-    s.rulings = set->rulings;
+    s.rulings = *set->rulings;
   } else if (rules::is_card_action(s, a)) {
     rules::apply_card(c, seat, a);
   } else if (rules::is_anytime(a.kind())) {

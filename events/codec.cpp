@@ -118,7 +118,7 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
     }
     case ActionKind::CallTraitor: return fb::CreateCallTraitor(b, action.as<action::CallTraitor>().call).Union();
     case ActionKind::SetRulings: {
-      return fb::CreateSetRulings(b, build_rulings(b, action.as<action::SetRulings>().rulings)).Union();
+      return fb::CreateSetRulings(b, build_rulings(b, *action.as<action::SetRulings>().rulings)).Union();
     }
     case ActionKind::Prescience: return fb::CreatePrescience(b, action.as<action::Prescience>().element).Union();
     case ActionKind::PrescienceAnswer: return fb::CreatePrescienceAnswer(b, action.as<action::PrescienceAnswer>().value).Union();
@@ -336,9 +336,9 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
     }
     case fb::Action::CallTraitor: out->emplace(action::CallTraitor{.call = table<fb::CallTraitor>(obj)->call()}); break;
     case fb::Action::SetRulings: {
-      action::SetRulings a;
-      if (!read_rulings(table<fb::SetRulings>(obj)->rulings(), &a.rulings, error)) return false;
-      out->emplace(std::move(a));
+      Rulings r;
+      if (!read_rulings(table<fb::SetRulings>(obj)->rulings(), &r, error)) return false;
+      out->emplace(action::SetRulings{.rulings = r});
       break;
     }
     case fb::Action::Prescience: out->emplace(action::Prescience{.element = table<fb::Prescience>(obj)->element()}); break;

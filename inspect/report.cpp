@@ -201,7 +201,7 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       break;
     }
     case ActionKind::SetRulings: {  // only what changes
-      const Rulings& rulings = a.as<action::SetRulings>().rulings;
+      const Rulings& rulings = *a.as<action::SetRulings>().rulings;
       what = "adjudicator sets rulings:";
       int n = 0;
       for (const auto& info : ruling_registry()) {

@@ -123,7 +123,7 @@ std::vector<Action> one_of_each_kind() {
 
 TEST_CASE("every typed action kind round-trips through bytes and JSON, field by field", "[events]") {
   // A value the fold copies per event and legal_actions per candidate: small
-  // (the largest alternatives are SetRulings, Deal and Bribe; docs/ARCHITECTURE.md).
+  // (the largest alternatives are Move, Deal and Bribe; SetRulings holds its table on the heap; docs/ARCHITECTURE.md).
   CHECK(sizeof(Action) <= 48);
   const auto actions = one_of_each_kind();
   CHECK(static_cast<int>(actions.size()) == kMaxActionKind - 1);  // all but None and CreateGame

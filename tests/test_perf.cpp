@@ -291,8 +291,8 @@ TEST_CASE("1.06 move_reach lists the origins and destinations of legal_actions' 
       for (Seat seat = 0; seat < st.num_seats; ++seat) {
         std::vector<uint16_t> want, got;
         for (const auto& a : legal_actions(st, seat))
-          if (a.kind == ActionKind::Move && a.n_placements == 1)
-            want.push_back(static_cast<uint16_t>(a.placements[0].location << 8 | a.to));
+          if (const auto* m = a.get_if<action::Move>(); m && m->from.size() == 1)
+            want.push_back(static_cast<uint16_t>(m->from[0].location << 8 | m->to));
         rules::move_reach(st, seat, got);
         std::sort(want.begin(), want.end());
         want.erase(std::unique(want.begin(), want.end()), want.end());

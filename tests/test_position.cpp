@@ -64,7 +64,7 @@ std::string canonical(GameState s, uint64_t version) {
 // The game of a position stored as a creation event and decoded again.
 GameState through_creation_event(const GameSetup& g) {
   codec::Event e;
-  e.action.kind = ActionKind::CreateGame;
+  e.action.emplace(action::CreateGame{});
   e.setup = g;
   codec::Event back;
   std::string error;

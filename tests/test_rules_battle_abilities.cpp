@@ -738,14 +738,9 @@ TEST_CASE("1.00.05 3.05 while Prescience is used, other seats' bribes and deals 
   ally(s, Faction::Emperor, Faction::Harkonnen);
   enter_battle(s);
   REQUIRE(s.step == ab::kPrescience);
-  Action bribe = make(ActionKind::Bribe);
-  bribe.faction = static_cast<uint8_t>(Faction::Atreides);
-  bribe.amount = 1;
-  Action deal = make(ActionKind::Deal);
-  deal.text = "no Voice on my leader";
-  Action gift = make(ActionKind::GiveSpice);
-  gift.faction = static_cast<uint8_t>(Faction::Harkonnen);
-  gift.amount = 1;
+  const Action bribe = action::Bribe{.to = static_cast<uint8_t>(Faction::Atreides), .amount = 1};
+  const Action deal = action::Deal{.text = "no Voice on my leader"};
+  const Action gift = action::GiveSpice{.to = static_cast<uint8_t>(Faction::Harkonnen), .amount = 1};
   // Prescience being chosen, then answered: everything else waits.
   for (int step = 0; step < 2; ++step) {
     INFO("step " << int(s.step));
@@ -756,7 +751,7 @@ TEST_CASE("1.00.05 3.05 while Prescience is used, other seats' bribes and deals 
     CHECK(rejected(s, Faction::Atreides, deal).code == RejectCode::WrongPhase);
     CHECK(rejected(s, Faction::Emperor, gift).code == RejectCode::WrongPhase);
     for (Seat x = 0; x < s.num_seats; ++x)
-      for (const auto& a : legal_actions(s, x)) CHECK_FALSE(rules::is_anytime(a.kind));
+      for (const auto& a : legal_actions(s, x)) CHECK_FALSE(rules::is_anytime(a.kind()));
     if (step == 0) act(s, Faction::Atreides, prescience(ab::kDial));
     REQUIRE(s.step == (step == 0 ? ab::kPrescienceAnswer : ab::kPrescienceAnswer));
     if (step == 1) act(s, Faction::Harkonnen, answer(3));

@@ -355,7 +355,15 @@ TEST_CASE("1.04 rejections: out of turn and actions of other phases", "[bidding]
   CHECK(rejected(s, fac(s, o[2]), pass()).code == RejectCode::NotYourDecision);
   CHECK(rejected(s, fac(s, o[0]), claim_charity()).code == RejectCode::WrongPhase);
   CHECK(rejected(s, fac(s, o[0]), dial(1)).code == RejectCode::WrongPhase);
-  CHECK(rejected(s, fac(s, o[0]), bid(256)).code == RejectCode::Malformed);
+  // A bid is a ubyte in the schema: 256 cannot be stored, and the action
+  // request carrying it is refused before it reaches the engine.
+  {
+    Action a;
+    std::string err;
+    CHECK_FALSE(codec::parse_action_json(R"({"action_type":"Bid","action":{"amount":256}})", &a, nullptr, &err));
+    CHECK_FALSE(err.empty());
+    CHECK(codec::parse_action_json(R"({"action_type":"Bid","action":{"amount":255}})", &a, nullptr, &err));
+  }
   CHECK(decisions(s, o[1]).empty());
   CHECK(legal_actions(s, o[1]).empty());
 }

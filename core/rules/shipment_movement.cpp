@@ -1302,11 +1302,11 @@ void move_reach(const GameState& s, Seat seat, std::vector<uint16_t>& out) {
   // origin and destination (a territory's single force is its first
   // piece's, a flip repeats a legal move). One legal move per pair is enough.
   const int widest = move_range(s, me, false);
-  visit_move_groups(s, me, [&](const Action& g) {
-    if (g.n_placements != 1) return false;
-    const auto& p = g.placements[0];
-    Action all = g, one = g;
-    one.placements[0] = Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)};
+  visit_move_groups(s, me, [&](const action::Move& g) {
+    if (g.from.size() != 1) return false;
+    const auto& p = g.from[0];
+    action::Move all = g, one = g;
+    one.from[0] = Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)};
     for (int l = 0; l < kNumLocations; ++l) {
       const auto to = static_cast<LocationId>(l);
       if (s.in_storm(to) || data::crossing_distance(p.location, to) > widest) continue;
