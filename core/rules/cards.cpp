@@ -510,6 +510,7 @@ void window_decisions(const GameState& s, Seat seat, std::vector<Decision>& out)
       Decision d{ActionKind::Respond, window_what(s, w) + ": Respond accept=false lets it pass; accept=true with a Karama card cancels it", 0, 1, {}};
       for (int i = 0; i < s.of(me).hand.n; ++i)
         if (is_karama(s, me, s.of(me).hand.ids[i]) && !committed(s, seat, s.of(me).hand.ids[i])) d.options.push_back(s.of(me).hand.ids[i]);
+      if (d.options.empty()) d.max = 0;  // without a Karama only accept=false is accepted (the seat's own view)
       out.push_back(d);
       break;
     }
@@ -878,12 +879,18 @@ void card_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     const auto& a = x.as<action::PlayCard>();  // outside a window card_legal lists card plays only
     if (std::find(seen.begin(), seen.end(), a.card) != seen.end()) continue;
     seen.push_back(a.card);
-    int lo = 255, hi = 0;
-    for (const auto& y : legal)
-      if (const auto& b = y.as<action::PlayCard>(); b.card == a.card) {
-        lo = std::min<int>(lo, b.value);
-        hi = std::max<int>(hi, b.value);
-      }
+    // A numeric range only where the value is a number (3.01.23 Weather
+    // Control's sectors); elsewhere it encodes a use (a Karama's, a
+    // Truthtrance question) and validate accepts no range of it.
+    int lo = 0, hi = 0;
+    if (kind_of(a.card) == TreacheryKind::WeatherControl) {
+      lo = 255;
+      for (const auto& y : legal)
+        if (const auto& b = y.as<action::PlayCard>(); b.card == a.card) {
+          lo = std::min<int>(lo, b.value);
+          hi = std::max<int>(hi, b.value);
+        }
+    }
     out.push_back(Decision{ActionKind::PlayCard, play_prompt(s, me, a.card), lo, hi, {a.card}});
   }
 }

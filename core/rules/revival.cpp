@@ -145,6 +145,18 @@ int max_forces(const GameState& s, Faction f) {
   return std::min(in_tanks, kRevivalLimit + emperor_extra_limit(s, f));
 }
 
+// The most forces validate accepts now: within the limits and what the
+// faction (and the Emperor for 2.03.07's extra forces) can pay.
+int affordable_forces(const GameState& s, Faction f) {
+  int n = max_forces(s, f);
+  while (n > 0) {
+    const Cost c = force_cost(s, f, n);
+    if (c.own <= s.of(f).spice && (c.emperor == 0 || c.emperor <= s.of(patron(s, f)).spice)) break;
+    --n;
+  }
+  return n;
+}
+
 std::vector<int> revivable_leaders(const GameState& s, Faction f) {
   std::vector<int> out;
   for (const LeaderId id : data::faction_leaders(f))  // ascending ids; another's leader is never revivable
@@ -293,11 +305,13 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     return;
   }
   const Faction me = s.faction_at(seat);
-  const int mx = max_forces(s, me);
+  const int mx = affordable_forces(s, me);
   std::string prompt = "Revive up to " + std::to_string(mx) + " forces (" + std::to_string(free_revival(s, me)) +
                        " free, then 2 spice each)";
-  Decision d{ActionKind::Revive, prompt, 0, mx, {}};
-  for (int id : revivable_leaders(s, me)) d.options.push_back(static_cast<uint16_t>(id));
+  Decision d{ActionKind::Revive, prompt, 1, mx, {}};
+  for (int id : revivable_leaders(s, me))
+    if (s.of(me).spice >= ability::revival_strength(static_cast<uint8_t>(id))) d.options.push_back(static_cast<uint16_t>(id));
+  if (!d.options.empty()) d.min = 0;  // a leader alone (1.05.03)
   if (!d.options.empty()) d.prompt += " and/or one leader (its strength in spice)";
   out.push_back(d);
   out.push_back(Decision{ActionKind::Pass, "Revive nothing", 0, 0, {}});

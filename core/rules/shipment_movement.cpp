@@ -1150,6 +1150,42 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   }
 }
 
+// The Ship decision's range: the most forces from reserves one shipment to
+// one of `destinations` may carry, paid by the shipper and the ally's
+// allowance (1.06.03.01, 2.06.06, 1.10.02.06; the Fremen send for free).
+int most_shippable(const GameState& s, Faction me, const std::vector<uint16_t>& destinations) {
+  const auto& fs = s.of(me);
+  const int reserves = fs.reserves[0] + fs.reserves[1];
+  if (faction_rules(me).sends_from_reserves) return destinations.empty() ? 0 : reserves;
+  const int can_pay = fs.spice + ally_allowance(s, me);
+  int best = 0;
+  for (const uint16_t to : destinations) {
+    int n = reserves;
+    while (n > best && shipment_cost(s, me, static_cast<LocationId>(to), n) > can_pay) --n;
+    best = std::max(best, n);
+  }
+  return best;
+}
+
+// The Move decision's range: the largest group (1.06.05) that may move to
+// one of `destinations`, the places a single force of some group may reach.
+int largest_movable_group(const GameState& s, Faction me, const std::vector<uint16_t>& destinations) {
+  std::vector<std::pair<int, action::Move>> groups;
+  visit_move_groups(s, me, [&](const action::Move& g) {
+    int n = 0;
+    for (const auto& p : g.from) n += p.forces + p.special;
+    groups.emplace_back(n, g);
+    return false;
+  });
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  for (auto& [n, g] : groups)
+    for (const uint16_t to : destinations) {
+      g.to = static_cast<LocationId>(to);
+      if (!check_move(s, me, g)) return n;
+    }
+  return 0;
+}
+
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (!has_bit(s.waiting, seat)) return;
   const Faction me = s.faction_at(seat);
@@ -1172,6 +1208,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
             std::find(d.options.begin(), d.options.end(), a.to) == d.options.end())
           d.options.push_back(a.to);
       std::sort(d.options.begin(), d.options.end());
+      d.max = most_shippable(s, me, d.options);
       out.push_back(d);
       out.push_back(Decision{ActionKind::Pass, "Do not ship this turn", 0, 0, {}});
       break;
@@ -1198,7 +1235,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       for (const auto& a : c)
         if (!check_move(s, me, a) && std::find(d.options.begin(), d.options.end(), a.to) == d.options.end()) d.options.push_back(a.to);
       std::sort(d.options.begin(), d.options.end());
-      for (int l = 0; l < kNumLocations; ++l) d.max += s.forces_in_location(me, static_cast<LocationId>(l));
+      d.max = largest_movable_group(s, me, d.options);
       out.push_back(d);
       out.push_back(Decision{ActionKind::Pass, "Do not move this turn", 0, 0, {}});
       break;
