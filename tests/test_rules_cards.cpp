@@ -527,6 +527,7 @@ TEST_CASE("1.14.06 2.02.22 Bene Gesserit worthless card as a Karama: cancels in 
     const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
     Action a = pass();
     if (s.step == 3) a = action::GuildTiming{.now = true};  // the Guild goes now (2.06.12)
+    if (s.window_depth > 0) a = respond(false);             // ... and nobody cancels that (3.01.11.01)
     act(s, s.faction_at(who), a);
   }
   REQUIRE(s.step == kShipStep);

@@ -723,3 +723,108 @@ TEST_CASE("3.01.11.01 2.04.06 karama_windows=all_other_seats: the Fremen two-ter
     CHECK(s.cancelled_ability == kNone8);
   }
 }
+
+TEST_CASE("3.01.11.01 2.05.10 karama_windows=all_other_seats: the Harkonnen's kill or capture waits in a window, cancelled, neither",
+          "[cards][karama][rulings][battle]") {
+  GameState s = battle_position({Faction::Harkonnen, Faction::Emperor}, Faction::Harkonnen, Faction::Emperor, ruling("karama_windows", "all_other_seats"));
+  const uint8_t karama = give_another(s, Faction::Emperor, TreacheryKind::Karama);
+  enter_battle(s);
+  REQUIRE(s.step == 1);  // plans
+  act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 0), 5));
+  act(s, Faction::Emperor, plan(L(Faction::Emperor, 4), 0));
+  for (int i = 0; i < 4 && s.step != rules::ability::kCapture && s.phase == Phase::Battle; ++i)
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), traitor(false));
+  REQUIRE(s.step == rules::ability::kCapture);
+  const uint8_t id = static_cast<uint8_t>(s.harkonnen.battle.captive - 1);
+  const int spice = s.of(Faction::Harkonnen).spice;
+  act(s, Faction::Harkonnen, respond(false));  // kill
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::HarkonnenCapture));
+  CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Emperor)));
+  SECTION("cancelled") {
+    act(s, Faction::Emperor, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(s.step == rules::ability::kCapture);
+    CHECK_THAT(rejected(s, Faction::Harkonnen, respond(true)).reason, Catch::Contains("3.01.11.01"));
+    act(s, Faction::Harkonnen, pass());
+    CHECK(s.leaders[id].zone == LeaderZone::Pool);
+    CHECK(s.leaders[id].holder == fa(Faction::Emperor));
+    CHECK(s.of(Faction::Harkonnen).spice == spice);
+  }
+  SECTION("let through") {
+    act(s, Faction::Emperor, respond(false));
+    CHECK(s.leaders[id].zone == LeaderZone::TanksFaceDown);
+    CHECK(s.of(Faction::Harkonnen).spice == spice + 2);
+  }
+}
+
+TEST_CASE("3.01.11.01 2.01.11 karama_windows: none, no window, all_other_seats, a Karama may cancel the Kwisatz Haderach as the plan is submitted",
+          "[cards][karama][rulings][battle]") {
+  for (const char* reading : {"none", "all_other_seats"}) {
+    GameState s = battle_position({Faction::Atreides, Faction::Harkonnen}, Faction::Atreides, Faction::Harkonnen,
+                                  ruling("karama_windows", reading));
+    s.atreides.kh.losses = 7;
+    const uint8_t karama = give_another(s, Faction::Harkonnen, TreacheryKind::Karama);
+    enter_battle(s);
+    for (int i = 0; i < 12 && s.step != 1; ++i) play_step(s);  // Prescience (and its window) aside
+    REQUIRE(s.step == 1);
+    action::BattlePlan with_kh;
+    bool found = false;
+    for (const auto& a : legal_actions(s, s.seat_of(Faction::Atreides)))
+      if (const auto* p = a.get_if<action::BattlePlan>(); p && p->kwisatz_haderach && !found) {
+        with_kh = *p;
+        found = true;
+      }
+    REQUIRE(found);
+    act(s, Faction::Atreides, with_kh);
+    const int side = s.battle.aggressor == s.seat_of(Faction::Atreides) ? 0 : 1;
+    if (std::string(reading) == "none") {
+      CHECK(s.window_depth == 0);
+      CHECK(s.battle.plan[side].kwisatz_haderach == 1);
+      continue;
+    }
+    REQUIRE(s.window_depth == 1);
+    CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::KwisatzHaderach));
+    CHECK_THAT(rules::window_description(s), Catch::Contains("Kwisatz Haderach"));
+    CHECK_FALSE(rules::has_bit(s.battle.plans_in, s.seat_of(Faction::Atreides)));
+    act(s, Faction::Harkonnen, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(waits(s, Faction::Atreides));
+    CHECK_THAT(rejected(s, Faction::Atreides, with_kh).reason, Catch::Contains("3.01.11.01"));
+    action::BattlePlan without = with_kh;
+    without.kwisatz_haderach = false;
+    act(s, Faction::Atreides, without);
+    CHECK(s.battle.plan[side].kwisatz_haderach == 0);
+    CHECK(s.battle.plan[side].leader == with_kh.leader);
+  }
+}
+
+TEST_CASE("3.01.11.01 2.06.12 karama_windows=all_other_seats: the Guild's turn out of order waits in a window, cancelled, storm order for the phase",
+          "[cards][karama][rulings]") {
+  GameState s = at_shipment({Faction::Guild, Faction::Atreides, Faction::Harkonnen}, true, ruling("karama_windows", "all_other_seats"));
+  const uint8_t karama = give_another(s, Faction::Atreides, TreacheryKind::Karama);
+  set_spice(s, Faction::Guild, 20);
+  for (int i = 0; i < 10 && !(s.step == kGuildTimingStep && waits(s, Faction::Guild)); ++i) play_step(s);
+  REQUIRE(s.step == kGuildTimingStep);
+  const Seat before = s.shipmove.current;
+  act(s, Faction::Guild, action::GuildTiming{.now = true});
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::GuildTiming));
+  CHECK(waits(s, Faction::Atreides));
+  SECTION("cancelled") {
+    act(s, Faction::Atreides, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(s.step == kGuildTimingStep);
+    CHECK_THAT(rejected(s, Faction::Guild, action::GuildTiming{.now = true}).reason, Catch::Contains("3.01.11.01"));
+    CHECK_FALSE(legal_has(s, Faction::Guild, action::GuildTiming{.now = true}));
+    act(s, Faction::Guild, pass());
+    CHECK(s.guild.shipmove.timing_off == 1);  // storm order for the rest of the phase
+    CHECK(s.step != kGuildTimingStep);
+    CHECK(s.cancelled_ability == kNone8);
+  }
+  SECTION("let through") {
+    while (s.window_depth > 0) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), respond(false));
+    CHECK(s.shipmove.current == s.seat_of(Faction::Guild));
+    CHECK(s.shipmove.current != before);
+  }
+}

@@ -468,3 +468,39 @@ TEST_CASE("3.01.11.02 2.03.07 a prevented Emperor payment for the ally's revival
   act(s, Faction::Atreides, revive(5));  // 2.03.07 is back
   CHECK(s.of(Faction::Emperor).spice == emperor - 4);
 }
+
+TEST_CASE("3.01.11.01 2.03.07 karama_windows=all_other_seats: the Emperor's payment for his ally's extra forces waits in a window, cancelled, at most 3",
+          "[revival][karama][rulings]") {
+  uint8_t karama = kNone8;
+  GameState s = at_revival({Faction::Atreides, Faction::Emperor, Faction::Harkonnen}, [&](GameState& g) {
+    to_tanks(g, Faction::Atreides, 8);
+    set_spice(g, Faction::Atreides, 20);
+    set_spice(g, Faction::Emperor, 10);
+    ally(g, Faction::Atreides, Faction::Emperor);
+    karama = give_another(g, Faction::Harkonnen, data::TreacheryKind::Karama);
+  }, false, ruling("karama_windows", "all_other_seats"));
+  act(s, Faction::Atreides, revive(5));
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::EmperorAllyRevival));
+  CHECK(s.of(Faction::Atreides).tanks[0] == 8);  // not revived yet
+  SECTION("cancelled") {
+    act(s, Faction::Harkonnen, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(waiting(s, Faction::Atreides));
+    auto r = rejected(s, Faction::Atreides, revive(5));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("3.01.11.01"));
+    act(s, Faction::Atreides, revive(3));
+    CHECK(s.of(Faction::Atreides).tanks[0] == 5);
+    CHECK(s.of(Faction::Emperor).spice == 10);
+    CHECK(s.cancelled_ability == kNone8);
+  }
+  SECTION("let through") {
+    while (s.window_depth > 0) {
+      const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+      act(s, s.faction_at(who), respond(false));
+    }
+    CHECK(s.of(Faction::Atreides).tanks[0] == 3);
+    CHECK(s.of(Faction::Emperor).spice == 6);  // 2 forces beyond 3, 2 spice each (2.03.07)
+  }
+}

@@ -1206,3 +1206,112 @@ TEST_CASE("3.01.11.02 2.02.16 prevented take up arms: the flip is rejected, the 
   CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 1) == 2);
   CHECK_FALSE(is_prevented(s, Faction::BeneGesserit, rules::Ability::BgTakeUpArms));
 }
+
+// ---- 3.01.11.01 cancel windows for the Bene Gesserit's flips ----------------------------
+
+namespace {
+Rulings windows() { return ruling("karama_windows", "all_other_seats"); }
+}  // namespace
+
+TEST_CASE("3.01.11.01 2.02.16 karama_windows=all_other_seats: Take Up Arms waits in a window, cancelled, the move is retaken without the flip",
+          "[shipment][karama][rulings]") {
+  uint8_t karama = kNone8;
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [&](GameState& g) {
+    g.storm_sector = 3;
+    place_kind(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
+    place(g, Faction::Atreides, loc("Funeral Plain"), 1);
+    karama = give_another(g, Faction::Atreides, data::TreacheryKind::Karama);
+  }, true, windows());
+  pass_until_ship_or_move(s, Faction::BeneGesserit);
+  if (s.step == kShipStep) act(s, Faction::BeneGesserit, pass());
+  REQUIRE(s.step == kMoveStep);
+  act(s, Faction::BeneGesserit, flip_move(kGreatFlat, 2, loc("Funeral Plain")));
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgTakeUpArms));
+  CHECK(waiting_for(s) == (1u << s.seat_of(Faction::Atreides)));
+  CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 1) == 2);  // not moved yet
+  SECTION("cancelled") {
+    act(s, Faction::Atreides, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(s.step == kMoveStep);
+    CHECK(waiting_for(s) == (1u << s.seat_of(Faction::BeneGesserit)));
+    CHECK_THAT(rejected(s, Faction::BeneGesserit, flip_move(kGreatFlat, 2, loc("Funeral Plain"))).reason, Catch::Contains("3.01.11.01"));
+    check_legal(s, Faction::BeneGesserit);
+    act(s, Faction::BeneGesserit, move(kGreatFlat, 0, loc("Funeral Plain"), 2));
+    CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 1) == 2);  // still advisors
+    CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 0) == 0);
+  }
+  SECTION("let through") {
+    act(s, Faction::Atreides, respond(false));
+    CHECK(s.window_depth == 0);
+    CHECK(s.forces_at(Faction::BeneGesserit, loc("Funeral Plain"), 0) == 2);  // fighters
+  }
+}
+
+TEST_CASE("3.01.11.01 2.02.17 karama_windows=all_other_seats: each Wartime flip waits in a window, cancelled, only Pass is left",
+          "[shipment][karama][rulings]") {
+  for (const bool asked : {false, true}) {
+    uint8_t karama = kNone8;
+    GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [&](GameState& g) {
+      g.storm_sector = 3;
+      place_kind(g, Faction::Atreides, kGreatFlat, 1);
+      place_kind(g, Faction::BeneGesserit, kGreatFlat, 2, 1);
+      karama = give_another(g, Faction::Atreides, data::TreacheryKind::Karama);
+    }, true, asked ? windows() : Rulings::defaults());
+    REQUIRE(s.step == kWartimeStep);
+    action::Flip flip;
+    flip.location = kGreatFlat;
+    act(s, Faction::BeneGesserit, flip);
+    if (!asked) {  // default karama_windows=none: no window, the flip is made
+      CHECK(s.window_depth == 0);
+      CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 0) == 2);
+      continue;
+    }
+    REQUIRE(s.window_depth == 1);
+    CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgWartime));
+    CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 1) == 2);
+    act(s, Faction::Atreides, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(s.step == kWartimeStep);
+    CHECK_THAT(rejected(s, Faction::BeneGesserit, flip).reason, Catch::Contains("3.01.11.01"));
+    const auto ds = decisions(s, s.seat_of(Faction::BeneGesserit));
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].kind == ActionKind::Pass);
+    check_legal(s, Faction::BeneGesserit);
+    act(s, Faction::BeneGesserit, pass());
+    CHECK(s.forces_at(Faction::BeneGesserit, kGreatFlat, 1) == 2);  // still advisors
+    CHECK(s.step != kWartimeStep);
+    CHECK(s.cancelled_ability == kNone8);
+  }
+}
+
+TEST_CASE("3.01.11.01 2.02.15 karama_windows=all_other_seats: the Intrusion flip waits in a window, cancelled, the fighters stay",
+          "[shipment][karama][rulings]") {
+  uint8_t karama = kNone8;
+  GameState s = at_shipment({Faction::Atreides, Faction::BeneGesserit}, [&](GameState& g) {
+    place_kind(g, Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 2, 0);
+    karama = give_another(g, Faction::Atreides, data::TreacheryKind::Karama);
+  }, true, windows());
+  pass_until_ship_or_move(s, Faction::Atreides);
+  if (s.step == kShipStep) act(s, Faction::Atreides, pass());
+  act(s, Faction::Atreides, move(data::arrakeen(), 3, loc("Imperial Basin (Center Sector)")));
+  REQUIRE(s.step == kIntrusionStep);
+  action::Flip flip;
+  flip.location = loc("Imperial Basin (East Sector)");
+  act(s, Faction::BeneGesserit, flip);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgIntrusion));
+  CHECK(waiting_for(s) == (1u << s.seat_of(Faction::Atreides)));
+  SECTION("cancelled") {
+    act(s, Faction::Atreides, respond(true, karama));
+    CHECK(s.step == kIntrusionStep);
+    CHECK_THAT(rejected(s, Faction::BeneGesserit, flip).reason, Catch::Contains("3.01.11.01"));
+    check_legal(s, Faction::BeneGesserit);
+    act(s, Faction::BeneGesserit, pass());
+    CHECK(s.forces_at(Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 0) == 2);
+  }
+  SECTION("let through") {
+    act(s, Faction::Atreides, respond(false));
+    CHECK(s.forces_at(Faction::BeneGesserit, loc("Imperial Basin (East Sector)"), 1) == 2);
+  }
+}

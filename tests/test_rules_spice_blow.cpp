@@ -642,3 +642,41 @@ TEST_CASE("3.01.11.02 2.04.10 prevented: the Fremen are not asked, their ally is
   CHECK_FALSE(is_prevented(s, Faction::Fremen, rules::Ability::FremenAllyProtection));
   CHECK(s.phase == Phase::Nexus);
 }
+
+TEST_CASE("3.01.11.01 2.04.15 karama_windows=all_other_seats: the Fremen's worm placement waits in a window, cancelled, it appears where the cards say",
+          "[spice_blow][karama][rulings]") {
+  GameState s = at_storm(kWithFremen, true, 2, ruling("karama_windows", "all_other_seats"));
+  discard_spice_onto(s, 0, {kBrokenLand});
+  const LocationId blw = loc("Broken Land (West Sector)"), gf = loc("The Great Flat");
+  place(s, Faction::Atreides, blw, 2);
+  place(s, Faction::Harkonnen, gf, 3);
+  put_spice(s, gf, 4);
+  const uint8_t karama = give_another(s, Faction::Atreides, data::TreacheryKind::Karama);
+  stack_spice_deck(s, {kWorm1, kWorm2, kFuneralPlain, kHabbanyaErg});
+  blow(s);
+  REQUIRE(waiting_for(s) == bit_of(s, Faction::Fremen));
+  act(s, Faction::Fremen, worm_to(gf));
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::FremenWormPlacement));
+  CHECK((waiting_for(s) & bit_of(s, Faction::Atreides)) != 0);
+  CHECK((waiting_for(s) & bit_of(s, Faction::Fremen)) == 0);
+  CHECK(s.forces_in_location(Faction::Harkonnen, gf) == 3);  // not placed yet
+  SECTION("cancelled") {
+    act(s, Faction::Atreides, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(waiting_for(s) == bit_of(s, Faction::Fremen));
+    CHECK_THAT(rejected(s, Faction::Fremen, worm_to(gf)).reason, Catch::Contains("3.01.11.01"));
+    check_legal(s);
+    act(s, Faction::Fremen, pass());
+    CHECK(s.forces_in_location(Faction::Harkonnen, gf) == 3);
+    CHECK(s.spice_on_board[gf] == 4);
+  }
+  SECTION("let through") {
+    while (s.window_depth > 0) {
+      const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+      act(s, s.faction_at(who), respond(false));
+    }
+    CHECK(s.forces_in_location(Faction::Harkonnen, gf) == 0);
+    CHECK(s.of(Faction::Harkonnen).tanks[0] == 3);
+  }
+}

@@ -294,6 +294,12 @@ std::optional<Rejection> blow_validate(const GameState& s, const Action& a) {
 void blow_apply(Ctx& c, const Action& a) {
   auto& s = c.s;
   if (s.step == kPlaceWorm) {
+    // 3.01.11.01: a Karama may cancel the placement as it is made (cards.cpp; ruling karama_windows).
+    if (a.kind() == ActionKind::WormRide) {
+      s.waiting = bit(s.seat_of(kMe));  // the decision a window interrupts (spice_blow.cpp's apply cleared it)
+      if (karama_window(c, s.seat_of(kMe), Ability::FremenWormPlacement, a)) return;
+      s.waiting = 0;
+    }
     consume_prevention(s, kMe, Ability::FremenWormPlacement);  // 3.01.11.02: its use opportunity
     s.step = kBlowing;
     const bool go_on =
@@ -312,6 +318,10 @@ void blow_apply(Ctx& c, const Action& a) {
 
 void blow_decisions(const GameState& s, std::vector<Decision>& out) {
   if (s.step == kPlaceWorm) {
+    if (auto why = ability_blocked(s, kMe, Ability::FremenWormPlacement)) {  // 3.01.11.01/.02
+      out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + spice_blow_worm_place(s) + ": " + *why, 0, 0, {}});
+      return;
+    }
     Decision d{ActionKind::WormRide, "Place the additional sandworm in any sand territory (2.04.15)", 0, 0, {}};
     for (int t = 0; t < data::kNumTerritories; ++t)
       if (is_sand(static_cast<TerritoryId>(t))) d.options.push_back(data::territory(static_cast<TerritoryId>(t)).first_location);

@@ -101,6 +101,8 @@ std::optional<Rejection> capture_validate(const GameState& s, Seat seat, const A
 
 void capture_apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
+  // 3.01.11.01: a Karama may cancel the kill or the capture as it is chosen (cards.cpp; ruling karama_windows).
+  if (a.kind() == ActionKind::Respond && karama_window(c, seat, Ability::HarkonnenCapture, a)) return;
   consume_prevention(s, kMe, Ability::HarkonnenCapture);  // 3.01.11.02: its use opportunity
   const auto id = static_cast<uint8_t>(s.harkonnen.battle.captive - 1);
   auto& l = s.leaders[id];

@@ -851,6 +851,9 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     case kPlans: {
       auto& p = b.plan[side_of(s, seat)];
       const auto& plan = a.as<action::BattlePlan>();
+      // 3.01.11.01 (ruling karama_windows = all_other_seats): the Kwisatz Haderach's use is announced as
+      // the plan is submitted, and a Karama may cancel it (cards.cpp); cancelled, the Atreides plan again without it.
+      if (plan.kwisatz_haderach && karama_window(c, seat, Ability::KwisatzHaderach, a)) return;
       p.leader = plan.leader;
       p.cheap_hero = plan.cheap_hero;
       p.weapon = plan.weapon;

@@ -46,9 +46,13 @@
 //      window (below), answered Respond{accept, card = the Karama}, opened by
 //      the phase code through karama_window() for the abilities used by an
 //      action (rules::Ability: Guild half price, cross-ship, off-planet,
-//      Fremen storm migration and two-territory movement, spiritual
-//      advisor, Voice, Prescience). A Move's placements wait in
-//      GameState::pending_move_* (one Move at most is ever pending).
+//      Fremen storm migration, two-territory movement and worm placement,
+//      spiritual advisor, Voice, Intrusion, Wartime, Take Up Arms,
+//      Prescience, the Guild's turn out of order (2.06.12), the Harkonnen
+//      capture, the Emperor's payment for his ally's extra revival, and the
+//      Kwisatz Haderach as the plan with it is submitted: its use is then
+//      announced). A Move's placements wait in GameState::pending_move_*
+//      (one Move at most is ever pending).
 //    - 3.01.11.02 value = kKaramaPrevent | ability, target = the faction that
 //      would use it: its next use is prevented (GameState::prevented, bit =
 //      Ability; ability_info() finds each faction's rows of abilities, rules
@@ -73,7 +77,7 @@
 //      next Shipment and Movement phase goes in storm order. A prevention
 //      played while an occurrence is under way (a card already up for bid,
 //      a battle already begun) is for the next one. 3.01.11.01 windows are
-//      not opened for automatic abilities (nor for 2.02.16, 2.03.07, 2.06.12).
+//      not opened for automatic abilities.
 //    - 3.01.11.03 value = kKaramaGuildRates, in one's own shipment step: this
 //      turn's shipment costs half (rounded up) and is paid to the bank
 //      (GameState::karama_shipment, read by shipment_movement.cpp).
@@ -335,7 +339,12 @@ bool push_window(GameState& s, Window w) {
 // A KaramaCancel window keeps the action it interrupted in Window::act_*
 // (the slots of the canonical state, core/state.h) and, for a Move, the
 // placements in GameState::pending_move_*; only the kinds karama_window()
-// interrupts are kept: Ship, Move, SendSpiritualAdvisor, Prescience, Voice.
+// interrupts are kept: Ship, Move, SendSpiritualAdvisor, Prescience, Voice,
+// GuildTiming, Flip, WormRide, Respond (the capture), Revive and BattlePlan (the
+// Kwisatz Haderach). act_to holds Flip.location,
+// WormRide.to, Respond.card, Revive.leader and BattlePlan.leader; act_from
+// BattlePlan.cheap_hero; act_forces / act_special the forces of WormRide and
+// Revive, BattlePlan.weapon / .defense.
 void keep_pending(GameState& s, Window& w, const Action& pending) {
   w.act_kind = static_cast<uint8_t>(pending.kind());
   if (const auto* ship = pending.get_if<action::Ship>()) {
@@ -363,6 +372,29 @@ void keep_pending(GameState& s, Window& w, const Action& pending) {
   } else if (const auto* voice = pending.get_if<action::Voice>()) {
     w.act_flags = voice->must ? 1 : 0;
     w.act_value = voice->kind;
+  } else if (const auto* timing = pending.get_if<action::GuildTiming>()) {
+    w.act_flags = timing->now ? 1 : 0;
+  } else if (const auto* flip = pending.get_if<action::Flip>()) {
+    w.act_to = flip->location;
+  } else if (const auto* ride = pending.get_if<action::WormRide>()) {
+    w.act_to = ride->to;
+    w.act_forces = ride->forces;
+    w.act_special = ride->special;
+  } else if (const auto* answer = pending.get_if<action::Respond>()) {
+    w.act_flags = answer->accept ? 1 : 0;
+    w.act_to = answer->card;
+  } else if (const auto* revive = pending.get_if<action::Revive>()) {
+    w.act_to = revive->leader;
+    w.act_forces = revive->forces;
+    w.act_special = revive->special;
+  } else if (const auto* plan = pending.get_if<action::BattlePlan>()) {
+    w.act_to = plan->leader;
+    w.act_from = plan->cheap_hero;
+    w.act_forces = plan->weapon;
+    w.act_special = plan->defense;
+    w.act_value = plan->dial;
+    w.act_amount2 = plan->spice;
+    w.act_flags = plan->kwisatz_haderach ? 1 : 0;
   }
 }
 
@@ -386,6 +418,19 @@ Action pending_action(const GameState& s, const Window& w) {
     case ActionKind::SendSpiritualAdvisor: return action::SendSpiritualAdvisor{.to = w.act_to};
     case ActionKind::Prescience: return action::Prescience{.element = w.act_value};
     case ActionKind::Voice: return action::Voice{.must = (w.act_flags & 1) != 0, .kind = w.act_value};
+    case ActionKind::GuildTiming: return action::GuildTiming{.now = (w.act_flags & 1) != 0};
+    case ActionKind::Flip: return action::Flip{.location = w.act_to};
+    case ActionKind::WormRide: return action::WormRide{.to = w.act_to, .forces = w.act_forces, .special = w.act_special};
+    case ActionKind::Respond: return action::Respond{.accept = (w.act_flags & 1) != 0, .card = w.act_to};
+    case ActionKind::Revive: return action::Revive{.forces = w.act_forces, .special = w.act_special, .leader = w.act_to};
+    case ActionKind::BattlePlan:
+      return action::BattlePlan{.leader = w.act_to,
+                                .cheap_hero = w.act_from,
+                                .weapon = w.act_forces,
+                                .defense = w.act_special,
+                                .dial = w.act_value,
+                                .spice = static_cast<uint8_t>(w.act_amount2),
+                                .kwisatz_haderach = (w.act_flags & 1) != 0};
     default: return Action::of_kind(static_cast<ActionKind>(w.act_kind));
   }
 }

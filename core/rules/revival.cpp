@@ -70,6 +70,7 @@ int emperor_extra_limit(const GameState& s, Faction f) {
   const auto* r = patron_rules(s, f);
   if (!r) return 0;
   if (ability_cancelled(s, patron(s, f), r->pays_ally_revival)) return 0;  // 3.01.11.02
+  if (ability_cancelled(s, f, r->pays_ally_revival)) return 0;  // 3.01.11.01: cancelled in the ally's window
   return r->ally_extra_revival;
 }
 
@@ -233,6 +234,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   if (n > limit && emperor_pays_extra(s, me)) {
     if (auto why = ability_blocked(s, patron(s, me), patron_rules(s, me)->pays_ally_revival))
       return reject(RejectCode::IllegalChoice, "at most 3 forces may be revived per turn (1.05.01): " + *why);
+    if (auto why = ability_blocked(s, me, patron_rules(s, me)->pays_ally_revival))  // 3.01.11.01: cancelled in this seat's window
+      return reject(RejectCode::IllegalChoice, "at most 3 forces may be revived per turn (1.05.01): " + *why);
   }
   if (n > limit) {
     std::string why = "at most " + std::to_string(limit) + " forces may be revived per turn (1.05.01";
@@ -264,11 +267,18 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   }
   const Faction me = s.faction_at(seat);
   auto& fs = s.of(me);
+  // 3.01.11.01: a Karama may cancel the Emperor's payment for the forces beyond 3 as the ally
+  // revives them (cards.cpp; ruling karama_windows); cancelled, the ally revives again, at most 3.
+  if (const auto* rv = a.get_if<action::Revive>();
+      rv && rv->forces + rv->special > kRevivalLimit && emperor_pays_extra(s, me) &&
+      karama_window(c, seat, patron_rules(s, me)->pays_ally_revival, a))
+    return;
   // 3.01.11.02: a prevented 2.03.07 is used up by the ally's answer when it
   // could have revived more than 3 forces.
   if (emperor_pays_extra(s, me) && ability_cancelled(s, patron(s, me), patron_rules(s, me)->pays_ally_revival) &&
       (fs.tanks[0] + std::min<int>(fs.tanks[1], special_limit(s, me)) > kRevivalLimit || prevention_at_next_occasion(s)))
     consume_prevention(s, patron(s, me), patron_rules(s, me)->pays_ally_revival);
+  if (emperor_pays_extra(s, me)) consume_prevention(s, me, patron_rules(s, me)->pays_ally_revival);  // 3.01.11.01: the redo is done
   if (a.kind() == ActionKind::Revive) {
     const auto& rv = a.as<action::Revive>();
     const int n = rv.forces + rv.special;

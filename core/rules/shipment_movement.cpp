@@ -54,7 +54,11 @@
 // 1.14.05's refund right); a prevented 2.01.07 skips the next look.
 // 3.01.11.01: a Fremen move that needs two territories (2.04.06, not with
 // ornithopters) opens a KaramaCancel window (karama_window); cancelled, the
-// Fremen retake the movement with a range of one.
+// Fremen retake the movement with a range of one. So do the Bene Gesserit's
+// flips (ruling karama_windows = all_other_seats): a move with Take Up Arms
+// (2.02.16; cancelled, the move is retaken without the flip), each Wartime
+// flip (2.02.17) and the Intrusion flip (2.02.15; cancelled, only Pass is
+// left for that step).
 // 1.10.02.06 allies pay for each other's shipments: Ship.ally_pays (Action::
 // amount2) of the cost comes from the ally's shield, within the allowance
 // the ally set with AllyPermission (core/rules/deals.cpp; each payment uses
@@ -104,6 +108,10 @@ std::string ter_name(TerritoryId t) { return std::string(data::territory(t).name
 
 bool guild_timing_applies(const GameState& s) {
   return s.advanced && s.has(Faction::Guild) && !s.guild.shipmove.timing_off;  // 3.01.11.02
+}
+// 3.01.11.01: a Karama cancelled the Guild's turn out of order (the Guild is asked again, Pass only).
+bool guild_timing_cancelled(const GameState& s) {
+  return s.cancelled_ability == static_cast<uint8_t>(Ability::GuildTiming) && s.cancelled_faction == static_cast<uint8_t>(Faction::Guild);
 }
 
 // Fighters (not advanced Bene Gesserit advisors) at a location.
@@ -844,6 +852,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
                                                           : std::string("a spiritual advisor goes to the Polar Sink (2.02.05)"));
     case kGuildTiming:
       if (auto r = expect(ActionKind::GuildTiming, "the Guild decides whether to ship and move now (GuildTiming) or later")) return r;
+      if (a.kind() == ActionKind::GuildTiming && guild_timing_cancelled(s))
+        return reject(RejectCode::IllegalChoice, "a Karama cancelled the Guild's timing (3.01.11.01): the Guild goes in storm order (Pass)");
       return std::nullopt;
     case kWartime:
       if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip advisors to fighters (Flip) or pass (2.02.17)")) return r;
@@ -1095,6 +1105,8 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       // the placements wait in GameState::pending_move_*).
       const auto* move = a.get_if<action::Move>();
       if (move && uses_fremen_movement(s, me, *move) && karama_window(c, seat, Ability::FremenMovement, a)) return;
+      // ... and the Bene Gesserit's Take Up Arms (2.02.16) as the flipping move is made.
+      if (move && move->flip && karama_window(c, seat, Ability::BgTakeUpArms, a)) return;
       if (const Ability mv = faction_rules(me).movement_ability; mv != Ability::None)
         consume_prevention(s, me, mv);  // 3.01.11.02: this movement was its use opportunity
       if (move) {
@@ -1116,6 +1128,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     }
     case kWartime:
       if (const auto* flip = a.get_if<action::Flip>()) {
+        if (karama_window(c, seat, Ability::BgWartime, a)) return;  // 3.01.11.01: each flip is a use
         flip_territory(s, data::territory_of(flip->location), 1, true);
         if (!wartime_options(s).empty()) return;  // more territories may flip
       }
@@ -1123,6 +1136,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       advance(c);
       return;
     case kIntrusion:
+      if (a.kind() == ActionKind::Flip && karama_window(c, seat, Ability::BgIntrusion, a)) return;  // 3.01.11.01
       consume_prevention(s, Faction::BeneGesserit, Ability::BgIntrusion);  // 3.01.11.02: its use opportunity
       if (const auto* flip = a.get_if<action::Flip>()) flip_territory(s, data::territory_of(flip->location), 0, false);
       if (s.bene_gesserit.shipmove.resume == kAdvisor) {
@@ -1136,7 +1150,17 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       return;
     case kGuildTiming: {
       const Seat next = s.shipmove.current;
-      if (const auto* timing = a.get_if<action::GuildTiming>(); timing && timing->now) {
+      const auto* timing = a.get_if<action::GuildTiming>();
+      // 3.01.11.01: a Karama may cancel the Guild's turn out of order as it is taken (cards.cpp);
+      // cancelled, the Guild goes in storm order for the rest of the phase.
+      if (timing && timing->now && karama_window(c, seat, Ability::GuildTiming, a)) return;
+      if (guild_timing_cancelled(s)) {
+        s.guild.shipmove.timing_off = 1;
+        consume_prevention(s, Faction::Guild, Ability::GuildTiming);
+        advance(c);
+        return;
+      }
+      if (timing && timing->now) {
         begin_turn(c, seat);
         return;
       }
@@ -1241,6 +1265,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       break;
     }
     case kWartime: {
+      if (auto why = ability_blocked(s, Faction::BeneGesserit, Ability::BgWartime)) {  // 3.01.11.01/.02
+        out.push_back(Decision{ActionKind::Pass, "Flip no (more) advisors: " + *why, 0, 0, {}});
+        break;
+      }
       Decision d{ActionKind::Flip, "Wartime: flip all your advisors in a territory to fighters (2.02.17)", 0, 0, {}};
       for (auto l : wartime_options(s)) d.options.push_back(l);
       out.push_back(d);
@@ -1248,6 +1276,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       break;
     }
     case kIntrusion:
+      if (auto why = ability_blocked(s, Faction::BeneGesserit, Ability::BgIntrusion)) {  // 3.01.11.01/.02
+        out.push_back(Decision{ActionKind::Pass, "Keep them as fighters: " + *why, 0, 0, {}});
+        break;
+      }
       out.push_back(Decision{ActionKind::Flip, "Intrusion: flip your fighters in " + ter_name(data::territory_of(s.bene_gesserit.shipmove.advisor_to)) + " to advisors (2.02.15)",
                              0, 0, {s.bene_gesserit.shipmove.advisor_to}});
       out.push_back(Decision{ActionKind::Pass, "Keep them as fighters", 0, 0, {}});
@@ -1259,6 +1291,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
                              0, 0, {}});
       break;
     case kGuildTiming:
+      if (guild_timing_cancelled(s)) {
+        out.push_back(Decision{ActionKind::Pass, "Go in storm order: a Karama cancelled the Guild's timing (3.01.11.01)", 0, 0, {}});
+        break;
+      }
       out.push_back(Decision{ActionKind::GuildTiming,
                              "Take your shipment and movement now, before " + std::string(faction_name(s.faction_at(s.shipmove.current))) + " (2.06.12)",
                              0, 1, {}});
@@ -1300,6 +1336,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       break;
     }
     case kGuildTiming: {
+      if (guild_timing_cancelled(s)) break;  // 3.01.11.01: Pass only
       action::GuildTiming a;
       a.now = true;
       out.push_back(a);
