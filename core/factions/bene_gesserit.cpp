@@ -1,9 +1,14 @@
 // The Bene Gesserit's abilities (2.02) that the phases reach through the hook
-// table (core/factions/faction_rules.h). Still in shipment_movement.cpp
-// (partial): 2.02.05/11-21 spiritual advisors, intrusion, wartime, take up
-// arms, adaptive force; docs/ARCHITECTURE.md.
+// table (core/factions/faction_rules.h): 2.02.03 the prediction, 2.02.06-07
+// the Voice, 2.02.08 placement, 2.02.09 charity, 2.02.12 advisors (hook
+// specials_passive: common.cpp, collection.cpp, battle.cpp, cards.cpp and
+// shipment_movement.cpp ask it), 2.02.05 / 2.02.11-21 in Shipment and
+// Movement (spiritual advisors, intrusion, wartime, take up arms, adaptive
+// force, universal stewards: the sub-steps kAdvisor, kWartime, kIntrusion
+// and the shipment and movement hooks), 2.02.22 worthless cards as Karama.
 #include "core/factions/faction_rules.h"
 #include "core/rules/battle_abilities.h"
+#include "core/rules/shipment_movement.h"
 
 namespace mentat::rules {
 namespace {
@@ -314,6 +319,383 @@ constexpr FactionRules::SetupDecision kSetupSteps[] = {
     {SetupStep::BgPlacement, placement_asks, placement_validate, placement_apply, placement_decisions, placement_legal},
 };
 
+// ---- 1.06 Shipment and Movement: spiritual advisors (2.02.05 / 2.02.11),
+// intrusion (2.02.15), wartime (2.02.17), universal stewards (2.02.21) ----
+// The phase's sub-steps kAdvisor, kWartime, kIntrusion (hook ship_step,
+// numbered in core/rules/shipment_movement.h); where the shipment or move
+// the Bene Gesserit answer went: BeneGesseritState::ShipMove.
+
+std::string loc_name(LocationId l) { return std::string(data::location(l).name); }
+std::string ter_name(TerritoryId t) { return std::string(data::territory(t).name); }
+
+bool advisors_limited(const GameState& s) { return s.rulings.is(RulingId::AdvisorOccupancy, 1); }
+
+// 2.02.11: an advisor to the shipment's location when no fighters are in that territory
+// (and, ruling advisor_occupancy=limit_applies, not into a stronghold at the limit).
+bool may_send_advisor_to(const GameState& s, LocationId to) {
+  return s.advanced && to == s.bene_gesserit.shipmove.advisor_to && to != data::polar_sink() &&
+         ship::kind_in_territory(s, kMe, data::territory_of(to), 0) == 0 &&
+         !(advisors_limited(s) && ship::at_occupancy_limit(s, kMe, data::territory_of(to)));
+}
+
+// 2.02.17 WARTIME (with 2.02.18 peacetime, 2.02.19 stormed in, and the
+// occupancy limit): why the advisors of territory t cannot flip to fighters.
+std::optional<std::string> wartime_blocked(const GameState& s, TerritoryId t) {
+  const auto& ter = data::territory(t);
+  int flippable = 0;
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto l = static_cast<LocationId>(ter.first_location + i);
+    if (!s.in_storm(l)) flippable += s.forces_at(kMe, l, 1);
+  }
+  if (ship::kind_in_territory(s, kMe, t, 1) == 0) return "you have no advisors in " + ter_name(t);
+  if (flippable == 0) return "advisors under storm cannot flip to fighters (2.02.19)";
+  if (const uint8_t ally = ally_in_game(s, kMe); ally != kNoFaction && s.forces_in_territory(static_cast<Faction>(ally), t) > 0)
+    return "advisors cannot flip to fighters with your ally present (2.02.18)";
+  if (s.rulings.is(RulingId::WartimeOccupancy, 0) && ship::at_occupancy_limit(s, kMe, t))  // ruling wartime_occupancy
+    return ter_name(t) + " already holds two other factions' forces (occupancy limit)";
+  return std::nullopt;
+}
+
+std::vector<LocationId> wartime_options(const GameState& s) {
+  std::vector<LocationId> out;
+  if (!s.advanced || !s.has(kMe)) return out;
+  for (int t = 0; t < data::kNumTerritories; ++t) {
+    const auto tid = static_cast<TerritoryId>(t);
+    if (ship::kind_in_territory(s, kMe, tid, 1) == 0) continue;  // no advisors: wartime_blocked's first case
+    if (wartime_blocked(s, tid)) continue;
+    const auto& ter = data::territory(tid);
+    for (int i = 0; i < ter.num_locations; ++i) {
+      const auto l = static_cast<LocationId>(ter.first_location + i);
+      if (s.forces_at(kMe, l, 1) && !s.in_storm(l)) {
+        out.push_back(l);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+void flip_territory(GameState& s, TerritoryId t, int from_kind, bool skip_storm) {
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto l = static_cast<LocationId>(ter.first_location + i);
+    if (skip_storm && s.in_storm(l)) continue;
+    const int to_kind = 1 - from_kind;
+    s.forces_at(kMe, l, to_kind) = static_cast<uint8_t>(s.forces_at(kMe, l, to_kind) + s.forces_at(kMe, l, from_kind));
+    s.forces_at(kMe, l, from_kind) = 0;
+  }
+}
+
+// 2.02.15 INTRUSION: a non-allied faction's forces entered `to` where the
+// Bene Gesserit have fighters.
+bool intrusion(const GameState& s, Faction mover, LocationId to) {
+  if (!s.advanced || !s.has(kMe) || mover == kMe) return false;
+  if (ally_in_game(s, mover) == static_cast<uint8_t>(kMe)) return false;
+  return ship::kind_in_territory(s, kMe, data::territory_of(to), 0) > 0;
+}
+
+void ask(GameState& s, uint8_t step) {
+  s.step = step;
+  s.waiting = bit(s.seat_of(kMe));
+}
+
+// 2.02.17: before shipment and movement (hook ship_phase_opens).
+bool ship_phase_opens(GameState& s) {
+  if (wartime_options(s).empty()) return false;
+  ask(s, ship::kWartime);
+  return true;
+}
+
+// What follows another faction's shipment (or its pass): 2.02.15 intrusion,
+// then 2.02.05 spiritual advisors (hook answers_shipment).
+bool answers_shipment(GameState& s, Faction shipper, const action::Ship* ship, bool from_off_planet) {
+  // 2.02.05: the Bene Gesserit may answer another faction's shipment from off-planet.
+  bool advisors = from_off_planet && shipper != kMe && s.of(kMe).reserves[0] > 0;
+  if (advisors && ability_cancelled(s, kMe, Ability::BgSpiritualAdvisor)) {  // 3.01.11.02
+    consume_prevention(s, kMe, Ability::BgSpiritualAdvisor);
+    advisors = false;
+  }
+  if (ship && !ship->to_reserves && intrusion(s, shipper, ship->to)) {
+    s.bene_gesserit.shipmove.advisor_to = ship->to;
+    s.bene_gesserit.shipmove.resume = advisors ? ship::kAdvisor : ship::kMove;
+    ask(s, ship::kIntrusion);
+    return true;
+  }
+  if (advisors) {  // from_off_planet: a Ship
+    s.bene_gesserit.shipmove.advisor_to = ship->to;
+    ask(s, ship::kAdvisor);
+    return true;
+  }
+  return false;
+}
+
+// 2.02.15 after another faction's movement (hook answers_move).
+constexpr uint8_t kResumeEndTurn = 0xFE;  // BeneGesseritState::ShipMove::resume after a movement
+bool answers_move(GameState& s, Faction mover, const action::Move& m) {
+  if (!intrusion(s, mover, m.to)) return false;
+  s.bene_gesserit.shipmove.advisor_to = m.to;
+  s.bene_gesserit.shipmove.resume = kResumeEndTurn;
+  ask(s, ship::kIntrusion);
+  return true;
+}
+
+// 2.02.21 (advanced): advisors alone in a territory flip to fighters
+// (not under storm, 2.02.19); after each turn and as the phase ends.
+void universal_stewards(GameState& s) {
+  if (!s.advanced) return;
+  for (int t = 0; t < data::kNumTerritories; ++t) {
+    const auto tid = static_cast<TerritoryId>(t);
+    if (ship::kind_in_territory(s, kMe, tid, 1) == 0) continue;
+    bool alone = true;
+    for (Seat seat = 0; seat < s.num_seats && alone; ++seat)  // the seated factions
+      if (const Faction o = s.faction_at(seat); o != kMe && s.forces_in_territory(o, tid) > 0) alone = false;
+    if (!alone) continue;
+    const auto& ter = data::territory(tid);
+    for (int i = 0; i < ter.num_locations; ++i) {
+      const auto l = static_cast<LocationId>(ter.first_location + i);
+      if (s.in_storm(l)) continue;
+      s.forces_at(kMe, l, 0) = static_cast<uint8_t>(s.forces_at(kMe, l, 0) + s.forces_at(kMe, l, 1));
+      s.forces_at(kMe, l, 1) = 0;
+    }
+  }
+}
+
+std::optional<Rejection> expect(const Action& a, ActionKind k, const char* what) {
+  if (a.kind() == k || a.kind() == ActionKind::Pass) return std::nullopt;
+  return reject(RejectCode::WrongPhase, std::string("now ") + what);
+}
+
+std::optional<Rejection> ship_validate(const GameState& s, Seat, const Action& a) {
+  const LocationId at = s.bene_gesserit.shipmove.advisor_to;
+  switch (s.step) {
+    case ship::kAdvisor:
+      if (auto r = expect(a, ActionKind::SendSpiritualAdvisor, "the Bene Gesserit may send a spiritual advisor (SendSpiritualAdvisor) or pass")) return r;
+      if (a.kind() == ActionKind::Pass) return std::nullopt;
+      if (auto why = ability_blocked(s, kMe, Ability::BgSpiritualAdvisor)) return reject(RejectCode::IllegalChoice, *why);
+      if (const LocationId to = a.as<action::SendSpiritualAdvisor>().to; to == data::polar_sink() || may_send_advisor_to(s, to))
+        return std::nullopt;
+      if (s.advanced && a.as<action::SendSpiritualAdvisor>().to == at)
+        return reject(RejectCode::IllegalChoice, "an advisor may follow the shipment only where you have no fighters (2.02.11); send a fighter to the Polar Sink instead");
+      return reject(RejectCode::IllegalChoice, s.advanced ? "a spiritual advisor goes to the Polar Sink or, as an advisor, to " + loc_name(at) + " (2.02.05, 2.02.11)"
+                                                          : std::string("a spiritual advisor goes to the Polar Sink (2.02.05)"));
+    case ship::kWartime:
+      if (auto r = expect(a, ActionKind::Flip, "the Bene Gesserit may flip advisors to fighters (Flip) or pass (2.02.17)")) return r;
+      if (a.kind() == ActionKind::Pass) return std::nullopt;
+      if (a.as<action::Flip>().location >= data::kNumLocations) return reject(RejectCode::Malformed, "unknown location");
+      if (auto why = ability_blocked(s, kMe, Ability::BgWartime)) return reject(RejectCode::IllegalChoice, *why);
+      if (auto why = wartime_blocked(s, data::territory_of(a.as<action::Flip>().location))) return reject(RejectCode::IllegalChoice, *why);
+      return std::nullopt;
+    default:  // ship::kIntrusion
+      if (auto r = expect(a, ActionKind::Flip, "the Bene Gesserit may flip their fighters to advisors (Flip) or pass (2.02.15)")) return r;
+      if (a.kind() == ActionKind::Pass) return std::nullopt;
+      if (auto why = ability_blocked(s, kMe, Ability::BgIntrusion)) return reject(RejectCode::IllegalChoice, *why);
+      if (const LocationId to = a.as<action::Flip>().location; to >= data::kNumLocations || data::territory_of(to) != data::territory_of(at))
+        return reject(RejectCode::IllegalChoice, "only the fighters in " + ter_name(data::territory_of(at)) + " may flip now (2.02.15)");
+      return std::nullopt;
+  }
+}
+
+void ship_apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  switch (s.step) {
+    case ship::kAdvisor:
+      // 3.01.11.01: a Karama may cancel the spiritual advisor as it is sent (cards.cpp).
+      if (a.kind() == ActionKind::SendSpiritualAdvisor && karama_window(c, seat, Ability::BgSpiritualAdvisor, a)) return;
+      consume_prevention(s, kMe, Ability::BgSpiritualAdvisor);
+      if (a.kind() == ActionKind::SendSpiritualAdvisor) {
+        auto& bg = s.of(kMe);
+        const LocationId to = a.as<action::SendSpiritualAdvisor>().to;
+        const int kind = to == data::polar_sink() ? 0 : 1;  // fighter to the Polar Sink, else an advisor
+        bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] - 1);
+        s.forces_at(kMe, to, kind) = static_cast<uint8_t>(s.forces_at(kMe, to, kind) + 1);
+      }
+      ship::to_move_step(c);
+      return;
+    case ship::kWartime:
+      if (const auto* flip = a.get_if<action::Flip>()) {
+        if (karama_window(c, seat, Ability::BgWartime, a)) return;  // 3.01.11.01: each flip is a use
+        flip_territory(s, data::territory_of(flip->location), 1, true);
+        if (!wartime_options(s).empty()) return;  // more territories may flip
+      }
+      consume_prevention(s, kMe, Ability::BgWartime);  // 3.01.11.02: its use opportunity
+      ship::advance(c);
+      return;
+    default:  // ship::kIntrusion
+      if (a.kind() == ActionKind::Flip && karama_window(c, seat, Ability::BgIntrusion, a)) return;  // 3.01.11.01
+      consume_prevention(s, kMe, Ability::BgIntrusion);  // 3.01.11.02: its use opportunity
+      if (const auto* flip = a.get_if<action::Flip>()) flip_territory(s, data::territory_of(flip->location), 0, false);
+      if (s.bene_gesserit.shipmove.resume == ship::kAdvisor)
+        ask(s, ship::kAdvisor);
+      else if (s.bene_gesserit.shipmove.resume == ship::kMove)
+        ship::to_move_step(c);
+      else
+        ship::after_move(c, true);  // 3.01.09 Hajr, or the turn ends
+      return;
+  }
+}
+
+void ship_decisions(const GameState& s, Seat, std::vector<Decision>& out) {
+  const LocationId at = s.bene_gesserit.shipmove.advisor_to;
+  switch (s.step) {
+    case ship::kAdvisor: {
+      if (ability_cancelled(s, kMe, Ability::BgSpiritualAdvisor)) {  // 3.01.11.01/.02
+        out.push_back(Decision{ActionKind::Pass, "Send no spiritual advisor (a Karama stopped it)", 0, 0, {}});
+        break;
+      }
+      Decision d{ActionKind::SendSpiritualAdvisor, "Send one force free from reserves to the Polar Sink (Spiritual Advisors)", 1, 1, {data::polar_sink()}};
+      if (may_send_advisor_to(s, at)) {
+        d.prompt += ", or an advisor to " + loc_name(at);
+        d.options.push_back(at);
+      }
+      out.push_back(d);
+      out.push_back(Decision{ActionKind::Pass, "Send no spiritual advisor", 0, 0, {}});
+      break;
+    }
+    case ship::kWartime: {
+      if (auto why = ability_blocked(s, kMe, Ability::BgWartime)) {  // 3.01.11.01/.02
+        out.push_back(Decision{ActionKind::Pass, "Flip no (more) advisors: " + *why, 0, 0, {}});
+        break;
+      }
+      Decision d{ActionKind::Flip, "Wartime: flip all your advisors in a territory to fighters (2.02.17)", 0, 0, {}};
+      for (auto l : wartime_options(s)) d.options.push_back(l);
+      out.push_back(d);
+      out.push_back(Decision{ActionKind::Pass, "Flip no (more) advisors", 0, 0, {}});
+      break;
+    }
+    default:  // ship::kIntrusion
+      if (auto why = ability_blocked(s, kMe, Ability::BgIntrusion)) {  // 3.01.11.01/.02
+        out.push_back(Decision{ActionKind::Pass, "Keep them as fighters: " + *why, 0, 0, {}});
+        break;
+      }
+      out.push_back(Decision{ActionKind::Flip, "Intrusion: flip your fighters in " + ter_name(data::territory_of(at)) + " to advisors (2.02.15)", 0, 0, {at}});
+      out.push_back(Decision{ActionKind::Pass, "Keep them as fighters", 0, 0, {}});
+      break;
+  }
+}
+
+void ship_legal(const GameState& s, Seat, std::vector<Action>& out) {
+  switch (s.step) {
+    case ship::kAdvisor: {
+      if (ability_cancelled(s, kMe, Ability::BgSpiritualAdvisor)) break;  // 3.01.11.01/.02
+      action::SendSpiritualAdvisor a;
+      a.to = data::polar_sink();
+      out.push_back(a);
+      if (may_send_advisor_to(s, s.bene_gesserit.shipmove.advisor_to)) {
+        a.to = s.bene_gesserit.shipmove.advisor_to;
+        out.push_back(a);
+      }
+      break;
+    }
+    case ship::kWartime:
+      for (auto l : wartime_options(s)) {
+        if (ability_cancelled(s, kMe, Ability::BgWartime)) break;  // 3.01.11.02
+        action::Flip a;
+        a.location = l;
+        out.push_back(a);
+      }
+      break;
+    default: {  // ship::kIntrusion
+      if (ability_cancelled(s, kMe, Ability::BgIntrusion)) break;  // 3.01.11.02
+      action::Flip a;
+      a.location = s.bene_gesserit.shipmove.advisor_to;
+      out.push_back(a);
+      break;
+    }
+  }
+}
+
+// ---- 1.06 the Bene Gesserit's own shipments and moves (advanced): 2.02.13
+// fighters are not shipped where advisors are, 2.02.14 enlistment, 2.02.16
+// take up arms (Move.flip), 2.02.20 adaptive force ----
+
+std::optional<Rejection> check_shipment(const GameState& s, const action::Ship& a) {
+  if (s.advanced && ship::kind_in_territory(s, kMe, data::territory_of(a.to), 1) > 0)
+    return reject(RejectCode::IllegalChoice, "fighters may not be shipped to a territory where you have advisors (2.02.13)");
+  return std::nullopt;
+}
+
+// 2.02.14 / 2.02.20: what the moved group becomes.
+ship::GroupType moved_group(const GameState& s, const action::Move& a) {
+  using ship::GroupType;
+  if (!s.advanced) return GroupType::Keep;
+  const TerritoryId t = data::territory_of(a.to);
+  int fighters = ship::kind_in_territory(s, kMe, t, 0), advisors = ship::kind_in_territory(s, kMe, t, 1);
+  if (data::territory_of(a.from[0].location) == t) {  // repositioning: the group itself does not count
+    for (int i = 0; i < a.from.size(); ++i) {
+      fighters -= a.from[i].forces;
+      advisors -= a.from[i].special;
+    }
+  }
+  if (fighters > 0) return GroupType::Fighters;  // 2.02.20
+  if (advisors > 0) return GroupType::Advisors;  // 2.02.20
+  bool occupied = false;
+  for (int o = 0; o < kNumFactions; ++o)
+    if (o != static_cast<int>(kMe) && s.f[o].in_game && s.forces_in_territory(static_cast<Faction>(o), t) > 0) occupied = true;
+  if (!occupied) return GroupType::Fighters;  // 2.02.14 enlistment
+  return GroupType::Keep;
+}
+
+// 2.02.16 Take Up Arms: advisors moving into a territory occupied by another
+// faction, where the Bene Gesserit have no forces, become fighters (with
+// 2.02.18: not with the ally present).
+std::optional<Rejection> check_move_flip(const GameState& s, const action::Move& a, int advisors, ship::GroupType type) {
+  if (!s.advanced)
+    return reject(RejectCode::IllegalChoice, "only the Bene Gesserit (advanced) flip advisors to fighters as they move (2.02.16)");
+  if (auto why = ability_blocked(s, kMe, Ability::BgTakeUpArms)) return reject(RejectCode::IllegalChoice, *why);
+  const TerritoryId from_t = data::territory_of(a.from[0].location), to_t = data::territory_of(a.to);
+  if (advisors == 0) return reject(RejectCode::IllegalChoice, "the moving group has no advisors to flip (2.02.16)");
+  if (to_t == from_t) return reject(RejectCode::IllegalChoice, "Take Up Arms needs a move into another territory (2.02.16)");
+  if (type == ship::GroupType::Advisors)
+    return reject(RejectCode::IllegalChoice, "you already have advisors in " + ter_name(to_t) + ": the group joins them as advisors (2.02.16, 2.02.20)");
+  if (type == ship::GroupType::Fighters)
+    return reject(RejectCode::IllegalChoice, "the group becomes fighters in " + ter_name(to_t) + " anyway (2.02.14 / 2.02.20): no flip to ask for");
+  if (const uint8_t ally = ally_in_game(s, kMe); ally != kNoFaction && s.forces_in_territory(static_cast<Faction>(ally), to_t) > 0)
+    return reject(RejectCode::IllegalChoice, "advisors cannot flip to fighters with your ally present (2.02.18)");
+  return std::nullopt;
+}
+
+// 3.01.11.02: a prevented 2.02.16 is used up by the Bene Gesserit's next move
+// that could have taken up arms (the same move with flip would be legal).
+void moving(GameState& s, const action::Move& a) {
+  if (!ability_cancelled(s, kMe, Ability::BgTakeUpArms)) return;
+  if (prevention_at_next_occasion(s)) {  // ruling karama_automatic_use: any move
+    consume_prevention(s, kMe, Ability::BgTakeUpArms);
+    return;
+  }
+  GameState free = s;
+  consume_prevention(free, kMe, Ability::BgTakeUpArms);
+  action::Move flip = a;
+  flip.flip = true;
+  if (!ship::check_move(free, kMe, flip)) consume_prevention(s, kMe, Ability::BgTakeUpArms);
+}
+
+// 2.02.16: each legal movement that moves advisors may also take up arms.
+void move_variants(const GameState& s, std::vector<action::Move>& c) {
+  if (!s.advanced) return;
+  const size_t n = c.size();
+  for (size_t i = 0; i < n; ++i) {
+    action::Move a = c[i];
+    a.flip = true;
+    if (!ship::check_move(s, kMe, a)) c.push_back(a);
+  }
+}
+
+// 3.01.11.01: a move with Take Up Arms uses it (a KaramaCancel window; cancelled, the move is retaken without the flip).
+Ability move_uses(const GameState&, const action::Move& a) { return a.flip ? Ability::BgTakeUpArms : Ability::None; }
+
+const char* move_prompt(const GameState& s) {
+  return s.advanced ? "; advisors moving into a territory another faction occupies may take up arms (flip, 2.02.16)" : "";
+}
+
+// 1.00.05: the ability the phase waits on.
+const char* ship_in_use(const GameState& s) {
+  switch (s.step) {
+    case ship::kAdvisor: return "the Bene Gesserit's Spiritual Advisors (2.02.05)";
+    case ship::kWartime: return "the Bene Gesserit's Wartime (2.02.17)";
+    default: return "the Bene Gesserit's Intrusion (2.02.15)";
+  }
+}
+
 // 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
 // them): their rules and the action each changes (ActionKind::Pass: an
 // automatic ability, prevented only). ability_info() reads them.
@@ -343,6 +725,19 @@ constexpr FactionRules make() {
   r.predicts = true;
   r.worthless_as_karama = worthless_as_karama;
   r.battle_step = {kVoice, kVoice, voice_opens, voice_validate, voice_apply, voice_decisions, voice_legal};
+  r.ship_step = {1u << ship::kAdvisor | 1u << ship::kWartime | 1u << ship::kIntrusion, ship_validate, ship_apply, ship_decisions,
+                 ship_legal, ship_in_use};  // 2.02.05/11, 2.02.15, 2.02.17
+  r.ship_phase_opens = ship_phase_opens;   // 2.02.17
+  r.answers_shipment = answers_shipment;   // 2.02.05 / 2.02.11, 2.02.15
+  r.answers_move = answers_move;           // 2.02.15
+  r.ship_turn_ends = universal_stewards;   // 2.02.21
+  r.check_shipment = check_shipment;       // 2.02.13
+  r.moved_group = moved_group;             // 2.02.14, 2.02.20
+  r.check_move_flip = check_move_flip;     // 2.02.16
+  r.moving = moving;
+  r.move_variants = move_variants;
+  r.move_prompt = move_prompt;
+  r.move_uses = move_uses;
   return r;
 }
 

@@ -30,6 +30,7 @@
 
 #include "core/rules/battle_abilities.h"
 #include "core/rules/rules.h"
+#include "core/rules/shipment_movement.h"
 
 namespace mentat::rules {
 
@@ -223,6 +224,69 @@ struct FactionRules {
   // `movement_ability` (1.06.05.03: otherwise 1).
   int movement_range = 0;
   Ability movement_ability = Ability::None;
+  // The phase's sub-steps this faction owns (bit i: ship::Step i,
+  // core/rules/shipment_movement.h); while GameState::step is one of them
+  // the phase, having checked the action kind and that the seat is asked,
+  // hands each action to these, and appends Pass to `legal`'s actions.
+  // `in_use` (1.00.05): the ability the phase waits on at this step, or
+  // nullptr. steps == 0: none.
+  struct ShipStep {
+    uint16_t steps = 0;
+    std::optional<Rejection> (*validate)(const GameState& s, Seat seat, const Action& a) = nullptr;
+    void (*apply)(Ctx& c, Seat seat, const Action& a) = nullptr;
+    void (*decisions)(const GameState& s, Seat seat, std::vector<Decision>& out) = nullptr;
+    void (*legal)(const GameState& s, Seat seat, std::vector<Action>& out) = nullptr;
+    const char* (*in_use)(const GameState& s) = nullptr;
+  } ship_step;
+  // 2.06.12: the seat this faction takes out of storm order this phase
+  // (kNoSeat: none); while its turn is still to come, before_ship_turn is
+  // asked before each other seat's turn (`next`): true when this faction is
+  // asked first (step and waiting set); when every other seat is done, the
+  // held seat takes its turn.
+  Seat (*holds_ship_turn)(const GameState& s) = nullptr;
+  bool (*before_ship_turn)(Ctx& c, Seat next) = nullptr;
+  // A seat's turn begins (before its shipment step).
+  void (*ship_turn_begins)(GameState& s) = nullptr;
+  // `shipper`'s shipment was made (paid, the forces arrived; the one from
+  // reserves that may be cancelled is in ShipMoveState::last_*): true when
+  // this faction is asked about it first (step and waiting set; the step
+  // goes on with ship::shipment_stands). 1.14.05.
+  bool (*shipment_made)(GameState& s, Faction shipper, const action::Ship& a) = nullptr;
+  // The phase begins (after every shipment_movement_begins): true when this
+  // faction is asked before anyone ships (step and waiting set; its step
+  // goes on with ship::advance). 2.02.17.
+  bool (*ship_phase_opens)(GameState& s) = nullptr;
+  // `shipper`'s shipment step is over (`ship`: its shipment, null when it
+  // passed; `from_off_planet`: from reserves at the 1.06.03 cost) and stands:
+  // true when this faction answers it (step and waiting set; its step goes
+  // on with ship::to_move_step). 2.02.05, 2.02.15.
+  bool (*answers_shipment)(GameState& s, Faction shipper, const action::Ship* ship, bool from_off_planet) = nullptr;
+  // `mover`'s movement was made: true when this faction answers it (step and
+  // waiting set; its step goes on with ship::after_move). 2.02.15.
+  bool (*answers_move)(GameState& s, Faction mover, const action::Move& move) = nullptr;
+  // A seat's turn ended (after 1.06.07), and once more as the phase ends. 2.02.21.
+  void (*ship_turn_ends)(GameState& s) = nullptr;
+  // This faction's own shipments and moves (the phase asks the shipper's or
+  // mover's entry only):
+  // 2.02.13: why its shipment from reserves `a` is refused, after the
+  // destination's checks (nullopt: it is not).
+  std::optional<Rejection> (*check_shipment)(const GameState& s, const action::Ship& a) = nullptr;
+  // 2.02.14 / 2.02.20: what its moved group becomes at a.to (null: Keep).
+  ship::GroupType (*moved_group)(const GameState& s, const action::Move& a) = nullptr;
+  // Move.flip (2.02.16): why its movement `a` may not flip (nullopt: it may);
+  // `advisors`: its moving special forces that do not fight, `type`:
+  // moved_group's answer. Null: the faction never flips as it moves.
+  std::optional<Rejection> (*check_move_flip)(const GameState& s, const action::Move& a, int advisors, ship::GroupType type) = nullptr;
+  // Its valid movement `a` is about to be made: may consume its preventions
+  // (3.01.11.02 of 2.02.16).
+  void (*moving)(GameState& s, const action::Move& a) = nullptr;
+  // Adds the variants of its legal movements `legal` (2.02.16: with flip).
+  void (*move_variants)(const GameState& s, std::vector<action::Move>& legal) = nullptr;
+  // Appended to its Move decision's prompt ("" for nothing).
+  const char* (*move_prompt)(const GameState& s) = nullptr;
+  // The ability marked ✷ its movement `a` uses as it is made (a KaramaCancel
+  // window, 3.01.11.01; 2.02.16 Take Up Arms), or Ability::None.
+  Ability (*move_uses)(const GameState& s, const action::Move& a) = nullptr;
 
   // ---- 1.07 battle (battle.cpp) ----
   // 2.03.08-09 / 2.04.18 (advanced): the battle worth of one of this
@@ -311,6 +375,21 @@ struct FactionRules {
     void (*candidates)(const GameState& s, Faction me, const Action& base, std::vector<Action>& out) = nullptr;
     const char* prompt = "";  // appended to the Karama card's prompt: ", or ..."
   } karama_power;
+  // A response window (1.00.05) of this faction's kind `kind` (its power
+  // opens it with open_window; cards.cpp runs the window stack and hands
+  // it each Respond). kind == WindowKind::None: none. `what` describes it
+  // (rejections, prompts); `validate` checks an asked seat's Respond;
+  // `apply` applies it (Window::answered and the seat's waiting bit already
+  // updated) and returns true when the window closes; `decisions` and
+  // `legal` are the asked seat's.
+  struct ResponseWindow {
+    WindowKind kind = WindowKind::None;
+    std::string (*what)(const GameState& s, const Window& w) = nullptr;
+    std::optional<Rejection> (*validate)(const GameState& s, Seat seat, const action::Respond& a, const Window& w) = nullptr;
+    bool (*apply)(GameState& s, Seat seat, const action::Respond& a, Window& w) = nullptr;
+    void (*decisions)(const GameState& s, Seat seat, const Window& w, std::vector<Decision>& out) = nullptr;
+    void (*legal)(const GameState& s, Seat seat, const Window& w, std::vector<Action>& out) = nullptr;
+  } response_window;
 
   // ---- what a view reveals (inspect/view.cpp, inspect/projection.cpp) ----
   // The secrets this faction's abilities keep (bit = rules::Secret) and who
@@ -334,6 +413,8 @@ struct FactionRules {
 
 // The entry of the faction (in the game) whose battle_step owns `step`, or null.
 const FactionRules::BattleStep* faction_battle_step(const GameState& s, uint8_t step);
+// The hooks of the faction (in the game) whose response_window is of kind k, or null.
+const FactionRules::ResponseWindow* faction_window(const GameState& s, WindowKind k);
 
 // The table itself (core/factions/table.cpp), indexed by faction id.
 extern const std::array<const FactionRules*, kNumFactions> kFactionTable;

@@ -1,9 +1,13 @@
 // The Spacing Guild's abilities (2.06) that the phases reach through the hook
-// table (core/factions/faction_rules.h). Still in shipment_movement.cpp
-// (partial): 2.06.12 timing (sub-step kGuildTiming) and 1.14.05's question
-// after a shipment and the cancellation itself (kGuildKarama,
-// check_guild_cancel, guild_cancel_shipment); docs/ARCHITECTURE.md.
+// table (core/factions/faction_rules.h): 2.06.04-10 shipping (data hooks read
+// by core/rules/shipment_movement.cpp), 2.06.12 timing (the sub-step
+// kGuildTiming and the turn-order hooks), 1.14.05 the Karama power against a
+// shipment (its question kGuildKarama and the cancellation), 2.06.08 the
+// default victory.
+#include <algorithm>
+
 #include "core/factions/faction_rules.h"
+#include "core/rules/shipment_movement.h"
 
 namespace mentat::rules {
 namespace {
@@ -18,7 +22,7 @@ bool default_victory(const GameState& s, VictoryClaim* claim) {
 }
 
 // 3.01.11.02: a prevented 2.06.12 is this phase's: the Guild goes in storm
-// order (ShipMoveState::guild_timing_off, public).
+// order (GuildState::ShipMove::timing_off, public).
 void shipment_movement_begins(GameState& s) {
   if (s.advanced && ability_cancelled(s, kMe, Ability::GuildTiming)) {
     s.guild.shipmove.timing_off = 1;
@@ -26,7 +30,102 @@ void shipment_movement_begins(GameState& s) {
   }
 }
 
-// ---- 1.14.05 Karama power: cancel the off-planet shipment just made (shipment_movement.cpp) ----
+// ---- 2.06.12 timing (advanced): the sub-step kGuildTiming ----
+// The Guild's seat leaves storm order (holds_ship_turn); before each other
+// seat's turn it says whether it takes its own turn now (GuildTiming now =
+// true) or waits (now = false, or Pass); when every other seat is done it
+// takes its turn.
+
+Seat holds_ship_turn(const GameState& s) {
+  return s.advanced && !s.guild.shipmove.timing_off ? s.seat_of(kMe) : kNoSeat;  // 3.01.11.02
+}
+
+bool before_ship_turn(Ctx& c, Seat next) {
+  auto& s = c.s;
+  if (!ship::has_options(s, kMe)) return false;  // nothing to decide yet (spice paid to the Guild may change that)
+  // 2.06.12: the Guild may go now, ahead of `next`, or wait.
+  s.shipmove.current = next;
+  s.step = ship::kGuildTiming;
+  s.waiting = bit(s.seat_of(kMe));
+  return true;
+}
+
+void ship_turn_begins(GameState& s) { s.guild.shipmove.asked = 0; }
+
+// 3.01.11.01: a Karama cancelled the Guild's turn out of order (the Guild is asked again, Pass only).
+bool timing_cancelled(const GameState& s) {
+  return s.cancelled_ability == static_cast<uint8_t>(Ability::GuildTiming) && s.cancelled_faction == static_cast<uint8_t>(kMe);
+}
+
+// ---- 1.14.05 Karama power: cancel the off-planet shipment just made ----
+// Under ruling karama_windows = all_other_seats the Guild is asked right
+// after each other faction's shipment from reserves whenever, by public
+// information, it could use the power (sub-step kGuildKarama: PlayCard or
+// Pass); under none it plays it on its own initiative at the shipper's
+// movement step, before the shipper moves. Ruling guild_karama_reship: the
+// shipper ships again, or not.
+
+bool shipment_made(GameState& s, Faction shipper, const action::Ship&) {
+  if (s.shipmove.last_to == kNone8 || shipper == kMe || !karama_windows_ask(s) || !karama_power_possible(s, kMe)) return false;
+  s.guild.shipmove.asked = 1;
+  s.step = ship::kGuildKarama;
+  s.waiting = bit(s.seat_of(kMe));
+  return true;
+}
+
+}  // namespace
+
+// Why the Guild may not cancel faction `target`'s shipment recorded in
+// ShipMoveState::last_* now (nullopt: it may). Declared in rules.h.
+std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target) {
+  if (!s.has(target)) return reject(RejectCode::Malformed, "that faction is not in the game");
+  if (target == kMe) return reject(RejectCode::IllegalChoice, "the Guild cancels another player's shipment (1.14.05)");
+  const auto& m = s.shipmove;
+  if (m.current < 0 || s.faction_at(m.current) != target || m.last_to == kNone8)
+    return reject(RejectCode::IllegalChoice, std::string(faction_name(target)) +
+                                                 " have no off-planet shipment to cancel now: the power cancels a shipment from reserves "
+                                                 "just made, before that player moves (1.14.05)");
+  if (s.step != ship::kGuildKarama && s.step != ship::kMove)
+    return reject(RejectCode::WrongPhase, "wait until the Bene Gesserit have answered the shipment (1.00.05)");
+  const SpiceAccount from = ship::payee(s, target);
+  const int held = from.holder == SpiceHolder::Bank ? static_cast<int>(std::min<int64_t>(s.bank, 65535)) : s.of(static_cast<Faction>(from.index)).spice;
+  const int owed = m.last_cost + (m.last_ally_bank ? 0 : m.last_ally_paid);
+  if (held < owed)
+    return reject(RejectCode::NotEnoughSpice, "the Guild no longer holds the " + std::to_string(owed) + " spice the shipment paid, to refund it");
+  return std::nullopt;
+}
+
+// The forces go back to reserves and the spice paid comes back (from the
+// bank or the Guild; an ally's share to the ally).
+void guild_cancel_shipment(Ctx& c) {
+  auto& s = c.s;
+  auto& m = s.shipmove;
+  const Faction me = s.faction_at(m.current);
+  auto& fs = s.of(me);
+  const int reg = std::min<int>(m.last_forces, s.forces_at(me, m.last_to, 0));
+  const int spec = std::min<int>(m.last_special, s.forces_at(me, m.last_to, 1));
+  s.forces_at(me, m.last_to, 0) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 0) - reg);
+  s.forces_at(me, m.last_to, 1) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 1) - spec);
+  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + reg);
+  fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + spec);
+  transfer_spice(s, m.last_paid_bank ? bank() : ship::payee(s, me), shield(me), m.last_cost);
+  if (m.last_ally_paid && ally_in_game(s, me) != kNoFaction)  // 1.10.02.06: the ally's share goes back to the ally
+    transfer_spice(s, m.last_ally_bank ? bank() : ship::payee(s, me), shield(static_cast<Faction>(fs.ally)), m.last_ally_paid);
+  m.last_to = kNone8;
+  m.last_cost = 0;
+  m.last_ally_paid = 0;
+  m.last_ally_bank = 0;
+  m.last_paid_bank = 0;
+  if (s.rulings.is(RulingId::GuildKaramaReship, 1)) {  // the shipper may ship again
+    fs.shipped = 0;
+    s.step = ship::kShip;
+    s.waiting = bit(m.current);
+    return;
+  }
+  ship::to_move_step(c);  // the cancelled shipment was this turn's shipment (1.06.02)
+}
+
+namespace {
 
 std::optional<Rejection> karama_check(const GameState& s, Faction, const Action& a) {
   if (s.phase != Phase::ShipmentMovement)
@@ -38,6 +137,77 @@ void karama_apply(Ctx& c, Seat, const Action&) { guild_cancel_shipment(c); }
 void karama_candidates(const GameState&, Faction, const Action& base, std::vector<Action>& out) {
   target_candidates(base, out);
 }
+
+// ---- the sub-steps kGuildTiming .. kGuildKarama (hook ship_step) ----
+// The phase has checked the action kind and that the Guild's seat is asked;
+// it appends Pass to the legal actions.
+
+std::optional<Rejection> step_validate(const GameState& s, Seat, const Action& a) {
+  if (s.step == ship::kGuildTiming) {
+    if (a.kind() != ActionKind::GuildTiming && a.kind() != ActionKind::Pass)
+      return reject(RejectCode::WrongPhase, "now the Guild decides whether to ship and move now (GuildTiming) or later");
+    if (a.kind() == ActionKind::GuildTiming && timing_cancelled(s))
+      return reject(RejectCode::IllegalChoice, "a Karama cancelled the Guild's timing (3.01.11.01): the Guild goes in storm order (Pass)");
+    return std::nullopt;
+  }
+  if (a.kind() != ActionKind::Pass)  // kGuildKarama
+    return reject(RejectCode::WrongPhase, "the Guild may cancel this shipment with its Karama power (PlayCard, 1.14.05) or let it stand (Pass)");
+  return std::nullopt;
+}
+
+void step_apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  if (s.step == ship::kGuildKarama) {  // the Guild let the shipment stand
+    ship::shipment_stands(c);
+    return;
+  }
+  const Seat next = s.shipmove.current;
+  const auto* timing = a.get_if<action::GuildTiming>();
+  // 3.01.11.01: a Karama may cancel the Guild's turn out of order as it is taken (cards.cpp);
+  // cancelled, the Guild goes in storm order for the rest of the phase.
+  if (timing && timing->now && karama_window(c, seat, Ability::GuildTiming, a)) return;
+  if (timing_cancelled(s)) {
+    s.guild.shipmove.timing_off = 1;
+    consume_prevention(s, kMe, Ability::GuildTiming);
+    ship::advance(c);
+    return;
+  }
+  if (timing && timing->now) {
+    ship::begin_turn(c, seat);
+    return;
+  }
+  // Waiting past its own place in storm order is the holding pattern (2.06.12.03).
+  const auto order = order_from_first(s);
+  const auto pos = [&](Seat x) { return std::find(order.begin(), order.end(), x) - order.begin(); };
+  if (pos(seat) < pos(next)) s.guild.shipmove.delayed = 1;
+  ship::begin_turn(c, next);
+}
+
+void step_decisions(const GameState& s, Seat, std::vector<Decision>& out) {
+  const std::string shipper(faction_name(s.faction_at(s.shipmove.current)));
+  if (s.step == ship::kGuildKarama) {
+    out.push_back(Decision{ActionKind::Pass, "Let " + shipper + "'s shipment stand (or cancel it with your Karama power: PlayCard, 1.14.05)", 0, 0, {}});
+    return;
+  }
+  if (timing_cancelled(s)) {
+    out.push_back(Decision{ActionKind::Pass, "Go in storm order: a Karama cancelled the Guild's timing (3.01.11.01)", 0, 0, {}});
+    return;
+  }
+  out.push_back(Decision{ActionKind::GuildTiming, "Take your shipment and movement now, before " + shipper + " (2.06.12)", 0, 1, {}});
+  out.push_back(Decision{ActionKind::Pass, "Wait", 0, 0, {}});
+}
+
+void step_legal(const GameState& s, Seat, std::vector<Action>& out) {
+  if (s.step != ship::kGuildTiming || timing_cancelled(s)) return;  // 3.01.11.01: Pass only
+  action::GuildTiming a;
+  a.now = true;
+  out.push_back(a);
+  a.now = false;
+  out.push_back(a);
+}
+
+// 1.00.05: the ability the phase waits on.
+const char* step_in_use(const GameState& s) { return s.step == ship::kGuildTiming ? "the Guild's timing (2.06.12)" : nullptr; }
 
 // 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
 // them): their rules and the action each changes (ActionKind::Pass: an
@@ -59,6 +229,11 @@ constexpr FactionRules make() {
   r.ship_cross = Ability::GuildCrossShip;           // 2.06.05.02, the ally 2.06.10
   r.ship_off_planet = Ability::GuildOffPlanet;      // 2.06.05.03 (2.06.07 cost: shipment_movement.cpp)
   r.receives_shipment_payments = Ability::GuildPayment;  // 2.06.04
+  r.holds_ship_turn = holds_ship_turn;              // 2.06.12
+  r.before_ship_turn = before_ship_turn;
+  r.ship_turn_begins = ship_turn_begins;
+  r.shipment_made = shipment_made;                  // 1.14.05
+  r.ship_step = {1u << ship::kGuildTiming | 1u << ship::kGuildKarama, step_validate, step_apply, step_decisions, step_legal, step_in_use};
   r.karama_power = {karama_check, karama_apply, karama_candidates,
                     ", or cancel the off-planet shipment just made by a faction (target, 1.14.05)"};
   return r;

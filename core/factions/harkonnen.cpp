@@ -207,6 +207,56 @@ void karama_candidates(const GameState&, Faction, const Action& base, std::vecto
   target_candidates(base, out);
 }
 
+// ---- the KaramaGiveBack window (hook response_window; cards.cpp runs it) ----
+// Window::target: the faction whose hand was taken; Window::subject: cards
+// still to give back. Each Respond{card} gives one, from the Harkonnen's
+// own hand or the taken cards; the last one returns the rest to the
+// Harkonnen's hand.
+
+std::string give_back_what(const GameState& s, const Window& w) {
+  return "the Harkonnen give " + fname(static_cast<Faction>(w.target)) + " " + std::to_string(w.subject) +
+         " more card(s) for the hand they took (1.14.04)";
+}
+
+std::optional<Rejection> give_back_validate(const GameState& s, Seat seat, const action::Respond& answer, const Window&) {
+  if (answer.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "name the card to give back (Respond.card)");
+  if (!s.of(s.faction_at(seat)).hand.contains(answer.card) && !s.harkonnen.karama_taken.contains(answer.card))
+    return reject(RejectCode::IllegalChoice, std::string(data::treachery_card(answer.card).name) + " is not in your hand");
+  return std::nullopt;
+}
+
+bool give_back_apply(GameState& s, Seat seat, const action::Respond& answer, Window& w) {
+  const Faction me = s.faction_at(seat);
+  if (!s.of(me).hand.remove(answer.card)) s.harkonnen.karama_taken.remove(answer.card);
+  s.of(static_cast<Faction>(w.target)).hand.push(answer.card);
+  if (--w.subject > 0) {
+    s.waiting = bit(seat);
+    return false;
+  }
+  while (!s.harkonnen.karama_taken.empty()) s.of(me).hand.push(s.harkonnen.karama_taken.pop());
+  return true;
+}
+
+void give_back_decisions(const GameState& s, Seat seat, const Window& w, std::vector<Decision>& out) {
+  const Faction me = s.faction_at(seat);
+  Decision d{ActionKind::Respond, "Give " + fname(static_cast<Faction>(w.target)) + " one card back (Respond.card; " +
+                                      std::to_string(w.subject) + " to give, 1.14.04)", 0, 0, {}};
+  for (int i = 0; i < s.of(me).hand.n; ++i) d.options.push_back(s.of(me).hand.ids[i]);
+  for (int i = 0; i < s.harkonnen.karama_taken.n; ++i) d.options.push_back(s.harkonnen.karama_taken.ids[i]);
+  out.push_back(d);
+}
+
+void give_back_legal(const GameState& s, Seat seat, const Window& w, std::vector<Action>& out) {
+  std::vector<Decision> ds;
+  give_back_decisions(s, seat, w, ds);
+  action::Respond a;
+  for (const auto& d : ds)
+    for (auto o : d.options) {
+      a.card = static_cast<uint8_t>(o);
+      out.push_back(a);
+    }
+}
+
 // 3.01.11: this faction's abilities marked ✷ (a Karama cancels or prevents
 // them): their rules and the action each changes (ActionKind::Pass: an
 // automatic ability, prevented only). ability_info() reads them.
@@ -225,6 +275,8 @@ constexpr FactionRules make() {
   r.battle_ends = prison_break;
   r.karama_power = {karama_check, karama_apply, karama_candidates,
                     ", or take the whole hand of a faction (target) and give as many cards back (1.14.04)"};
+  r.response_window = {WindowKind::KaramaGiveBack, give_back_what, give_back_validate, give_back_apply,
+                       give_back_decisions, give_back_legal};
   return r;
 }
 

@@ -45,6 +45,14 @@ const FactionRules::BattleStep* faction_battle_step(const GameState& s, uint8_t 
   return nullptr;
 }
 
+const FactionRules::ResponseWindow* faction_window(const GameState& s, WindowKind k) {
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto& w = kFactionTable[fi]->response_window;
+    if (w.kind == k && k != WindowKind::None && s.has(static_cast<Faction>(fi))) return &w;
+  }
+  return nullptr;
+}
+
 const AbilityInfo* ability_info(Ability a) {
   // Indexed once from the factions' rows (FactionRules::abilities).
   static const std::array<const AbilityInfo*, kNumAbilities> kIndex = [] {

@@ -99,7 +99,7 @@
 //      location of a sand territory, value 1 protects the ally (2.04.10); the
 //      worm is spice_blow.cpp's (fremen_karama_worm).
 //      1.14.05 Guild: target = the faction whose shipment from reserves was
-//      just made, before it moves (shipment_movement.cpp guild_cancel_shipment;
+//      just made, before it moves (core/factions/guild.cpp guild_cancel_shipment;
 //      step asked under karama_windows=all_other_seats; ruling
 //      guild_karama_reship). 1.14.06 Bene Gesserit: see above.
 //
@@ -123,6 +123,7 @@
 
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
+#include "core/rules/shipment_movement.h"
 
 namespace mentat::rules {
 namespace {
@@ -130,8 +131,8 @@ namespace {
 using data::TreacheryCategory;
 using data::TreacheryKind;
 
-// Sub-steps of the Shipment and Movement phase (shipment_movement.cpp Step).
-constexpr uint8_t kShipStep = 0, kMoveStep = 2;
+// Sub-steps of the Shipment and Movement phase (core/rules/shipment_movement.h).
+constexpr uint8_t kShipStep = ship::kShip, kMoveStep = ship::kMove;
 
 constexpr int kWeatherControlMax = 10;   // 3.01.23
 constexpr int kGholaForces = 5;          // 3.01.20
@@ -462,10 +463,9 @@ std::string window_what(const GameState& s, const Window& w) {
     case WindowKind::Truthtrance:
       return "Truthtrance: " + fname(static_cast<Faction>(s.truthtrance.asker)) + " asked " +
              fname(static_cast<Faction>(s.truthtrance.asked)) + " a yes/no question (3.01.22)";
-    case WindowKind::KaramaGiveBack:
-      return "the Harkonnen give " + fname(static_cast<Faction>(w.target)) + " " + std::to_string(w.subject) +
-             " more card(s) for the hand they took (1.14.04)";
-    case WindowKind::None: break;
+    default:  // a faction's window (hook response_window)
+      if (const auto* fw = faction_window(s, w.kind)) return fw->what(s, w);
+      break;
   }
   return "a response window is open";
 }
@@ -498,12 +498,9 @@ std::optional<Rejection> validate_window(const GameState& s, Seat seat, const Ac
       return std::nullopt;
     }
     case WindowKind::Truthtrance: return std::nullopt;
-    case WindowKind::KaramaGiveBack:
-      if (answer.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "name the card to give back (Respond.card)");
-      if (!s.of(me).hand.contains(answer.card) && !s.harkonnen.karama_taken.contains(answer.card))
-        return reject(RejectCode::IllegalChoice, card_name(answer.card) + " is not in your hand");
-      return std::nullopt;
-    case WindowKind::None: break;
+    default:  // a faction's window (hook response_window)
+      if (const auto* fw = faction_window(s, w.kind)) return fw->validate(s, seat, answer, w);
+      break;
   }
   return reject(RejectCode::WrongPhase, "no response is expected");
 }
@@ -531,18 +528,9 @@ void apply_window(Ctx& c, Seat seat, const Action& a) {
       s.truthtrance.answer = answer.accept ? 1 : 0;
       close_window(c);
       return;
-    case WindowKind::KaramaGiveBack: {
-      if (!s.of(me).hand.remove(answer.card)) s.harkonnen.karama_taken.remove(answer.card);
-      s.of(static_cast<Faction>(w.target)).hand.push(answer.card);
-      if (--w.subject > 0) {
-        s.waiting = bit(seat);
-        return;
-      }
-      while (!s.harkonnen.karama_taken.empty()) s.of(me).hand.push(s.harkonnen.karama_taken.pop());
-      close_window(c);
+    default:  // a faction's window (hook response_window)
+      if (const auto* fw = faction_window(s, w.kind); fw && fw->apply(s, seat, answer, w)) close_window(c);
       return;
-    }
-    case WindowKind::None: break;
   }
 }
 
@@ -562,32 +550,22 @@ void window_decisions(const GameState& s, Seat seat, std::vector<Decision>& out)
     case WindowKind::Truthtrance:
       out.push_back(Decision{ActionKind::Respond, window_what(s, w) + ": answer truthfully (accept = yes)", 0, 1, {}});
       break;
-    case WindowKind::KaramaGiveBack: {
-      Decision d{ActionKind::Respond, "Give " + fname(static_cast<Faction>(w.target)) + " one card back (Respond.card; " +
-                                          std::to_string(w.subject) + " to give, 1.14.04)", 0, 0, {}};
-      for (int i = 0; i < s.of(me).hand.n; ++i) d.options.push_back(s.of(me).hand.ids[i]);
-      for (int i = 0; i < s.harkonnen.karama_taken.n; ++i) d.options.push_back(s.harkonnen.karama_taken.ids[i]);
-      out.push_back(d);
+    default:  // a faction's window (hook response_window)
+      if (const auto* fw = faction_window(s, w.kind)) fw->decisions(s, seat, w, out);
       break;
-    }
-    case WindowKind::None: break;
   }
 }
 
 void window_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
-  std::vector<Decision> ds;
-  window_decisions(s, seat, ds);
   const Window& w = top(s);
-  action::Respond a;
-  if (w.kind == WindowKind::KaramaGiveBack) {
-    for (const auto& d : ds)
-      for (auto o : d.options) {
-        a.card = static_cast<uint8_t>(o);
-        out.push_back(a);
-      }
+  if (const auto* fw = faction_window(s, w.kind)) {  // a faction's window (hook response_window)
+    fw->legal(s, seat, w, out);
     return;
   }
+  std::vector<Decision> ds;
+  window_decisions(s, seat, ds);
+  action::Respond a;
   out.push_back(a);  // decline / "no"
   a.accept = true;
   if (w.kind == WindowKind::Truthtrance) {
@@ -620,7 +598,8 @@ std::optional<Rejection> check_prevent(const GameState& s, Faction me, const Act
     return reject(RejectCode::Malformed, "name the faction whose ability you prevent (target)");
   const auto target = static_cast<Faction>(play.target);
   if (target == me) return reject(RejectCode::IllegalChoice, "a Karama prevents another player's ability (3.01.11.02)");
-  const bool shared = info->id == Ability::GuildHalfPrice || info->id == Ability::GuildCrossShip;  // 2.06.09 / 2.06.10
+  const auto& owner = faction_rules(info->faction);  // the abilities its ally shares (2.06.09 / 2.06.10: team_ability)
+  const bool shared = info->id == owner.ship_half_price || info->id == owner.ship_cross;
   const bool user = target == info->faction || (shared && s.of(target).ally == static_cast<uint8_t>(info->faction));
   if (!user)
     return reject(RejectCode::IllegalChoice, fname(target) + " do not have the ability " + ability_name(static_cast<uint8_t>(ab)));

@@ -178,7 +178,7 @@ bool karama_power_possible(const GameState& s, Faction f);
 // Ruling karama_windows = all_other_seats.
 bool karama_windows_ask(const GameState& s);
 
-// 1.14.05 (shipment_movement.cpp): the Guild's Karama cancels the shipment
+// 1.14.05 (core/factions/guild.cpp): the Guild's Karama cancels the shipment
 // recorded in ShipMoveState::last_*; forces back to reserves, spice refunded.
 std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target);
 void guild_cancel_shipment(Ctx& c);

@@ -1,82 +1,61 @@
 // 1.06 Shipment and Movement. In storm order (1.06.01) the current seat
 // ships once or passes (1.06.02, 1.06.03), then moves once or passes
-// (1.06.05); then the next seat. Sub-steps live in GameState::step:
+// (1.06.05); then the next seat. Sub-steps live in GameState::step
+// (ship::Step, core/rules/shipment_movement.h): Ship (Ship or Pass) and Move
+// (Move or Pass) are this file's; the others are the factions' (hook
+// ship_step, core/factions/faction_rules.h). A step with no legal choice but
+// Pass is skipped. At the end of each seat's turn 1.06.07 (forces with the
+// ally go to the tanks) applies, then the factions' ship_turn_ends.
 //
-//   Ship        the current seat: Ship or Pass
-//   Advisor     the Bene Gesserit answer another faction's shipment from
-//               off-planet (2.02.05 / 2.02.11): SendSpiritualAdvisor or Pass
-//   Move        the current seat: Move or Pass
-//   GuildTiming advanced Guild (2.06.12): before each other seat's turn the
-//               Guild says whether it takes its own turn now (GuildTiming
-//               now=true) or waits (now=false or Pass); when every other
-//               seat is done the Guild takes its turn.
-//   Wartime     advanced Bene Gesserit, once at the start of the phase
-//               (2.02.17): Flip{a location} flips all advisors of that
-//               territory to fighters; repeat, then Pass.
-//   Intrusion   advanced Bene Gesserit, right after a non-allied faction's
-//               forces entered a territory where they have fighters
-//               (2.02.15): Flip{that territory} turns them into advisors, or
-//               Pass; then the interrupted turn resumes.
+// Where the factions change this phase (their files, through the hooks of
+// faction_rules.h "1.06"):
+//   turn order   holds_ship_turn / before_ship_turn (2.06.12 Guild timing,
+//                guild.cpp), ship_turn_begins, ship_turn_ends (2.02.21
+//                universal stewards, bene_gesserit.cpp)
+//   phase start  shipment_movement_begins (2.01.07 Wormsign, 3.01.11.02 of
+//                2.06.12), ship_phase_opens (2.02.17 wartime)
+//   shipment     ship_half_price, ship_cross, ship_off_planet,
+//                receives_shipment_payments (2.06.04-10, guild.cpp),
+//                sends_from_reserves / check_send / sent / storm_migration
+//                (2.04.03/05/17, fremen.cpp), check_shipment (2.02.13)
+//   after it     shipment_made (1.14.05 the Guild's question, guild.cpp),
+//                answers_shipment (2.02.15 intrusion, 2.02.05 / 2.02.11
+//                spiritual advisors, bene_gesserit.cpp)
+//   movement     movement_range / movement_ability (2.04.06, fremen.cpp),
+//                moved_group, check_move_flip, moving, move_variants,
+//                move_prompt (2.02.14, 2.02.16, 2.02.20, bene_gesserit.cpp),
+//                answers_move (2.02.15)
+//   forces       specials_passive (2.02.12: special forces that do not fight
+//                do not use ornithopters, move one territory, coexist with
+//                the ally's forces, and count for the occupancy limit only
+//                under RulingId::AdvisorOccupancy)
 //
-// A step with no legal choice but Pass is skipped. At the end of each seat's
-// turn 1.06.07 (forces with the ally go to the tanks) and, advanced, 2.02.21
-// (advisors alone flip to fighters) apply.
-//
-// Shipment: 1.06.03.01 cost, 1.06.03.02 bank / 2.06.04 the Guild, 1.06.03.04
-// storm, 1.06.03.05 occupancy; Fremen sending 2.04.03/2.04.05 (and 2.04.17
-// storm migration, advanced; RulingId::FremenMigrationLoss); Guild 2.06.05.02
-// cross-ship, 2.06.05.03 and 2.06.07 off-planet, 2.06.06 half price; Guild
-// ally 2.06.09 and 2.06.10 (RulingId::GuildCrossShipPayment: who receives
-// the ally's cross-ship payment); Bene Gesserit 2.02.13 fighters only.
-// Advisors and the occupancy limit: RulingId::AdvisorOccupancy (2.02.12 vs
-// 1.06.05.09), RulingId::WartimeOccupancy (2.02.17 vs 2.02.16).
-// Movement: 1.06.05 one group from one territory, 1.06.05.03/.04 range and
-// ornithopters (RulingId::OrnithopterTiming), 2.04.06 Fremen 2, 1.06.05.06/
-// .07 storm, 1.06.05.09 occupancy, 1.06.06 Polar Sink, 1.06.08 repositioning,
-// Bene Gesserit advanced 2.02.14 enlistment and 2.02.20 adaptive force.
+// Shipment: 1.06.03.01 cost, 1.06.03.02 bank, 1.06.03.04 storm, 1.06.03.05
+// occupancy, 2.06.07 the off-planet cost. RulingId::GuildCrossShipPayment:
+// who receives the ally's cross-ship payment. Movement: 1.06.05 one group
+// from one territory, 1.06.05.03/.04 range and ornithopters
+// (RulingId::OrnithopterTiming), 1.06.05.06/.07 storm, 1.06.05.09
+// occupancy, 1.06.06 Polar Sink, 1.06.08 repositioning.
 //
 // Cards (core/rules/cards.cpp): 3.01.09 Hajr (ShipMoveState::hajr, one more
 // Move), 3.01.11.03 Karama shipment at Guild rates to the bank
-// (karama_shipment), 3.01.11.01/1.00.04 a KaramaCancel window before the
-// Guild's half price is used (karama_window; the redo goes at full price).
-// 1.14.05 the Guild's Karama power cancels a shipment from reserves just
-// made (ShipMoveState::last_*): the forces go back to reserves and the spice
-// paid comes back (from the bank or the Guild; an ally's share to the ally). Under ruling karama_windows =
-// all_other_seats the Guild is asked right after each other faction's
-// shipment from reserves whenever, by public information, it could use the
-// power (step GuildKarama: PlayCard or Pass); under none it plays it on its
-// own initiative at the shipper's movement step, before the shipper moves.
-// Ruling guild_karama_reship: the shipper ships again, or not.
-// 3.01.11.02 prevented abilities (GameState::prevented, cards.cpp) are
-// rejected with their reason and consumed at their next use opportunity.
-// The automatic ones: a prevented 2.06.04 sends the next shipment payment
-// the Guild would receive to the bank (ShipMoveState::last_paid_bank keeps
-// 1.14.05's refund right); a prevented 2.01.07 skips the next look.
-// 3.01.11.01: a Fremen move that needs two territories (2.04.06, not with
-// ornithopters) opens a KaramaCancel window (karama_window); cancelled, the
-// Fremen retake the movement with a range of one. So do the Bene Gesserit's
-// flips (ruling karama_windows = all_other_seats): a move with Take Up Arms
-// (2.02.16; cancelled, the move is retaken without the flip), each Wartime
-// flip (2.02.17) and the Intrusion flip (2.02.15; cancelled, only Pass is
-// left for that step).
-// 1.10.02.06 allies pay for each other's shipments: Ship.ally_pays (Action::
-// amount2) of the cost comes from the ally's shield, within the allowance
-// the ally set with AllyPermission (core/rules/deals.cpp; each payment uses
-// it up), and goes where the shipper's own payment goes (bank, the Guild
-// 2.06.04, ruling guild_cross_ship_payment). The Guild paying for its ally's
-// shipment that pays the Guild: ruling guild_ally_shipment_share, its share
-// goes to the bank (as for the Guild's own shipments) or stays with the Guild.
-// 2.02.16 Take Up Arms (advanced): Move.flip (Action::flag) turns advisors
-// moving into a territory occupied by another faction, where the Bene
-// Gesserit have no forces, into fighters; the occupancy limit then applies as
-// to fighters (whatever ruling advisor_occupancy says), and so does 2.02.18
-// (no flip with the ally present); a prevented Take Up Arms (3.01.11.02) is
-// rejected and used up by the next move that could have flipped. A
-// prevented 2.06.12: the next phase has no GuildTiming step (the Guild goes
-// in storm order, ShipMoveState::guild_timing_off). 2.01.07 Wormsign (advanced): when the
-// phase begins, before anyone ships, the Atreides look at the top card of the
-// spice deck (GameState::wormsign_*, shown in the Atreides' view only,
-// inspect/view.cpp).
+// (karama_shipment), 3.01.11.01/1.00.04 a KaramaCancel window before a
+// shipping or movement ability marked ✷ is used (karama_window; the redo
+// goes without it). 1.14.05: the shipment from reserves just made waits in
+// ShipMoveState::last_* until the shipper moves or its turn ends (the
+// Guild's power cancels it, guild.cpp). 3.01.11.02 prevented abilities
+// (GameState::prevented, cards.cpp) are rejected with their reason and
+// consumed at their next use opportunity: the shipping ones by the next
+// shipment step, a prevented 2.06.04 by the next payment the receiver would
+// get (it goes to the bank; ShipMoveState::last_paid_bank keeps 1.14.05's
+// refund right), a prevented 2.04.06 by the next movement.
+// 1.10.02.06 allies pay for each other's shipments: Ship.ally_pays of the
+// cost comes from the ally's shield, within the allowance the ally set with
+// AllyPermission (core/rules/deals.cpp; each payment uses it up), and goes
+// where the shipper's own payment goes (bank, the receiver 2.06.04, ruling
+// guild_cross_ship_payment). The receiver paying for its ally's shipment
+// that pays it: ruling guild_ally_shipment_share, its share goes to the
+// bank (as for its own shipments) or stays with it.
 // Not implemented: cross-shipping from several sectors of one territory at
 // once (Ship has a single `from`).
 #include <algorithm>
@@ -84,6 +63,7 @@
 
 #include "core/factions/faction_rules.h"
 #include "core/rules/move_reach.h"
+#include "core/rules/shipment_movement.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -91,8 +71,8 @@ namespace {
 
 using data::kNumLocations;
 
-enum Step : uint8_t { kShip = 0, kAdvisor = 1, kMove = 2, kGuildTiming = 3, kWartime = 4, kIntrusion = 5, kGuildKarama = 6 };
-constexpr uint8_t kResumeEndTurn = 0xFE;  // ShipMoveState::resume after a movement
+using ship::kMove;  // the phase's own sub-steps (core/rules/shipment_movement.h)
+using ship::kShip;
 
 // ---- small helpers -----------------------------------------------------------
 
@@ -100,23 +80,24 @@ bool has_ally(const GameState& s, Faction f) {
   const uint8_t a = s.of(f).ally;
   return a < kNumFactions && s.f[a].in_game;
 }
-bool allied_with(const GameState& s, Faction f, Faction g) { return has_ally(s, f) && s.of(f).ally == static_cast<uint8_t>(g); }
-bool bg_advanced(const GameState& s, Faction f) { return f == Faction::BeneGesserit && s.advanced; }
 bool is_stronghold_loc(LocationId l) { return data::territory(data::territory_of(l)).stronghold; }
 std::string loc_name(LocationId l) { return std::string(data::location(l).name); }
 std::string ter_name(TerritoryId t) { return std::string(data::territory(t).name); }
 
-bool guild_timing_applies(const GameState& s) {
-  return s.advanced && s.has(Faction::Guild) && !s.guild.shipmove.timing_off;  // 3.01.11.02
-}
-// 3.01.11.01: a Karama cancelled the Guild's turn out of order (the Guild is asked again, Pass only).
-bool guild_timing_cancelled(const GameState& s) {
-  return s.cancelled_ability == static_cast<uint8_t>(Ability::GuildTiming) && s.cancelled_faction == static_cast<uint8_t>(Faction::Guild);
+// The hooks of the faction (in the game) that owns the current sub-step
+// (FactionRules::ship_step), or null: the phase's own step.
+const FactionRules::ShipStep* faction_step(const GameState& s) {
+  if (s.step == kShip || s.step == kMove || s.step >= 16) return nullptr;  // the phase's own (the common case)
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto& st = faction_rules(static_cast<Faction>(fi)).ship_step;
+    if ((st.steps >> s.step) & 1u && s.has(static_cast<Faction>(fi))) return &st;
+  }
+  return nullptr;
 }
 
 // Fighters (not advanced Bene Gesserit advisors) at a location.
 int fighters_at(const GameState& s, Faction f, LocationId l) {
-  return bg_advanced(s, f) ? s.forces_at(f, l, 0) : s.forces_in_location(f, l);
+  return specials_fight(s, f) ? s.forces_in_location(f, l) : s.forces_at(f, l, 0);  // 2.02.12 (hook specials_passive)
 }
 int kind_in_territory(const GameState& s, Faction f, TerritoryId t, int kind) {
   const auto& ter = data::territory(t);
@@ -293,8 +274,8 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const action
     return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.reserves[0]) + " regular and " + std::to_string(fs.reserves[1]) + " special forces in reserve");
   if (kind == ShipKind::FremenSend) return faction_rules(me).check_send(s, a);  // 2.04.05
   if (auto r = check_destination(s, me, a.to, false)) return r;
-  if (bg_advanced(s, me) && kind_in_territory(s, me, data::territory_of(a.to), 1) > 0)
-    return reject(RejectCode::IllegalChoice, "fighters may not be shipped to a territory where you have advisors (2.02.13)");
+  if (const auto h = faction_rules(me).check_shipment)  // 2.02.13
+    if (auto r = h(s, a)) return r;
   const int cost = shipment_cost(s, me, a.to, n);
   if (cost > fs.spice)
     return reject(RejectCode::NotEnoughSpice, "this shipment costs " + std::to_string(cost) + " spice and you have " + with_ally(fs.spice, a.ally_pays));
@@ -401,30 +382,16 @@ bool any_ship(const GameState& s, Faction me) {
 
 // ---- movement ----------------------------------------------------------------
 
-// 2.02.14 / 2.02.20 (advanced Bene Gesserit): what the moved group becomes.
-enum class GroupType { Keep, Fighters, Advisors };
-GroupType bg_group_type(const GameState& s, Faction me, const action::Move& a) {
-  if (!bg_advanced(s, me)) return GroupType::Keep;
-  const TerritoryId t = data::territory_of(a.to);
-  int fighters = kind_in_territory(s, me, t, 0), advisors = kind_in_territory(s, me, t, 1);
-  if (data::territory_of(a.from[0].location) == t) {  // repositioning: the group itself does not count
-    for (int i = 0; i < a.from.size(); ++i) {
-      fighters -= a.from[i].forces;
-      advisors -= a.from[i].special;
-    }
-  }
-  if (fighters > 0) return GroupType::Fighters;  // 2.02.20
-  if (advisors > 0) return GroupType::Advisors;  // 2.02.20
-  bool occupied = false;
-  for (int o = 0; o < kNumFactions; ++o)
-    if (o != static_cast<int>(me) && s.f[o].in_game && s.forces_in_territory(static_cast<Faction>(o), t) > 0) occupied = true;
-  if (!occupied) return GroupType::Fighters;  // 2.02.14 enlistment
-  return GroupType::Keep;
+using ship::GroupType;
+// What the moved group becomes (hook moved_group: 2.02.14 / 2.02.20).
+GroupType moved_group(const GameState& s, Faction me, const action::Move& a) {
+  const auto h = faction_rules(me).moved_group;
+  return h ? h(s, a) : GroupType::Keep;
 }
 
 // Movement range in territories (1.06.05.03/.04, 2.04.06).
 int move_range(const GameState& s, Faction me, bool group_has_advisors) {
-  if (bg_advanced(s, me) && group_has_advisors) return 1;  // 2.02.12: advisors never use ornithopters
+  if (group_has_advisors && !specials_fight(s, me)) return 1;  // 2.02.12: advisors never use ornithopters
   const auto& fr = faction_rules(me);  // 2.04.06 (3.01.11.02: not when prevented)
   int r = fr.movement_ability != Ability::None && !ability_cancelled(s, me, fr.movement_ability) ? fr.movement_range : 1;
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
@@ -467,7 +434,8 @@ int path_length(const GameState& s, Faction me, const action::Move& a, bool stor
 std::optional<Rejection> check_move(const GameState& s, Faction me, const action::Move& a) {
   if (a.from.size() == 0 || a.from.size() > kMaxPlacements) return reject(RejectCode::Malformed, "a movement names the forces it moves (1..12 placements)");
   if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
-  int total = 0, advisors = 0;
+  int total = 0, advisors = 0;  // advisors: special forces that do not fight (2.02.12, hook specials_passive)
+  const bool passive = !specials_fight(s, me);
   const TerritoryId from_t = a.from[0].location < kNumLocations ? data::territory_of(a.from[0].location) : 0;
   for (int i = 0; i < a.from.size(); ++i) {
     const auto& p = a.from[i];
@@ -483,7 +451,7 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
     if (s.in_storm(p.location))
       return reject(RejectCode::Storm, loc_name(p.location) + " is in the storm: no force may move out of it (1.06.05.06)");
     total += p.forces + p.special;
-    if (bg_advanced(s, me)) advisors += p.special;
+    if (passive) advisors += p.special;
   }
   if (s.in_storm(a.to)) return reject(RejectCode::Storm, loc_name(a.to) + " is in the storm: no force may move into it (1.06.05.06)");
   // 1.06.05: pieces of one territory move together only when not separated by the storm.
@@ -504,23 +472,15 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
       if (!seen[a.from[i].location])
         return reject(RejectCode::Storm, "forces in " + ter_name(from_t) + " separated by the storm cannot move as one group (1.06.05)");
   }
-  const GroupType type = bg_group_type(s, me, a);
+  const GroupType type = moved_group(s, me, a);
   const TerritoryId to_t = data::territory_of(a.to);
-  if (a.flip) {  // 2.02.16 Take Up Arms
-    if (!bg_advanced(s, me))
-      return reject(RejectCode::IllegalChoice, "only the Bene Gesserit (advanced) flip advisors to fighters as they move (2.02.16)");
-    if (auto why = ability_blocked(s, me, Ability::BgTakeUpArms)) return reject(RejectCode::IllegalChoice, *why);
-    if (advisors == 0) return reject(RejectCode::IllegalChoice, "the moving group has no advisors to flip (2.02.16)");
-    if (to_t == from_t) return reject(RejectCode::IllegalChoice, "Take Up Arms needs a move into another territory (2.02.16)");
-    if (type == GroupType::Advisors)
-      return reject(RejectCode::IllegalChoice, "you already have advisors in " + ter_name(to_t) + ": the group joins them as advisors (2.02.16, 2.02.20)");
-    if (type == GroupType::Fighters)
-      return reject(RejectCode::IllegalChoice, "the group becomes fighters in " + ter_name(to_t) + " anyway (2.02.14 / 2.02.20): no flip to ask for");
-    if (has_ally(s, me) && s.forces_in_territory(static_cast<Faction>(s.of(me).ally), to_t) > 0)
-      return reject(RejectCode::IllegalChoice, "advisors cannot flip to fighters with your ally present (2.02.18)");
+  if (a.flip) {  // Move.flip: the faction's hook check_move_flip (2.02.16 Take Up Arms)
+    const auto h = faction_rules(me).check_move_flip;
+    if (!h) return reject(RejectCode::IllegalChoice, "only the Bene Gesserit (advanced) flip advisors to fighters as they move (2.02.16)");
+    if (auto r = h(s, a, advisors, type)) return r;
   }
   const bool ends_as_advisors =
-      bg_advanced(s, me) && !a.flip && (type == GroupType::Advisors || (type == GroupType::Keep && advisors == total));
+      passive && !a.flip && (type == GroupType::Advisors || (type == GroupType::Keep && advisors == total));
   const bool limited = !ends_as_advisors || advisors_limited(s);  // ruling advisor_occupancy; 2.02.16 fighters: the limit
   if (limited && to_t != from_t && at_occupancy_limit(s, me, to_t))
     return reject(RejectCode::Occupancy, ter_name(to_t) + " already holds two other factions' forces (occupancy limit, 1.06.05.09)");
@@ -605,87 +565,8 @@ void move_candidates(const GameState& s, Faction me, bool full, std::vector<acti
   });
 }
 
-// 2.02.16: each candidate that moves advisors may also take up arms.
-void add_flip_candidates(const GameState& s, Faction me, std::vector<action::Move>& c) {
-  if (!bg_advanced(s, me)) return;
-  const size_t n = c.size();
-  for (size_t i = 0; i < n; ++i) {
-    action::Move a = c[i];
-    a.flip = true;
-    if (!check_move(s, me, a)) c.push_back(a);
-  }
-}
-
 bool any_move(const GameState& s, Faction me) {
   return visit_move_candidates(s, me, false, [&](const action::Move& a) { return !check_move(s, me, a); });
-}
-
-// ---- Bene Gesserit spiritual advisors ------------------------------------------
-
-bool bg_may_send_advisor_to(const GameState& s, LocationId to) {
-  // 2.02.11: an advisor to the shipment's location when no fighters are in that territory
-  // (and, ruling advisor_occupancy=limit_applies, not into a stronghold at the limit).
-  return s.advanced && to == s.bene_gesserit.shipmove.advisor_to && to != data::polar_sink() &&
-         kind_in_territory(s, Faction::BeneGesserit, data::territory_of(to), 0) == 0 &&
-         !(advisors_limited(s) && at_occupancy_limit(s, Faction::BeneGesserit, data::territory_of(to)));
-}
-
-// 2.02.17 WARTIME (with 2.02.18 peacetime, 2.02.19 stormed in, and the
-// occupancy limit): why the advisors of territory t cannot flip to fighters.
-std::optional<std::string> wartime_blocked(const GameState& s, TerritoryId t) {
-  const Faction bg = Faction::BeneGesserit;
-  const auto& ter = data::territory(t);
-  int flippable = 0;
-  for (int i = 0; i < ter.num_locations; ++i) {
-    const auto l = static_cast<LocationId>(ter.first_location + i);
-    if (!s.in_storm(l)) flippable += s.forces_at(bg, l, 1);
-  }
-  if (kind_in_territory(s, bg, t, 1) == 0) return "you have no advisors in " + ter_name(t);
-  if (flippable == 0) return "advisors under storm cannot flip to fighters (2.02.19)";
-  if (has_ally(s, bg) && s.forces_in_territory(static_cast<Faction>(s.of(bg).ally), t) > 0)
-    return "advisors cannot flip to fighters with your ally present (2.02.18)";
-  if (s.rulings.is(RulingId::WartimeOccupancy, 0) && at_occupancy_limit(s, bg, t))  // ruling wartime_occupancy
-    return ter_name(t) + " already holds two other factions' forces (occupancy limit)";
-  return std::nullopt;
-}
-
-std::vector<LocationId> wartime_options(const GameState& s) {
-  std::vector<LocationId> out;
-  if (!s.advanced || !s.has(Faction::BeneGesserit)) return out;
-  for (int t = 0; t < data::kNumTerritories; ++t) {
-    const auto tid = static_cast<TerritoryId>(t);
-    if (kind_in_territory(s, Faction::BeneGesserit, tid, 1) == 0) continue;  // no advisors: wartime_blocked's first case
-    if (wartime_blocked(s, tid)) continue;
-    const auto& ter = data::territory(tid);
-    for (int i = 0; i < ter.num_locations; ++i) {
-      const auto l = static_cast<LocationId>(ter.first_location + i);
-      if (s.forces_at(Faction::BeneGesserit, l, 1) && !s.in_storm(l)) {
-        out.push_back(l);
-        break;
-      }
-    }
-  }
-  return out;
-}
-
-void flip_territory(GameState& s, TerritoryId t, int from_kind, bool skip_storm) {
-  const Faction bg = Faction::BeneGesserit;
-  const auto& ter = data::territory(t);
-  for (int i = 0; i < ter.num_locations; ++i) {
-    const auto l = static_cast<LocationId>(ter.first_location + i);
-    if (skip_storm && s.in_storm(l)) continue;
-    const int to_kind = 1 - from_kind;
-    s.forces_at(bg, l, to_kind) = static_cast<uint8_t>(s.forces_at(bg, l, to_kind) + s.forces_at(bg, l, from_kind));
-    s.forces_at(bg, l, from_kind) = 0;
-  }
-}
-
-// 2.02.15 INTRUSION: a non-allied faction's forces entered `to` where the
-// Bene Gesserit have fighters.
-bool intrusion(const GameState& s, Faction mover, LocationId to) {
-  if (!s.advanced || !s.has(Faction::BeneGesserit) || mover == Faction::BeneGesserit) return false;
-  if (allied_with(s, mover, Faction::BeneGesserit)) return false;
-  return kind_in_territory(s, Faction::BeneGesserit, data::territory_of(to), 0) > 0;
 }
 
 // ---- turn sequence --------------------------------------------------------------
@@ -693,26 +574,10 @@ bool intrusion(const GameState& s, Faction mover, LocationId to) {
 void begin_turn(Ctx& c, Seat seat);
 void advance(Ctx& c);
 
-// 2.02.21 (advanced): advisors alone in a territory flip to fighters
-// (not under storm, 2.02.19).
-void universal_stewards(GameState& s) {
-  if (!s.advanced || !s.has(Faction::BeneGesserit)) return;
-  const Faction bg = Faction::BeneGesserit;
-  for (int t = 0; t < data::kNumTerritories; ++t) {
-    const auto tid = static_cast<TerritoryId>(t);
-    if (kind_in_territory(s, bg, tid, 1) == 0) continue;
-    bool alone = true;
-    for (Seat seat = 0; seat < s.num_seats && alone; ++seat)  // the seated factions
-      if (const Faction o = s.faction_at(seat); o != bg && s.forces_in_territory(o, tid) > 0) alone = false;
-    if (!alone) continue;
-    const auto& ter = data::territory(tid);
-    for (int i = 0; i < ter.num_locations; ++i) {
-      const auto l = static_cast<LocationId>(ter.first_location + i);
-      if (s.in_storm(l)) continue;
-      s.forces_at(bg, l, 0) = static_cast<uint8_t>(s.forces_at(bg, l, 0) + s.forces_at(bg, l, 1));
-      s.forces_at(bg, l, 1) = 0;
-    }
-  }
+// Each seat's turn ends, and the phase (hook ship_turn_ends: 2.02.21).
+void turn_ends(GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).ship_turn_ends; h && s.has(static_cast<Faction>(fi))) h(s);
 }
 
 // 1.06.07 / 1.10.02.07: forces sharing a territory (not the Polar Sink) with
@@ -726,7 +591,7 @@ void ally_constraint(GameState& s, Faction me) {
     const auto& ter = data::territory(tid);
     for (int i = 0; i < ter.num_locations; ++i) {
       const auto l = static_cast<LocationId>(ter.first_location + i);
-      const int reg = s.forces_at(me, l, 0), spec = bg_advanced(s, me) ? 0 : s.forces_at(me, l, 1);
+      const int reg = s.forces_at(me, l, 0), spec = specials_fight(s, me) ? s.forces_at(me, l, 1) : 0;
       if (reg + spec) forces_to_tanks(s, me, l, reg, spec);
     }
   }
@@ -737,7 +602,7 @@ void end_turn(Ctx& c) {
   const Seat seat = s.shipmove.current;
   s.shipmove.last_to = kNone8;
   ally_constraint(s, s.faction_at(seat));
-  universal_stewards(s);
+  turn_ends(s);
   s.shipmove.done |= bit(seat);
   advance(c);
 }
@@ -754,7 +619,8 @@ void begin_turn(Ctx& c, Seat seat) {
   const Faction me = s.faction_at(seat);
   card_turn_begins(s);  // Hajr, Karama shipment and cancellation end with the turn (cards.cpp)
   s.shipmove.last_to = kNone8;
-  s.guild.shipmove.asked = 0;
+  for (int fi = 0; fi < kNumFactions; ++fi)  // 1.14.05: the Guild's question is per turn
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).ship_turn_begins; h && s.has(static_cast<Faction>(fi))) h(s);
   s.shipmove.current = seat;
   s.shipmove.ornithopters = has_ornithopters(s, me) ? 1 : 0;
   s.step = kShip;
@@ -762,35 +628,35 @@ void begin_turn(Ctx& c, Seat seat) {
   if (!any_ship(s, me)) to_move_step(c);
 }
 
-bool guild_has_options(const GameState& s) { return any_ship(s, Faction::Guild) || any_move(s, Faction::Guild); }
-
 void advance(Ctx& c) {
   auto& s = c.s;
   const auto order = order_from_first(s);
-  const bool timing = guild_timing_applies(s);
-  const Seat guild = timing ? s.seat_of(Faction::Guild) : kNoSeat;
+  // A seat a faction takes out of storm order (hook holds_ship_turn, 2.06.12).
+  Seat held = kNoSeat;
+  const FactionRules* holder = nullptr;
+  for (int fi = 0; fi < kNumFactions && held == kNoSeat; ++fi) {
+    const auto& r = faction_rules(static_cast<Faction>(fi));
+    if (r.holds_ship_turn && s.has(static_cast<Faction>(fi))) {
+      held = r.holds_ship_turn(s);
+      holder = &r;
+    }
+  }
   Seat next = kNoSeat;
   for (Seat seat : order)
-    if (!has_bit(s.shipmove.done, seat) && seat != guild) {
+    if (!has_bit(s.shipmove.done, seat) && seat != held) {
       next = seat;
       break;
     }
-  if (timing && !has_bit(s.shipmove.done, guild)) {
-    if (next == kNoSeat) {
-      begin_turn(c, guild);
-    } else if (!guild_has_options(s)) {
-      begin_turn(c, next);  // nothing to decide yet (spice paid to the Guild may change that)
-    } else {
-      // 2.06.12: the Guild may go now, ahead of `next`, or wait.
-      s.shipmove.current = next;
-      s.step = kGuildTiming;
-      s.waiting = bit(guild);
-    }
+  if (held != kNoSeat && !has_bit(s.shipmove.done, held)) {
+    if (next == kNoSeat)
+      begin_turn(c, held);
+    else if (!holder->before_ship_turn || !holder->before_ship_turn(c, next))
+      begin_turn(c, next);
     return;
   }
   if (next == kNoSeat) {
     s.shipmove.current = kNoSeat;
-    universal_stewards(s);
+    turn_ends(s);
     enter_phase(c, Phase::Battle);
     return;
   }
@@ -808,11 +674,9 @@ void enter(Ctx& c) {
     const auto h = faction_rules(static_cast<Faction>(fi)).shipment_movement_begins;
     if (h && s.has(static_cast<Faction>(fi))) h(s);
   }
-  if (!wartime_options(s).empty()) {  // 2.02.17: before shipment and movement
-    s.step = kWartime;
-    s.waiting = bit(s.seat_of(Faction::BeneGesserit));
-    return;
-  }
+  // A faction asked before anyone ships (hook ship_phase_opens: 2.02.17).
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).ship_phase_opens; h && s.has(static_cast<Faction>(fi)) && h(s)) return;
   advance(c);
 }
 
@@ -833,6 +697,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     if (a.kind() == k || a.kind() == ActionKind::Pass) return std::nullopt;
     return reject(RejectCode::WrongPhase, std::string("now ") + what);
   };
+  if (const auto* st = faction_step(s)) return st->validate(s, seat, a);
   switch (s.step) {
     case kShip:
       if (auto r = expect(ActionKind::Ship, "ship (Ship) or pass the shipment (Pass)")) return r;
@@ -840,40 +705,6 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     case kMove:
       if (auto r = expect(ActionKind::Move, "move (Move) or pass the movement (Pass)")) return r;
       return a.kind() == ActionKind::Pass ? std::nullopt : check_move(s, me, a.as<action::Move>());
-    case kAdvisor:
-      if (auto r = expect(ActionKind::SendSpiritualAdvisor, "the Bene Gesserit may send a spiritual advisor (SendSpiritualAdvisor) or pass")) return r;
-      if (a.kind() == ActionKind::Pass) return std::nullopt;
-      if (auto why = ability_blocked(s, me, Ability::BgSpiritualAdvisor)) return reject(RejectCode::IllegalChoice, *why);
-      if (const LocationId to = a.as<action::SendSpiritualAdvisor>().to; to == data::polar_sink() || bg_may_send_advisor_to(s, to))
-        return std::nullopt;
-      if (s.advanced && a.as<action::SendSpiritualAdvisor>().to == s.bene_gesserit.shipmove.advisor_to)
-        return reject(RejectCode::IllegalChoice, "an advisor may follow the shipment only where you have no fighters (2.02.11); send a fighter to the Polar Sink instead");
-      return reject(RejectCode::IllegalChoice, s.advanced ? "a spiritual advisor goes to the Polar Sink or, as an advisor, to " + loc_name(s.bene_gesserit.shipmove.advisor_to) + " (2.02.05, 2.02.11)"
-                                                          : std::string("a spiritual advisor goes to the Polar Sink (2.02.05)"));
-    case kGuildTiming:
-      if (auto r = expect(ActionKind::GuildTiming, "the Guild decides whether to ship and move now (GuildTiming) or later")) return r;
-      if (a.kind() == ActionKind::GuildTiming && guild_timing_cancelled(s))
-        return reject(RejectCode::IllegalChoice, "a Karama cancelled the Guild's timing (3.01.11.01): the Guild goes in storm order (Pass)");
-      return std::nullopt;
-    case kWartime:
-      if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip advisors to fighters (Flip) or pass (2.02.17)")) return r;
-      if (a.kind() == ActionKind::Pass) return std::nullopt;
-      if (a.as<action::Flip>().location >= kNumLocations) return reject(RejectCode::Malformed, "unknown location");
-      if (auto why = ability_blocked(s, me, Ability::BgWartime)) return reject(RejectCode::IllegalChoice, *why);
-      if (auto why = wartime_blocked(s, data::territory_of(a.as<action::Flip>().location))) return reject(RejectCode::IllegalChoice, *why);
-      return std::nullopt;
-    case kGuildKarama:
-      if (a.kind() != ActionKind::Pass)
-        return reject(RejectCode::WrongPhase, "the Guild may cancel this shipment with its Karama power (PlayCard, 1.14.05) or let it stand (Pass)");
-      return std::nullopt;
-    case kIntrusion:
-      if (auto r = expect(ActionKind::Flip, "the Bene Gesserit may flip their fighters to advisors (Flip) or pass (2.02.15)")) return r;
-      if (a.kind() == ActionKind::Pass) return std::nullopt;
-      if (auto why = ability_blocked(s, me, Ability::BgIntrusion)) return reject(RejectCode::IllegalChoice, *why);
-      if (const LocationId at = a.as<action::Flip>().location;
-          at >= kNumLocations || data::territory_of(at) != data::territory_of(s.bene_gesserit.shipmove.advisor_to))
-        return reject(RejectCode::IllegalChoice, "only the fighters in " + ter_name(data::territory_of(s.bene_gesserit.shipmove.advisor_to)) + " may flip now (2.02.15)");
-      return std::nullopt;
   }
   return reject(RejectCode::WrongPhase, "no shipment or movement decision is pending");
 }
@@ -962,24 +793,9 @@ void apply_ship(GameState& s, Faction me, const action::Ship& a) {
     consume_prevention(s, static_cast<Faction>(guild), faction_rules(static_cast<Faction>(guild)).receives_shipment_payments);
 }
 
-// 3.01.11.02: a prevented 2.02.16 is used up by the Bene Gesserit's next move
-// that could have taken up arms (the same move with flip would be legal).
-void consume_take_up_arms(GameState& s, Faction me, const action::Move& a) {
-  if (me != Faction::BeneGesserit || !ability_cancelled(s, me, Ability::BgTakeUpArms)) return;
-  if (prevention_at_next_occasion(s)) {  // ruling karama_automatic_use: any move
-    consume_prevention(s, me, Ability::BgTakeUpArms);
-    return;
-  }
-  GameState free = s;
-  consume_prevention(free, me, Ability::BgTakeUpArms);
-  action::Move flip = a;
-  flip.flip = true;
-  if (!check_move(free, me, flip)) consume_prevention(s, me, Ability::BgTakeUpArms);
-}
-
 void apply_move(GameState& s, Faction me, const action::Move& a) {
-  consume_take_up_arms(s, me, a);
-  const GroupType type = a.flip ? GroupType::Fighters : bg_group_type(s, me, a);  // 2.02.16
+  if (const auto h = faction_rules(me).moving) h(s, a);  // 3.01.11.02 of 2.02.16
+  const GroupType type = a.flip ? GroupType::Fighters : moved_group(s, me, a);  // 2.02.16
   int reg = 0, spec = 0;
   for (int i = 0; i < a.from.size(); ++i) {
     const auto& p = a.from[i];
@@ -1015,30 +831,15 @@ Action recorded_shipment(const GameState& s) {
   return a;
 }
 
-// What follows a shipment (or the pass): 2.02.15 intrusion, 2.02.05 spiritual advisors, then the movement step.
+// What follows a shipment (or the pass): the factions' answers (hook
+// answers_shipment: 2.02.15 intrusion, 2.02.05 spiritual advisors), then the movement step.
 void after_shipment(Ctx& c, Faction me, const Action& a) {
   auto& s = c.s;
-  // 2.02.05: the Bene Gesserit may answer another faction's shipment from off-planet.
-  bool advisors = from_off_planet(me, a) && me != Faction::BeneGesserit && s.has(Faction::BeneGesserit) &&
-                  s.of(Faction::BeneGesserit).reserves[0] > 0;
-  if (advisors && ability_cancelled(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor)) {  // 3.01.11.02
-    consume_prevention(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor);
-    advisors = false;
-  }
   const auto* ship = a.get_if<action::Ship>();
-  if (ship && !ship->to_reserves && intrusion(s, me, ship->to)) {
-    s.bene_gesserit.shipmove.advisor_to = ship->to;
-    s.bene_gesserit.shipmove.resume = advisors ? kAdvisor : kMove;
-    s.step = kIntrusion;
-    s.waiting = bit(s.seat_of(Faction::BeneGesserit));
-    return;
-  }
-  if (advisors) {  // from_off_planet: a Ship
-    s.bene_gesserit.shipmove.advisor_to = ship->to;
-    s.step = kAdvisor;
-    s.waiting = bit(s.seat_of(Faction::BeneGesserit));
-    return;
-  }
+  const bool off_planet = from_off_planet(me, a);
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).answers_shipment; h && s.has(static_cast<Faction>(fi)) && h(s, me, ship, off_planet))
+      return;
   to_move_step(c);
 }
 
@@ -1055,6 +856,10 @@ void consume_shipping_preventions(GameState& s, Faction me) {
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
+  if (const auto* st = faction_step(s)) {
+    st->apply(c, seat, a);
+    return;
+  }
   switch (s.step) {
     case kShip: {
       // 3.01.11.01: a Karama may cancel the Guild's half price (2.06.06 / 2.06.09) as it is used (cards.cpp).
@@ -1073,102 +878,31 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       if (ship) apply_ship(s, me, *ship);
       // 3.01.11.02: this shipment step was the use opportunity of the shipping abilities.
       consume_shipping_preventions(s, me);
-      // 1.14.05 (ruling karama_windows = all_other_seats): the Guild is asked whether it cancels this shipment.
-      if (a.kind() == ActionKind::Ship && s.shipmove.last_to != kNone8 && me != Faction::Guild && karama_windows_ask(s) &&
-          karama_power_possible(s, Faction::Guild)) {
-        s.guild.shipmove.asked = 1;
-        s.step = kGuildKarama;
-        s.waiting = bit(s.seat_of(Faction::Guild));
-        return;
-      }
+      // A faction asked about the shipment first (hook shipment_made: 1.14.05 the Guild).
+      if (ship)
+        for (int fi = 0; fi < kNumFactions; ++fi)
+          if (const auto h = faction_rules(static_cast<Faction>(fi)).shipment_made; h && s.has(static_cast<Faction>(fi)) && h(s, me, *ship))
+            return;
       after_shipment(c, me, a);
       return;
     }
-    case kGuildKarama:  // the Guild let the shipment stand
-      after_shipment(c, s.faction_at(s.shipmove.current), recorded_shipment(s));
-      return;
-    case kAdvisor:
-      // 3.01.11.01: a Karama may cancel the spiritual advisor as it is sent (cards.cpp).
-      if (a.kind() == ActionKind::SendSpiritualAdvisor && karama_window(c, seat, Ability::BgSpiritualAdvisor, a)) return;
-      consume_prevention(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor);
-      if (a.kind() == ActionKind::SendSpiritualAdvisor) {
-        auto& bg = s.of(Faction::BeneGesserit);
-        const LocationId to = a.as<action::SendSpiritualAdvisor>().to;
-        const int kind = to == data::polar_sink() ? 0 : 1;  // fighter to the Polar Sink, else an advisor
-        bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] - 1);
-        s.forces_at(Faction::BeneGesserit, to, kind) = static_cast<uint8_t>(s.forces_at(Faction::BeneGesserit, to, kind) + 1);
-      }
-      to_move_step(c);
-      return;
     case kMove: {
       // 3.01.11.01: a Karama may cancel the Fremen two-territory movement as it is used (cards.cpp;
       // the placements wait in GameState::pending_move_*).
       const auto* move = a.get_if<action::Move>();
-      if (move && uses_fremen_movement(s, me, *move) && karama_window(c, seat, Ability::FremenMovement, a)) return;
-      // ... and the Bene Gesserit's Take Up Arms (2.02.16) as the flipping move is made.
-      if (move && move->flip && karama_window(c, seat, Ability::BgTakeUpArms, a)) return;
+      if (move && uses_fremen_movement(s, me, *move) && karama_window(c, seat, faction_rules(me).movement_ability, a)) return;
+      // ... and the ability the move itself uses (hook move_uses: 2.02.16 Take Up Arms).
+      if (const auto h = faction_rules(me).move_uses; move && h)
+        if (const Ability used = h(s, *move); used != Ability::None && karama_window(c, seat, used, a)) return;
       if (const Ability mv = faction_rules(me).movement_ability; mv != Ability::None)
         consume_prevention(s, me, mv);  // 3.01.11.02: this movement was its use opportunity
       if (move) {
         apply_move(s, me, *move);
-        if (intrusion(s, me, move->to)) {
-          s.bene_gesserit.shipmove.advisor_to = move->to;
-          s.bene_gesserit.shipmove.resume = kResumeEndTurn;
-          s.step = kIntrusion;
-          s.waiting = bit(s.seat_of(Faction::BeneGesserit));
-          return;
-        }
+        for (int fi = 0; fi < kNumFactions; ++fi)  // hook answers_move: 2.02.15 intrusion
+          if (const auto h = faction_rules(static_cast<Faction>(fi)).answers_move; h && s.has(static_cast<Faction>(fi)) && h(s, me, *move))
+            return;
       }
-      if (move && take_hajr_move(s)) {  // 3.01.09 Hajr: one more movement (cards.cpp)
-        to_move_step(c);
-        return;
-      }
-      end_turn(c);
-      return;
-    }
-    case kWartime:
-      if (const auto* flip = a.get_if<action::Flip>()) {
-        if (karama_window(c, seat, Ability::BgWartime, a)) return;  // 3.01.11.01: each flip is a use
-        flip_territory(s, data::territory_of(flip->location), 1, true);
-        if (!wartime_options(s).empty()) return;  // more territories may flip
-      }
-      consume_prevention(s, Faction::BeneGesserit, Ability::BgWartime);  // 3.01.11.02: its use opportunity
-      advance(c);
-      return;
-    case kIntrusion:
-      if (a.kind() == ActionKind::Flip && karama_window(c, seat, Ability::BgIntrusion, a)) return;  // 3.01.11.01
-      consume_prevention(s, Faction::BeneGesserit, Ability::BgIntrusion);  // 3.01.11.02: its use opportunity
-      if (const auto* flip = a.get_if<action::Flip>()) flip_territory(s, data::territory_of(flip->location), 0, false);
-      if (s.bene_gesserit.shipmove.resume == kAdvisor) {
-        s.step = kAdvisor;
-        s.waiting = bit(s.seat_of(Faction::BeneGesserit));
-      } else if (s.bene_gesserit.shipmove.resume == kMove || take_hajr_move(s)) {  // 3.01.09 Hajr
-        to_move_step(c);
-      } else {
-        end_turn(c);
-      }
-      return;
-    case kGuildTiming: {
-      const Seat next = s.shipmove.current;
-      const auto* timing = a.get_if<action::GuildTiming>();
-      // 3.01.11.01: a Karama may cancel the Guild's turn out of order as it is taken (cards.cpp);
-      // cancelled, the Guild goes in storm order for the rest of the phase.
-      if (timing && timing->now && karama_window(c, seat, Ability::GuildTiming, a)) return;
-      if (guild_timing_cancelled(s)) {
-        s.guild.shipmove.timing_off = 1;
-        consume_prevention(s, Faction::Guild, Ability::GuildTiming);
-        advance(c);
-        return;
-      }
-      if (timing && timing->now) {
-        begin_turn(c, seat);
-        return;
-      }
-      // Waiting past its own place in storm order is the holding pattern (2.06.12.03).
-      const auto order = order_from_first(s);
-      const auto pos = [&](Seat x) { return std::find(order.begin(), order.end(), x) - order.begin(); };
-      if (pos(seat) < pos(next)) s.guild.shipmove.delayed = 1;
-      begin_turn(c, next);
+      ship::after_move(c, move != nullptr);  // 3.01.09 Hajr: one more movement (cards.cpp), or the turn ends
       return;
     }
   }
@@ -1213,6 +947,10 @@ int largest_movable_group(const GameState& s, Faction me, const std::vector<uint
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (!has_bit(s.waiting, seat)) return;
   const Faction me = s.faction_at(seat);
+  if (const auto* st = faction_step(s)) {
+    st->decisions(s, seat, out);
+    return;
+  }
   switch (s.step) {
     case kShip: {
       std::vector<action::Ship> c;
@@ -1237,25 +975,11 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       out.push_back(Decision{ActionKind::Pass, "Do not ship this turn", 0, 0, {}});
       break;
     }
-    case kAdvisor: {
-      if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor)) {  // 3.01.11.01/.02
-        out.push_back(Decision{ActionKind::Pass, "Send no spiritual advisor (a Karama stopped it)", 0, 0, {}});
-        break;
-      }
-      Decision d{ActionKind::SendSpiritualAdvisor, "Send one force free from reserves to the Polar Sink (Spiritual Advisors)", 1, 1, {data::polar_sink()}};
-      if (bg_may_send_advisor_to(s, s.bene_gesserit.shipmove.advisor_to)) {
-        d.prompt += ", or an advisor to " + loc_name(s.bene_gesserit.shipmove.advisor_to);
-        d.options.push_back(s.bene_gesserit.shipmove.advisor_to);
-      }
-      out.push_back(d);
-      out.push_back(Decision{ActionKind::Pass, "Send no spiritual advisor", 0, 0, {}});
-      break;
-    }
     case kMove: {
       std::vector<action::Move> c;
       move_candidates(s, me, false, c);
       Decision d{ActionKind::Move, "Move one group from one territory (range " + std::to_string(move_range(s, me, false)) + ")", 1, 0, {}};
-      if (bg_advanced(s, me)) d.prompt += "; advisors moving into a territory another faction occupies may take up arms (flip, 2.02.16)";
+      if (const auto h = faction_rules(me).move_prompt) d.prompt += h(s);  // 2.02.16
       for (const auto& a : c)
         if (!check_move(s, me, a) && std::find(d.options.begin(), d.options.end(), a.to) == d.options.end()) d.options.push_back(a.to);
       std::sort(d.options.begin(), d.options.end());
@@ -1264,48 +988,17 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       out.push_back(Decision{ActionKind::Pass, "Do not move this turn", 0, 0, {}});
       break;
     }
-    case kWartime: {
-      if (auto why = ability_blocked(s, Faction::BeneGesserit, Ability::BgWartime)) {  // 3.01.11.01/.02
-        out.push_back(Decision{ActionKind::Pass, "Flip no (more) advisors: " + *why, 0, 0, {}});
-        break;
-      }
-      Decision d{ActionKind::Flip, "Wartime: flip all your advisors in a territory to fighters (2.02.17)", 0, 0, {}};
-      for (auto l : wartime_options(s)) d.options.push_back(l);
-      out.push_back(d);
-      out.push_back(Decision{ActionKind::Pass, "Flip no (more) advisors", 0, 0, {}});
-      break;
-    }
-    case kIntrusion:
-      if (auto why = ability_blocked(s, Faction::BeneGesserit, Ability::BgIntrusion)) {  // 3.01.11.01/.02
-        out.push_back(Decision{ActionKind::Pass, "Keep them as fighters: " + *why, 0, 0, {}});
-        break;
-      }
-      out.push_back(Decision{ActionKind::Flip, "Intrusion: flip your fighters in " + ter_name(data::territory_of(s.bene_gesserit.shipmove.advisor_to)) + " to advisors (2.02.15)",
-                             0, 0, {s.bene_gesserit.shipmove.advisor_to}});
-      out.push_back(Decision{ActionKind::Pass, "Keep them as fighters", 0, 0, {}});
-      break;
-    case kGuildKarama:
-      out.push_back(Decision{ActionKind::Pass,
-                             "Let " + std::string(faction_name(s.faction_at(s.shipmove.current))) +
-                                 "'s shipment stand (or cancel it with your Karama power: PlayCard, 1.14.05)",
-                             0, 0, {}});
-      break;
-    case kGuildTiming:
-      if (guild_timing_cancelled(s)) {
-        out.push_back(Decision{ActionKind::Pass, "Go in storm order: a Karama cancelled the Guild's timing (3.01.11.01)", 0, 0, {}});
-        break;
-      }
-      out.push_back(Decision{ActionKind::GuildTiming,
-                             "Take your shipment and movement now, before " + std::string(faction_name(s.faction_at(s.shipmove.current))) + " (2.06.12)",
-                             0, 1, {}});
-      out.push_back(Decision{ActionKind::Pass, "Wait", 0, 0, {}});
-      break;
   }
 }
 
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
   const Faction me = s.faction_at(seat);
+  if (const auto* st = faction_step(s)) {
+    st->legal(s, seat, out);
+    out.push_back(action::Pass{});
+    return;
+  }
   switch (s.step) {
     case kShip: {
       std::vector<action::Ship> c;
@@ -1320,43 +1013,8 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       std::vector<action::Move> ok;
       for (const auto& a : c)
         if (!check_move(s, me, a)) ok.push_back(a);
-      add_flip_candidates(s, me, ok);
+      if (const auto h = faction_rules(me).move_variants) h(s, ok);  // 2.02.16
       out.insert(out.end(), ok.begin(), ok.end());
-      break;
-    }
-    case kAdvisor: {
-      if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgSpiritualAdvisor)) break;  // 3.01.11.01/.02
-      action::SendSpiritualAdvisor a;
-      a.to = data::polar_sink();
-      out.push_back(a);
-      if (bg_may_send_advisor_to(s, s.bene_gesserit.shipmove.advisor_to)) {
-        a.to = s.bene_gesserit.shipmove.advisor_to;
-        out.push_back(a);
-      }
-      break;
-    }
-    case kGuildTiming: {
-      if (guild_timing_cancelled(s)) break;  // 3.01.11.01: Pass only
-      action::GuildTiming a;
-      a.now = true;
-      out.push_back(a);
-      a.now = false;
-      out.push_back(a);
-      break;
-    }
-    case kWartime:
-      for (auto l : wartime_options(s)) {
-        if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgWartime)) break;  // 3.01.11.02
-        action::Flip a;
-        a.location = l;
-        out.push_back(a);
-      }
-      break;
-    case kIntrusion: {
-      if (ability_cancelled(s, Faction::BeneGesserit, Ability::BgIntrusion)) break;  // 3.01.11.02
-      action::Flip a;
-      a.location = s.bene_gesserit.shipmove.advisor_to;
-      out.push_back(a);
       break;
     }
   }
@@ -1392,62 +1050,30 @@ void move_reach(const GameState& s, Seat seat, std::vector<uint16_t>& out) {
   });
 }
 
-std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target) {
-  if (!s.has(target)) return reject(RejectCode::Malformed, "that faction is not in the game");
-  if (target == Faction::Guild) return reject(RejectCode::IllegalChoice, "the Guild cancels another player's shipment (1.14.05)");
-  const auto& m = s.shipmove;
-  if (m.current < 0 || s.faction_at(m.current) != target || m.last_to == kNone8)
-    return reject(RejectCode::IllegalChoice, std::string(faction_name(target)) +
-                                                 " have no off-planet shipment to cancel now: the power cancels a shipment from reserves "
-                                                 "just made, before that player moves (1.14.05)");
-  if (s.step != kGuildKarama && s.step != kMove)
-    return reject(RejectCode::WrongPhase, "wait until the Bene Gesserit have answered the shipment (1.00.05)");
-  const SpiceAccount from = payee(s, target);
-  const int held = from.holder == SpiceHolder::Bank ? static_cast<int>(std::min<int64_t>(s.bank, 65535)) : s.of(static_cast<Faction>(from.index)).spice;
-  const int owed = m.last_cost + (m.last_ally_bank ? 0 : m.last_ally_paid);
-  if (held < owed)
-    return reject(RejectCode::NotEnoughSpice, "the Guild no longer holds the " + std::to_string(owed) + " spice the shipment paid, to refund it");
-  return std::nullopt;
+namespace ship {
+// The phase's steps for the factions' hooks (core/rules/shipment_movement.h).
+void begin_turn(Ctx& c, Seat seat) { rules::begin_turn(c, seat); }
+void advance(Ctx& c) { rules::advance(c); }
+void to_move_step(Ctx& c) { rules::to_move_step(c); }
+void after_move(Ctx& c, bool moved) {
+  if (moved && take_hajr_move(c.s))  // 3.01.09 Hajr: one more movement (cards.cpp)
+    rules::to_move_step(c);
+  else
+    end_turn(c);
 }
-
-void guild_cancel_shipment(Ctx& c) {
-  auto& s = c.s;
-  auto& m = s.shipmove;
-  const Faction me = s.faction_at(m.current);
-  auto& fs = s.of(me);
-  const int reg = std::min<int>(m.last_forces, s.forces_at(me, m.last_to, 0));
-  const int spec = std::min<int>(m.last_special, s.forces_at(me, m.last_to, 1));
-  s.forces_at(me, m.last_to, 0) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 0) - reg);
-  s.forces_at(me, m.last_to, 1) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 1) - spec);
-  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + reg);
-  fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + spec);
-  transfer_spice(s, m.last_paid_bank ? bank() : payee(s, me), shield(me), m.last_cost);
-  if (m.last_ally_paid && has_ally(s, me))  // 1.10.02.06: the ally's share goes back to the ally
-    transfer_spice(s, m.last_ally_bank ? bank() : payee(s, me), shield(static_cast<Faction>(fs.ally)), m.last_ally_paid);
-  m.last_to = kNone8;
-  m.last_cost = 0;
-  m.last_ally_paid = 0;
-  m.last_ally_bank = 0;
-  m.last_paid_bank = 0;
-  if (s.rulings.is(RulingId::GuildKaramaReship, 1)) {  // the shipper may ship again
-    fs.shipped = 0;
-    s.step = kShip;
-    s.waiting = bit(m.current);
-    return;
-  }
-  to_move_step(c);  // the cancelled shipment was this turn's shipment (1.06.02)
-}
+void shipment_stands(Ctx& c) { after_shipment(c, c.s.faction_at(c.s.shipmove.current), recorded_shipment(c.s)); }
+bool has_options(const GameState& s, Faction f) { return any_ship(s, f) || any_move(s, f); }
+SpiceAccount payee(const GameState& s, Faction shipper) { return rules::payee(s, shipper); }
+int kind_in_territory(const GameState& s, Faction f, TerritoryId t, int kind) { return rules::kind_in_territory(s, f, t, kind); }
+std::optional<Rejection> check_move(const GameState& s, Faction me, const action::Move& a) { return rules::check_move(s, me, a); }
+bool at_occupancy_limit(const GameState& s, Faction f, TerritoryId t) { return rules::at_occupancy_limit(s, f, t); }
+}  // namespace ship
 
 namespace {
 // 1.00.05: the phase's ability steps.
 const char* ability_in_use(const GameState& s) {
-  switch (s.step) {
-    case kAdvisor: return "the Bene Gesserit's Spiritual Advisors (2.02.05)";
-    case kGuildTiming: return "the Guild's timing (2.06.12)";
-    case kWartime: return "the Bene Gesserit's Wartime (2.02.17)";
-    case kIntrusion: return "the Bene Gesserit's Intrusion (2.02.15)";
-    default: return nullptr;
-  }
+  const auto* st = faction_step(s);  // the phase's own steps are no ability's
+  return st && st->in_use ? st->in_use(s) : nullptr;
 }
 }  // namespace
 
