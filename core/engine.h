@@ -33,12 +33,18 @@
 namespace mentat {
 
 inline constexpr uint32_t kEngineVersion = 1;
-inline constexpr uint32_t kRulesVersion = 2;  // 2: Karama powers, ally payments, KeepCards, ... (session 2)
+// The rules version recorded in every event. 2: Karama powers, ally payments,
+// KeepCards, ... 3: ability steps hold deals, bribes, gifts and card plays
+// (1.00.05; games of version 2 replay with ruling ability_step_deals=open).
+// A behaviour change bumps it and names the old behaviour as a ruling with
+// RulingInfo::since_rules / legacy_value (core/rulings.h).
+inline constexpr uint32_t kRulesVersion = 3;
 // The canonical state encoding's format (events/state_codec.cpp), recorded in
 // every creation event (CreateGame.state_format; absent = 2, the format before
 // it was recorded). 3: twelve factions (16-bit faction sets, 62 leaders,
 // 60-card treachery piles), game modules.
-inline constexpr uint32_t kStateFormat = 3;
+// 4: rulings encoded as those that differ from their defaults.
+inline constexpr uint32_t kStateFormat = 4;
 
 // Game creation parameters (the CreateGame action).
 struct GameSetup {

@@ -177,6 +177,14 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "Is a player who has passed on a card asked again when another player raises the bid?",
        {"out_for_card", "asked_after_raise"}, 0,
        "1.04.06.02 'this continues around the table until a top bid is made and all other players have passed'"},
+      {RulingId::AbilityStepDeals, "ability_step_deals",
+       "While a faction ability is used as a step of its own (Prescience and its answer, the Voice, the Harkonnen capture, "
+       "the Guild's timing, the Fremen's and the Bene Gesserit's steps), do the other seats' deals, bribes, gifts and "
+       "non-Karama card plays wait until it is complete?",
+       {"wait", "open"}, 0,
+       "1.00.05 and 3.05 (an ability used holds the game as a response window does). `open` is not a reading of the rules: it is "
+       "the engine's behaviour before rules version 3, kept so that games recorded then replay exactly",
+       3, 1},
   }};
   return r;
 }
@@ -189,6 +197,13 @@ const RulingInfo& ruling_info(RulingId id) { return registry()[static_cast<int>(
 Rulings Rulings::defaults() {
   Rulings r;
   for (const auto& info : registry()) r.value[static_cast<int>(info.id)] = info.default_value;
+  return r;
+}
+
+Rulings Rulings::defaults_for(uint32_t rules_version) {
+  Rulings r = defaults();
+  for (const auto& info : registry())
+    if (info.since_rules > rules_version) r.value[static_cast<int>(info.id)] = info.legacy_value;
   return r;
 }
 

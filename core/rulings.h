@@ -58,8 +58,9 @@ enum class RulingId : uint8_t {
   DealTiming = 39,                // 0.00 vs 1.12.04: deals and bribes from the turn-1 Storm phase, or only after the first storm (0.16)
   FremenDefaultWin = 40,          // 1.09.05 vs 2.04.12: the Fremen default win without the Guild is shared with their ally, or not
   PassedBidder = 41,              // 1.04.06.02: a seat that passed on a card is out of its bidding, or asked again after a raise
+  AbilityStepDeals = 42,          // 1.00.05: deals, bribes, gifts and card plays wait while an ability is used as a step (legacy: open)
 };
-inline constexpr int kNumRulings = 42;
+inline constexpr int kNumRulings = 43;
 
 struct RulingInfo {
   RulingId id;
@@ -68,6 +69,13 @@ struct RulingInfo {
   std::vector<std::string_view> values;       // alternatives; index 0..n-1
   uint8_t default_value;
   std::string_view source;                    // rule number / passage
+  // A ruling that names a behaviour the engine changed: games recorded under
+  // an older rules version (the creation event's rules_version below
+  // `since_rules`) that do not name the ruling take `legacy_value`, the
+  // behaviour they were played under, so that they replay unchanged
+  // (Rulings::defaults_for). 0: the ruling names a reading the engine always had.
+  uint32_t since_rules = 0;
+  uint8_t legacy_value = 0;
 };
 
 std::span<const RulingInfo> ruling_registry();
@@ -77,6 +85,10 @@ struct Rulings {
   uint8_t value[kNumRulings] = {};
 
   static Rulings defaults();
+  // The values a game recorded under `rules_version` had when it named no
+  // choice: the defaults, with each ruling introduced after that version
+  // (RulingInfo::since_rules) at its legacy value.
+  static Rulings defaults_for(uint32_t rules_version);
   uint8_t get(RulingId id) const { return value[static_cast<int>(id)]; }
   bool is(RulingId id, uint8_t v) const { return get(id) == v; }
   // Sets `key=value` by names; false and a reason on an unknown key/value.

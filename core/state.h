@@ -533,6 +533,9 @@ inline SpiceAccount bribe_pool(Faction f) { return {SpiceHolder::Bribe, static_c
 //   void u8(const char* name, T& value)    for 8-bit fields (uint8_t/int8_t/enums)
 //   void u16(const char* name, uint16_t&), void u64(const char* name, uint64_t&)
 //   template <int N> void pile(const char* name, Pile<N>&)
+//   void rulings(const char* name, Rulings&)  encoded as the count of rulings
+//       that differ from their defaults, then (id, value) pairs in id order, so
+//       that a ruling added at its default changes no earlier game's hash
 // S is GameState or const GameState.
 template <class S, class V>
 void visit_fields(S& s, V& v);

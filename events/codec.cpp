@@ -157,8 +157,11 @@ bool read_placements(const flatbuffers::Vector<const fb::Placement*>* v, Placeme
   return read_list(v, out, [](const fb::Placement* p) { return Placement{p->location(), p->forces(), p->special()}; });
 }
 
-bool read_rulings(const flatbuffers::Vector<Offset<fb::RulingChoice>>* v, Rulings* out, std::string* error) {
-  *out = Rulings::defaults();
+// A ruling the list does not name takes the value it had for a game recorded
+// under `rules_version` (Rulings::defaults_for: the defaults, or a legacy value).
+bool read_rulings(const flatbuffers::Vector<Offset<fb::RulingChoice>>* v, uint32_t rules_version, Rulings* out,
+                  std::string* error) {
+  *out = Rulings::defaults_for(rules_version);
   if (!v) return true;
   for (const auto* r : *v)
     if (!r->id() || !r->value() || !out->set(r->id()->string_view(), r->value()->string_view(), error)) {
@@ -173,8 +176,11 @@ const T* table(const void* obj) {
   return static_cast<const T*>(obj);
 }
 
-// Reads the action union into `out` (and `setup` for CreateGame).
-bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup, std::string* error) {
+// Reads the action union into `out` (and `setup` for CreateGame); rulings a
+// recorded CreateGame or SetRulings does not name are read as of the event's
+// `rules_version`.
+bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup, std::string* error,
+                 uint32_t rules_version = kRulesVersion) {
   const int tag = static_cast<int>(type);
   if (tag < 1 || tag > kMaxActionKind) {
     *error = "unknown action kind (union tag " + std::to_string(tag) + ")";
@@ -196,7 +202,7 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
         for (auto f : *t->factions()) g.factions.push_back(static_cast<Faction>(f));
       g.advanced = t->advanced();
       g.max_turns = t->max_turns();
-      if (!read_rulings(t->rulings(), &g.rulings, error)) {
+      if (!read_rulings(t->rulings(), rules_version, &g.rulings, error)) {
         *out = Action{};
         return false;
       }
@@ -337,7 +343,7 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
     case fb::Action::CallTraitor: out->emplace(action::CallTraitor{.call = table<fb::CallTraitor>(obj)->call()}); break;
     case fb::Action::SetRulings: {
       Rulings r;
-      if (!read_rulings(table<fb::SetRulings>(obj)->rulings(), &r, error)) return false;
+      if (!read_rulings(table<fb::SetRulings>(obj)->rulings(), rules_version, &r, error)) return false;
       out->emplace(action::SetRulings{.rulings = r});
       break;
     }
@@ -404,10 +410,10 @@ bool decode_event(std::string_view bytes, Event* out, std::string* error) {
   *out = Event{};
   out->version = ev->version();
   out->seat = ev->seat();
-  if (!read_action(ev->action_type(), ev->action(), &out->action, &out->setup, error)) return false;
-  if (ev->client_action_id()) out->client_action_id = ev->client_action_id()->str();
   out->engine_version = ev->engine_version();
   out->rules_version = ev->rules_version();
+  if (!read_action(ev->action_type(), ev->action(), &out->action, &out->setup, error, out->rules_version)) return false;
+  if (ev->client_action_id()) out->client_action_id = ev->client_action_id()->str();
   if (ev->draws())
     for (const auto* d : *ev->draws()) out->draws.push_back({static_cast<DrawKind>(d->kind()), d->value()});
   out->state_hash = ev->state_hash();

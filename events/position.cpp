@@ -75,6 +75,7 @@ struct Differ {
     else v = static_cast<int64_t>(x);
     out.push_back(fb::CreatePositionField(b, b.CreateString(name), idx, v));
   }
+  void rulings(const char*, const Rulings&) {}  // the position's own rulings section
   template <int N>
   void pile(const char* name, int idx, const Pile<N>& p) {
     const Pile<N>& q = other(p);
@@ -170,6 +171,7 @@ struct Setter {
     }
     x = static_cast<T>(static_cast<U>(v));
   }
+  void rulings(const char*, Rulings&) {}  // the position's own rulings section
   template <int N>
   void pile(const char* name, int idx, Pile<N>& p) {
     auto it = want.find({name, idx});

@@ -11,6 +11,11 @@ namespace mentat::codec {
 
 namespace {
 
+const Rulings& ruling_defaults() {
+  static const Rulings d = Rulings::defaults();
+  return d;
+}
+
 template <class T>
 constexpr int width() {
   if constexpr (std::is_enum_v<T>) return sizeof(std::underlying_type_t<T>);
@@ -38,6 +43,18 @@ struct Writer {
     u8[n8++] = p.n;
     for (int i = 0; i < p.n; ++i) u8[n8++] = p.ids[i];
   }
+  void rulings(const char*, const Rulings& r) {
+    const Rulings& d = ruling_defaults();
+    const size_t count = n8++;
+    uint8_t n = 0;
+    for (int i = 0; i < kNumRulings; ++i)
+      if (r.value[i] != d.value[i]) {
+        u8[n8++] = static_cast<uint8_t>(i);
+        u8[n8++] = r.value[i];
+        ++n;
+      }
+    u8[count] = n;
+  }
 };
 
 struct Reader {
@@ -59,6 +76,27 @@ struct Reader {
     } else {
       if (i64 >= u64->size()) { ok = false; return; }
       x = static_cast<T>(u64->Get(static_cast<flatbuffers::uoffset_t>(i64++)));
+    }
+  }
+  // Refuses an id out of order or unknown, a value out of range, or a value
+  // equal to the default (the writer never writes one: not canonical).
+  void rulings(const char* name, Rulings& r) {
+    r = ruling_defaults();
+    uint8_t n = 0;
+    (*this)(name, -1, n);
+    int last = -1;
+    for (int k = 0; ok && k < n; ++k) {
+      uint8_t id = 0, value = 0;
+      (*this)(name, -1, id);
+      (*this)(name, -1, value);
+      if (!ok) return;
+      if (id <= last || id >= kNumRulings || value >= ruling_info(static_cast<RulingId>(id)).values.size() ||
+          value == r.value[id]) {
+        ok = false;
+        return;
+      }
+      r.value[id] = value;
+      last = id;
     }
   }
   template <int N>

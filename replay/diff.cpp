@@ -49,6 +49,7 @@ struct Compare {
     std::string n = name_of(name, idx);
     if (!covered(n)) d.push_back({"other", std::move(n), text(x), text(y)});
   }
+  void rulings(const char*, const Rulings&) {}  // compared by key above
   template <int N>
   void pile(const char* name, int idx, const Pile<N>& p) {
     const Pile<N>& q = other(p);

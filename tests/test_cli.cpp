@@ -113,7 +113,7 @@ TEST_CASE("CLI: new refuses factions and modules whose rules are not implemented
   REQUIRE(r.code == 0);
   r = run(data + " log m1 --json --to 0");
   REQUIRE(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("\"state_format\": 3"));
+  CHECK_THAT(r.out, Catch::Contains("\"state_format\": 4"));
   CHECK_THAT(r.out, !Catch::Contains("\"modules\""));
   fs::remove_all(dir);
 }

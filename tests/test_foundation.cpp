@@ -275,6 +275,15 @@ TEST_CASE("the canonical state encoding round-trips exactly", "[determinism]") {
   CHECK(std::memcmp(&d.forces, &s.forces, sizeof s.forces) == 0);
   CHECK_FALSE(codec::decode_state(enc.substr(0, enc.size() / 2), &d, &err));
   CHECK_FALSE(codec::decode_state("garbage-garbage-garbage", &d, &err));
+  // Rulings are encoded as the ones that differ from their defaults (state
+  // format 4): a changed ruling changes the hash and round-trips.
+  GameState r = s;
+  r.rulings.value[static_cast<int>(RulingId::PassedBidder)] = 1;
+  CHECK(codec::state_hash(r) != codec::state_hash(s));
+  const std::string renc = codec::encode_state(r);
+  REQUIRE(codec::decode_state(renc, &d, &err));
+  CHECK(d.rulings == r.rulings);
+  CHECK(codec::encode_state(d) == renc);
 }
 
 TEST_CASE("same events give the same state hashes, a different seed does not", "[determinism]") {

@@ -765,3 +765,20 @@ TEST_CASE("1.00.05 3.05 while Prescience is used, other seats' bribes and deals 
   CHECK(s.of(Faction::Emperor).spice == e0 - 2);
   CHECK(s.of(Faction::Atreides).bribes == 1);
 }
+
+TEST_CASE("ruling ability_step_deals=open (games of rules version 2): bribes, deals and gifts go on while Prescience is used", "[battle][deals][rulings]") {
+  GameState s = cleared_board({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  s.rulings.value[static_cast<int>(RulingId::AbilityStepDeals)] = 1;  // open
+  place(s, Faction::Atreides, kFlat, 5);
+  place(s, Faction::Harkonnen, kFlat, 5);
+  ally(s, Faction::Emperor, Faction::Harkonnen);
+  enter_battle(s);
+  REQUIRE(s.step == ab::kPrescience);
+  const int e0 = s.of(Faction::Emperor).spice;
+  act(s, Faction::Emperor, action::Bribe{.to = static_cast<uint8_t>(Faction::Atreides), .amount = 1});
+  act(s, Faction::Harkonnen, action::Deal{.text = "no Voice on my leader"});
+  act(s, Faction::Emperor, action::GiveSpice{.to = static_cast<uint8_t>(Faction::Harkonnen), .amount = 1});
+  CHECK(s.step == ab::kPrescience);  // the ability step is still the one waited on
+  CHECK(s.of(Faction::Emperor).spice == e0 - 2);
+  CHECK(s.of(Faction::Atreides).bribes == 1);
+}

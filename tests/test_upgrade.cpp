@@ -86,7 +86,7 @@ TEST_CASE("a store of the previous state format is reported, migrated, then veri
   CHECK_FALSE(before.ok);
   CHECK(before.check == "format");
   CHECK(before.first_bad == 0);
-  CHECK_THAT(before.detail, Catch::Contains("stored under state format 2; this release writes 3"));
+  CHECK_THAT(before.detail, Catch::Contains("stored under state format 2; this release writes 4"));
   CHECK_THAT(before.detail, Catch::Contains("mentat migrate old1"));
   GameState s;
   CHECK_FALSE(store::load_state(*st, "old1", -1, &s, &error));
@@ -196,4 +196,25 @@ TEST_CASE("a room created by this release records its state format and needs no 
   auto m = replay::migrate_room(*st, "new1");
   CHECK(m.ok);
   CHECK_FALSE(m.migrated);
+}
+
+TEST_CASE("a ruling introduced for a behaviour change takes its legacy value in games of an older rules version", "[upgrade][rulings]") {
+  const auto& info = ruling_info(RulingId::AbilityStepDeals);
+  REQUIRE(info.since_rules == 3);
+  CHECK(Rulings::defaults_for(2).get(RulingId::AbilityStepDeals) == info.legacy_value);
+  CHECK(Rulings::defaults_for(3).get(RulingId::AbilityStepDeals) == info.default_value);
+  CHECK(Rulings::defaults_for(kRulesVersion) == Rulings::defaults());
+  // The fixture's creation event (rules version 2) does not name the ruling:
+  // it reads as the behaviour the game was played under.
+  const auto events = fixture_events();
+  REQUIRE(events[0].rules_version == 2);
+  CHECK(events[0].setup.rulings.get(RulingId::AbilityStepDeals) == info.legacy_value);
+  // The same creation event recorded by this release reads the default.
+  codec::Event now = events[0];
+  now.rules_version = kRulesVersion;
+  now.setup.rulings = Rulings::defaults();
+  codec::Event back;
+  std::string error;
+  REQUIRE(codec::decode_event(codec::encode_event(now), &back, &error));
+  CHECK(back.setup.rulings.get(RulingId::AbilityStepDeals) == info.default_value);
 }

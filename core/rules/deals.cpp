@@ -43,6 +43,7 @@ bool permission_offered(const GameState& s) {
 }  // namespace
 
 const char* ability_step(const GameState& s) {
+  if (s.rulings.is(RulingId::AbilityStepDeals, 1)) return nullptr;  // the legacy reading: nothing waits
   const auto h = phase_rules(s.phase).ability_in_use;
   return h ? h(s) : nullptr;
 }
