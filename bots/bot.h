@@ -12,8 +12,10 @@
 //  * choose() returns one of in.legal, or, for the two decisions whose legal
 //    actions carry only a few sample amounts (GiveSpice 2.03.06,
 //    AllyPermission 1.10.02.05/06), one of them with its amounts changed
-//    within the range the seat's decision states (is_valid_choice). So a
-//    bot's action is never rejected. in.legal must not be empty.
+//    within the range the seat's decision states, or a Bribe (1.12, which
+//    legal_actions never lists) to one of its Bribe decision's factions
+//    with an amount in that decision's range (is_valid_choice). So a bot's
+//    action is never rejected. in.legal must not be empty.
 //  * Deterministic: the choice is a pure function of the view bytes, the
 //    legal actions and the bot's seed (the project's Rng, seeded from the
 //    seed, the view's version and the seat; no std:: distributions, no
@@ -80,9 +82,11 @@ class Bot {
 
 std::unique_ptr<Bot> make_bot(Profile p, uint64_t seed);
 
-// What choose() may return for `in` (see the contract): a legal action, or a
+// What choose() may return for `in` (see the contract): a legal action, a
 // GiveSpice / AllyPermission legal action with amounts within its decision's
-// range (bids only where a legal AllyPermission offers them). Pure.
+// range (bids only where a legal AllyPermission offers them), or a Bribe
+// within the Bribe decision (a listed faction, an amount in range, a note
+// of at most 200 bytes). Pure.
 bool is_valid_choice(const ViewInput& in, const Action& a);
 
 }  // namespace mentat::bots

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 
 #include "bots/bot.h"
 #include "bots/knowledge.h"
@@ -57,6 +58,13 @@ constexpr double kNeg = -1e18;
 constexpr uint8_t kKaramaGuildRatesBit = 0x80;
 constexpr uint8_t kKaramaPreventBit = 0x40;
 constexpr uint8_t kKaramaProtectAllyValue = 0x01;
+// The faction abilities (core/rules/rules.h rules::Ability ids, repeated
+// here) the bots' prevention (3.01.11.02) and cancel (3.01.11.01) policies
+// weigh.
+namespace ab {
+constexpr uint8_t kGuildHalfPrice = 1, kFremenMovement = 4, kBgVoice = 6, kAtreidesPrescience = 7, kHarkonnenCapture = 12,
+                  kKwisatzHaderach = 13, kEmperorSardaukar = 25, kFremenFedaykin = 26, kFremenBattleHardened = 27;
+}
 
 uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
@@ -142,8 +150,12 @@ class Brain {
   bool amended() const { return amend_; }
   uint16_t amend_amount() const { return amend_amount_; }
   uint16_t amend_amount2() const { return amend_amount2_; }
+  // A bribe (1.12) built from the seat's Bribe decision instead of a legal
+  // action (bot.h, is_valid_choice); decide() returned npos then.
+  const std::optional<action::Bribe>& bribe() const { return bribe_; }
 
  private:
+  std::optional<action::Bribe> bribe_;
   bool amend_ = false;
   uint16_t amend_amount_ = 0, amend_amount2_ = 0;
   const ViewInput& in_;
@@ -251,6 +263,11 @@ class Brain {
   size_t atreides_karama();  // npos: not now
   size_t fremen_karama_worm();  // npos: not now
   size_t guild_karama();
+  bool offer_bribe();         // sets bribe_ (1.12); false: none now
+  size_t karama_prevent_battle(Faction opp, TerritoryId t);  // npos: not now (3.01.11.02)
+  size_t karama_prevent_shipping();                          // npos: not now (3.01.11.02)
+  double cancel_value(uint8_t ability, Faction user) const;  // 3.01.11.01, in spice
+  bool threat(Faction f) const;  // close to winning: two strongholds alone, three with its ally's
   // 2.01.07 Wormsign: the territory the next spice blow's first worm will
   // devour, and where its first spice will appear (kNone8: not known).
   TerritoryId wormsign_doomed() const;
@@ -268,7 +285,6 @@ class Brain {
   int held_alone(Faction f) const;  // strongholds where f is the only faction with fighters
   double power(Faction f) const;
   double alliance_value(Faction f) const;
-  Faction window_owner() const;
 
   // ---- helpers ----
   int reserve() const;
@@ -320,6 +336,7 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::ProposeAlliance) || has_kind(ActionKind::AcceptAlliance) || has_kind(ActionKind::BreakAlliance))
     return nexus();
   if (has_kind(ActionKind::ClaimCharity)) return claim_charity();
+  if (has_kind(ActionKind::Bid) && offer_bribe()) return npos;
   if (has_kind(ActionKind::Bid) || (k_.phase == Phase::Bidding && has_kind(ActionKind::PlayCard))) return bid();
   if (has_kind(ActionKind::Revive) || (k_.phase == Phase::Revival && has_kind(ActionKind::PlayCard))) return revive();
   if (has_kind(ActionKind::Ship)) return ship();
@@ -437,8 +454,8 @@ size_t Brain::respond() {
   // 2.05.10 captured leader: hard captures (a leader for the pool), medium kills (2 spice).
   if (prompt.rfind("Captured", 0) == 0)
     return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept == hard(); }));
-  // 3.01.11.01 a Karama cancel window.
-  if (prompt.find("cancel it with a Karama") != std::string::npos) return karama_cancel();
+  // 3.01.11.01 a Karama cancel window: the view names the ability (not its text).
+  if (k_.cancel_ability != kNone8) return karama_cancel();
   // 3.01.22 a free-form Truthtrance question: its text is not in the view, so
   // the bot cannot know the truthful answer; it answers "no".
   if (prompt.find("Truthtrance") != std::string::npos) return respond_flag(false);
@@ -449,44 +466,50 @@ size_t Brain::respond() {
   return respond_flag(false);
 }
 
-// 3.01.11.01: cancel an ability as it is used. The only ability with a
-// window is the Guild's half-price shipping (its own and its ally's). Medium
-// never cancels. Hard and brutal cancel when the card spent is nearly
-// worthless (a Bene Gesserit worthless card), or when the shipper is an
-// enemy close to winning (two strongholds alone, three with an ally).
+// 3.01.11.01: cancel an ability as it is used (a KaramaCancel window; the
+// view names the ability and its user: View.cancel_ability, cancel_faction). Medium never cancels. Hard and
+// brutal weigh the cancellation (cancel_value) against the Karama kept, and
+// cancel with a nearly worthless card (a Bene Gesserit worthless card)
+// whenever the cancellation is worth anything; never their own or their
+// ally's ability.
 size_t Brain::karama_cancel() {
   auto decline = [&]() {
     return or_fallback(find_kind<action::Respond>([](const action::Respond& a) { return !a.accept; }));
   };
-  if (!hard()) return decline();
+  if (!hard() || k_.cancel_ability == kNone8 || k_.cancel_faction >= kNumFactions) return decline();
+  const auto user = static_cast<Faction>(k_.cancel_faction);
+  if (user == me() || k_.is_ally(user)) return decline();
   const size_t card = best<action::Respond>(
       [&](const action::Respond& a) { return a.accept && a.card != kNone8 ? -karama_keep(a.card) : kNeg; });
   if (card == npos) return decline();
   const double keep = karama_keep(legal_[card].as<action::Respond>().card);
-  const Faction owner = window_owner();
-  if (owner == me() || k_.is_ally(owner)) return decline();
-  const bool allied = k_.fac[static_cast<int>(owner)].ally != kNoFaction;
-  int sh = held_alone(owner);
-  if (allied) sh += held_alone(static_cast<Faction>(k_.fac[static_cast<int>(owner)].ally));
-  const bool threat = sh >= (allied ? 3 : 2);
-  if (keep <= 1.0 || threat) return card;
+  const double v = cancel_value(k_.cancel_ability, user);
+  if (v > 0 && (keep <= 1.0 || v > keep)) return card;
   return decline();
 }
 
-Faction Brain::window_owner() const {
-  const std::string& w = k_.window;
-  Faction out = me();
-  size_t at = std::string::npos;
-  for (int f = 0; f < kNumFactions; ++f) {
-    if (!k_.fac[f].present) continue;
-    const auto name = faction_name(static_cast<Faction>(f));
-    const size_t p = w.find(name);
-    if (p != std::string::npos && p < at) {
-      at = p;
-      out = static_cast<Faction>(f);
-    }
-  }
-  return out;
+// Close to winning by public information: two strongholds held alone, three
+// with its ally's (1.09.02.02, 1.10.02.02).
+bool Brain::threat(Faction f) const {
+  if (f == me() || k_.is_ally(f) || !k_.has(f)) return false;
+  const uint8_t ally = k_.fac[static_cast<int>(f)].ally;
+  int sh = held_alone(f);
+  if (ally < kNumFactions) sh += held_alone(static_cast<Faction>(ally));
+  return sh >= (ally < kNumFactions ? 3 : 2);
+}
+
+// What cancelling `ability` as `user` uses it is worth to this seat, in
+// spice: 6 when the user (or its ally) is close to winning; the battle
+// abilities 5 more when this seat is the user's opponent in the battle under
+// way (the Voice, Prescience, the Kwisatz Haderach; the capture of its
+// leader).
+double Brain::cancel_value(uint8_t ability, Faction user) const {
+  double v = threat(user) ? 6.0 : 0.0;
+  if (const uint8_t ally = k_.fac[static_cast<int>(user)].ally; ally < kNumFactions && threat(static_cast<Faction>(ally))) v = 6.0;
+  const bool battle_ability = ability == ab::kBgVoice || ability == ab::kAtreidesPrescience || ability == ab::kKwisatzHaderach ||
+                              ability == ab::kHarkonnenCapture;
+  if (battle_ability && k_.battle && (k_.seat == k_.aggressor || k_.seat == k_.defender) && opponent() == user) v += 5.0;
+  return v;
 }
 
 size_t Brain::claim_charity() { return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::ClaimCharity; })); }
@@ -604,10 +627,110 @@ size_t Brain::advisor() {
 
 size_t Brain::choose_battle() {
   if (!hard()) return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::ChooseBattle; }));
-  return or_fallback(best<action::ChooseBattle>([&](const action::ChooseBattle& a) {
+  const size_t i = best<action::ChooseBattle>([&](const action::ChooseBattle& a) {
     const auto opp = static_cast<Faction>(a.opponent);
     return static_cast<double>(k_.strength_in(me(), a.territory, opp) - k_.strength_in(opp, a.territory, me()));
-  }));
+  });
+  if (i == npos) return fallback();
+  // 3.01.11.02: first prevent the opponent's battle ability when that is worth the Karama.
+  const auto& battle = legal_[i].as<action::ChooseBattle>();
+  if (const size_t p = karama_prevent_battle(static_cast<Faction>(battle.opponent), battle.territory); p != npos) return p;
+  return i;
+}
+
+// ---- Karama prevention (3.01.11.02) ----------------------------------------------------
+
+// Hard and brutal, as the aggressor choosing its next battle (the battle has
+// not begun, so a prevention is for this one): prevent the opponent's
+// ability that weighs most in it, when it is worth more than the card kept
+// (a Karama 4, a Bene Gesserit worthless card 0.5). Worth, in spice: the
+// Voice and Prescience 3, the Kwisatz Haderach and the capture 2, the
+// Fremen's battle-hardened dial 1.5 (advanced), each Sardaukar or Fedaykin
+// in the territory 1 (they count one instead of two); half as much again
+// in a stronghold. A prevented ability is no longer offered, so the
+// decision is asked again and the battle chosen.
+size_t Brain::karama_prevent_battle(Faction opp, TerritoryId t) {
+  if (!hard() || t >= data::kNumTerritories) return npos;
+  int elites = 0;
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i) elites += k_.forces[static_cast<int>(opp)][ter.first_location + i][1];
+  const double stakes = is_stronghold(t) ? 1.5 : 1.0;
+  auto worth = [&](uint8_t ability) -> double {
+    switch (ability) {
+      case ab::kBgVoice:
+      case ab::kAtreidesPrescience: return 3.0;
+      case ab::kKwisatzHaderach:
+      case ab::kHarkonnenCapture: return k_.advanced ? 2.0 : 0.0;
+      case ab::kFremenBattleHardened: return k_.advanced ? 1.5 : 0.0;
+      case ab::kEmperorSardaukar:
+      case ab::kFremenFedaykin: return k_.advanced ? 1.0 * elites : 0.0;
+      default: return 0.0;
+    }
+  };
+  return best<action::PlayCard>(
+      [&](const action::PlayCard& a) {
+        if (!karama_like(a.card) || !(a.value & kKaramaPreventBit) || (a.value & kKaramaGuildRatesBit) || a.target != static_cast<uint8_t>(opp))
+          return kNeg;
+        return stakes * worth(static_cast<uint8_t>(a.value & 0x3F)) - karama_keep(a.card);
+      },
+      0.0);
+}
+
+// Brutal, at its own shipment: prevent the next half-price shipment of the
+// Guild or the Fremen's next two-territory movement when that faction is
+// close to winning (threat) and has not shipped yet this phase (worth 5).
+size_t Brain::karama_prevent_shipping() {
+  if (!brutal()) return npos;
+  return best<action::PlayCard>(
+      [&](const action::PlayCard& a) {
+        if (!karama_like(a.card) || !(a.value & kKaramaPreventBit) || (a.value & kKaramaGuildRatesBit) || a.target >= kNumFactions)
+          return kNeg;
+        const auto f = static_cast<Faction>(a.target);
+        const uint8_t ability = a.value & 0x3F;
+        if (ability != ab::kGuildHalfPrice && ability != ab::kFremenMovement) return kNeg;
+        if (!threat(f) || k_.fac[a.target].shipped) return kNeg;
+        return 5.0 - karama_keep(a.card);
+      },
+      0.0);
+}
+
+// ---- bribes (1.12) ---------------------------------------------------------------------
+
+// Hard and brutal, asked to bid: when an enemy is close to winning (threat)
+// and this seat is not, pay the strongest other faction that can contest it
+// (not the threat's ally, with forces on the planet) a few spice above the
+// reserve (hard 3, brutal 4; at least 2, keeping 2 more than the reserve),
+// so that it ships and fights next turn; the note says so. Once per
+// recipient and collection: not while spice already waits in front of its
+// shield (bribe_timing=mentat_pause; under immediate no bribe, for want of
+// that public mark). Built from the Bribe decision (its options, its range).
+bool Brain::offer_bribe() {
+  if (!hard()) return false;
+  const DecisionInfo* d = decision(ActionKind::Bribe);
+  if (!d || k_.ruling("bribe_timing") == "immediate") return false;
+  if (held_alone(me()) >= 2) return false;
+  Faction t = me();
+  for (int f = 0; f < kNumFactions; ++f)
+    if (threat(static_cast<Faction>(f)) && (t == me() || held_alone(static_cast<Faction>(f)) > held_alone(t))) t = static_cast<Faction>(f);
+  if (t == me()) return false;
+  const uint8_t t_ally = k_.fac[static_cast<int>(t)].ally;
+  Faction helper = me();
+  double top = 0;
+  for (uint16_t o : d->options) {
+    if (o >= kNumFactions) continue;
+    const auto f = static_cast<Faction>(o);
+    if (f == t || o == t_ally || k_.is_ally(f) || k_.forces_on_board(f) < 3) continue;
+    if (power(f) > top) {
+      top = power(f);
+      helper = f;
+    }
+  }
+  if (helper == me() || k_.fac[static_cast<int>(helper)].bribes > 0) return false;
+  const int amount = std::min({brutal() ? 4 : 3, spice() - reserve() - 2, d->max});
+  if (amount < std::max(2, d->min)) return false;
+  bribe_ = action::Bribe{.to = static_cast<uint8_t>(helper), .amount = static_cast<uint16_t>(amount),
+                         .note = "to stop " + std::string(faction_name(t))};
+  return true;
 }
 
 // ---- alliances (1.10.01) ------------------------------------------------------------
@@ -1214,6 +1337,7 @@ double Brain::evaluate(const Board& b) const {
 }
 
 size_t Brain::ship() {
+  if (const size_t p = karama_prevent_shipping(); p != npos) return p;
   const int sp = spice();
   const int keep = reserve();
   const bool half_now = ship_half();
@@ -1825,6 +1949,7 @@ class ProfileBot final : public Bot {
     if (p_ == Profile::Easy || !v) return in.legal[rng.below(static_cast<uint32_t>(in.legal.size()))];
     Brain b(in, p_, rng);
     const size_t i = b.decide();
+    if (b.bribe()) return *b.bribe();
     Action a = in.legal[i < in.legal.size() ? i : 0];
     if (b.amended() && i < in.legal.size()) set_amounts(a, b.amend_amount(), b.amend_amount2());
     return a;
@@ -1841,6 +1966,14 @@ std::unique_ptr<Bot> make_bot(Profile p, uint64_t seed) { return std::make_uniqu
 
 bool is_valid_choice(const ViewInput& in, const Action& a) {
   if (std::find(in.legal.begin(), in.legal.end(), a) != in.legal.end()) return true;
+  if (const auto* bribe = a.get_if<action::Bribe>()) {  // within the seat's Bribe decision
+    const Knowledge k = read_knowledge(in);
+    for (const auto& d : k.decisions)
+      if (d.kind == ActionKind::Bribe && bribe->amount >= d.min && bribe->amount <= d.max && bribe->note.size() <= 200 &&
+          std::find(d.options.begin(), d.options.end(), bribe->to) != d.options.end())
+        return true;
+    return false;
+  }
   if (a.kind() != ActionKind::GiveSpice && a.kind() != ActionKind::AllyPermission) return false;
   const Knowledge k = read_knowledge(in);
   const DecisionInfo* d = nullptr;

@@ -218,6 +218,9 @@ Knowledge read_knowledge(const ViewInput& in) {
   k.shield_wall_destroyed = v->shield_wall_destroyed();
   if (v->storm_override().has_value()) k.storm_override = *v->storm_override();
   if (v->window()) k.window = v->window()->str();
+  if (v->cancel_ability().has_value()) k.cancel_ability = *v->cancel_ability();
+  if (v->cancel_faction())
+    if (auto it = N.factions.find(sv(v->cancel_faction())); it != N.factions.end()) k.cancel_faction = static_cast<uint8_t>(it->second);
   if (v->wormsign()) k.wormsign = spice_card_by_name(v->wormsign()->str());
   if (v->spice_discard_a())
     for (const auto* c : *v->spice_discard_a()) {

@@ -98,6 +98,10 @@ struct Knowledge {
   bool shield_wall_destroyed = false;
   int storm_override = -1;      // 3.01.23 Weather Control this phase (-1: none)
   std::string window;           // the open response window, described (empty: none)
+  // An open KaramaCancel window (3.01.11.01): the ability a Respond
+  // accept=true cancels (rules::Ability id) and the faction using it.
+  uint8_t cancel_ability = kNone8;
+  uint8_t cancel_faction = kNoFaction;
   // 2.01.07 Wormsign: the spice card the Atreides saw on top of the spice
   // deck this turn (kNone8: none shown, or not the Atreides).
   uint8_t wormsign = kNone8;

@@ -607,6 +607,8 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     v_tt = tb.Finish();
   }
   auto v_window = rules::window_open(s) ? b.CreateString(rules::window_description(s)) : 0;
+  const Window* cancel = rules::window_open(s) && s.windows[s.window_depth - 1].kind == WindowKind::KaramaCancel ? &s.windows[s.window_depth - 1] : nullptr;
+  auto v_cancel_faction = cancel ? b.CreateString(faction_key(s.faction_at(cancel->owner))) : 0;
   // 2.01.07 Wormsign: the card the Atreides looked at, theirs to know until the turn ends.
   const bool wormsign = s.atreides.wormsign_turn == s.turn && s.atreides.wormsign_card < data::kNumSpiceCards &&
                         rules::secret_kept(s, rules::Secret::Wormsign) &&
@@ -649,6 +651,10 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   vb.add_treachery_set_aside(v_aside);
   if (s.storm_override != kNone8) vb.add_storm_override(s.storm_override);
   if (v_window.o) vb.add_window(v_window);
+  if (cancel) {
+    vb.add_cancel_ability(cancel->subject);
+    vb.add_cancel_faction(v_cancel_faction);
+  }
   if (v_wormsign.o) vb.add_wormsign(v_wormsign);
   fb::FinishViewBuffer(b, vb.Finish());
   return std::string_view(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());

@@ -19,8 +19,10 @@
 
 #include "bots/bot.h"
 #include "bots/selfplay.h"
+#include "core/rules/battle_abilities.h"
 #include "core/rules/rules.h"
 #include "events/codec.h"
+#include "events/view_generated.h"
 #include "inspect/custody.h"
 #include "inspect/projection.h"
 #include "store/room.h"
@@ -276,7 +278,7 @@ Action bot_choice(const GameState& s, Faction f, Profile p, uint64_t seed = 1) {
   REQUIRE_FALSE(in.legal.empty());
   const Action a = make_bot(p, seed)->choose(in);
   REQUIRE(is_valid_choice(in, a));
-  if (a.kind() != ActionKind::GiveSpice && a.kind() != ActionKind::AllyPermission)
+  if (a.kind() != ActionKind::GiveSpice && a.kind() != ActionKind::AllyPermission && a.kind() != ActionKind::Bribe)
     REQUIRE(std::find(in.legal.begin(), in.legal.end(), a) != in.legal.end());
   return a;
 }
@@ -1092,4 +1094,121 @@ TEST_CASE("bot self-play is pinned: three games give the recorded event hashes",
     CHECK(n == pin.events);
     CHECK(digest == pin.digest);
   }
+}
+
+// ---- issue 17 item 4: cancel windows read from the decision, prevention, bribes ---------------
+
+TEST_CASE("3.01.11.01 bots find a cancel window by the view's cancel_ability, and hard and brutal cancel the Voice aimed at them",
+          "[bots]") {
+  Rulings r = Rulings::defaults();
+  std::string err;
+  REQUIRE(r.set("karama_windows", "all_other_seats", &err));
+  GameState s = scenario::game({Faction::BeneGesserit, Faction::Harkonnen}, false, 7, r);
+  scenario::play_until(s, Phase::ShipmentMovement, 1);
+  clear_board(s);
+  const LocationId arrakeen = scenario::loc("Arrakeen");
+  s.storm_sector = (data::location(arrakeen).sector + 9) % data::kNumSectors;
+  put(s, Faction::BeneGesserit, arrakeen, 5);
+  put(s, Faction::Harkonnen, arrakeen, 5);
+  const uint8_t karama = give_card(s, Faction::Harkonnen, TreacheryKind::Karama);
+  give_card(s, Faction::BeneGesserit, TreacheryKind::Baliset);
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::Battle);
+  for (int i = 0; i < 10 && s.step != rules::ability::kVoice; ++i) {
+    const Seat x = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
+    const auto legal = legal_actions(s, x);
+    Action a = scenario::pass();
+    if (std::find(legal.begin(), legal.end(), a) == legal.end()) a = legal.front();
+    scenario::act(s, s.faction_at(x), a);
+  }
+  REQUIRE(s.step == rules::ability::kVoice);
+  scenario::act(s, Faction::BeneGesserit, action::Voice{.must = false, .kind = rules::ability::kPoisonWeapon});
+  REQUIRE(s.window_depth == 1);
+  const ViewInput in = make_input(s, s.seat_of(Faction::Harkonnen));
+  REQUIRE(in.view() != nullptr);
+  REQUIRE(in.view()->cancel_ability().has_value());
+  CHECK(*in.view()->cancel_ability() == static_cast<uint8_t>(rules::Ability::BgVoice));
+  REQUIRE(in.view()->cancel_faction() != nullptr);
+  CHECK(in.view()->cancel_faction()->str() == "bene_gesserit");
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    const Action a = bot_choice(s, Faction::Harkonnen, p);
+    REQUIRE(a.kind() == ActionKind::Respond);
+    CHECK(a.as<action::Respond>().accept == (p != Profile::Medium));
+    if (p != Profile::Medium) CHECK(a.as<action::Respond>().card == karama);
+  }
+}
+
+TEST_CASE("3.01.11.02 hard and brutal bots prevent the opponent's battle ability before they choose the battle", "[bots]") {
+  for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+    INFO(profile_name(p));
+    GameState s = scenario::game({Faction::Atreides, Faction::BeneGesserit, Faction::Harkonnen});
+    scenario::play_until(s, Phase::ShipmentMovement, 1);
+    clear_board(s);
+    const LocationId arrakeen = scenario::loc("Arrakeen"), carthag = scenario::loc("Carthag"), tuek = scenario::loc("Tuek's Sietch");
+    s.storm_sector = (data::location(arrakeen).sector + 9) % data::kNumSectors;
+    // Every faction has two battles, so the first aggressor chooses; the
+    // Harkonnen are strong in theirs, so the chosen opponent is the
+    // Atreides (Prescience) or the Bene Gesserit (the Voice).
+    put(s, Faction::Atreides, arrakeen, 5);
+    put(s, Faction::BeneGesserit, arrakeen, 5);
+    put(s, Faction::Atreides, carthag, 3);
+    put(s, Faction::Harkonnen, carthag, 8);
+    put(s, Faction::BeneGesserit, tuek, 3);
+    put(s, Faction::Harkonnen, tuek, 8);
+    rules::Ctx c{s, nullptr};
+    rules::enter_phase(c, Phase::Battle);
+    REQUIRE(waiting_for(s) != 0);
+    const Faction me = s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s))));
+    const uint8_t karama = give_card(s, me, TreacheryKind::Karama);
+    const Action a = bot_choice(s, me, p);
+    if (p == Profile::Medium) {
+      CHECK(a.kind() == ActionKind::ChooseBattle);
+      continue;
+    }
+    REQUIRE(a.kind() == ActionKind::PlayCard);
+    const auto& play = a.as<action::PlayCard>();
+    CHECK(play.card == karama);
+    CHECK((play.value & rules::kKaramaPrevent) != 0);
+    REQUIRE(play.target < kNumFactions);
+    const auto opp = static_cast<Faction>(play.target);
+    CHECK(opp != me);
+    REQUIRE((opp == Faction::Atreides || opp == Faction::BeneGesserit));
+    const rules::Ability theirs = opp == Faction::Atreides ? rules::Ability::AtreidesPrescience : rules::Ability::BgVoice;
+    CHECK((play.value & 0x3F) == static_cast<int>(theirs));  // in a stronghold: worth the Karama
+    scenario::act(s, me, a);
+    const Action b = bot_choice(s, me, p);  // then that battle
+    REQUIRE(b.kind() == ActionKind::ChooseBattle);
+    CHECK(b.as<action::ChooseBattle>().opponent == play.target);
+  }
+}
+
+TEST_CASE("1.12 hard and brutal bots bribe the strongest other faction when an enemy is close to winning, once", "[bots]") {
+  for (bool threat : {false, true})
+    for (auto p : {Profile::Medium, Profile::Hard, Profile::Brutal}) {
+      INFO(profile_name(p) << ", the Atreides hold two strongholds alone: " << threat);
+      GameState s = harkonnen_to_bid();
+      clear_board(s);
+      set_spice_to(s, Faction::Harkonnen, 15);
+      if (threat) {
+        put(s, Faction::Atreides, scenario::loc("Sietch Tabr"), 3);
+        put(s, Faction::Atreides, scenario::loc("Habbanya Sietch"), 3);
+      }
+      put(s, Faction::Emperor, scenario::loc("The Great Flat"), 6);
+      put(s, Faction::Harkonnen, scenario::loc("Carthag"), 2);
+      const Action a = bot_choice(s, Faction::Harkonnen, p);
+      if (!threat || p == Profile::Medium) {
+        CHECK(a.kind() != ActionKind::Bribe);
+        continue;
+      }
+      REQUIRE(a.kind() == ActionKind::Bribe);
+      const auto& bribe = a.as<action::Bribe>();
+      CHECK(bribe.to == static_cast<uint8_t>(Faction::Emperor));
+      CHECK(bribe.amount == (p == Profile::Brutal ? 4 : 3));
+      CHECK_THAT(bribe.note, Catch::Contains("Atreides"));
+      scenario::act(s, Faction::Harkonnen, a);
+      CHECK(s.of(Faction::Emperor).bribes == bribe.amount);
+      CHECK(s.of(Faction::Harkonnen).spice == 15 - bribe.amount);
+      CHECK(bot_choice(s, Faction::Harkonnen, p).kind() != ActionKind::Bribe);  // once: the spice waits in front of the shield
+    }
 }

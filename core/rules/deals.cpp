@@ -23,7 +23,9 @@
 // decisions/legal_actions offer them (legal: a few amounts) only to a seat
 // the game waits for, and AllyPermission only in the phases that use it, so
 // random and bot play stays short; validate accepts them from any seat at
-// any time.
+// any time. A Bribe is offered as a decision (1..spice, the factions it may
+// go to) but never listed by legal_actions: random play would only throw
+// spice away; bots build theirs from the decision (bots/bot.h).
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
@@ -127,9 +129,20 @@ void apply_anytime(Ctx& c, Seat seat, const Action& a) {
 void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (s.phase == Phase::Setup || s.phase == Phase::MentatPause || window_open(s) || !has_bit(s.waiting, seat) || ability_step(s)) return;
   const Faction me = s.faction_at(seat);
+  const auto& fs = s.of(me);
+  // 1.12 a bribe to any other faction but the ally (validate_anytime's rules; legal_actions lists none).
+  if (fs.spice > 0 && !(s.turn == 1 && s.phase == Phase::Storm && s.rulings.is(RulingId::DealTiming, 1))) {
+    Decision d{ActionKind::Bribe,
+               std::string("Bribe another faction (1.12): Bribe.amount spice from behind your shield ") +
+                   (s.rulings.is(RulingId::BribeTiming, 1) ? "to behind theirs" : "to in front of theirs, theirs at the Mentat Pause") +
+                   " (Bribe.to; Bribe.note says what for)",
+               1, fs.spice, {}};
+    for (int f = 0; f < kNumFactions; ++f)
+      if (s.has(static_cast<Faction>(f)) && static_cast<Faction>(f) != me && fs.ally != f) d.options.push_back(static_cast<uint16_t>(f));
+    if (!d.options.empty()) out.push_back(std::move(d));
+  }
   const uint8_t ally = live_ally(s, me);
   if (ally == kNoFaction) return;
-  const auto& fs = s.of(me);
   if (faction_rules(me).gives_ally_spice && fs.spice > 0)
     out.push_back(Decision{ActionKind::GiveSpice, "Give spice to your ally, behind their shield, at any time (2.03.06)", 1, fs.spice, {ally}});
   const bool bids = s.rulings.is(RulingId::AllyBidSupport, kBidPermission);
