@@ -1072,9 +1072,9 @@ TEST_CASE("bot self-play is pinned: three games give the recorded event hashes",
     uint64_t digest;
   };
   const Pin pins[] = {
-      {1, 6, true, 900, 0x6045c0f24a00c483ULL},
-      {2, 4, false, 396, 0x304285c46653f5c3ULL},
-      {3, 5, true, 676, 0x02279962e5628918ULL},
+      {1, 6, true, 607, 0x38131487a31eb0baULL},
+      {2, 4, false, 337, 0xb4a607a78bad71bdULL},
+      {3, 5, true, 589, 0x57b9ac15d00b65f6ULL},
   };
   for (const auto& pin : pins) {
     GameSpec spec = spec_for(pin.seed, pin.players, pin.advanced,

@@ -304,7 +304,7 @@ TEST_CASE("1.07.04.04 a leader that fought in another territory this phase may n
   auto r = rejected(s, Faction::Atreides, plan(jessica, 1));
   CHECK(r.code == RejectCode::IllegalChoice);
   CHECK_THAT(r.reason, Catch::Contains("1.07.04.04"));
-  const auto ds = decisions(s, seat(s, Faction::Atreides));
+  const auto ds = phase_decisions(s, seat(s, Faction::Atreides));
   REQUIRE(ds.size() == 1);
   CHECK(std::find(ds[0].options.begin(), ds[0].options.end(), jessica) == ds[0].options.end());
   CHECK(ds[0].options.size() == 4);
@@ -338,7 +338,7 @@ TEST_CASE("1.07.04.05 no leader available: a Cheap Hero must be played, 1.07.04.
     const uint8_t hero = give(s, Faction::Atreides, data::TreacheryKind::CheapHeroine);
     enter_battle(s);
     CHECK(rejected(s, Faction::Atreides, plan(kNone8, 1)).code == RejectCode::IllegalChoice);
-    const auto ds = decisions(s, seat(s, Faction::Atreides));
+    const auto ds = phase_decisions(s, seat(s, Faction::Atreides));
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].options == std::vector<uint16_t>{static_cast<uint16_t>(100 + hero)});
     check_legal_strict(s);

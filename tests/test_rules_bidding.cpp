@@ -683,8 +683,7 @@ TEST_CASE("1.04 decisions and legal actions: only the seat to bid, every legal a
       for (const auto& d : decisions(s, x)) CHECK(d.kind == ActionKind::PlayCard);  // only cards (core/rules/cards.cpp)
       for (const auto& a : legal_actions(s, x)) CHECK(a.kind() == ActionKind::PlayCard);
     }
-    auto ds = decisions(s, cur);
-    while (!ds.empty() && ds.back().kind == ActionKind::PlayCard) ds.pop_back();  // card plays come after the phase's
+    auto ds = phase_decisions(s, cur);  // card plays and anytime offers come after the phase's
     REQUIRE_FALSE(ds.empty());
     CHECK(ds.back().kind == ActionKind::Pass);
     auto la = legal_actions(s, cur);

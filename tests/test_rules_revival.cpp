@@ -319,7 +319,7 @@ TEST_CASE("1.05 decisions and legal actions: every legal action is accepted, Pas
   for (Faction f : {Faction::Atreides, Faction::Emperor, Faction::Fremen}) {
     const Seat seat = s.seat_of(f);
     REQUIRE(waiting(s, f));
-    auto ds = decisions(s, seat);
+    auto ds = phase_decisions(s, seat);
     REQUIRE(ds.size() == 2);
     CHECK(ds[0].kind == ActionKind::Revive);
     CHECK(ds[1].kind == ActionKind::Pass);

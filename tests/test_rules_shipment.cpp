@@ -737,9 +737,8 @@ TEST_CASE("1.06 decisions and legal actions: every legal action is accepted, Pas
   for (int i = 0; i < 40 && s.phase == Phase::ShipmentMovement; ++i) {
     const Seat who = static_cast<Seat>(__builtin_ctz(waiting_for(s)));
     const Faction f = s.faction_at(who);
-    auto ds = decisions(s, who);
-    // The allies' standing choice (1.10.02.06 AllyPermission) comes after the phase's own.
-    std::erase_if(ds, [](const Decision& d) { return d.kind == ActionKind::AllyPermission; });
+    // The allies' standing choice (1.10.02.06 AllyPermission) and the anytime offers come after the phase's own.
+    auto ds = phase_decisions(s, who);
     REQUIRE(ds.size() == 2);
     CHECK(ds[1].kind == ActionKind::Pass);
     check_legal(s, f);

@@ -257,6 +257,20 @@ inline void discard_spice_onto(GameState& s, int pile, std::vector<uint8_t> ids)
   }
 }
 
+// The decisions of the step the seat is asked (decisions() lists them first),
+// without the card plays and the anytime offers that follow them (3.01 cards,
+// 1.12 Bribe, 2.03.06 GiveSpice, ally permissions: core/rules/cards.cpp,
+// core/rules/deals.cpp).
+inline std::vector<Decision> phase_decisions(const GameState& s, Seat seat) {
+  auto ds = decisions(s, seat);
+  auto anytime = [](ActionKind k) {
+    return k == ActionKind::PlayCard || k == ActionKind::Bribe || k == ActionKind::GiveSpice ||
+           k == ActionKind::AllyPermission;
+  };
+  while (!ds.empty() && anytime(ds.back().kind)) ds.pop_back();
+  return ds;
+}
+
 // Every legal action of every seat validates, and every waited-for seat has a
 // decision and a legal action.
 inline void check_legal(const GameState& s) {
