@@ -1,12 +1,14 @@
 #include "store/ack_log.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <memory>
+#include <string_view>
 
 #include <xxhash.h>
 
@@ -19,7 +21,7 @@ constexpr std::string_view kMagic = "MENTAT-ACKS 1\n";
 void put_be(std::string& s, uint64_t v, int bytes) {
   for (int i = bytes - 1; i >= 0; --i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
 }
-uint64_t get_be(const std::string& s, size_t pos, int bytes) {
+uint64_t get_be(std::string_view s, size_t pos, int bytes) {
   uint64_t v = 0;
   for (int i = 0; i < bytes; ++i) v = (v << 8) | static_cast<uint8_t>(s[pos + static_cast<size_t>(i)]);
   return v;
@@ -41,19 +43,19 @@ std::string encode(const AckRecord& r) {
   return out;
 }
 
-bool decode(const std::string& p, AckRecord* r) {
+bool decode(std::string_view p, AckRecord* r) {
   if (p.size() < 2) return false;
   r->kind = static_cast<AckRecord::Kind>(p[0]);
   if (r->kind != AckRecord::Event && r->kind != AckRecord::Fork && r->kind != AckRecord::Secret) return false;
   size_t pos = 1;
   const size_t room_len = static_cast<uint8_t>(p[pos++]);
   if (p.size() < pos + room_len + 2) return false;
-  r->room = p.substr(pos, room_len);
+  r->room.assign(p.substr(pos, room_len));
   pos += room_len;
   const size_t name_len = get_be(p, pos, 2);
   pos += 2;
   if (p.size() != pos + name_len + 16) return false;
-  r->name = p.substr(pos, name_len);
+  r->name.assign(p.substr(pos, name_len));
   pos += name_len;
   r->version = static_cast<int64_t>(get_be(p, pos, 8));
   r->sequence = get_be(p, pos + 8, 8);
@@ -77,22 +79,36 @@ bool sync_dir(const std::string& dir, std::string* error) {
 
 bool AckLog::read(const std::string& path, bool salvage, std::vector<AckRecord>* out, bool* exists, std::string* error) {
   out->clear();
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  *exists = static_cast<bool>(f);
-  if (!f) return true;
-  // One read of the whole file (it is 1 MiB long: a character iterator cost
-  // a read-only open, e.g. a cold replay, several milliseconds).
-  std::string s;
-  if (const std::streamoff size = f.tellg(); size > 0) {
-    s.resize(static_cast<size_t>(size));
-    f.seekg(0);
-    f.read(s.data(), size);
-    s.resize(static_cast<size_t>(f.gcount()));
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  *exists = fd >= 0;
+  if (fd < 0) {
+    if (errno == ENOENT) return true;
+    *exists = true;
+    *error = path + " cannot be read: " + std::strerror(errno);
+    return false;
   }
-  if (f.bad()) {
+  // One read of the whole file (it is 1 MiB long) into a buffer that is not
+  // zero-filled first: a read-only open (a cold replay) pays for this file.
+  struct stat st {};
+  std::unique_ptr<char[]> buf;
+  size_t got = 0;
+  bool bad = ::fstat(fd, &st) != 0;
+  if (!bad && st.st_size > 0) {
+    buf.reset(new char[static_cast<size_t>(st.st_size)]);
+    while (got < static_cast<size_t>(st.st_size)) {
+      const ssize_t n = ::read(fd, buf.get() + got, static_cast<size_t>(st.st_size) - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) bad = true;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+  }
+  ::close(fd);
+  if (bad) {
     *error = path + " cannot be read";
     return false;
   }
+  const std::string_view s(buf.get(), got);
   if (s.compare(0, kMagic.size(), kMagic) != 0) {
     *error = path + " is damaged: it does not start with the acknowledgement log's header";
     return salvage;
@@ -102,7 +118,7 @@ bool AckLog::read(const std::string& path, bool salvage, std::vector<AckRecord>*
     if (at > s.size() || s.size() - at < 12) return false;
     const size_t n = get_be(s, at, 4);
     if (n > s.size() - at - 12) return false;
-    const std::string p = s.substr(at + 4, n);
+    const std::string_view p = s.substr(at + 4, n);
     *next = at + 12 + n;
     return XXH3_64bits(p.data(), p.size()) == get_be(s, at + 4 + n, 8) && decode(p, r);
   };

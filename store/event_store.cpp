@@ -7,12 +7,18 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include "events/mentat_generated.h"
 #include "store/be64.h"
 #include "store/rocks_store.h"
 #ifdef MENTAT_WITH_POSTGRES
-#include "store/pg_store.h"
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
 #endif
 
 namespace mentat::store {
@@ -44,6 +50,57 @@ bool unseal_event(const std::string& room, int64_t version, std::string_view val
   return true;
 }
 
+#ifdef MENTAT_WITH_POSTGRES
+namespace {
+
+std::atomic<PostgresOpener> g_pg_opener{nullptr};
+std::once_flag g_pg_load_once;
+std::string g_pg_load_error;  // written once under g_pg_load_once
+
+// Loads mentat_pg.so (see set_postgres_opener in event_store.h) and
+// registers its opener, or records why it could not.
+void load_pg_module() {
+  std::vector<std::string> where;
+  if (const char* env = std::getenv("MENTAT_PG_MODULE"); env && *env) where.emplace_back(env);
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) where.push_back((exe.parent_path() / "mentat_pg.so").string());
+#ifdef MENTAT_PG_MODULE_BUILT
+  where.emplace_back(MENTAT_PG_MODULE_BUILT);
+#endif
+  std::string tried;
+  for (const auto& path : where) {
+    if (!std::filesystem::exists(path, ec)) {
+      tried += (tried.empty() ? "" : ", ") + path + " (absent)";
+      continue;
+    }
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      const char* e = dlerror();
+      tried += (tried.empty() ? "" : ", ") + path + " (" + (e ? e : "cannot be loaded") + ")";
+      continue;
+    }
+    using Entry = PostgresOpener (*)();
+    auto entry = reinterpret_cast<Entry>(dlsym(h, "mentat_pg_opener"));
+    if (!entry) {
+      tried += (tried.empty() ? "" : ", ") + path + " (no mentat_pg_opener: not a Mentat PostgreSQL module)";
+      continue;
+    }
+    PostgresOpener expected = nullptr;
+    g_pg_opener.compare_exchange_strong(expected, entry());
+    return;  // the module stays loaded for the life of the process
+  }
+  g_pg_load_error = "the PostgreSQL backend module mentat_pg.so could not be loaded (looked at: " + tried +
+                    "); set MENTAT_PG_MODULE to its path, or rebuild mentat (scripts/install-deps.sh installs libpqxx-dev)";
+}
+
+}  // namespace
+
+void set_postgres_opener(PostgresOpener opener) { g_pg_opener.store(opener); }
+#else
+void set_postgres_opener(PostgresOpener) {}
+#endif
+
 bool is_postgres_location(const std::string& location) {
   return location.starts_with("postgresql://") || location.starts_with("postgres://");
 }
@@ -53,7 +110,10 @@ std::unique_ptr<EventStore> EventStore::open(const std::string& location, const 
   if (is_postgres_location(location)) {
 #ifdef MENTAT_WITH_POSTGRES
     if (lost) lost->clear();
-    return PgStore::open(location, opts, error);
+    if (!g_pg_opener.load()) std::call_once(g_pg_load_once, load_pg_module);
+    if (const PostgresOpener opener = g_pg_opener.load()) return opener(location, opts, error);
+    *error = g_pg_load_error + "; it cannot open " + location.substr(0, location.find("://") + 3) + "...";
+    return nullptr;
 #else
     *error = "this mentat was built without PostgreSQL (libpqxx-dev was not installed when it was built: "
              "scripts/install-deps.sh installs it); it cannot open " + location.substr(0, location.find("://") + 3) + "...";

@@ -102,6 +102,23 @@ bool is_postgres_location(const std::string& location);
 // EventStore::dir(), which is it).
 std::string redact_location(const std::string& location);
 
+class EventStore;
+
+// The PostgreSQL backend (store/pg_store.h) lives in a module of its own,
+// mentat_pg.so, so that a process that never opens a postgresql:// location
+// never loads libpq and the libraries it needs. EventStore::open() asks the
+// opener registered here; when none is registered it loads the module once
+// (dlopen) from, in order: $MENTAT_PG_MODULE, the directory of the running
+// executable, the build tree the binary was built in; and registers the
+// module's opener. A module that cannot be found or loaded makes each
+// postgresql:// open fail with sentences saying where it looked and why.
+// Programs that link the backend into themselves (tests/pg) register
+// PgStore's opener directly. Thread-safe; a registered opener is never
+// unregistered.
+using PostgresOpener = std::unique_ptr<EventStore> (*)(const std::string& url, const Options& opts,
+                                                       std::string* error);
+void set_postgres_opener(PostgresOpener opener);
+
 class EventStore {
  public:
   // Opens (or creates) the store at `location` (a directory, or a

@@ -286,6 +286,12 @@ bool PgStore::migrate(PgConn& pc, std::string* error) {
   return true;
 }
 
+PostgresOpener PgStore::opener() {
+  return [](const std::string& url, const Options& opts, std::string* error) -> std::unique_ptr<EventStore> {
+    return open(url, opts, error);
+  };
+}
+
 std::unique_ptr<PgStore> PgStore::open(const std::string& url, const Options& opts, std::string* error) {
   std::unique_ptr<PgStore> st(new PgStore(url, opts));
   bool ok = false;

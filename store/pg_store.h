@@ -54,6 +54,9 @@ class PgStore final : public EventStore {
   // database whose schema is newer than this release's, and for readers one
   // without a schema or with an older one.
   static std::unique_ptr<PgStore> open(const std::string& url, const Options& opts, std::string* error);
+  // open() as the PostgresOpener that EventStore::open() calls
+  // (store/event_store.h, set_postgres_opener).
+  static PostgresOpener opener();
   ~PgStore() override;
 
   bool create_fork(const std::string& room, const std::string& parent, int64_t parent_version,

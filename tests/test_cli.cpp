@@ -285,3 +285,26 @@ TEST_CASE("CLI: --json on selfplay, tournament and recover is valid JSON alone o
   }
   fs::remove_all(dir);
 }
+
+#ifdef MENTAT_WITH_POSTGRES
+TEST_CASE("CLI: the PostgreSQL backend is a module, loaded only for a postgresql:// location", "[cli][pg]") {
+  // The binary does not link libpq or libpqxx (store/event_store.h,
+  // set_postgres_opener): a command on a RocksDB store never loads them.
+  auto l = testrun::run_shell(std::string("ldd ") + MENTAT_BINARY);
+  REQUIRE(l.code == 0);
+  CHECK(l.out.find("libstdc++") != std::string::npos);  // ldd listed the libraries
+  CHECK(l.out.find("libpq.so") == std::string::npos);
+  CHECK(l.out.find("libpqxx") == std::string::npos);
+  // A postgresql:// location loads mentat_pg.so: what fails is the connection
+  // (nothing listens on port 1), not the module.
+  auto r = run("--data postgresql://127.0.0.1:1/none rooms");
+  CHECK(r.code != 0);
+  CHECK_THAT(r.out, Catch::Contains("cannot connect to the store at postgresql://127.0.0.1:1/none"));
+  CHECK_THAT(r.out, !Catch::Contains("mentat_pg.so"));
+  // MENTAT_PG_MODULE naming something that is not the module: the next place
+  // is tried (the binary's directory), so the open still reaches the server.
+  r = testrun::run_shell("MENTAT_PG_MODULE=/nonexistent/mentat_pg.so " + std::string(MENTAT_BINARY) +
+                         " --data postgresql://127.0.0.1:1/none rooms");
+  CHECK_THAT(r.out, Catch::Contains("cannot connect to the store"));
+}
+#endif
