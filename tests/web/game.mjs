@@ -401,7 +401,17 @@ async function run() {
   while (await playOne(mob)) assert.ok(++guard < 400, 'the game ends');
   await mob.waitForSelector('#game-over');
   log('Game Over on the phone:', await mob.textContent('#game-over'), JSON.stringify(stats));
-  await mob.locator('#game-over').scrollIntoViewIfNeeded();
+  // The page may redraw the panel (a late poll) between finding and
+  // scrolling it: find it again and retry a few times.
+  for (let tries = 0; ; tries++) {
+    try {
+      await mob.locator('#game-over').scrollIntoViewIfNeeded({ timeout: 5000 });
+      break;
+    } catch (e) {
+      if (tries >= 4 || !/not attached|detached/i.test(String(e))) throw e;
+      await sleep(200);
+    }
+  }
   await shot(mob, 'phone-game-over', 390, 844);
   assert.ok(stats.widgets.Ship || stats.widgets.Move || stats.widgets.Bid || stats.widgets.BattlePlan, 'a widget was used');
   assert.ok(stats.generic > 0, 'the generic controls were used');
