@@ -268,6 +268,11 @@ class Brain {
   size_t karama_prevent_shipping();                          // npos: not now (3.01.11.02)
   double cancel_value(uint8_t ability, Faction user) const;  // 3.01.11.01, in spice
   bool threat(Faction f) const;  // close to winning: two strongholds alone, three with its ally's
+  // CHOAM (CHOAM & Richese): the Inflation token, selling cards (npos: keep them).
+  size_t choam_inflation();
+  size_t choam_sell();
+  size_t choam_card();  // a worthless card's power (npos: none worth it now)
+  size_t choam_trade();  // the alliance's card trade (npos: not now)
   // 2.01.07 Wormsign: the territory the next spice blow's first worm will
   // devour, and where its first spice will appear (kNone8: not known).
   TerritoryId wormsign_doomed() const;
@@ -323,6 +328,13 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::SelectTraitor)) return select_traitor();
   if (has_kind(ActionKind::Predict)) return predict();
   if (has_kind(ActionKind::PlaceForces)) return place_forces();
+  if (has_kind(ActionKind::ChoamInflation)) return choam_inflation();
+  if (has_kind(ActionKind::ChoamTrade))
+    if (size_t i = choam_trade(); i != npos) return i;
+  if (has_kind(ActionKind::ChoamCard))
+    if (size_t i = choam_card(); i != npos) return i;
+  if (has_kind(ActionKind::ChoamSell))
+    if (size_t i = choam_sell(); i != npos) return i;
   // Alliance spice (any time the seat is asked): the Emperor's gift, the allowance.
   if (has_kind(ActionKind::GiveSpice) || has_kind(ActionKind::AllyPermission))
     if (size_t i = alliance_spice(); i != npos) return i;
@@ -357,6 +369,101 @@ size_t Brain::decide() {
   // Anything else (a kind added after this build, e.g. a Nexus with nothing
   // but Pass): Pass where legal, else the first legal non-card action.
   return fallback();
+}
+
+// ---- CHOAM (CHOAM & Richese; docs/BOTS.md, docs/factions/choam.md) -------------------------------
+
+// The Inflation token (Mentat Pause): medium doubles the next charity (its
+// income is 2 a player); hard and brutal double it too unless CHOAM is rich
+// enough to deny everyone their charity (Cancel).
+size_t Brain::choam_inflation() {
+  const int side = hard() && spice() >= 12 ? 2 : 1;
+  return or_fallback(find_kind<action::ChoamInflation>([side](const action::ChoamInflation& a) { return a.side == side; }));
+}
+
+// Selling: medium sells every card it may (worthless for 2, a copy for 3);
+// hard and brutal keep one worthless card to discard in a battle plan while
+// the hand is small, and keep the second copy of a defense while poor in cards.
+size_t Brain::choam_sell() {
+  int worthless = 0;
+  for (uint8_t c : k_.hand) worthless += data::treachery_card(c).category == data::TreacheryCategory::Worthless;
+  return best<action::ChoamSell>([&](const action::ChoamSell& a) {
+    if (a.card >= data::kNumAllTreacheryCards) return -1.0;
+    const auto cat = data::treachery_card(a.card).category;
+    const auto kind = data::treachery_card(a.card).kind;
+    // Medium keeps Kulon and La La La for their powers, hard+ every power card while the hand is not full.
+    const bool power = kind == data::TreacheryKind::Kulon || kind == data::TreacheryKind::LaLaLa;
+    if (cat == data::TreacheryCategory::Worthless && (power || hard()) && static_cast<int>(k_.hand.size()) < 4) return -1.0;
+    if (cat == data::TreacheryCategory::Worthless) return hard() && worthless == 1 && k_.hand.size() <= 2 ? -1.0 : 2.0;
+    if (hard() && data::is_defense(cat) && k_.hand.size() <= 2) return -1.0;
+    return 3.0;
+  }, 0.0);
+}
+
+// The worthless-card powers. Medium: La La La on the faction with the largest
+// free revival, Kulon whenever it is offered. Hard and brutal: La La La only on
+// a faction with forces in the tanks; Kulon when CHOAM has forces on the
+// board; Baliset on a stronghold CHOAM holds; Jubba Cloak on its largest
+// group in a sand territory; Trip to Gamont on an enemy alone in a stronghold
+// with a single force (it frees the stronghold), else on the largest enemy stack.
+size_t Brain::choam_card() {
+  return best<action::ChoamCard>([&](const action::ChoamCard& a) {
+    if (a.card >= data::kNumAllTreacheryCards) return -1.0;
+    const auto kind = data::treachery_card(a.card).kind;
+    const Faction f = a.faction < kNumFactions ? static_cast<Faction>(a.faction) : me();
+    switch (kind) {
+      case data::TreacheryKind::LaLaLa: {
+        if (a.faction >= kNumFactions || k_.is_ally(f)) return -1.0;
+        const int free = data::faction_setup(f).free_revival;
+        if (hard() && k_.fac[a.faction].tanks[0] + k_.fac[a.faction].tanks[1] == 0) return -1.0;
+        return free > 0 ? 1.0 + free : -1.0;
+      }
+      case data::TreacheryKind::Kulon: return !hard() || k_.forces_on_board(me()) > 0 ? 1.0 : -1.0;
+      case data::TreacheryKind::Baliset:
+        if (!hard() || a.location >= data::kNumLocations) return -1.0;
+        return data::territory(data::territory_of(a.location)).kind == data::TerritoryKind::Stronghold ? 1.0 : -1.0;
+      case data::TreacheryKind::JubbaCloak: {
+        if (!hard() || a.location >= data::kNumLocations) return -1.0;
+        const TerritoryId t = data::territory_of(a.location);
+        if (data::territory(t).storm_protected) return -1.0;
+        return 0.5 + k_.forces_in_territory(me(), t);
+      }
+      case data::TreacheryKind::TripToGamont: {
+        if (!hard() || a.location >= data::kNumLocations || f == me() || k_.is_ally(f)) return -1.0;
+        const TerritoryId t = data::territory_of(a.location);
+        const bool stronghold = data::territory(t).kind == data::TerritoryKind::Stronghold;
+        if (stronghold && k_.forces_in_territory(f, t) == 1) return 10.0;
+        return 0.5 + 0.1 * k_.forces_in_territory(f, t);
+      }
+      default: return -1.0;
+    }
+  }, 0.0);
+}
+
+// The card trade. CHOAM offers its least useful card once a turn (not again
+// in a turn an offer was declined); hard and brutal only a card worth less
+// than an unseen one. The ally answers with its least useful card (medium),
+// hard and brutal decline when every card it holds is worth more than an
+// unseen card. CHOAM never withdraws.
+size_t Brain::choam_trade() {
+  if (me() == Faction::Choam) {
+    if (k_.choam_trade_open || k_.choam_traded_turn == k_.turn || k_.choam_declined_turn == k_.turn) return npos;
+    return best<action::ChoamTrade>([&](const action::ChoamTrade& a) {
+      if (a.card >= data::kNumAllTreacheryCards) return -1.0;
+      const double v = card_value(a.card);
+      if (hard() && v >= unknown_card_value()) return -1.0;
+      return 100.0 - v;
+    }, 0.0);
+  }
+  if (!k_.choam_trade_open) return npos;
+  size_t i = best<action::ChoamTrade>([&](const action::ChoamTrade& a) {
+    if (a.card >= data::kNumAllTreacheryCards) return -1.0;
+    const double v = card_value(a.card);
+    if (hard() && v > unknown_card_value() + 1) return -1.0;
+    return 100.0 - v;
+  }, 0.0);
+  if (i == npos) i = find_kind<action::ChoamTrade>([](const action::ChoamTrade& a) { return a.card == kNone8; });
+  return i;
 }
 
 // ---- setup ----------------------------------------------------------------------------

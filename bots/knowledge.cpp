@@ -222,6 +222,11 @@ Knowledge read_knowledge(const ViewInput& in) {
   if (v->cancel_faction())
     if (auto it = N.factions.find(sv(v->cancel_faction())); it != N.factions.end()) k.cancel_faction = static_cast<uint8_t>(it->second);
   if (v->wormsign()) k.wormsign = spice_card_by_name(v->wormsign()->str());
+  if (const auto* ch = v->choam()) {
+    k.choam_trade_open = ch->trade_open();
+    k.choam_traded_turn = ch->traded_turn();
+    k.choam_declined_turn = ch->trade_declined_turn();
+  }
   if (v->spice_discard_a())
     for (const auto* c : *v->spice_discard_a()) {
       const uint8_t id = spice_card_by_name(c->str());

@@ -105,6 +105,9 @@ struct Knowledge {
   // 2.01.07 Wormsign: the spice card the Atreides saw on top of the spice
   // deck this turn (kNone8: none shown, or not the Atreides).
   uint8_t wormsign = kNone8;
+  // CHOAM (CHOAM & Richese): the card trade with its ally (public).
+  bool choam_trade_open = false;
+  int choam_traded_turn = 0, choam_declined_turn = 0;
   std::vector<uint8_t> spice_discard_a;  // spice card ids, top last
   std::vector<std::pair<std::string, std::string>> rulings;  // key, value
   struct Truthtrance {

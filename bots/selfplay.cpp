@@ -331,6 +331,11 @@ int run_selfplay(const SelfPlayOptions& o) {
   base.factions = factions;
   base.advanced = o.rules == "advanced";
   base.max_turns = static_cast<uint8_t>(std::clamp(o.turns, 0, 255));
+  // An expansion faction brings its module (CHOAM: choam_richese).
+  for (Faction f : factions)
+    for (int m = 0; m < data::kNumModules; ++m)
+      if (data::module_info(static_cast<data::Module>(m)).factions & faction_bit(f))
+        base.modules = static_cast<uint16_t>(base.modules | data::module_bit(static_cast<data::Module>(m)));
   if (auto bad = check_setup(base)) return fail(2, *bad);
   auto st = open_store(o.data_dir, o.no_sync, &error);
   if (!st) return fail(3, error);
@@ -416,6 +421,11 @@ int run_tournament(const TournamentOptions& o) {
   base.factions = factions;
   base.advanced = o.rules == "advanced";
   base.max_turns = static_cast<uint8_t>(std::clamp(o.turns, 0, 255));
+  // An expansion faction brings its module (CHOAM: choam_richese).
+  for (Faction f : factions)
+    for (int m = 0; m < data::kNumModules; ++m)
+      if (data::module_info(static_cast<data::Module>(m)).factions & faction_bit(f))
+        base.modules = static_cast<uint16_t>(base.modules | data::module_bit(static_cast<data::Module>(m)));
   if (auto bad = check_setup(base)) return fail(2, *bad);
   auto st = open_store(o.data_dir, o.no_sync, &error);
   if (!st) return fail(3, error);

@@ -73,8 +73,12 @@ enum class ActionKind : uint8_t {
   GiveSpice = 30,
   KeepCards = 31,
   AllyPermission = 32,
+  ChoamSell = 33,
+  ChoamInflation = 34,
+  ChoamCard = 35,
+  ChoamTrade = 36,
 };
-inline constexpr int kMaxActionKind = 32;
+inline constexpr int kMaxActionKind = 36;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -309,6 +313,25 @@ struct AllyPermission {
   uint16_t bids = 0;
   MENTAT_ACTION_KIND(AllyPermission);
 };
+// CHOAM (core/factions/choam.cpp).
+struct ChoamSell {
+  TreacheryId card = kNone8;
+  MENTAT_ACTION_KIND(ChoamSell);
+};
+struct ChoamInflation {
+  uint8_t side = 0;  // 1 Double, 2 Cancel
+  MENTAT_ACTION_KIND(ChoamInflation);
+};
+struct ChoamCard {
+  TreacheryId card = kNone8;
+  uint8_t faction = kNoFaction;
+  LocationId location = kNone8;
+  MENTAT_ACTION_KIND(ChoamCard);
+};
+struct ChoamTrade {
+  TreacheryId card = kNone8;  // kNone8: CHOAM withdraws its offer, the ally declines
+  MENTAT_ACTION_KIND(ChoamTrade);
+};
 
 #undef MENTAT_ACTION_KIND
 
@@ -320,7 +343,8 @@ using ActionVariant =
                  action::ClaimCharity, action::Bid, action::Revive, action::Ship, action::Move, action::ProposeAlliance, action::AcceptAlliance,
                  action::BreakAlliance, action::Bribe, action::Deal, action::PlayCard, action::Respond, action::SendSpiritualAdvisor, action::Flip,
                  action::GuildTiming, action::WormRide, action::BattlePlan, action::ChooseBattle, action::CallTraitor, action::SetRulings,
-                 action::Prescience, action::PrescienceAnswer, action::Voice, action::GiveSpice, action::KeepCards, action::AllyPermission>;
+                 action::Prescience, action::PrescienceAnswer, action::Voice, action::GiveSpice, action::KeepCards, action::AllyPermission,
+                 action::ChoamSell, action::ChoamInflation, action::ChoamCard, action::ChoamTrade>;
 static_assert(std::variant_size_v<ActionVariant> == kMaxActionKind + 1, "one alternative per union tag");
 
 namespace detail {

@@ -17,7 +17,7 @@ std::string_view action_kind_name(ActionKind k) {
       "AcceptAlliance", "BreakAlliance", "Bribe", "Deal", "PlayCard", "Respond",
       "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide", "BattlePlan", "ChooseBattle",
       "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice", "GiveSpice", "KeepCards",
-      "AllyPermission"};
+      "AllyPermission", "ChoamSell", "ChoamInflation", "ChoamCard", "ChoamTrade"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }
@@ -133,8 +133,10 @@ GameState creation_state(const GameSetup& setup) {
     fs.in_game = 1;
     fs.seat = static_cast<Seat>(i);
   }
-  for (int i = 0; i < data::kNumLeaders; ++i) {
-    s.leaders[i].holder = static_cast<uint8_t>(data::leader(static_cast<LeaderId>(i)).faction);
+  for (int i = 0; i < data::kNumLeaders; ++i) {  // a leader not in this game (the basic game's Auditor) has no holder
+    s.leaders[i].holder = s.leader_in_game(static_cast<LeaderId>(i)) || !s.has(data::leader(static_cast<LeaderId>(i)).faction)
+                              ? static_cast<uint8_t>(data::leader(static_cast<LeaderId>(i)).faction)
+                              : kNoFaction;
   }
   return s;
 }

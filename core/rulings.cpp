@@ -185,6 +185,20 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "1.00.05 and 3.05 (an ability used holds the game as a response window does). `open` is not a reading of the rules: it is "
        "the engine's behaviour before rules version 3, kept so that games recorded then replay exactly",
        3, 1},
+      {RulingId::KulonOrnithopter, "kulon_ornithopter",
+       "CHOAM & Richese: CHOAM plays Kulon (one extra territory of movement) while its movement is three territories by ornithopter: four, or three?",
+       {"plus_one", "cap_three"}, 0,
+       "reference RP-kulon-ornithopter: treachery.online adds Kulon after every other range rule (3 + 1 = 4); the seeds keep "
+       "the three-territory maximum of the ornithopter mode"},
+      {RulingId::GamontTarget, "gamont_target",
+       "CHOAM & Richese: whose force may CHOAM's Trip to Gamont send back to its reserves?",
+       {"another_faction", "any_faction"}, 0,
+       "reference RP-gamont-target: the card text and DuneBot say 'another player'; treachery.online lets CHOAM pick any "
+       "faction's force, its own included"},
+      {RulingId::ChoamTradeLimit, "choam_trade_limit",
+       "CHOAM & Richese: how often may CHOAM and its ally trade a card?",
+       {"once_per_turn", "unlimited"}, 0,
+       "reference RP-choam-trade-limit: treachery.online allows one trade a turn; DuneBot sets no limit"},
   }};
   return r;
 }

@@ -59,8 +59,11 @@ enum class RulingId : uint8_t {
   FremenDefaultWin = 40,          // 1.09.05 vs 2.04.12: the Fremen default win without the Guild is shared with their ally, or not
   PassedBidder = 41,              // 1.04.06.02: a seat that passed on a card is out of its bidding, or asked again after a raise
   AbilityStepDeals = 42,          // 1.00.05: deals, bribes, gifts and card plays wait while an ability is used as a step (legacy: open)
+  KulonOrnithopter = 43,          // CHOAM's Kulon with ornithopter movement: one more territory (4), or the 3 stays the cap
+  GamontTarget = 44,              // CHOAM's Trip to Gamont: a force of another faction, or of any faction (CHOAM's own too)
+  ChoamTradeLimit = 45,           // CHOAM's card trade with its ally: once a turn, or without limit
 };
-inline constexpr int kNumRulings = 43;
+inline constexpr int kNumRulings = 46;
 
 struct RulingInfo {
   RulingId id;

@@ -380,6 +380,25 @@ struct StrongholdCardsState {
   uint8_t holder[data::kNumStrongholdCards] = {kNoFaction, kNoFaction, kNoFaction, kNoFaction, kNoFaction, kNoFaction};
 };
 
+// CHOAM (CHOAM & Richese; core/factions/choam.cpp): encoded with the module.
+enum class Inflation : uint8_t { None = 0, Double = 1, Cancel = 2 };
+struct ChoamState {
+  Inflation inflation = Inflation::None;  // the Inflation token's face up side this turn; public
+  uint8_t inflation_turn = 0;    // turn of the Mentat Pause that placed it (0: not yet: once a game); public
+  uint8_t inflation_flipped = 0; // 1 once it was flipped (the next Mentat Pause removes it); public
+  uint8_t inflation_offered = 0; // 1 while CHOAM's Mentat Pause step offers to place it; public
+  uint8_t charity_bank = 0;      // 1: a Karama prevents CHOAM's charity this phase, the bank pays the claims; public
+  uint8_t traded_turn = 0;       // last turn CHOAM traded a card with its ally (ruling choam_trade_limit); public
+  uint8_t trade_offer = kNone8;  // the card CHOAM offers its ally (kNone8: none); SECRET (CHOAM only)
+  uint8_t trade_open = 0;        // 1 while an offer waits for the ally's answer; public
+  uint8_t trade_declined_turn = 0;  // last turn the ally declined (or CHOAM withdrew) an offer; public
+  // The worthless-card powers in effect (public; the turn they were used in, 0: none).
+  uint8_t baliset_territory = kNone8, baliset_turn = 0;  // Baliset: no moves into this territory
+  uint8_t jubba_territory = kNone8, jubba_turn = 0;      // Jubba Cloak: no storm losses here
+  uint8_t kulon_turn = 0;                                // Kulon: one more territory of movement
+  uint8_t lalala_faction = kNoFaction, lalala_turn = 0;  // La La La: no free revival for this faction
+};
+
 // A card whose effect is resolving (3.01: neither in a hand nor discarded
 // until its use ends, e.g. the Ornithopter of Ixians & Tleilaxu). Public.
 inline constexpr int kMaxPlayed = 4;
@@ -465,12 +484,20 @@ struct GameState {
   RicheseState richese;               // Module::ChoamRichese
   LeaderSkillsState skills;           // Module::LeaderSkills
   StrongholdCardsState stronghold_cards;  // Module::StrongholdCards
+  ChoamState choam;                   // Module::ChoamRichese
+  // 3.01.11.02 the abilities 32..63 (bit = ability - 32; the module factions' ids); encoded when any module is used.
+  uint32_t prevented_hi[kNumFactions] = {};
 
   // ---- helpers (pure) ----
   bool has(Faction fa) const {  // false for kNoFaction (a neutral leader's "faction")
     return static_cast<int>(fa) < kNumFactions && f[static_cast<int>(fa)].in_game != 0;
   }
   bool uses(data::Module m) const { return (modules & data::module_bit(m)) != 0; }
+  // A leader of a faction in the game that is in this game: the CHOAM Auditor
+  // only in the advanced game (CHOAM & Richese).
+  bool leader_in_game(LeaderId l) const {
+    return has(data::leader(l).faction) && (l != data::kAuditor || advanced != 0);
+  }
   FactionState& of(Faction fa) { return f[static_cast<int>(fa)]; }
   const FactionState& of(Faction fa) const { return f[static_cast<int>(fa)]; }
   Faction faction_at(Seat s) const { return static_cast<Faction>(seat_faction[s]); }

@@ -139,6 +139,13 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
       const auto& a = action.as<action::AllyPermission>();
       return fb::CreateAllyPermission(b, a.shipment, a.bids).Union();
     }
+    case ActionKind::ChoamSell: return fb::CreateChoamSell(b, action.as<action::ChoamSell>().card).Union();
+    case ActionKind::ChoamInflation: return fb::CreateChoamInflation(b, action.as<action::ChoamInflation>().side).Union();
+    case ActionKind::ChoamTrade: return fb::CreateChoamTrade(b, action.as<action::ChoamTrade>().card).Union();
+    case ActionKind::ChoamCard: {
+      const auto& a = action.as<action::ChoamCard>();
+      return fb::CreateChoamCard(b, a.card, fbf(a.faction), a.location).Union();
+    }
     case ActionKind::None: break;
   }
   return 0;
@@ -368,6 +375,14 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
     case fb::Action::AllyPermission: {
       auto* t = table<fb::AllyPermission>(obj);
       out->emplace(action::AllyPermission{.shipment = t->shipment(), .bids = t->bids()});
+      break;
+    }
+    case fb::Action::ChoamSell: out->emplace(action::ChoamSell{.card = table<fb::ChoamSell>(obj)->card()}); break;
+    case fb::Action::ChoamInflation: out->emplace(action::ChoamInflation{.side = table<fb::ChoamInflation>(obj)->side()}); break;
+    case fb::Action::ChoamTrade: out->emplace(action::ChoamTrade{.card = table<fb::ChoamTrade>(obj)->card()}); break;
+    case fb::Action::ChoamCard: {
+      auto* t = table<fb::ChoamCard>(obj);
+      out->emplace(action::ChoamCard{.card = t->card(), .faction = static_cast<uint8_t>(t->faction()), .location = t->location()});
       break;
     }
     case fb::Action::NONE: *out = Action{}; break;

@@ -234,10 +234,12 @@ uint32_t build(FlatBufferBuilder& b, const GameState& s, bool resume, bool shuff
   // given: a fresh state with the leaders' own holders and the default storm
   // deck.
   GameState base;
-  for (int id = 0; id < data::kNumLeaders; ++id)
-    base.leaders[id].holder = static_cast<uint8_t>(data::leader(static_cast<LeaderId>(id)).faction);
   for (int i = 0; i < kNumFactions; ++i) base.f[i].in_game = s.f[i].in_game;
   base.advanced = s.advanced;
+  for (int id = 0; id < data::kNumLeaders; ++id)  // as creation_state: the basic game's Auditor has no holder
+    base.leaders[id].holder = base.leader_in_game(static_cast<LeaderId>(id)) || !base.has(data::leader(static_cast<LeaderId>(id)).faction)
+                                  ? static_cast<uint8_t>(data::leader(static_cast<LeaderId>(id)).faction)
+                                  : kNoFaction;
   base.fremen.storm_card = s.fremen.storm_card;
   default_storm_deck(base);  // the deck read() fills in for this storm card ...
   base.fremen.storm_card = 0;  // ... which itself is printed when dealt
@@ -477,7 +479,7 @@ bool read(const void* table, GameSetup* out, std::string* error) {
         for (int i = 0; i < pile->n; ++i)
           if (pile->ids[i] < data::kNumLeaders) elsewhere[pile->ids[i]] = true;
     for (int l = 0; l < data::kNumLeaders; ++l)
-      if (s.has(data::leader(static_cast<LeaderId>(l)).faction) && !elsewhere[l]) s.traitor_deck.push(static_cast<uint8_t>(l));
+      if (s.leader_in_game(static_cast<LeaderId>(l)) && !elsewhere[l]) s.traitor_deck.push(static_cast<uint8_t>(l));
   }
   // 2.04.13 the advanced Fremen storm deck, unless the fields give it.
   if (!storm_deck_given) default_storm_deck(s);

@@ -107,6 +107,10 @@ void visit_custody(const GameState& s, Fn&& fn) {
   for (int l = 0; l < data::kNumLeaders; ++l) {
     if (!s.has(data::leader(static_cast<LeaderId>(l)).faction)) continue;
     const auto& ls = s.leaders[l];
+    if (!s.leader_in_game(static_cast<LeaderId>(l))) {  // the basic game's Auditor stays in the box
+      fn(Component::Leader, static_cast<uint8_t>(l), [] { return std::string("out_of_game"); });
+      continue;
+    }
     fn(Component::Leader, static_cast<uint8_t>(l), [&ls] {
       std::string zone;
       switch (ls.zone) {
@@ -230,7 +234,7 @@ std::optional<Violation> check_invariants(const GameState& s) {
   for (int i = 0; i < data::kNumSpiceCards; ++i)
     if (seen[1][i] != 1) return Violation{"custody", fmt::format("{} is nowhere", component_label(Component::Spice, static_cast<uint8_t>(i)))};
   for (int l = 0; l < data::kNumLeaders; ++l) {
-    if (!s.has(data::leader(static_cast<LeaderId>(l)).faction)) continue;
+    if (!s.leader_in_game(static_cast<LeaderId>(l))) continue;  // the basic game's Auditor has no traitor card
     if (seen[2][l] != 1) return Violation{"custody", fmt::format("{} is nowhere", component_label(Component::Traitor, static_cast<uint8_t>(l)))};
   }
   if (s.advanced && s.has(Faction::Fremen) && s.phase != Phase::Setup)

@@ -113,6 +113,9 @@ std::vector<Choice> label_choices(const LabelInputs& in, const Decision& d) {
       case ActionKind::Revive: out.push_back(Choice{v, names::leader_name(static_cast<LeaderId>(v)), "leader", {{"leader", v}}}); break;
       case ActionKind::BattlePlan: out.push_back(leader_or_hero(v, v, "leader", "cheap_hero")); break;
       case ActionKind::KeepCards: out.push_back(Choice{v, names::card_name(static_cast<TreacheryId>(v)), "card", {{"keep[]", v}}}); break;
+      case ActionKind::ChoamSell:
+      case ActionKind::ChoamCard:
+      case ActionKind::ChoamTrade:
       case ActionKind::PlayCard:
       case ActionKind::Respond: out.push_back(Choice{v, names::card_name(static_cast<TreacheryId>(v)), "card", {{"card", v}}}); break;
       case ActionKind::Predict: out.push_back(faction_choice(v, v, "faction")); break;

@@ -107,6 +107,28 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
                          : "sets what the ally may spend";
       break;
     }
+    case ActionKind::ChoamSell: {
+      const uint8_t card = a.as<action::ChoamSell>().card;  // sold face up (CHOAM & Richese)
+      what = fmt::format("sells {}", card < data::kNumAllTreacheryCards ? std::string(data::treachery_card(card).name) : "a card");
+      break;
+    }
+    case ActionKind::ChoamCard: {
+      const auto& use = a.as<action::ChoamCard>();  // played face up
+      what = fmt::format("plays {}", use.card < data::kNumAllTreacheryCards ? std::string(data::treachery_card(use.card).name) : "a card");
+      if (use.faction < kNumFactions) what += " on " + fac(use.faction);
+      if (use.location < data::kNumLocations) what += " in " + loc_name(use.location);
+      break;
+    }
+    case ActionKind::ChoamTrade: {
+      const uint8_t card = a.as<action::ChoamTrade>().card;  // the faces are the two allies' secret
+      what = card == kNone8 ? "withdraws or declines the card trade"
+                            : show_hidden && card < data::kNumAllTreacheryCards ? fmt::format("puts {} in the card trade", data::treachery_card(card).name)
+                                                                                 : "puts a card in the card trade";
+      break;
+    }
+    case ActionKind::ChoamInflation:
+      what = a.as<action::ChoamInflation>().side == 1 ? "places the Inflation token, Double side up" : "places the Inflation token, Cancel side up";
+      break;
     case ActionKind::KeepCards: {
       const auto& kept = a.as<action::KeepCards>();
       what = "keeps";

@@ -280,7 +280,7 @@ struct OffsetList {
 // (with static data): what is not shown is left zero, so the key, like the
 // entry, is the same for every state the viewer cannot tell apart.
 struct FactionShown {
-  uint32_t prevented = 0;  // 3.01.11.02 (public)
+  uint32_t prevented = 0, prevented_hi = 0;  // 3.01.11.02 (public)
   uint16_t spice = 0, bribes = 0, permit_ship = 0, permit_bids = 0;
   uint8_t faction = 0, mine = 0, show_spice = 0, show_permits = 0, show_dial = 0, storm_dial = 0, hand_count = 0,
           ally = kNoFaction;
@@ -313,6 +313,7 @@ FactionsKey factions_key(const GameState& s, Viewer who) {
     e.faction = static_cast<uint8_t>(f);
     e.mine = mine;
     e.prevented = s.prevented[static_cast<int>(f)];
+    e.prevented_hi = s.prevented_hi[static_cast<int>(f)];
     e.show_spice = mine || my_ally;
     if (e.show_spice) e.spice = fs.spice;
     e.show_permits = (mine || my_ally) && fs.ally != kNoFaction;  // 1.10.02.03: between the allies
@@ -381,7 +382,7 @@ Offset<flatbuffers::Vector<Offset<fb::FactionView>>> build_factions(Interned& st
       if (e.prediction_faction != kNoFaction) pred = strs.of(static_cast<Faction>(e.prediction_faction));
     }
     OffsetList<flatbuffers::String, rules::kNumAbilities> prevented;  // 3.01.11.02 (public)
-    const uint32_t bits = e.prevented;
+    const uint64_t bits = e.prevented | (uint64_t{e.prevented_hi} << 32);
     for (int i = 0; i < rules::kNumAbilities && bits; ++i) {
       if (!((bits >> i) & 1u)) continue;
       if (const auto* info = rules::ability_info(static_cast<rules::Ability>(i)))
@@ -614,6 +615,16 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
                         rules::secret_kept(s, rules::Secret::Wormsign) &&
                         (all || (who.kind == Viewer::SeatView && rules::sees_secret(s, me, rules::Secret::Wormsign)));
   auto v_wormsign = wormsign ? strs.spice_name(s.atreides.wormsign_card) : 0;
+  Offset<fb::ChoamView> v_choam = 0;  // CHOAM (CHOAM & Richese): public, but the card offered in a trade
+  if (s.uses(data::Module::ChoamRichese) && s.has(Faction::Choam)) {
+    const auto& ch = s.choam;
+    auto inflation = b.CreateString(ch.inflation == Inflation::Double ? "double" : ch.inflation == Inflation::Cancel ? "cancel" : "");
+    Offset<fb::CardView> offer = 0;
+    if (ch.trade_offer < data::kNumAllTreacheryCards && (all || (who.kind == Viewer::SeatView && me == Faction::Choam)))
+      offer = fb::CreateCardView(b, ch.trade_offer, strs.card_name(ch.trade_offer));
+    v_choam = fb::CreateChoamView(b, inflation, ch.inflation_turn, ch.charity_bank != 0, ch.trade_open != 0, offer, ch.traded_turn,
+                                  ch.trade_declined_turn);
+  }
   fb::ViewBuilder vb(b);
   vb.add_viewer(v_viewer);
   vb.add_version(s.version);
@@ -656,6 +667,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     vb.add_cancel_faction(v_cancel_faction);
   }
   if (v_wormsign.o) vb.add_wormsign(v_wormsign);
+  if (v_choam.o) vb.add_choam(v_choam);
   fb::FinishViewBuffer(b, vb.Finish());
   return std::string_view(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
 }

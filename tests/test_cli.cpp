@@ -95,14 +95,20 @@ TEST_CASE("CLI: new refuses factions and modules whose rules are not implemented
   fs::remove_all(dir);
   const std::string data = "--data " + dir.string();
 
-  auto r = run(data + " new --factions atreides,choam --seed 4");
+  auto r = run(data + " new --factions atreides,richese --modules choam_richese --seed 4");
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("choam (CHOAM) is not implemented"));
-  CHECK_THAT(r.out, Catch::Contains("playable factions: atreides, bene_gesserit, emperor, fremen, harkonnen, spacing_guild"));
+  CHECK_THAT(r.out, Catch::Contains("richese (Richese) is not implemented"));
+  CHECK_THAT(r.out, Catch::Contains("playable factions: atreides, bene_gesserit, emperor, fremen, harkonnen, spacing_guild, choam"));
+  r = run(data + " new --factions atreides,choam --seed 4");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("faction choam needs a module this game does not use"));
+  // CHOAM sits with its module (issue 15).
+  r = run(data + " new --factions atreides,choam --modules choam_richese --seed 4 --room c1");
+  CHECK(r.code == 0);
 
   r = run(data + " new --factions atreides,fremen --modules choam_richese,leader_skills,stronghold_cards --seed 4");
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("module choam_richese (CHOAM & Richese) is not implemented"));
+  CHECK_THAT(r.out, Catch::Contains("module leader_skills (Leader Skills (CHOAM & Richese)) is not implemented"));
 
   r = run(data + " new --factions atreides,fremen --modules spice_harvest --seed 4");
   CHECK(r.code == 2);

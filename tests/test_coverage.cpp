@@ -53,3 +53,44 @@ TEST_CASE("the rules coverage file names existing tests and known statuses", "[c
   }
   CHECK(rules == 336);  // numbered_rules/0.md-3.md
 }
+
+// docs/rules-coverage-choam.tsv: the CHOAM items of issue 15 (item number and
+// items, e.g. choam.2.charity), the same columns and checks as above.
+TEST_CASE("the CHOAM coverage file names existing tests and known statuses", "[coverage]") {
+  const std::string root = MENTAT_SOURCE_DIR;
+  std::set<std::string> names;
+  const std::regex tc("TEST_CASE\\(\"([^\"]*)\"");
+  for (const auto& e : std::filesystem::directory_iterator(root + "/tests")) {
+    if (e.path().extension() != ".cpp") continue;
+    std::ifstream f(e.path());
+    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    for (std::sregex_iterator it(text.begin(), text.end(), tc), end; it != end; ++it) names.insert((*it)[1]);
+  }
+  std::ifstream f(root + "/docs/rules-coverage-choam.tsv");
+  REQUIRE(f.good());
+  std::string line;
+  std::getline(f, line);
+  CHECK(line == "rule\tstatus\ttests\tnote");
+  std::set<std::string> seen;
+  int rows = 0;
+  while (std::getline(f, line)) {
+    std::vector<std::string> cols;
+    std::stringstream ss(line);
+    std::string c;
+    while (std::getline(ss, c, '\t')) cols.push_back(c);
+    cols.resize(4);
+    ++rows;
+    INFO("item " << cols[0]);
+    CHECK(seen.insert(cols[0]).second);
+    CHECK((cols[1] == "implemented" || cols[1] == "partial" || cols[1] == "not-yet" || cols[1] == "not-applicable"));
+    if (cols[1] == "implemented") CHECK(!cols[2].empty());
+    if (cols[1] != "implemented") CHECK(!cols[3].empty());
+    std::stringstream ts(cols[2]);
+    std::string t;
+    while (std::getline(ts, t, '|')) {
+      t = std::regex_replace(t, std::regex("^ +| +$"), "");
+      if (!t.empty()) CHECK(names.count(t) == 1);
+    }
+  }
+  CHECK(rows > 0);
+}

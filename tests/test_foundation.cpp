@@ -118,7 +118,11 @@ std::vector<Action> one_of_each_kind() {
           action::Voice{.must = true, .kind = 78},
           action::GiveSpice{.to = 3, .amount = 6},
           action::KeepCards{.keep = {4, 9, 22}},
-          action::AllyPermission{.shipment = 5, .bids = 2}};
+          action::AllyPermission{.shipment = 5, .bids = 2},
+          action::ChoamSell{.card = 28},
+          action::ChoamInflation{.side = 2},
+          action::ChoamCard{.card = 31, .faction = 3, .location = 40},
+          action::ChoamTrade{.card = 7}};
 }
 
 TEST_CASE("every typed action kind round-trips through bytes and JSON, field by field", "[events]") {

@@ -58,7 +58,7 @@ std::string module_list(ModuleSet set);  // the keys, comma-separated, "" for no
 // Factions a game with `modules` may seat: the six base ones always, plus the
 // factions of its modules.
 FactionMask factions_allowed(ModuleSet modules);
-// Whether this release implements a faction's rules (today: the six base ones).
+// Whether this release implements a faction's rules (the six base ones and CHOAM).
 bool faction_rules_implemented(Faction f);
 // The card sets a game with `modules` puts in `place` (bit i = CardSet i); the
 // base set is always in the treachery deck.

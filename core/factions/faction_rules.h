@@ -162,6 +162,16 @@ struct FactionRules {
   // charity is (charity.cpp consumes it when the faction answers, or at the
   // phase's start when it is not asked); Ability::None: none.
   Ability (*charity_prevention_due)(const GameState& s) = nullptr;
+  // CHOAM (CHOAM & Richese): the Charity phase begins (before anyone is
+  // asked; core/factions/choam.cpp collects CHOAM's income, consuming its
+  // prevention); this faction never claims (no_charity_claim); it pays the
+  // others' claims while charity_payer is true; charity_multiplier scales
+  // every charity amount (-1: none; 0 means no charity this turn: the phase
+  // asks nobody).
+  void (*charity_begins)(Ctx& c) = nullptr;
+  bool no_charity_claim = false;
+  bool (*charity_payer)(const GameState& s) = nullptr;
+  int (*charity_multiplier)(const GameState& s) = nullptr;
 
   // ---- 1.04 bidding (bidding.cpp), 3.01.11 Karama cards (cards.cpp) ----
   // 2.01.05: the faction sees the card up for bid (bidding in progress).
@@ -200,6 +210,16 @@ struct FactionRules {
   // `ally_extra_revival` forces of its ally beyond the limit (None: no).
   Ability pays_ally_revival = Ability::None;
   int ally_extra_revival = 0;
+  // True when this faction's ability takes faction f's free revival this
+  // turn (CHOAM's La La La).
+  bool (*blocks_free_revival)(const GameState& s, Faction f) = nullptr;
+  // CHOAM: this faction revives up to `revival_limit` forces a turn (0: the
+  // 3 of 1.05.01) at `revival_cost` spice each beyond its free revival (0:
+  // the 2 of 1.05.01.03), by `revival_ability` (3.01.11.02: a prevention is
+  // used up by its next revival answer, which follows 1.05.01).
+  int revival_limit = 0;
+  int revival_cost = 0;
+  Ability revival_ability = Ability::None;
 
   // ---- 1.06 shipment and movement (shipment_movement.cpp) ----
   // The phase begins (after its scratch is reset, before anyone ships):
@@ -287,6 +307,11 @@ struct FactionRules {
   // The ability marked ✷ its movement `a` uses as it is made (a KaramaCancel
   // window, 3.01.11.01; 2.02.16 Take Up Arms), or Ability::None.
   Ability (*move_uses)(const GameState& s, const action::Move& a) = nullptr;
+  // Folded over the factions in the game after every other range rule:
+  // `mover`'s range with this faction's bonus (CHOAM's Kulon).
+  int (*movement_bonus)(const GameState& s, Faction mover, int range) = nullptr;
+  // Why `mover` may not move into territory `to` now (empty: it may): CHOAM's Baliset.
+  std::string (*move_blocked)(const GameState& s, Faction mover, TerritoryId to) = nullptr;
 
   // ---- 1.07 battle (battle.cpp) ----
   // 2.03.08-09 / 2.04.18 (advanced): the battle worth of one of this
@@ -357,10 +382,28 @@ struct FactionRules {
   bool (*after_battle)(Ctx& c) = nullptr;
   // Each battle ends (after any after_battle decision): 2.05.11.
   void (*battle_ends)(GameState& s) = nullptr;
+  // `payer` paid `paid` spice dialed in a battle to the bank (1.13.04.05),
+  // no traitor revealed: the advanced CHOAM takes half from the bank.
+  void (*battle_spice_paid)(GameState& s, Faction payer, int paid) = nullptr;
 
   // ---- 1.12 deals (deals.cpp) ----
   // 2.03.06: this faction may give spice to its ally at any time (GiveSpice).
   bool gives_ally_spice = false;
+  // Why no bribe may be made now (a sentence; null: 1.12 applies): CHOAM's
+  // Inflation token Double side up.
+  const char* (*forbids_bribes)(const GameState& s) = nullptr;
+  // The faction's own any-time actions (the 1.12 path, deals.cpp: after setup,
+  // outside response windows and ability steps): `owns` names its kinds;
+  // validate/apply them from any seat (`seat` need not be the faction's: an
+  // ally's answer); decisions/legal add what `seat` may do now (deals.cpp
+  // calls them only for a seat the game waits for).
+  struct AnyTime {
+    bool (*owns)(ActionKind k) = nullptr;
+    std::optional<Rejection> (*validate)(const GameState& s, Seat seat, const Action& a) = nullptr;
+    void (*apply)(Ctx& c, Seat seat, const Action& a) = nullptr;
+    void (*decisions)(const GameState& s, Seat seat, std::vector<Decision>& out) = nullptr;
+    void (*legal)(const GameState& s, Seat seat, std::vector<Action>& out) = nullptr;
+  } anytime;
 
   // ---- 1.14 the faction's once-a-game Karama power (cards.cpp) ----
   // cards.cpp checks what every power shares (advanced game, a Karama in
@@ -398,6 +441,11 @@ struct FactionRules {
   uint32_t keeps_secrets = 0;
   bool (*reveals)(const GameState& s, Faction viewer, Secret what, int side) = nullptr;
 
+  // ---- 1.09 Mentat Pause (mentat_pause.cpp) ----
+  // A step this faction takes in the Mentat Pause after the victory check
+  // (when the game goes on), like after_nexus: CHOAM's Inflation token.
+  FactionStep mentat_pause_step;
+
   // ---- 1.09 victory (mentat_pause.cpp) ----
   // 2.02.03: this faction predicts a winner and a turn at setup (FactionState::prediction_*;
   // setup.cpp asks it, 3.01.22 Truthtrance may ask about it).
@@ -429,6 +477,7 @@ extern const FactionRules kEmperorRules;
 extern const FactionRules kFremenRules;
 extern const FactionRules kHarkonnenRules;
 extern const FactionRules kGuildRules;
+extern const FactionRules kChoamRules;
 
 // ---- folds over the table (the phases' common questions) ----
 

@@ -503,10 +503,15 @@ void winner_cards(Ctx& c, int w) {
   s.waiting = bit(seat_of_side(s, w));
 }
 
-// 1.13.04.05: dialed spice to the bank; returns what was paid.
-int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p) {
+// 1.13.04.05: dialed spice to the bank; returns what was paid. `share`: no
+// traitor was revealed, so a faction's battle_spice_paid hook (the advanced
+// CHOAM's half) takes its share from the bank.
+int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p, bool share = true) {
   const int paid = std::min<int>(p.spice, s.of(f).spice);
   if (paid > 0) transfer_spice(s, shield(f), bank(), paid);
+  if (paid > 0 && share)
+    for (int fi = 0; fi < kNumFactions; ++fi)
+      if (const auto h = faction_rules(static_cast<Faction>(fi)).battle_spice_paid; h && s.has(static_cast<Faction>(fi))) h(s, f, paid);
   return paid;
 }
 
@@ -574,7 +579,7 @@ void resolve(Ctx& c) {
   if (called[0] && called[1]) {  // 1.07.06.07.03
     note(BattleOutcome::BothTraitors, -1);
     for (int i = 0; i < 2; ++i) {
-      pay_dialed_spice(s, fa[i], p[i]);
+      pay_dialed_spice(s, fa[i], p[i], false);
       lose_all_in_area(s, fa[i], t, b.area);
       discard_plan(s, p[i]);
       kill_leader(s, p[i].leader);
@@ -585,7 +590,7 @@ void resolve(Ctx& c) {
   if (called[0] || called[1]) {  // 1.07.06.07.01/02
     const int w = called[0] ? 0 : 1, l = 1 - w;
     note(BattleOutcome::Traitor, w);
-    pay_dialed_spice(s, fa[l], p[l]);  // 1.13.05: the winner keeps its spice
+    pay_dialed_spice(s, fa[l], p[l], false);  // 1.13.05: the winner keeps its spice
     lose_all_in_area(s, fa[l], t, b.area);
     discard_plan(s, p[l]);
     const int strength = data::leader(p[l].leader).strength;

@@ -603,7 +603,7 @@ std::optional<Rejection> check_prevent(const GameState& s, Faction me, const Act
   const bool user = target == info->faction || (shared && s.of(target).ally == static_cast<uint8_t>(info->faction));
   if (!user)
     return reject(RejectCode::IllegalChoice, fname(target) + " do not have the ability " + ability_name(static_cast<uint8_t>(ab)));
-  if (s.prevented[play.target] & (1u << ab))
+  if (prevented_bit(s, play.target, ab))
     return reject(RejectCode::IllegalChoice, "the next use of " + ability_name(static_cast<uint8_t>(ab)) + " by " + fname(target) + " is already prevented");
   return std::nullopt;
 }
@@ -711,7 +711,7 @@ void apply_karama(Ctx& c, Seat seat, const Action& a) {
     return;
   }
   if (play.value & kKaramaPrevent) {  // 3.01.11.02
-    s.prevented[play.target] = s.prevented[play.target] | (1u << (play.value & 0x3F));
+    set_prevented_bit(s, play.target, play.value & 0x3F, true);
     return;
   }
   s.of(me).karama_power_used = 1;
@@ -937,12 +937,12 @@ bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
 }
 
 bool ability_cancelled(const GameState& s, Faction f, Ability ability) {
-  if (s.prevented[static_cast<int>(f)] & (1u << static_cast<int>(ability))) return true;  // 3.01.11.02
+  if (prevented_bit(s, static_cast<int>(f), static_cast<int>(ability))) return true;  // 3.01.11.02
   return s.cancelled_ability == static_cast<uint8_t>(ability) && s.cancelled_faction == static_cast<uint8_t>(f);
 }
 
 std::optional<std::string> ability_blocked(const GameState& s, Faction f, Ability ability) {
-  if (s.prevented[static_cast<int>(f)] & (1u << static_cast<int>(ability)))
+  if (prevented_bit(s, static_cast<int>(f), static_cast<int>(ability)))
     return "a Karama prevents this use of " + ability_name(static_cast<uint8_t>(ability)) + " (3.01.11.02)";
   if (s.cancelled_ability == static_cast<uint8_t>(ability) && s.cancelled_faction == static_cast<uint8_t>(f))
     return "a Karama cancelled " + ability_name(static_cast<uint8_t>(ability)) + ": retake the action without it (3.01.11.01, 1.00.04)";
@@ -954,7 +954,7 @@ void consume_prevention(GameState& s, Faction f, Ability ability) {
     s.cancelled_ability = kNone8;  // 1.00.04: the redo is done
     s.cancelled_faction = kNoFaction;
   }
-  s.prevented[static_cast<int>(f)] &= ~(1u << static_cast<int>(ability));
+  set_prevented_bit(s, static_cast<int>(f), static_cast<int>(ability), false);
 }
 
 bool may_hold_karama(const GameState& s, Faction f) {

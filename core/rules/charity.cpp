@@ -5,7 +5,12 @@
 // Faction hooks (core/factions/faction_rules.h): charity_amount (2.02.09 the
 // Bene Gesserit) and charity_prevention_due (its 3.01.11.02 prevention: with
 // 2 or more spice they are not asked, with 1 they receive 1; the prevention is
-// consumed then, at the phase's start or when they answer).
+// consumed then, at the phase's start or when they answer); charity_begins,
+// no_charity_claim, charity_payer and charity_multiplier (CHOAM, CHOAM &
+// Richese: its income, the claims it pays, the Inflation token; a multiplier
+// of 0 is a turn without charity: nobody is asked).
+#include <algorithm>
+
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
@@ -23,21 +28,41 @@ Ability prevention_due(const GameState& s, Faction f) {
   return h ? h(s) : Ability::None;
 }
 
+// The Inflation token's multiplier (1: none).
+int multiplier(const GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).charity_multiplier; h && s.has(static_cast<Faction>(fi))) return h(s);
+  return 1;
+}
+// The faction whose spice pays the claims (kNoFaction: the bank).
+uint8_t payer(const GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).charity_payer; h && s.has(static_cast<Faction>(fi)) && h(s))
+      return static_cast<uint8_t>(fi);
+  return kNoFaction;
+}
+
 bool eligible(const GameState& s, Faction f) {
   const auto& fs = s.of(f);
-  if (fs.charity_turn == s.turn) return false;
+  if (fs.charity_turn == s.turn || faction_rules(f).no_charity_claim) return false;
   return fs.spice <= 1 || ability_amount(s, f) >= 0;
 }
 
 int charity_amount(const GameState& s, Faction f) {
   const int spice = s.of(f).spice;
-  if (const int a = ability_amount(s, f); a >= 0) return a;
-  return spice < 2 ? 2 - spice : 0;
+  if (const int a = ability_amount(s, f); a >= 0) return a * multiplier(s);
+  return (spice < 2 ? 2 - spice : 0) * multiplier(s);
 }
 
 void enter(Ctx& c) {
   auto& s = c.s;
   s.waiting = 0;
+  if (multiplier(s) == 0) {  // the Inflation token's Cancel side: no charity this turn
+    enter_phase(c, Phase::Bidding);
+    return;
+  }
+  for (int fi = 0; fi < kNumFactions; ++fi)  // CHOAM's income
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).charity_begins; h && s.has(static_cast<Faction>(fi))) h(c);
   for (Seat seat = 0; seat < s.num_seats; ++seat) {
     const Faction f = s.faction_at(seat);
     if (eligible(s, f)) s.waiting |= bit(seat);
@@ -60,7 +85,11 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   const Faction me = s.faction_at(seat);
   const Ability due = prevention_due(s, me);
   if (a.kind() == ActionKind::ClaimCharity) {
-    transfer_spice(s, bank(), shield(me), charity_amount(s, me));
+    const int amount = charity_amount(s, me);
+    const uint8_t from = payer(s);  // CHOAM pays what it can, the bank the rest
+    const int paid = from == kNoFaction ? 0 : std::min<int>(amount, s.f[from].spice);
+    if (paid) transfer_spice(s, shield(static_cast<Faction>(from)), shield(me), paid);
+    if (amount - paid) transfer_spice(s, bank(), shield(me), amount - paid);
     s.of(me).charity_turn = s.turn;
   }
   if (due != Ability::None) consume_prevention(s, me, due);

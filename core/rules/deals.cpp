@@ -50,8 +50,16 @@ const char* ability_step(const GameState& s) {
   return h ? h(s) : nullptr;
 }
 
+// The faction whose own any-time action kind k is (hook anytime), or null.
+const FactionRules::AnyTime* faction_anytime(ActionKind k) {
+  for (const FactionRules* r : kFactionTable)
+    if (r->anytime.owns && r->anytime.owns(k)) return &r->anytime;
+  return nullptr;
+}
+
 bool is_anytime(ActionKind k) {
-  return k == ActionKind::Bribe || k == ActionKind::Deal || k == ActionKind::GiveSpice || k == ActionKind::AllyPermission;
+  return k == ActionKind::Bribe || k == ActionKind::Deal || k == ActionKind::GiveSpice || k == ActionKind::AllyPermission ||
+         faction_anytime(k) != nullptr;
 }
 
 std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const Action& a) {
@@ -63,6 +71,7 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
       s.rulings.is(RulingId::DealTiming, 1))
     return reject(RejectCode::WrongPhase, "no deals or bribes until the first storm has been placed (1.12.04)");
   const Faction me = s.faction_at(seat);
+  if (const auto* own = faction_anytime(a.kind())) return own->validate(s, seat, a);  // a faction's own (CHOAM)
   if (a.kind() == ActionKind::GiveSpice) {
     const auto& gift = a.as<action::GiveSpice>();
     if (!faction_rules(me).gives_ally_spice)  // hook gives_ally_spice (2.03.06)
@@ -94,6 +103,9 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
     if (s.of(me).ally == bribe.to) return reject(RejectCode::IllegalChoice, "allies may not give each other spice (1.10.02.04)");
     if (bribe.amount == 0) return reject(RejectCode::Malformed, "a bribe needs an amount of at least 1");
     if (bribe.amount > s.of(me).spice) return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice");
+    for (int fi = 0; fi < kNumFactions; ++fi)  // CHOAM's Inflation token, Double side up
+      if (const auto h = faction_rules(static_cast<Faction>(fi)).forbids_bribes; h && s.has(static_cast<Faction>(fi)))
+        if (const char* why = h(s)) return reject(RejectCode::IllegalChoice, why);
     return std::nullopt;
   }
   const auto& deal = a.as<action::Deal>();
@@ -108,6 +120,10 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
 void apply_anytime(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
+  if (const auto* own = faction_anytime(a.kind())) {
+    own->apply(c, seat, a);
+    return;
+  }
   if (const auto* gift = a.get_if<action::GiveSpice>()) {  // 2.03.06: behind the ally's shield at once
     transfer_spice(s, shield(me), shield(static_cast<Faction>(gift->to)), gift->amount);
     return;
@@ -127,7 +143,11 @@ void apply_anytime(Ctx& c, Seat seat, const Action& a) {
 }
 
 void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
-  if (s.phase == Phase::Setup || s.phase == Phase::MentatPause || window_open(s) || !has_bit(s.waiting, seat) || ability_step(s)) return;
+  if (s.phase == Phase::Setup || window_open(s) || !has_bit(s.waiting, seat) || ability_step(s)) return;
+  for (int fi = 0; fi < kNumFactions; ++fi)  // the factions' own (CHOAM)
+    if (const auto& own = faction_rules(static_cast<Faction>(fi)).anytime; own.decisions && s.has(static_cast<Faction>(fi)))
+      own.decisions(s, seat, out);
+  if (s.phase == Phase::MentatPause) return;
   const Faction me = s.faction_at(seat);
   const auto& fs = s.of(me);
   // 1.12 a bribe to any other faction but the ally (validate_anytime's rules; legal_actions lists none).
@@ -155,7 +175,11 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
 }
 
 void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
-  if (s.phase == Phase::Setup || s.phase == Phase::MentatPause || window_open(s) || !has_bit(s.waiting, seat) || ability_step(s)) return;
+  if (s.phase == Phase::Setup || window_open(s) || !has_bit(s.waiting, seat) || ability_step(s)) return;
+  for (int fi = 0; fi < kNumFactions; ++fi)  // the factions' own (CHOAM)
+    if (const auto& own = faction_rules(static_cast<Faction>(fi)).anytime; own.legal && s.has(static_cast<Faction>(fi)))
+      own.legal(s, seat, out);
+  if (s.phase == Phase::MentatPause) return;
   const Faction me = s.faction_at(seat);
   const uint8_t ally = live_ally(s, me);
   if (ally == kNoFaction) return;

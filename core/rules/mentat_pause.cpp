@@ -3,7 +3,9 @@
 // (1.09.03), the game-end default (1.09.05), and the move to the next turn.
 // Automatic. Faction hooks (core/factions/faction_rules.h):
 // takes_over_victory (2.02.03 the Bene Gesserit prediction) and
-// default_victory (2.04.09 Fremen, 2.06.08 Spacing Guild special victories).
+// default_victory (2.04.09 Fremen, 2.06.08 Spacing Guild special victories);
+// mentat_pause_step: a faction's step when the game goes on (CHOAM's
+// Inflation token), by faction id, before the next turn begins.
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
@@ -40,6 +42,29 @@ int team_strongholds(const GameState& s, Faction f) {
 }
 
 FactionMask team(const GameState& s, Faction f) { return team_of(s, f); }
+
+constexpr uint8_t kFactionStep = 1;  // GameState::step: a faction's mentat_pause_step
+
+// Asks the first faction from id `first` on whose step begins; else the next turn.
+void faction_steps_from(Ctx& c, int first) {
+  auto& s = c.s;
+  for (int fi = first; fi < kNumFactions; ++fi) {
+    const auto h = faction_rules(static_cast<Faction>(fi)).mentat_pause_step.begins;
+    if (h && s.has(static_cast<Faction>(fi)) && h(s)) {
+      s.step = kFactionStep;
+      return;
+    }
+  }
+  s.step = 0;
+  s.waiting = 0;
+  ++s.turn;
+  enter_phase(c, Phase::Storm);
+}
+
+const FactionRules::FactionStep& step_asked(const GameState& s) {
+  if (s.step != kFactionStep || !s.waiting) return kNoFactionRules.mentat_pause_step;
+  return faction_rules(s.faction_at(static_cast<Seat>(__builtin_ctz(s.waiting)))).mentat_pause_step;
+}
 
 void end_game(GameState& s, FactionMask winners, uint8_t kind) {
   s.winners = winners;
@@ -104,16 +129,25 @@ void enter(Ctx& c) {
     end_game(s, mask, kMostStrongholds);
     return;
   }
-  ++s.turn;
-  enter_phase(c, Phase::Storm);
+  faction_steps_from(c, 0);
 }
 
-std::optional<Rejection> validate(const GameState&, Seat, const Action&) {
-  return reject(RejectCode::WrongPhase, "the Mentat Pause is automatic");
+std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (s.step != kFactionStep) return reject(RejectCode::WrongPhase, "the Mentat Pause is automatic");
+  if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, step_asked(s).wait);
+  return step_asked(s).validate(s, a);
 }
-void apply(Ctx&, Seat, const Action&) {}
-void decisions(const GameState&, Seat, std::vector<Decision>&) {}
-void legal(const GameState&, Seat, std::vector<Action>&) {}
+void apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  const Faction me = s.faction_at(seat);
+  if (!faction_rules(me).mentat_pause_step.apply(s, a)) faction_steps_from(c, static_cast<int>(me) + 1);
+}
+void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (s.step == kFactionStep && has_bit(s.waiting, seat)) step_asked(s).decisions(s, out);
+}
+void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (s.step == kFactionStep && has_bit(s.waiting, seat)) step_asked(s).legal(s, out);
+}
 
 }  // namespace
 

@@ -52,6 +52,8 @@ bool has_ally(const GameState& s, Faction f) {
 }
 
 int free_revival(const GameState& s, Faction f) {
+  for (int fi = 0; fi < kNumFactions; ++fi)  // CHOAM's La La La
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).blocks_free_revival; h && s.has(static_cast<Faction>(fi)) && h(s, f)) return 0;
   int n = data::faction_setup(f).free_revival;
   if (has_ally(s, f))
     if (const auto h = faction_rules(ally_of(s, f)).ally_free_revival) n = std::max(n, h(s));  // 2.04.11
@@ -87,6 +89,21 @@ const FactionRules::RevivalGrant& grant_asked(const GameState& s) {
   return faction_rules(s.faction_at(static_cast<Seat>(__builtin_ctz(s.waiting)))).revival_grant;
 }
 
+// The faction's own revival limit and price (CHOAM: revival_limit,
+// revival_cost), unless a Karama prevents them (3.01.11.02: 1.05.01 applies).
+bool own_revival_rule(const GameState& s, Faction f) {
+  const auto& r = faction_rules(f);
+  return r.revival_ability == Ability::None || !ability_cancelled(s, f, r.revival_ability);
+}
+int revival_limit(const GameState& s, Faction f) {
+  const int n = faction_rules(f).revival_limit;
+  return n > 0 && own_revival_rule(s, f) ? n : kRevivalLimit;
+}
+int cost_per_force(const GameState& s, Faction f) {
+  const int n = faction_rules(f).revival_cost;
+  return n > 0 && own_revival_rule(s, f) ? n : kCostPerForce;
+}
+
 // Spice cost of `n` forces split into what the faction and the Emperor pay.
 struct Cost {
   int own = 0;
@@ -94,9 +111,10 @@ struct Cost {
 };
 Cost force_cost(const GameState& s, Faction f, int n) {
   Cost c;
-  const int normal = std::min(n, kRevivalLimit);
-  c.own = kCostPerForce * std::max(0, normal - free_revival(s, f));
-  c.emperor = kCostPerForce * std::max(0, n - kRevivalLimit);
+  const int limit = revival_limit(s, f);
+  const int normal = std::min(n, limit);
+  c.own = cost_per_force(s, f) * std::max(0, normal - free_revival(s, f));
+  c.emperor = kCostPerForce * std::max(0, n - limit);
   return c;
 }
 
@@ -108,7 +126,7 @@ bool leader_revival_open(const GameState& s, Faction f) {
   for (int id = 0; id < data::kNumLeaders; ++id) {
     const auto& l = s.leaders[id];
     if (l.zone == LeaderZone::Pool && l.holder == static_cast<uint8_t>(f)) active = true;
-    if (own_leader(f, id) && !l.died_once) all_died = false;
+    if (own_leader(f, id) && s.leader_in_game(static_cast<LeaderId>(id)) && !l.died_once) all_died = false;
   }
   return !active || all_died;
 }
@@ -125,7 +143,7 @@ std::optional<std::string> leader_unrevivable(const GameState& s, Faction f, int
   if (l.zone == LeaderZone::TanksFaceDown) {
     // 1.05.04: every other leader must be face down in the tanks again or unavailable.
     for (int o = 0; o < data::kNumLeaders; ++o) {
-      if (o == id || !own_leader(f, o)) continue;
+      if (o == id || !own_leader(f, o) || !s.leader_in_game(static_cast<LeaderId>(o))) continue;
       const auto& ol = s.leaders[o];
       if (s.rulings.is(RulingId::FaceDownLeaderRevival, 1)) {  // no_face_up_in_tanks
         if (ol.zone == LeaderZone::Tanks)
@@ -143,7 +161,7 @@ std::optional<std::string> leader_unrevivable(const GameState& s, Faction f, int
 int max_forces(const GameState& s, Faction f) {
   const auto& fs = s.of(f);
   const int in_tanks = fs.tanks[0] + std::min<int>(fs.tanks[1], special_limit(s, f));
-  return std::min(in_tanks, kRevivalLimit + emperor_extra_limit(s, f));
+  return std::min(in_tanks, revival_limit(s, f) + emperor_extra_limit(s, f));
 }
 
 // The most forces validate accepts now: within the limits and what the
@@ -169,7 +187,7 @@ std::vector<int> revivable_leaders(const GameState& s, Faction f) {
 // Can the faction revive anything it can afford?
 bool has_choice(const GameState& s, Faction f) {
   if (s.of(f).revived) return false;
-  if (max_forces(s, f) > 0 && (free_revival(s, f) > 0 || s.of(f).spice >= kCostPerForce)) return true;
+  if (max_forces(s, f) > 0 && (free_revival(s, f) > 0 || s.of(f).spice >= cost_per_force(s, f))) return true;
   for (int id : revivable_leaders(s, f))
     if (s.of(f).spice >= ability::revival_strength(static_cast<uint8_t>(id))) return true;
   return false;
@@ -230,7 +248,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   if (rv.special > fs.tanks[1]) return reject(RejectCode::IllegalChoice, "you have only " + std::to_string(fs.tanks[1]) + " special forces in the Tleilaxu Tanks");
   if (rv.special > special_limit(s, me))
     return reject(RejectCode::IllegalChoice, "only one " + std::string(data::faction_setup(me).special_force_name) + " may be revived per turn (2.03.11 / 2.04.20)");
-  const int limit = kRevivalLimit + emperor_extra_limit(s, me);
+  const int limit = revival_limit(s, me) + emperor_extra_limit(s, me);
   if (n > limit && emperor_pays_extra(s, me)) {
     if (auto why = ability_blocked(s, patron(s, me), patron_rules(s, me)->pays_ally_revival))
       return reject(RejectCode::IllegalChoice, "at most 3 forces may be revived per turn (1.05.01): " + *why);
@@ -279,6 +297,9 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       (fs.tanks[0] + std::min<int>(fs.tanks[1], special_limit(s, me)) > kRevivalLimit || prevention_at_next_occasion(s)))
     consume_prevention(s, patron(s, me), patron_rules(s, me)->pays_ally_revival);
   if (emperor_pays_extra(s, me)) consume_prevention(s, me, patron_rules(s, me)->pays_ally_revival);  // 3.01.11.01: the redo is done
+  // 3.01.11.02: a prevented revival rule of its own (CHOAM) is used up by this answer.
+  const Ability own = faction_rules(me).revival_ability;
+  const bool own_prevented = own != Ability::None && ability_cancelled(s, me, own);
   if (a.kind() == ActionKind::Revive) {
     const auto& rv = a.as<action::Revive>();
     const int n = rv.forces + rv.special;
@@ -304,6 +325,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     }
     fs.revived = 1;
   }
+  if (own_prevented) consume_prevention(s, me, own);
   s.waiting &= static_cast<uint8_t>(~bit(seat));
   finish_if_done(c);
 }
@@ -317,7 +339,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   const Faction me = s.faction_at(seat);
   const int mx = affordable_forces(s, me);
   std::string prompt = "Revive up to " + std::to_string(mx) + " forces (" + std::to_string(free_revival(s, me)) +
-                       " free, then 2 spice each)";
+                       " free, then " + std::to_string(cost_per_force(s, me)) + " spice each)";
   Decision d{ActionKind::Revive, prompt, 1, mx, {}};
   for (int id : revivable_leaders(s, me))
     if (s.of(me).spice >= ability::revival_strength(static_cast<uint8_t>(id))) d.options.push_back(static_cast<uint16_t>(id));

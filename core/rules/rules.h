@@ -113,9 +113,24 @@ enum class Ability : uint8_t {
   FremenStormCard = 28,    // 2.04.14: the next storm card is not seen (storm.cpp, inspect/view.cpp)
   BgTakeUpArms = 29,       // 2.02.16: Move.flip (shipment_movement.cpp)
   GuildTiming = 30,        // 2.06.12: the next GuildTiming decision is not offered (shipment_movement.cpp)
+  // CHOAM (CHOAM & Richese, core/factions/choam.cpp; docs/factions/choam.md).
+  ChoamCharity = 31,       // CHOAM Charity: the next Charity phase CHOAM collects nothing, the bank pays the claims
+  ChoamInflation = 32,     // the Inflation token: not offered at the next Mentat Pause
+  ChoamDiscarding = 33,    // selling cards (ChoamSell): no sale for the rest of the turn
+  ChoamRevival = 34,       // revival at 1 spice a force without a limit: the next revival follows 1.05.01
+  ChoamBattleIncome = 35,  // advanced: half the spice others pay in battle: not taken from the next such payment
 };
-inline constexpr int kNumAbilities = 31;
-static_assert(kNumAbilities <= 32, "GameState::prevented holds one bit per ability");
+inline constexpr int kNumAbilities = 36;
+static_assert(kNumAbilities <= 64, "GameState::prevented and prevented_hi hold one bit per ability");
+// 3.01.11.02: is ability `ab` of faction f prevented (GameState::prevented, prevented_hi)?
+inline bool prevented_bit(const GameState& s, int f, int ab) {
+  return ab < 32 ? ((s.prevented[f] >> ab) & 1u) != 0 : ((s.prevented_hi[f] >> (ab - 32)) & 1u) != 0;
+}
+inline void set_prevented_bit(GameState& s, int f, int ab, bool on) {
+  uint32_t& word = ab < 32 ? s.prevented[f] : s.prevented_hi[f];
+  const uint32_t m = 1u << (ab & 31);
+  word = on ? (word | m) : (word & ~m);
+}
 // The faction that owns an ability, its rule numbers and the action it changes.
 struct AbilityInfo {
   Ability id;

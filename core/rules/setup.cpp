@@ -65,11 +65,18 @@ void enter(Ctx& c) {
     for (int i = info.first; i < info.first + info.count; ++i) s.treachery_deck.push(static_cast<uint8_t>(i));
   }
   shuffle_pile(c, s.treachery_deck, DrawKind::ShuffleTreachery);
+  // The card sets of the game's modules that form the Richese cache (CHOAM & Richese), in id order.
+  const uint8_t cache_sets = data::card_sets_in(s.modules, data::CardPlace::RicheseCache);
+  for (int set = 0; set < data::kNumCardSets; ++set) {
+    if (!((cache_sets >> set) & 1u)) continue;
+    const auto& info = data::card_set(static_cast<data::CardSet>(set));
+    for (int i = info.first; i < info.first + info.count; ++i) s.richese.cache.push(static_cast<uint8_t>(i));
+  }
   for (int i = 0; i < data::kNumSpiceCards; ++i) s.spice_deck.push(static_cast<uint8_t>(i));
   shuffle_pile(c, s.spice_deck, DrawKind::ShuffleSpice);
   // 0.11: the traitor deck holds the leaders of the factions in play.
-  for (int l = 0; l < data::kNumLeaders; ++l)
-    if (s.has(data::leader(static_cast<LeaderId>(l)).faction)) s.traitor_deck.push(static_cast<uint8_t>(l));
+  for (int l = 0; l < data::kNumLeaders; ++l)  // the CHOAM Auditor only in the advanced game
+    if (s.leader_in_game(static_cast<LeaderId>(l))) s.traitor_deck.push(static_cast<uint8_t>(l));
   shuffle_pile(c, s.traitor_deck, DrawKind::ShuffleTraitors);
   for (int fi = 0; fi < kNumFactions; ++fi)  // 2.04.13 (hook setup_decks)
     if (const auto h = faction_rules(static_cast<Faction>(fi)).setup_decks; h && s.has(static_cast<Faction>(fi))) h(c);

@@ -396,6 +396,8 @@ int move_range(const GameState& s, Faction me, bool group_has_advisors) {
   int r = fr.movement_ability != Ability::None && !ability_cancelled(s, me, fr.movement_ability) ? fr.movement_range : 1;
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
   if (orn) r = std::max(r, 3);
+  for (int fi = 0; fi < kNumFactions; ++fi)  // after every other range rule: CHOAM's Kulon
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).movement_bonus; h && s.has(static_cast<Faction>(fi))) r = h(s, me, r);
   return r;
 }
 
@@ -474,6 +476,10 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
   }
   const GroupType type = moved_group(s, me, a);
   const TerritoryId to_t = data::territory_of(a.to);
+  if (to_t != from_t)  // a territory a faction's ability closes (CHOAM's Baliset)
+    for (int fi = 0; fi < kNumFactions; ++fi)
+      if (const auto h = faction_rules(static_cast<Faction>(fi)).move_blocked; h && s.has(static_cast<Faction>(fi)))
+        if (auto why = h(s, me, to_t); !why.empty()) return reject(RejectCode::IllegalChoice, why);
   if (a.flip) {  // Move.flip: the faction's hook check_move_flip (2.02.16 Take Up Arms)
     const auto h = faction_rules(me).check_move_flip;
     if (!h) return reject(RejectCode::IllegalChoice, "only the Bene Gesserit (advanced) flip advisors to fighters as they move (2.02.16)");

@@ -1,0 +1,557 @@
+// CHOAM (CHOAM & Richese, module choam_richese; issue 15; docs/factions/choam.md):
+// the faction's abilities that the phases reach through the hook table
+// (core/factions/faction_rules.h). Facts: ../shared/reference/choam-richese.json
+// factions.CHOAM (the project's own tables: core/data/components.cpp).
+//
+//  * Setup: 2 spice, 20 forces in reserve (none on Arrakis), free revival 0,
+//    hand limit 5 (data); revival of any number of forces at 1 spice each
+//    (revival_limit / revival_cost, Karama-preventable: ChoamRevival); the
+//    Auditor only in the advanced game (GameState::leader_in_game).
+//  * CHOAM Charity: as the Charity phase begins CHOAM collects 2 spice per
+//    player (itself included) times the Inflation multiplier from the bank,
+//    never claims, and pays every other claim from its own spice (what it
+//    lacks, the bank pays). A Karama prevention (ChoamCharity) is used up by
+//    the next Charity phase: CHOAM collects nothing and the bank pays.
+//  * Selling (ChoamSell, any time after setup outside response windows and
+//    ability steps): a worthless card for 2 spice, one of two or more copies
+//    of the same card for 3 (never a projectile or poison weapon). The card
+//    is discarded face up. A prevention (ChoamDiscarding) stops sales until
+//    the turn's Mentat Pause.
+//  * The Inflation token (ChoamInflation, the CHOAM step of the Mentat
+//    Pause, once a game, not in the last turn's pause): Double or Cancel for
+//    the next turn; the next Mentat Pause flips it, the one after removes it.
+//    Double: charity x2 and no bribes (deals.cpp asks forbids_bribes);
+//    Cancel: no charity at all (the phase asks nobody). A prevention
+//    (ChoamInflation) is used up by the next pause where CHOAM could place it.
+//  * Advanced: CHOAM takes from the bank half (rounded down) of the spice
+//    another faction pays for its dial in a battle (battle.cpp
+//    battle_spice_paid), not when a traitor was revealed; a prevention
+//    (ChoamBattleIncome) is used up by the next such payment.
+#include <algorithm>
+#include <string>
+
+#include "core/factions/faction_rules.h"
+
+namespace mentat::rules {
+namespace {
+
+constexpr Faction kMe = Faction::Choam;
+constexpr int kCharityPerPlayer = 2;
+constexpr int kWorthlessPrice = 2;
+constexpr int kDuplicatePrice = 3;
+
+bool is_me(const GameState& s, Seat seat) { return seat >= 0 && seat < s.num_seats && s.faction_at(seat) == kMe; }
+
+// The worthless-card powers (below), for the Mentat Pause step's Trip to Gamont.
+data::TreacheryKind kind_of(uint8_t card);
+std::optional<Rejection> card_validate(const GameState& s, const action::ChoamCard& a);
+void card_candidates(const GameState& s, std::vector<Action>& out);
+
+// ---- the Inflation token ----------------------------------------------------
+
+int multiplier(const GameState& s) {
+  switch (s.choam.inflation) {
+    case Inflation::Double: return 2;
+    case Inflation::Cancel: return 0;
+    case Inflation::None: break;
+  }
+  return 1;
+}
+
+const char* forbids_bribes(const GameState& s) {
+  return s.choam.inflation == Inflation::Double ? "the Inflation token is Double side up: no bribes this turn (CHOAM & Richese)"
+                                                : nullptr;
+}
+
+// The Mentat Pause (the game goes on): the token placed in an earlier pause
+// flips, or goes once flipped; then CHOAM is asked while it still has it.
+bool pause_begins(GameState& s) {
+  auto& c = s.choam;
+  if (c.inflation != Inflation::None && c.inflation_turn < s.turn) {
+    if (c.inflation_flipped) {
+      c.inflation = Inflation::None;
+    } else {
+      c.inflation = c.inflation == Inflation::Double ? Inflation::Cancel : Inflation::Double;
+      c.inflation_flipped = 1;
+    }
+  }
+  bool inflation = c.inflation_turn == 0 && s.turn < s.max_turns;  // once a game; a next turn to apply to
+  if (inflation && ability_cancelled(s, kMe, Ability::ChoamInflation)) {  // 3.01.11.02: this pause is its use opportunity
+    consume_prevention(s, kMe, Ability::ChoamInflation);
+    inflation = false;
+  }
+  c.inflation_offered = inflation ? 1 : 0;
+  s.waiting = bit(s.seat_of(kMe));
+  s.step = 1;  // so that Trip to Gamont sees CHOAM's step (mentat_pause.cpp sets it too)
+  std::vector<Action> gamont;
+  for (int i = 0; i < s.of(kMe).hand.n; ++i)
+    if (kind_of(s.of(kMe).hand.ids[i]) == data::TreacheryKind::TripToGamont) card_candidates(s, gamont);
+  bool any_gamont = false;
+  for (const auto& a : gamont)
+    any_gamont = any_gamont || (a.as<action::ChoamCard>().card < data::kNumAllTreacheryCards &&
+                                kind_of(a.as<action::ChoamCard>().card) == data::TreacheryKind::TripToGamont &&
+                                !card_validate(s, a.as<action::ChoamCard>()));
+  if (inflation || any_gamont) return true;
+  s.waiting = 0;
+  s.step = 0;
+  return false;
+}
+
+std::optional<Rejection> pause_validate(const GameState& s, const Action& a) {
+  if (a.kind() == ActionKind::Pass) return std::nullopt;
+  if (const auto* inf = a.get_if<action::ChoamInflation>()) {
+    if (!s.choam.inflation_offered) return reject(RejectCode::IllegalChoice, "the Inflation token is not CHOAM's to place in this Mentat Pause (once a game, not prevented)");
+    if (inf->side != 1 && inf->side != 2) return reject(RejectCode::Malformed, "the Inflation token's side is 1 (Double) or 2 (Cancel)");
+    return std::nullopt;
+  }
+  return reject(RejectCode::WrongPhase, "CHOAM places the Inflation token (ChoamInflation) or passes");
+}
+
+bool pause_apply(GameState& s, const Action& a) {
+  if (const auto* inf = a.get_if<action::ChoamInflation>()) {
+    s.choam.inflation = inf->side == 1 ? Inflation::Double : Inflation::Cancel;
+    s.choam.inflation_turn = s.turn;
+    s.choam.inflation_flipped = 0;
+  }
+  s.choam.inflation_offered = 0;
+  s.waiting = 0;
+  return false;
+}
+
+void pause_decisions(const GameState& s, std::vector<Decision>& out) {
+  if (!s.choam.inflation_offered) {
+    out.push_back(Decision{ActionKind::Pass, "End CHOAM's Mentat Pause step (Trip to Gamont is offered as a card power)", 0, 0, {}});
+    return;
+  }
+  out.push_back(Decision{ActionKind::ChoamInflation,
+                         "Place the Inflation token for the next turn, once a game: side 1 Double (charity x2, no bribes), "
+                         "side 2 Cancel (no charity); it flips the turn after, then goes",
+                         1, 2, {}});
+  out.push_back(Decision{ActionKind::Pass, "Keep the Inflation token", 0, 0, {}});
+}
+
+void pause_legal(const GameState& s, std::vector<Action>& out) {
+  if (s.choam.inflation_offered) {
+    out.push_back(action::ChoamInflation{.side = 1});
+    out.push_back(action::ChoamInflation{.side = 2});
+  }
+  out.push_back(action::Pass{});
+}
+
+// ---- CHOAM Charity ------------------------------------------------------------
+
+int charity_multiplier(const GameState& s) { return multiplier(s); }
+
+void charity_begins(Ctx& c) {
+  auto& s = c.s;
+  s.choam.charity_bank = 0;
+  if (ability_cancelled(s, kMe, Ability::ChoamCharity)) {  // 3.01.11.02: collects nothing, the bank pays
+    consume_prevention(s, kMe, Ability::ChoamCharity);
+    s.choam.charity_bank = 1;
+    return;
+  }
+  transfer_spice(s, bank(), shield(kMe), kCharityPerPlayer * s.num_seats * multiplier(s));
+}
+
+bool charity_payer(const GameState& s) { return s.choam.charity_bank == 0; }
+
+// ---- selling cards -----------------------------------------------------------
+
+// What CHOAM receives for `card` from its hand now (0: it cannot sell it).
+int price(const GameState& s, uint8_t card) {
+  const auto& hand = s.of(kMe).hand;
+  if (card >= data::kNumAllTreacheryCards || !hand.contains(card)) return 0;
+  if (s.choam.trade_open && card == s.choam.trade_offer) return 0;  // offered in trade
+  const auto& tc = data::treachery_card(card);
+  if (tc.category == data::TreacheryCategory::Worthless) return kWorthlessPrice;
+  if (tc.category == data::TreacheryCategory::WeaponProjectile || tc.category == data::TreacheryCategory::WeaponPoison) return 0;
+  for (int i = 0; i < hand.n; ++i)
+    if (hand.ids[i] != card && data::treachery_card(hand.ids[i]).kind == tc.kind) return kDuplicatePrice;
+  return 0;
+}
+
+// ---- the worthless-card powers (ChoamCard) --------------------------------------
+
+using data::TreacheryKind;
+TreacheryKind kind_of(uint8_t card) { return data::treachery_card(card).kind; }
+bool in_phase_order(const GameState& s, Phase from, Phase to) {
+  return static_cast<int>(s.phase) >= static_cast<int>(from) && static_cast<int>(s.phase) <= static_cast<int>(to);
+}
+std::string ter_name(TerritoryId t) { return std::string(data::territory(t).name); }
+
+// Trip to Gamont: may `f`'s force at `loc` be sent back (ruling gamont_target)?
+bool gamont_target(const GameState& s, uint8_t f, LocationId loc) {
+  if (f >= kNumFactions || !s.has(static_cast<Faction>(f)) || loc >= data::kNumLocations || s.in_storm(loc)) return false;
+  if (static_cast<Faction>(f) == kMe && s.rulings.is(RulingId::GamontTarget, 0)) return false;  // another_faction
+  return s.forces_in_location(static_cast<Faction>(f), loc) > 0;
+}
+
+std::optional<Rejection> card_validate(const GameState& s, const action::ChoamCard& a) {
+  const auto& fs = s.of(kMe);
+  if (a.card >= data::kNumAllTreacheryCards || !fs.hand.contains(a.card))
+    return reject(RejectCode::IllegalChoice, "CHOAM plays a worthless card from its own hand");
+  if (auto why = ability_blocked(s, kMe, Ability::ChoamDiscarding)) return reject(RejectCode::IllegalChoice, *why);
+  if (s.choam.trade_open && a.card == s.choam.trade_offer)
+    return reject(RejectCode::IllegalChoice, "that card is offered to the ally in trade: withdraw the offer first");
+  const std::string name(data::treachery_card(a.card).name);
+  const bool has_loc = a.location < data::kNumLocations;
+  switch (kind_of(a.card)) {
+    case TreacheryKind::Baliset:
+      if (s.phase != Phase::ShipmentMovement) return reject(RejectCode::WrongPhase, "Baliset is played in the Shipment and Movement phase");
+      if (!has_loc || s.forces_in_territory(kMe, data::territory_of(a.location)) == 0)
+        return reject(RejectCode::IllegalChoice, "Baliset closes a territory CHOAM occupies (location: one of its pieces)");
+      return std::nullopt;
+    case TreacheryKind::JubbaCloak:
+      if (s.phase != Phase::Storm || s.waiting == 0)
+        return reject(RejectCode::WrongPhase, "Jubba Cloak is played in the Storm phase before the storm moves");
+      if (!has_loc || s.forces_in_territory(kMe, data::territory_of(a.location)) == 0)
+        return reject(RejectCode::IllegalChoice, "Jubba Cloak shelters a territory where CHOAM has forces (location: one of its pieces)");
+      return std::nullopt;
+    case TreacheryKind::Kulon:
+      if (s.phase != Phase::ShipmentMovement || s.shipmove.current != s.seat_of(kMe) || fs.moved)
+        return reject(RejectCode::WrongPhase, "Kulon is played in CHOAM's own Shipment and Movement turn, before it moves");
+      if (s.choam.kulon_turn == s.turn) return reject(RejectCode::IllegalChoice, "Kulon is already in play this turn");
+      return std::nullopt;
+    case TreacheryKind::LaLaLa: {
+      if (!in_phase_order(s, Phase::Storm, Phase::Revival))
+        return reject(RejectCode::WrongPhase, "La La La is played before or during the Revival phase of the turn");
+      if (a.faction >= kNumFactions || !s.has(static_cast<Faction>(a.faction)) || static_cast<Faction>(a.faction) == kMe)
+        return reject(RejectCode::IllegalChoice, "La La La names another faction in the game (faction)");
+      if (s.phase == Phase::Revival && s.of(static_cast<Faction>(a.faction)).revived)
+        return reject(RejectCode::IllegalChoice, "that faction has already revived this turn");
+      return std::nullopt;
+    }
+    case TreacheryKind::TripToGamont:
+      if (s.phase != Phase::MentatPause || s.step == 0 || !has_bit(s.waiting, s.seat_of(kMe)))
+        return reject(RejectCode::WrongPhase, "Trip to Gamont is played in CHOAM's step of the Mentat Pause");
+      if (!gamont_target(s, a.faction, a.location))
+        return reject(RejectCode::IllegalChoice, s.rulings.is(RulingId::GamontTarget, 0)
+                                                     ? "Trip to Gamont sends one force of another faction (faction) at a location out of the storm (location) back to its reserves"
+                                                     : "Trip to Gamont sends one force (faction) at a location out of the storm (location) back to its reserves");
+      return std::nullopt;
+    default: break;
+  }
+  return reject(RejectCode::IllegalChoice, name + " has no CHOAM power in this release (Kull Wahad comes with the Ixians & Tleilaxu cards)");
+}
+
+void card_apply(GameState& s, const action::ChoamCard& a) {
+  auto& c = s.choam;
+  const TreacheryKind k = kind_of(a.card);
+  s.of(kMe).hand.remove(a.card);
+  s.treachery_discard.push(a.card);  // discarded on use
+  switch (k) {
+    case TreacheryKind::Baliset:
+      c.baliset_territory = data::territory_of(a.location);
+      c.baliset_turn = s.turn;
+      break;
+    case TreacheryKind::JubbaCloak:
+      c.jubba_territory = data::territory_of(a.location);
+      c.jubba_turn = s.turn;
+      break;
+    case TreacheryKind::Kulon: c.kulon_turn = s.turn; break;
+    case TreacheryKind::LaLaLa:
+      c.lalala_faction = a.faction;
+      c.lalala_turn = s.turn;
+      break;
+    case TreacheryKind::TripToGamont: {  // one force back to its reserves: a regular one first
+      const auto f = static_cast<Faction>(a.faction);
+      auto& fs = s.of(f);
+      if (s.forces_at(f, a.location, 0) > 0) {
+        --s.forces_at(f, a.location, 0);
+        ++fs.reserves[0];
+      } else {
+        --s.forces_at(f, a.location, 1);
+        ++fs.reserves[faction_rules(f).specials_tank_as_regular ? 0 : 1];  // Bene Gesserit advisors: regular in reserve
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+// The ChoamCard candidates now (a superset of the legal ones: validate filters).
+void card_candidates(const GameState& s, std::vector<Action>& out) {
+  const auto& hand = s.of(kMe).hand;
+  for (int i = 0; i < hand.n; ++i) {
+    const uint8_t card = hand.ids[i];
+    action::ChoamCard a{.card = card};
+    switch (kind_of(card)) {
+      case TreacheryKind::Baliset:
+      case TreacheryKind::JubbaCloak:
+        for (int t = 0; t < data::kNumTerritories; ++t)
+          if (s.forces_in_territory(kMe, static_cast<TerritoryId>(t)) > 0) {
+            a.location = data::territory(static_cast<TerritoryId>(t)).first_location;
+            out.push_back(a);
+          }
+        break;
+      case TreacheryKind::Kulon: out.push_back(a); break;
+      case TreacheryKind::LaLaLa:
+        for (int f = 0; f < kNumFactions; ++f) {
+          a.faction = static_cast<uint8_t>(f);
+          out.push_back(a);
+        }
+        break;
+      case TreacheryKind::TripToGamont:
+        for (int f = 0; f < kNumFactions; ++f)
+          for (int l = 0; l < data::kNumLocations; ++l)
+            if (gamont_target(s, static_cast<uint8_t>(f), static_cast<LocationId>(l))) {
+              a.faction = static_cast<uint8_t>(f);
+              a.location = static_cast<LocationId>(l);
+              out.push_back(a);
+            }
+        break;
+      default: break;
+    }
+  }
+}
+
+// Kulon (hook movement_bonus): one more territory this turn; ruling
+// kulon_ornithopter cap_three keeps an ornithopter's three as the maximum.
+int movement_bonus(const GameState& s, Faction mover, int range) {
+  if (mover != kMe || s.choam.kulon_turn != s.turn) return range;
+  if (range >= 3 && s.rulings.is(RulingId::KulonOrnithopter, 1)) return range;
+  return range + 1;
+}
+
+// Baliset (hook move_blocked): the others may not move into the territory this phase.
+std::string move_blocked(const GameState& s, Faction mover, TerritoryId to) {
+  if (mover == kMe || s.choam.baliset_turn != s.turn || s.phase != Phase::ShipmentMovement || to != s.choam.baliset_territory) return {};
+  return "CHOAM's Baliset closes " + ter_name(to) + " to moves this phase";
+}
+
+// Jubba Cloak (hook storm_catches): no storm losses in that territory this turn.
+bool storm_catches(GameState& s, LocationId loc, int reg, int spec) {
+  if (s.choam.jubba_turn == s.turn && data::territory_of(loc) == s.choam.jubba_territory) return false;
+  forces_to_tanks(s, kMe, loc, reg, spec);
+  return false;
+}
+
+// La La La (hook blocks_free_revival).
+bool blocks_free_revival(const GameState& s, Faction f) {
+  return s.choam.lalala_turn == s.turn && s.choam.lalala_faction == static_cast<uint8_t>(f);
+}
+
+// ---- alliance: the card trade (ChoamTrade) --------------------------------------
+
+uint8_t live_ally(const GameState& s) { return ally_in_game(s, kMe); }
+
+std::optional<Rejection> trade_validate(const GameState& s, Seat seat, const action::ChoamTrade& a) {
+  const auto& c = s.choam;
+  const uint8_t ally = live_ally(s);
+  if (is_me(s, seat)) {
+    if (a.card == kNone8) {
+      if (!c.trade_open) return reject(RejectCode::IllegalChoice, "CHOAM has no card trade offer to withdraw");
+      return std::nullopt;
+    }
+    if (c.trade_open) return reject(RejectCode::IllegalChoice, "CHOAM's card trade offer already waits for its ally's answer");
+    if (ally == kNoFaction) return reject(RejectCode::IllegalChoice, "CHOAM trades cards only with its ally, and it has none");
+    if (a.card >= data::kNumAllTreacheryCards || !s.of(kMe).hand.contains(a.card))
+      return reject(RejectCode::IllegalChoice, "CHOAM offers a card from its own hand");
+    if (s.f[ally].hand.empty()) return reject(RejectCode::IllegalChoice, "the ally holds no card to trade (both must hold a card)");
+    if (s.rulings.is(RulingId::ChoamTradeLimit, 0) && c.traded_turn == s.turn)
+      return reject(RejectCode::IllegalChoice, "CHOAM and its ally have traded a card this turn already (ruling choam_trade_limit)");
+    return std::nullopt;
+  }
+  if (seat < 0 || seat >= s.num_seats || static_cast<uint8_t>(s.faction_at(seat)) != ally)
+    return reject(RejectCode::IllegalChoice, "only CHOAM and its ally trade cards (CHOAM & Richese)");
+  if (!c.trade_open) return reject(RejectCode::IllegalChoice, "CHOAM has offered no card trade");
+  if (a.card == kNone8) return std::nullopt;
+  if (a.card >= data::kNumAllTreacheryCards || !s.f[ally].hand.contains(a.card))
+    return reject(RejectCode::IllegalChoice, "the ally answers with a card from its own hand");
+  if (!s.of(kMe).hand.contains(c.trade_offer))
+    return reject(RejectCode::IllegalChoice, "CHOAM no longer holds the card it offered: decline the trade");
+  return std::nullopt;
+}
+
+void trade_apply(GameState& s, Seat seat, const action::ChoamTrade& a) {
+  auto& c = s.choam;
+  if (is_me(s, seat) && a.card != kNone8) {  // the offer
+    c.trade_offer = a.card;
+    c.trade_open = 1;
+    return;
+  }
+  if (a.card != kNone8) {  // the ally's card: both change hands
+    auto& ally = s.f[static_cast<int>(s.faction_at(seat))];
+    ally.hand.remove(a.card);
+    s.of(kMe).hand.remove(c.trade_offer);
+    ally.hand.push(c.trade_offer);
+    s.of(kMe).hand.push(a.card);
+    c.traded_turn = s.turn;
+  } else {
+    c.trade_declined_turn = s.turn;
+  }
+  c.trade_offer = kNone8;
+  c.trade_open = 0;
+}
+
+void trade_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  const auto& c = s.choam;
+  const uint8_t ally = live_ally(s);
+  if (is_me(s, seat)) {
+    if (c.trade_open) {
+      out.push_back(action::ChoamTrade{});
+      return;
+    }
+    if (ally == kNoFaction) return;
+    const auto& hand = s.of(kMe).hand;
+    for (int i = 0; i < hand.n; ++i)
+      if (!trade_validate(s, seat, action::ChoamTrade{.card = hand.ids[i]})) out.push_back(action::ChoamTrade{.card = hand.ids[i]});
+    return;
+  }
+  if (!c.trade_open || ally == kNoFaction || static_cast<uint8_t>(s.faction_at(seat)) != ally) return;
+  out.push_back(action::ChoamTrade{});
+  const auto& hand = s.f[ally].hand;
+  for (int i = 0; i < hand.n; ++i)
+    if (!trade_validate(s, seat, action::ChoamTrade{.card = hand.ids[i]})) out.push_back(action::ChoamTrade{.card = hand.ids[i]});
+}
+
+void trade_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  std::vector<Action> legal;
+  trade_legal(s, seat, legal);
+  if (legal.empty()) return;
+  const bool me = is_me(s, seat);
+  Decision d{ActionKind::ChoamTrade,
+             me ? (s.choam.trade_open ? "Withdraw your card trade offer (card none)" : "Offer your ally one card in trade for one of theirs (once a turn)")
+                : "CHOAM offers you a card in trade, unseen: answer with one of your cards, or none to decline",
+             0, 0, {}};
+  for (const auto& a : legal)
+    if (a.as<action::ChoamTrade>().card != kNone8) d.options.push_back(a.as<action::ChoamTrade>().card);
+  out.push_back(std::move(d));
+}
+
+bool owns(ActionKind k) { return k == ActionKind::ChoamSell || k == ActionKind::ChoamCard || k == ActionKind::ChoamTrade; }
+
+std::optional<Rejection> anytime_validate(const GameState& s, Seat seat, const Action& a) {
+  if (const auto* trade = a.get_if<action::ChoamTrade>()) return trade_validate(s, seat, *trade);
+  if (const auto* use = a.get_if<action::ChoamCard>()) {
+    if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only CHOAM plays worthless cards for their powers (CHOAM & Richese)");
+    return card_validate(s, *use);
+  }
+  if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only CHOAM sells cards (CHOAM & Richese)");
+  const uint8_t card = a.as<action::ChoamSell>().card;
+  if (card >= data::kNumAllTreacheryCards || !s.of(kMe).hand.contains(card))
+    return reject(RejectCode::IllegalChoice, "CHOAM sells a card from its own hand");
+  if (auto why = ability_blocked(s, kMe, Ability::ChoamDiscarding)) return reject(RejectCode::IllegalChoice, *why);
+  if (price(s, card) == 0)
+    return reject(RejectCode::IllegalChoice, std::string(data::treachery_card(card).name) +
+                                                 " is neither worthless nor one of two copies of the same card (projectile and poison "
+                                                 "weapons never count as copies)");
+  return std::nullopt;
+}
+
+void anytime_apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  if (const auto* trade = a.get_if<action::ChoamTrade>()) {
+    trade_apply(s, seat, *trade);
+    return;
+  }
+  if (const auto* use = a.get_if<action::ChoamCard>()) {
+    card_apply(s, *use);
+    return;
+  }
+  const uint8_t card = a.as<action::ChoamSell>().card;
+  const int p = price(s, card);
+  s.of(kMe).hand.remove(card);
+  s.treachery_discard.push(card);
+  transfer_spice(s, bank(), shield(kMe), p);
+}
+
+// The distinct cards CHOAM can sell now, in hand order.
+std::vector<uint8_t> sellable(const GameState& s) {
+  std::vector<uint8_t> out;
+  if (ability_blocked(s, kMe, Ability::ChoamDiscarding)) return out;
+  const auto& hand = s.of(kMe).hand;
+  for (int i = 0; i < hand.n; ++i) {
+    bool seen = false;
+    for (uint8_t x : out) seen = seen || data::treachery_card(x).kind == data::treachery_card(hand.ids[i]).kind;
+    if (!seen && price(s, hand.ids[i]) > 0) out.push_back(hand.ids[i]);
+  }
+  return out;
+}
+
+void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  trade_decisions(s, seat, out);  // CHOAM or its ally
+  if (!is_me(s, seat)) return;
+  std::vector<Action> uses;
+  card_candidates(s, uses);
+  Decision p{ActionKind::ChoamCard, "Play a worthless card for its power (discarded): Baliset, Jubba Cloak, Kulon, La La La, Trip to Gamont", 0, 0, {}};
+  for (const auto& a : uses)
+    if (!card_validate(s, a.as<action::ChoamCard>())) {
+      const uint8_t card = a.as<action::ChoamCard>().card;
+      if (std::find(p.options.begin(), p.options.end(), card) == p.options.end()) p.options.push_back(card);
+    }
+  if (!p.options.empty()) out.push_back(std::move(p));
+  const auto cards = sellable(s);
+  if (cards.empty()) return;
+  Decision d{ActionKind::ChoamSell, "Sell a card: a worthless card for 2 spice, one of two copies of the same card for 3", 0, 0, {}};
+  for (uint8_t x : cards) d.options.push_back(x);
+  out.push_back(std::move(d));
+}
+
+void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  trade_legal(s, seat, out);  // CHOAM or its ally
+  if (!is_me(s, seat)) return;
+  std::vector<Action> uses;
+  card_candidates(s, uses);
+  for (const auto& a : uses)
+    if (!card_validate(s, a.as<action::ChoamCard>())) out.push_back(a);
+  for (uint8_t x : sellable(s)) out.push_back(action::ChoamSell{.card = x});
+}
+
+// 3.01.11.02: a prevented sale waits for the turn's end (the Mentat Pause).
+void pause_ends_sales(GameState& s) {
+  if (ability_cancelled(s, kMe, Ability::ChoamDiscarding)) consume_prevention(s, kMe, Ability::ChoamDiscarding);
+}
+
+bool pause_begins_all(GameState& s) {
+  pause_ends_sales(s);
+  return pause_begins(s);
+}
+
+// ---- advanced: half of the spice others pay in battle -------------------------
+
+void battle_spice_paid(GameState& s, Faction payer, int paid) {
+  if (!s.advanced || payer == kMe || paid / 2 == 0) return;
+  if (ability_cancelled(s, kMe, Ability::ChoamBattleIncome)) {  // 3.01.11.02: this payment is its use opportunity
+    consume_prevention(s, kMe, Ability::ChoamBattleIncome);
+    return;
+  }
+  transfer_spice(s, bank(), shield(kMe), paid / 2);
+}
+
+// 3.01.11: CHOAM's abilities marked ✷ (a Karama prevents them; ActionKind::Pass: automatic).
+constexpr AbilityInfo kAbilities[] = {
+    {Ability::ChoamCharity, kMe, "CHOAM Charity", "CHOAM's charity income and payments", ActionKind::Pass},
+    {Ability::ChoamInflation, kMe, "Inflation", "the Inflation token", ActionKind::ChoamInflation},
+    {Ability::ChoamDiscarding, kMe, "Selling cards", "selling worthless and duplicate cards", ActionKind::ChoamSell},
+    {Ability::ChoamRevival, kMe, "CHOAM revival", "revival at 1 spice a force without limit", ActionKind::Revive},
+    {Ability::ChoamBattleIncome, kMe, "CHOAM advanced", "half the spice others pay in battle", ActionKind::Pass},
+};
+
+constexpr FactionRules make() {
+  FactionRules r;
+  r.abilities = kAbilities;
+  r.charity_begins = charity_begins;
+  r.no_charity_claim = true;
+  r.charity_payer = charity_payer;
+  r.charity_multiplier = charity_multiplier;
+  r.revival_limit = 20;
+  r.revival_cost = 1;
+  r.revival_ability = Ability::ChoamRevival;
+  r.forbids_bribes = forbids_bribes;
+  r.battle_spice_paid = battle_spice_paid;
+  r.movement_bonus = movement_bonus;
+  r.move_blocked = move_blocked;
+  r.storm_catches = storm_catches;
+  r.blocks_free_revival = blocks_free_revival;
+  r.anytime = {owns, anytime_validate, anytime_apply, anytime_decisions, anytime_legal};
+  r.mentat_pause_step = {pause_begins_all, pause_validate, pause_apply, pause_decisions, pause_legal,
+                         "CHOAM is deciding on its Inflation token (Mentat Pause)"};
+  return r;
+}
+
+}  // namespace
+
+constinit const FactionRules kChoamRules = make();
+
+}  // namespace mentat::rules

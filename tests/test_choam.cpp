@@ -1,0 +1,570 @@
+// CHOAM (CHOAM & Richese, issue 15; core/factions/choam.cpp, docs/factions/choam.md):
+// one scenario per ability, each able to fail (outcomes asserted).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "bots/selfplay.h"
+#include "events/codec.h"
+#include "inspect/view.h"
+#include "support/scenario.h"
+
+using namespace mentat;
+using namespace scenario;
+
+namespace {
+
+constexpr auto kChoam = Faction::Choam;
+
+GameState choam_game(std::initializer_list<Faction> factions, bool advanced = false, uint64_t seed = 7,
+                     Rulings rulings = Rulings::defaults()) {
+  GameSetup g;
+  g.seed = seed;
+  g.factions = factions;
+  g.advanced = advanced;
+  g.rulings = rulings;
+  g.modules = data::module_bit(data::Module::ChoamRichese);
+  REQUIRE_FALSE(check_setup(g).has_value());
+  return create_game(g, nullptr);
+}
+
+// Whether `a` is among f's legal actions when the game waits for f (any-time
+// actions are offered to a seat the game waits for).
+bool has_action(const GameState& s0, Faction f, const Action& a) {
+  GameState s = s0;
+  s.waiting = static_cast<uint8_t>(s.waiting | (1u << s.seat_of(f)));
+  const auto acts = legal_actions(s, s.seat_of(f));
+  return std::find(acts.begin(), acts.end(), a) != acts.end();
+}
+
+// Empties f's hand into the discard pile.
+void empty_hand(GameState& s, Faction f) {
+  auto& h = s.of(f).hand;
+  while (!h.empty()) s.treachery_discard.push(h.pop());
+}
+
+}  // namespace
+
+TEST_CASE("CHOAM setup: 2 spice, 20 forces in reserve, hand limit 5, no free revival, the Auditor only in the advanced game",
+          "[choam]") {
+  for (bool advanced : {false, true}) {
+    INFO("advanced " << advanced);
+    GameState s = choam_game({Faction::Atreides, kChoam, Faction::Fremen}, advanced);
+    check_custody(s);
+    CHECK(s.of(kChoam).spice == 2);
+    CHECK(s.of(kChoam).reserves[0] == 20);
+    int on_planet = 0;
+    for (int l = 0; l < data::kNumLocations; ++l) on_planet += s.forces_in_location(kChoam, static_cast<LocationId>(l));
+    CHECK(on_planet == 0);
+    CHECK(rules::hand_limit(s, kChoam) == 5);
+    CHECK(data::faction_setup(kChoam).free_revival == 0);
+    CHECK(s.leader_in_game(data::kAuditor) == advanced);
+    // The Auditor's traitor card is in play exactly when the Auditor is.
+    bool dealt = s.traitor_deck.contains(data::kAuditor);
+    for (const auto& fs : s.f) dealt = dealt || fs.traitor_offer.contains(data::kAuditor) || fs.traitors.contains(data::kAuditor);
+    CHECK(dealt == advanced);
+    CHECK(s.leaders[data::kAuditor].holder == (advanced ? static_cast<uint8_t>(kChoam) : kNoFaction));
+    // The Richese cache is in the game with the module (custody checked above).
+    CHECK(s.richese.cache.n == data::card_set(data::CardSet::Richese).count);
+  }
+}
+
+TEST_CASE("CHOAM plays end to end: mentat new accepts it with its module, and a game reaches its second turn", "[choam]") {
+  GameSetup g;
+  g.seed = 3;
+  g.factions = {kChoam, Faction::Harkonnen};
+  CHECK(check_setup(g).has_value());  // without the module: refused
+  g.modules = data::module_bit(data::Module::ChoamRichese);
+  REQUIRE_FALSE(check_setup(g).has_value());
+  GameState s = create_game(g, nullptr);
+  play_until(s, Phase::Storm, 2);
+  check_custody(s);
+}
+
+TEST_CASE("CHOAM revival: any number of forces at 1 spice each, a Karama prevention brings back 1.05.01 once", "[choam][revival]") {
+  GameState s = choam_game({Faction::Atreides, kChoam});
+  play_until(s, Phase::Storm);
+  auto& fs = s.of(kChoam);
+  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - 8);
+  fs.tanks[0] = 8;
+  set_spice(s, kChoam, 10);
+  // Re-enter the phase so CHOAM is asked with forces in the tanks.
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::Revival);
+  REQUIRE((waiting_for(s) >> s.seat_of(kChoam)) & 1u);
+  GameState prevented = s;
+  act(s, kChoam, revive(8));
+  CHECK(s.of(kChoam).spice == 2);  // 8 x 1
+  CHECK(s.of(kChoam).reserves[0] == 20);
+  // Prevented: at most 3, at 2 each; the prevention is used up by the answer.
+  rules::set_prevented_bit(prevented, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamRevival), true);
+  CHECK(rejected(prevented, kChoam, revive(4)).code == RejectCode::IllegalChoice);
+  act(prevented, kChoam, revive(3));
+  CHECK(prevented.of(kChoam).spice == 4);  // 3 x 2
+  CHECK_FALSE(rules::ability_cancelled(prevented, kChoam, rules::Ability::ChoamRevival));
+}
+
+TEST_CASE("CHOAM Charity: CHOAM collects 2 per player and pays the claims, a Karama prevention sends them to the bank",
+          "[choam][charity]") {
+  for (bool prevent : {false, true}) {
+    INFO("prevented " << prevent);
+    GameState s = choam_game({Faction::Atreides, kChoam, Faction::Harkonnen});
+    play_until(s, Phase::Storm);
+    set_spice(s, Faction::Atreides, 0);
+    set_spice(s, Faction::Harkonnen, 5);
+    set_spice(s, kChoam, 1);
+    if (prevent) rules::set_prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamCharity), true);
+    const int64_t bank0 = s.bank;
+    rules::Ctx c{s, nullptr};
+    rules::enter_phase(c, Phase::Charity);
+    REQUIRE(s.phase == Phase::Charity);
+    // CHOAM never claims; it collected 2 x 3 players (nothing when prevented).
+    CHECK_FALSE((waiting_for(s) >> s.seat_of(kChoam)) & 1u);
+    CHECK(s.of(kChoam).spice == (prevent ? 1 : 7));
+    CHECK(s.choam.charity_bank == (prevent ? 1 : 0));
+    act(s, Faction::Atreides, claim_charity());
+    CHECK(s.of(Faction::Atreides).spice == 2);
+    CHECK(s.of(kChoam).spice == (prevent ? 1 : 5));  // CHOAM paid the 2
+    CHECK(s.bank == bank0 - (prevent ? 2 : 6));
+    CHECK_FALSE(rules::ability_cancelled(s, kChoam, rules::Ability::ChoamCharity));  // used up
+  }
+}
+
+TEST_CASE("CHOAM Charity with the Bene Gesserit: their advanced charity of 2 is paid by CHOAM, doubled by Inflation",
+          "[choam][charity]") {
+  GameState s = choam_game({Faction::BeneGesserit, kChoam}, true);
+  play_until(s, Phase::Storm);
+  set_spice(s, Faction::BeneGesserit, 7);
+  set_spice(s, kChoam, 0);
+  s.choam.inflation = Inflation::Double;
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::Charity);
+  CHECK(s.of(kChoam).spice == 8);  // 2 x 2 players x 2
+  act(s, Faction::BeneGesserit, claim_charity());
+  CHECK(s.of(Faction::BeneGesserit).spice == 11);  // 7 + 2 x 2
+  CHECK(s.of(kChoam).spice == 4);
+}
+
+TEST_CASE("CHOAM sells worthless cards for 2 and duplicates for 3, single cards and weapons are not sold", "[choam][sell]") {
+  GameState s = choam_game({Faction::Atreides, kChoam});
+  play_until(s, Phase::Bidding);
+  empty_hand(s, kChoam);
+  set_spice(s, kChoam, 0);
+  const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+  const uint8_t shield1 = give(s, kChoam, data::TreacheryKind::Shield, 0);
+  const uint8_t crysknife = give(s, kChoam, data::TreacheryKind::Crysknife);
+  check_custody(s);
+  // One shield alone is not a duplicate, a projectile weapon never is.
+  CHECK(rejected(s, kChoam, action::ChoamSell{.card = shield1}).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kChoam, action::ChoamSell{.card = crysknife}).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, Faction::Atreides, action::ChoamSell{.card = baliset}).code == RejectCode::IllegalChoice);
+  CHECK(has_action(s, kChoam, action::ChoamSell{.card = baliset}));
+  act(s, kChoam, action::ChoamSell{.card = baliset});
+  CHECK(s.of(kChoam).spice == 2);
+  CHECK(s.treachery_discard.top() == baliset);
+  const uint8_t shield2 = give(s, kChoam, data::TreacheryKind::Shield, 1);
+  act(s, kChoam, action::ChoamSell{.card = shield2});
+  CHECK(s.of(kChoam).spice == 5);
+  CHECK(s.of(kChoam).hand.contains(shield1));
+  CHECK(rejected(s, kChoam, action::ChoamSell{.card = shield1}).code == RejectCode::IllegalChoice);  // no longer a copy
+}
+
+TEST_CASE("CHOAM selling: a Karama prevention stops sales until the turn's Mentat Pause", "[choam][sell]") {
+  GameState s = choam_game({Faction::Atreides, kChoam});
+  play_until(s, Phase::Bidding);
+  empty_hand(s, kChoam);
+  const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+  rules::set_prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamDiscarding), true);
+  CHECK(rejected(s, kChoam, action::ChoamSell{.card = baliset}).reason.find("Karama") != std::string::npos);
+  CHECK_FALSE(has_action(s, kChoam, action::ChoamSell{.card = baliset}));
+  play_until(s, Phase::Storm, 2);
+  CHECK_FALSE(rules::ability_cancelled(s, kChoam, rules::Ability::ChoamDiscarding));
+}
+
+TEST_CASE("CHOAM Inflation: placed in a Mentat Pause, Double then Cancel, then removed, once a game, no bribes while Double",
+          "[choam][inflation]") {
+  GameState s = choam_game({Faction::Atreides, kChoam, Faction::Harkonnen});
+  play_until(s, Phase::MentatPause);
+  REQUIRE(s.turn == 1);
+  REQUIRE(waiting_for(s) == (1u << s.seat_of(kChoam)));
+  CHECK(rejected(s, Faction::Atreides, pass()).code == RejectCode::NotYourDecision);
+  CHECK(rejected(s, kChoam, action::ChoamInflation{.side = 3}).code == RejectCode::Malformed);
+  act(s, kChoam, action::ChoamInflation{.side = 1});
+  CHECK(s.turn == 2);
+  CHECK(s.choam.inflation == Inflation::Double);
+  // Double: no bribes this turn.
+  set_spice(s, Faction::Atreides, 5);
+  CHECK(rejected(s, Faction::Atreides, action::Bribe{.to = static_cast<uint8_t>(Faction::Harkonnen), .amount = 1}).reason.find("Inflation") !=
+        std::string::npos);
+  // Double: charity x2.
+  set_spice(s, Faction::Atreides, 0);
+  set_spice(s, kChoam, 0);
+  {
+    rules::Ctx c{s, nullptr};
+    rules::enter_phase(c, Phase::Charity);
+  }
+  CHECK(s.of(kChoam).spice == 12);  // 2 x 3 x 2
+  act(s, Faction::Atreides, claim_charity());
+  CHECK(s.of(Faction::Atreides).spice == 4);
+  // The next pause flips it (CHOAM is not asked again: once a game).
+  play_until(s, Phase::Storm, 3);
+  CHECK(s.choam.inflation == Inflation::Cancel);
+  set_spice(s, Faction::Atreides, 5);
+  CHECK(validate(s, s.seat_of(Faction::Atreides), action::Bribe{.to = static_cast<uint8_t>(Faction::Harkonnen), .amount = 1}) ==
+        std::nullopt);
+  // Cancel: no charity at all (nobody asked, CHOAM collects nothing).
+  set_spice(s, Faction::Atreides, 0);
+  const int choam_before = s.of(kChoam).spice;
+  {
+    rules::Ctx c{s, nullptr};
+    rules::enter_phase(c, Phase::Charity);
+  }
+  CHECK(s.phase == Phase::Bidding);
+  CHECK(s.of(kChoam).spice == choam_before);
+  CHECK(s.of(Faction::Atreides).spice == 0);
+  play_until(s, Phase::Storm, 4);
+  CHECK(s.choam.inflation == Inflation::None);
+  CHECK(s.choam.inflation_turn == 1);
+}
+
+TEST_CASE("CHOAM Inflation: a Karama prevention is used up by the next Mentat Pause, where CHOAM is not asked", "[choam][inflation]") {
+  GameState s = choam_game({Faction::Atreides, kChoam});
+  play_until(s, Phase::Bidding);
+  rules::set_prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamInflation), true);
+  play_until(s, Phase::Storm, 2);  // the pause of turn 1 passed without asking CHOAM
+  CHECK(s.choam.inflation_turn == 0);
+  CHECK_FALSE(rules::ability_cancelled(s, kChoam, rules::Ability::ChoamInflation));
+  play_until(s, Phase::MentatPause, 2);
+  CHECK(waiting_for(s) == (1u << s.seat_of(kChoam)));  // asked now
+}
+
+TEST_CASE("CHOAM views: the Inflation token is public, the base game's view has no CHOAM table", "[choam][views]") {
+  GameState s = choam_game({Faction::Atreides, kChoam});
+  s.choam.inflation = Inflation::Double;
+  const std::string v = inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides)));
+  CHECK(v.find("\"inflation\": \"double\"") != std::string::npos);
+  GameState base = game({Faction::Atreides, Faction::Harkonnen});
+  CHECK(inspect::view_json(base, inspect::Viewer::of(0)).find("\"choam\"") == std::string::npos);
+}
+
+TEST_CASE("CHOAM self-play: every profile, in mixed faction sets, basic and advanced: no rejected action, invariants after every event",
+          "[choam][bots]") {
+  const std::vector<std::vector<Faction>> sets = {
+      {kChoam, Faction::Atreides, Faction::Harkonnen},
+      {Faction::BeneGesserit, kChoam, Faction::Fremen, Faction::Guild},
+      {Faction::Emperor, Faction::Fremen, kChoam, Faction::Atreides, Faction::Harkonnen, Faction::BeneGesserit},
+  };
+  int sold = 0, inflation = 0;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    for (bool advanced : {false, true}) {
+      bots::GameSpec spec;
+      spec.setup.seed = 40 + i;
+      spec.setup.factions = sets[i];
+      spec.setup.advanced = advanced;
+      spec.setup.modules = data::module_bit(data::Module::ChoamRichese);
+      spec.bot_seed = 9 + i;
+      for (size_t k = 0; k < sets[i].size(); ++k) spec.profiles.push_back(static_cast<bots::Profile>((k + i) % bots::kNumProfiles));
+      const auto r = bots::play_in_memory(spec, [&](const GameState&, const bots::Step& st) {
+        sold += st.action.kind() == ActionKind::ChoamSell;
+        inflation += st.action.kind() == ActionKind::ChoamInflation;
+      });
+      INFO("set " << i << " advanced " << advanced << ": " << r.error << " at " << r.version);
+      CHECK(r.ok);
+    }
+  }
+  CHECK(sold > 0);
+  CHECK(inflation > 0);
+}
+
+namespace {
+
+// As scenario::cleared_board, with CHOAM's module: an empty board in the
+// Shipment and Movement phase of turn 1, hands emptied, 10 spice each, the
+// storm in sector 17.
+GameState choam_board(std::initializer_list<Faction> factions, bool advanced) {
+  GameState s = choam_game(factions, advanced);
+  play_until(s, Phase::ShipmentMovement);
+  for (const Faction f : factions_in(s)) {
+    auto& fs = s.of(f);
+    forces_to_reserves(s, f);
+    while (!fs.hand.empty()) s.treachery_discard.push(fs.hand.pop());
+    set_spice(s, f, 10);
+    fs.ally = kNoFaction;
+  }
+  for (int l = 0; l < data::kNumLocations; ++l)
+    if (s.spice_on_board[l]) transfer_spice(s, board(static_cast<LocationId>(l)), bank(), s.spice_on_board[l]);
+  s.storm_sector = 17;
+  check_custody(s);
+  return s;
+}
+
+constexpr LocationId kFlat = 70;  // The Great Flat
+
+void take_traitor(GameState& s, LeaderId leader) {
+  for (auto& fs : s.f)
+    if (fs.traitors.remove(leader)) s.traitor_deck.push(leader);
+}
+
+}  // namespace
+
+TEST_CASE("CHOAM advanced: half, rounded down, of the spice others pay in battle, none after a traitor, a Karama prevention skips one payment",
+          "[choam][battle]") {
+  for (int variant = 0; variant < 3; ++variant) {  // 0 plain, 1 prevented, 2 traitor
+    INFO("variant " << variant);
+    GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, true);
+    place(s, Faction::Atreides, kFlat, 6);
+    place(s, Faction::Harkonnen, kFlat, 6);
+    set_spice(s, kChoam, 0);
+    take_traitor(s, L(Faction::Atreides, 3));
+    if (variant == 1) rules::set_prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamBattleIncome), true);
+    if (variant == 2) give_traitor(s, Faction::Atreides, L(Faction::Harkonnen, 4));
+    else take_traitor(s, L(Faction::Harkonnen, 4));
+    enter_battle_phase(s);
+    no_abilities(s);
+    act(s, Faction::Atreides, plan(L(Faction::Atreides, 3), 6, kNone8, kNone8, kNone8, 5));
+    act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 4, kNone8, kNone8, kNone8, 3));
+    if (variant == 2) {
+      act(s, Faction::Harkonnen, traitor(false));
+      act(s, Faction::Atreides, traitor(true));
+    } else {
+      decline_traitors(s);
+    }
+    // 5 -> 2 and 3 -> 1; prevented: the first payment gives nothing; traitor: the loser's 3 gives nothing.
+    CHECK(s.of(kChoam).spice == (variant == 0 ? 3 : variant == 1 ? 1 : 0));
+    CHECK_FALSE(rules::ability_cancelled(s, kChoam, rules::Ability::ChoamBattleIncome));
+    check_custody(s);
+  }
+}
+
+// ---- the worthless-card powers (item 5) ---------------------------------------------
+
+namespace {
+
+// The destinations of CHOAM's legal single-group moves now.
+std::set<LocationId> move_destinations(const GameState& s) {
+  std::set<LocationId> out;
+  for (const auto& a : legal_actions(s, s.seat_of(kChoam)))
+    if (const auto* m = a.get_if<action::Move>()) out.insert(m->to);
+  return out;
+}
+
+// A piece of another territory next to `loc`, out of the storm.
+LocationId next_to(const GameState& s, LocationId loc) {
+  for (LocationId n : data::neighbours(loc))
+    if (data::territory_of(n) != data::territory_of(loc) && !s.in_storm(n) && !data::territory(data::territory_of(n)).storm_protected)
+      return n;
+  FAIL("no neighbour");
+  return kNone8;
+}
+
+void enter(GameState& s, Phase p) {
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, p);
+}
+
+}  // namespace
+
+TEST_CASE("CHOAM Baliset: no other faction moves into the territory CHOAM occupies this phase, the card is discarded", "[choam][powers]") {
+  for (bool baliset : {false, true}) {
+    INFO("Baliset " << baliset);
+    GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, false);
+    place(s, kChoam, kFlat, 3);
+    const LocationId from = next_to(s, kFlat);
+    place(s, Faction::Atreides, from, 3);
+    const uint8_t card = give(s, kChoam, data::TreacheryKind::Baliset);
+    enter(s, Phase::ShipmentMovement);
+    REQUIRE(s.shipmove.current == s.seat_of(Faction::Atreides));
+    CHECK(rejected(s, kChoam, action::ChoamCard{.card = card, .location = from}).code == RejectCode::IllegalChoice);  // not its territory
+    if (baliset) {
+      act(s, kChoam, action::ChoamCard{.card = card, .location = kFlat});
+      CHECK(s.treachery_discard.top() == card);
+      CHECK_FALSE(s.of(kChoam).hand.contains(card));
+    }
+    act(s, Faction::Atreides, pass());  // no shipment
+    const auto mv = move(from, 3, kFlat);
+    if (baliset) CHECK(rejected(s, Faction::Atreides, mv).reason.find("Baliset") != std::string::npos);
+    else act(s, Faction::Atreides, mv);
+  }
+}
+
+TEST_CASE("CHOAM Jubba Cloak: the storm destroys no CHOAM forces in that territory this turn", "[choam][powers]") {
+  for (bool cloak : {false, true}) {
+    INFO("Jubba Cloak " << cloak);
+    GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, false);
+    // A sand piece the storm (from sector 17) reaches at once.
+    LocationId sand = kNone8;
+    for (int l = 0; l < data::kNumLocations && sand == kNone8; ++l) {
+      const auto& loc = data::location(static_cast<LocationId>(l));
+      if (loc.sector == 0 && !data::territory(loc.territory).storm_protected) sand = static_cast<LocationId>(l);
+    }
+    REQUIRE(sand != kNone8);
+    place(s, kChoam, sand, 4);
+    const uint8_t card = give(s, kChoam, data::TreacheryKind::JubbaCloak);
+    s.turn = 2;
+    enter(s, Phase::Storm);
+    REQUIRE(s.phase == Phase::Storm);
+    if (cloak) act(s, kChoam, action::ChoamCard{.card = card, .location = sand});
+    while (s.phase == Phase::Storm && waiting_for(s)) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), dial(1));
+    CHECK(s.forces_at(kChoam, sand) == (cloak ? 4 : 0));
+    CHECK(s.of(kChoam).tanks[0] == (cloak ? 0 : 4));
+  }
+}
+
+TEST_CASE("CHOAM Kulon: one more territory of movement this turn, ruling kulon_ornithopter with the ornithopters", "[choam][powers][rulings]") {
+  for (const char* ruling : {"plus_one", "cap_three"}) {
+    for (bool orn : {false, true}) {
+      INFO(ruling << " ornithopters " << orn);
+      GameState s = choam_board({kChoam, Faction::Harkonnen}, false);
+      s.rulings = scenario::ruling("kulon_ornithopter", ruling);
+      const LocationId from = orn ? data::arrakeen() : kFlat;
+      place(s, kChoam, from, 3);
+      const uint8_t card = give(s, kChoam, data::TreacheryKind::Kulon);
+      enter(s, Phase::ShipmentMovement);
+      REQUIRE(s.shipmove.current == s.seat_of(kChoam));
+      GameState without = s;
+      act(without, kChoam, pass());
+      act(s, kChoam, action::ChoamCard{.card = card});
+      CHECK(rejected(s, kChoam, action::ChoamCard{.card = card}).code == RejectCode::IllegalChoice);  // discarded
+      act(s, kChoam, pass());
+      const auto before = move_destinations(without), after = move_destinations(s);
+      CHECK(std::includes(after.begin(), after.end(), before.begin(), before.end()));
+      const bool more = after.size() > before.size();
+      CHECK(more == (!orn || std::string(ruling) == "plus_one"));
+    }
+  }
+}
+
+TEST_CASE("CHOAM La La La: the named faction gets no free revival this turn, a Karama prevention stops the power", "[choam][powers]") {
+  for (int variant = 0; variant < 3; ++variant) {  // 0 none, 1 La La La, 2 La La La prevented
+    INFO("variant " << variant);
+    GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, false);
+    auto& at = s.of(Faction::Atreides);
+    at.reserves[0] = static_cast<uint8_t>(at.reserves[0] - 2);
+    at.tanks[0] = 2;
+    const uint8_t card = give(s, kChoam, data::TreacheryKind::LaLaLa);
+    enter(s, Phase::Revival);
+    REQUIRE(s.phase == Phase::Revival);
+    const auto use = action::ChoamCard{.card = card, .faction = static_cast<uint8_t>(Faction::Atreides)};
+    CHECK(rejected(s, kChoam, action::ChoamCard{.card = card, .faction = static_cast<uint8_t>(kChoam)}).code == RejectCode::IllegalChoice);
+    if (variant == 2) {
+      rules::set_prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamDiscarding), true);
+      CHECK(rejected(s, kChoam, use).reason.find("Karama") != std::string::npos);
+    }
+    if (variant == 1) act(s, kChoam, use);
+    act(s, Faction::Atreides, revive(2));
+    CHECK(s.of(Faction::Atreides).spice == (variant == 1 ? 6 : 10));  // 2 x 2 without the free revival of 2
+  }
+}
+
+TEST_CASE("CHOAM Trip to Gamont: in the Mentat Pause one force back to its reserves, ruling gamont_target", "[choam][powers][rulings]") {
+  for (const char* ruling : {"another_faction", "any_faction"}) {
+    INFO(ruling);
+    GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, false);
+    s.rulings = scenario::ruling("gamont_target", ruling);
+    place(s, Faction::Atreides, kFlat, 2);
+    place(s, kChoam, kFlat, 2);
+    const uint8_t card = give(s, kChoam, data::TreacheryKind::TripToGamont);
+    const auto use = action::ChoamCard{.card = card, .faction = static_cast<uint8_t>(Faction::Atreides), .location = kFlat};
+    CHECK(rejected(s, kChoam, use).code == RejectCode::WrongPhase);  // only in the Mentat Pause
+    enter(s, Phase::MentatPause);
+    REQUIRE(s.phase == Phase::MentatPause);
+    REQUIRE(waiting_for(s) == (1u << s.seat_of(kChoam)));
+    const auto own = action::ChoamCard{.card = card, .faction = static_cast<uint8_t>(kChoam), .location = kFlat};
+    if (std::string(ruling) == "another_faction") {
+      CHECK(rejected(s, kChoam, own).code == RejectCode::IllegalChoice);
+      act(s, kChoam, use);
+      CHECK(s.forces_at(Faction::Atreides, kFlat) == 1);
+      CHECK(s.of(Faction::Atreides).reserves[0] == 19);
+    } else {
+      act(s, kChoam, own);
+      CHECK(s.forces_at(kChoam, kFlat) == 1);
+      CHECK(s.of(kChoam).reserves[0] == 19);
+    }
+    CHECK(s.treachery_discard.top() == card);
+    act(s, kChoam, pass());  // the step ends: the next turn
+    CHECK(s.turn == 2);
+  }
+}
+
+TEST_CASE("CHOAM Trip to Gamont alone keeps CHOAM's Mentat Pause step once the Inflation token is used", "[choam][powers]") {
+  GameState s = choam_board({Faction::Atreides, kChoam}, false);
+  s.choam.inflation_turn = 1;  // placed already
+  s.turn = 2;
+  place(s, Faction::Atreides, kFlat, 2);
+  enter(s, Phase::MentatPause);
+  CHECK(s.turn == 3);  // nothing to ask: the next turn began
+  GameState t = choam_board({Faction::Atreides, kChoam}, false);
+  t.choam.inflation_turn = 1;
+  t.turn = 2;
+  place(t, Faction::Atreides, kFlat, 2);
+  give(t, kChoam, data::TreacheryKind::TripToGamont);
+  enter(t, Phase::MentatPause);
+  REQUIRE(t.phase == Phase::MentatPause);
+  CHECK(rejected(t, kChoam, action::ChoamInflation{.side = 1}).code == RejectCode::IllegalChoice);
+  CHECK(has_action(t, kChoam, pass()));
+}
+
+// ---- alliance: the card trade (item 7) -----------------------------------------------
+
+TEST_CASE("CHOAM alliance: one card each way with the ally, faces private, ruling choam_trade_limit", "[choam][alliance][rulings]") {
+  for (const char* limit : {"once_per_turn", "unlimited"}) {
+    INFO(limit);
+    GameState s = choam_game({Faction::Atreides, kChoam, Faction::Harkonnen}, false, 7, scenario::ruling("choam_trade_limit", limit));
+    play_until(s, Phase::Bidding);
+    empty_hand(s, kChoam);
+    empty_hand(s, Faction::Atreides);
+    const uint8_t shield = give(s, kChoam, data::TreacheryKind::Shield);
+    CHECK(rejected(s, kChoam, action::ChoamTrade{.card = shield}).code == RejectCode::IllegalChoice);  // no ally
+    ally(s, kChoam, Faction::Atreides);
+    CHECK(rejected(s, kChoam, action::ChoamTrade{.card = shield}).code == RejectCode::IllegalChoice);  // the ally holds no card
+    const uint8_t knife = give(s, Faction::Atreides, data::TreacheryKind::Crysknife);
+    CHECK(rejected(s, Faction::Harkonnen, action::ChoamTrade{.card = kNone8}).code == RejectCode::IllegalChoice);
+    act(s, kChoam, action::ChoamTrade{.card = shield});
+    CHECK(s.choam.trade_open == 1);
+    // The offered face: CHOAM's only (the ally trades blind).
+    const std::string mine = inspect::view_json(s, inspect::Viewer::of(s.seat_of(kChoam)));
+    const std::string ally_view = inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides)));
+    const std::string other = inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen)));
+    CHECK(mine.find("\"trade_offer\"") != std::string::npos);
+    CHECK(ally_view.find("\"trade_offer\"") == std::string::npos);
+    CHECK(other.find("\"trade_offer\"") == std::string::npos);
+    CHECK(ally_view.find("\"trade_open\": true") != std::string::npos);
+    CHECK(rejected(s, kChoam, action::ChoamSell{.card = shield}).code == RejectCode::IllegalChoice);  // offered: not for sale
+    CHECK(has_action(s, Faction::Atreides, action::ChoamTrade{.card = knife}));
+    act(s, Faction::Atreides, action::ChoamTrade{.card = knife});
+    CHECK(s.of(kChoam).hand.contains(knife));
+    CHECK(s.of(Faction::Atreides).hand.contains(shield));
+    CHECK(s.choam.trade_open == 0);
+    CHECK(s.choam.traded_turn == s.turn);
+    // Nobody else learns the faces: the others' views show the hand counts only.
+    CHECK(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))).find("Crysknife") == std::string::npos);
+    // Again in the same turn.
+    const auto again = action::ChoamTrade{.card = knife};
+    if (std::string(limit) == "once_per_turn") CHECK(rejected(s, kChoam, again).reason.find("choam_trade_limit") != std::string::npos);
+    else act(s, kChoam, again);
+  }
+}
+
+TEST_CASE("CHOAM alliance: the ally declines, CHOAM withdraws, a stale offer cannot be accepted", "[choam][alliance]") {
+  GameState s = choam_game({Faction::Atreides, kChoam});
+  play_until(s, Phase::Bidding);
+  empty_hand(s, kChoam);
+  empty_hand(s, Faction::Atreides);
+  ally(s, kChoam, Faction::Atreides);
+  const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+  const uint8_t snooper = give(s, Faction::Atreides, data::TreacheryKind::Snooper);
+  act(s, kChoam, action::ChoamTrade{.card = baliset});
+  act(s, Faction::Atreides, action::ChoamTrade{.card = kNone8});  // declines
+  CHECK(s.choam.trade_open == 0);
+  CHECK(s.choam.trade_declined_turn == s.turn);
+  CHECK(s.of(kChoam).hand.contains(baliset));
+  act(s, kChoam, action::ChoamTrade{.card = baliset});
+  act(s, kChoam, action::ChoamTrade{.card = kNone8});  // withdraws
+  CHECK(s.choam.trade_open == 0);
+  act(s, kChoam, action::ChoamTrade{.card = baliset});
+  s.of(kChoam).hand.remove(baliset);  // the offered card left CHOAM's hand
+  s.treachery_discard.push(baliset);
+  CHECK(rejected(s, Faction::Atreides, action::ChoamTrade{.card = snooper}).reason.find("no longer holds") != std::string::npos);
+}
