@@ -325,7 +325,7 @@ struct FremenState {
 };
 
 struct HarkonnenState {
-  Pile<4> karama_taken;  // 1.14.04 cards taken from another hand until the give-back ends (public)
+  Pile<8> karama_taken;  // 1.14.04 cards taken from another hand until the give-back ends (public; a hand of up to 8: CHOAM holds 5)
   struct Battle {
     uint8_t captive = 0;  // 2.05.10: 1 + leader drawn for the Harkonnen to kill or capture; public
   } battle;

@@ -568,3 +568,23 @@ TEST_CASE("CHOAM alliance: the ally declines, CHOAM withdraws, a stale offer can
   s.treachery_discard.push(baliset);
   CHECK(rejected(s, Faction::Atreides, action::ChoamTrade{.card = snooper}).reason.find("no longer holds") != std::string::npos);
 }
+
+TEST_CASE("CHOAM and the Harkonnen Karama power: a whole hand of 5 is taken and given back, no card lost", "[choam][karama]") {
+  GameState s = choam_game({Faction::Harkonnen, kChoam, Faction::Atreides}, true);
+  play_until(s, Phase::Bidding, 1);
+  REQUIRE(s.bidding.current != kNoSeat);
+  empty_hand(s, kChoam);
+  empty_hand(s, Faction::Harkonnen);
+  const uint8_t karama = give(s, Faction::Harkonnen, data::TreacheryKind::Karama);
+  for (auto k : {data::TreacheryKind::Chaumas, data::TreacheryKind::SlipTip, data::TreacheryKind::Snooper, data::TreacheryKind::Stunner,
+                 data::TreacheryKind::MaulaPistol})
+    give(s, kChoam, k);
+  REQUIRE(s.of(kChoam).hand.n == 5);
+  act(s, Faction::Harkonnen, play(karama, 0, static_cast<uint8_t>(kChoam)));
+  CHECK(s.harkonnen.karama_taken.n == 5);
+  check_custody(s);
+  for (int i = 0; i < 5; ++i) act(s, Faction::Harkonnen, respond(false, s.harkonnen.karama_taken.ids[0]));
+  CHECK(s.of(kChoam).hand.n == 5);
+  CHECK(s.harkonnen.karama_taken.empty());
+  check_custody(s);
+}
