@@ -8,6 +8,7 @@
 
 #include "bots/selfplay.h"
 #include "events/codec.h"
+#include "inspect/projection.h"
 #include "inspect/view.h"
 #include "support/scenario.h"
 
@@ -196,8 +197,13 @@ TEST_CASE("CHOAM Inflation: placed in a Mentat Pause, Double then Cancel, then r
   CHECK(s.choam.inflation == Inflation::Double);
   // Double: no bribes this turn.
   set_spice(s, Faction::Atreides, 5);
-  CHECK(rejected(s, Faction::Atreides, action::Bribe{.to = static_cast<uint8_t>(Faction::Harkonnen), .amount = 1}).reason.find("Inflation") !=
+  CHECK(rejected(s, Faction::Atreides, action::Bribe{.to = static_cast<uint8_t>(Faction::Harkonnen), .amount = 1, .note = {}}).reason.find("Inflation") !=
         std::string::npos);
+  {  // nor is a Bribe offered as a decision
+    GameState w = s;
+    w.waiting = static_cast<uint8_t>(w.waiting | rules::bit(w.seat_of(Faction::Atreides)));
+    for (const auto& d : decisions(w, w.seat_of(Faction::Atreides))) CHECK(d.kind != ActionKind::Bribe);
+  }
   // Double: charity x2.
   set_spice(s, Faction::Atreides, 0);
   set_spice(s, kChoam, 0);
@@ -212,7 +218,7 @@ TEST_CASE("CHOAM Inflation: placed in a Mentat Pause, Double then Cancel, then r
   play_until(s, Phase::Storm, 3);
   CHECK(s.choam.inflation == Inflation::Cancel);
   set_spice(s, Faction::Atreides, 5);
-  CHECK(validate(s, s.seat_of(Faction::Atreides), action::Bribe{.to = static_cast<uint8_t>(Faction::Harkonnen), .amount = 1}) ==
+  CHECK(validate(s, s.seat_of(Faction::Atreides), action::Bribe{.to = static_cast<uint8_t>(Faction::Harkonnen), .amount = 1, .note = {}}) ==
         std::nullopt);
   // Cancel: no charity at all (nobody asked, CHOAM collects nothing).
   set_spice(s, Faction::Atreides, 0);
@@ -547,7 +553,7 @@ TEST_CASE("CHOAM alliance: one card each way with the ally, faces private, rulin
   }
 }
 
-TEST_CASE("CHOAM alliance: the ally declines, CHOAM withdraws, a stale offer cannot be accepted", "[choam][alliance]") {
+TEST_CASE("CHOAM alliance: the ally declines, CHOAM withdraws, a stale offer exchanges nothing", "[choam][alliance]") {
   GameState s = choam_game({Faction::Atreides, kChoam});
   play_until(s, Phase::Bidding);
   empty_hand(s, kChoam);
@@ -564,9 +570,16 @@ TEST_CASE("CHOAM alliance: the ally declines, CHOAM withdraws, a stale offer can
   act(s, kChoam, action::ChoamTrade{.card = kNone8});  // withdraws
   CHECK(s.choam.trade_open == 0);
   act(s, kChoam, action::ChoamTrade{.card = baliset});
+  // The ally's choices do not depend on CHOAM's hidden hand (verify's projection check).
+  CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))).has_value());
   s.of(kChoam).hand.remove(baliset);  // the offered card left CHOAM's hand
   s.treachery_discard.push(baliset);
-  CHECK(rejected(s, Faction::Atreides, action::ChoamTrade{.card = snooper}).reason.find("no longer holds") != std::string::npos);
+  CHECK(has_action(s, Faction::Atreides, action::ChoamTrade{.card = snooper}));  // what CHOAM holds is its secret
+  act(s, Faction::Atreides, action::ChoamTrade{.card = snooper});
+  CHECK(s.of(Faction::Atreides).hand.contains(snooper));  // nothing changed hands
+  CHECK_FALSE(s.choam.trade_open);
+  CHECK(s.choam.trade_declined_turn == s.turn);
+  check_custody(s);
 }
 
 TEST_CASE("CHOAM and the Harkonnen Karama power: a whole hand of 5 is taken and given back, no card lost", "[choam][karama]") {

@@ -358,8 +358,8 @@ std::optional<Rejection> trade_validate(const GameState& s, Seat seat, const act
   if (a.card == kNone8) return std::nullopt;
   if (a.card >= data::kNumAllTreacheryCards || !s.f[ally].hand.contains(a.card))
     return reject(RejectCode::IllegalChoice, "the ally answers with a card from its own hand");
-  if (!s.of(kMe).hand.contains(c.trade_offer))
-    return reject(RejectCode::IllegalChoice, "CHOAM no longer holds the card it offered: decline the trade");
+  // Whether CHOAM still holds the offered card is CHOAM's secret: a stale
+  // offer is accepted here and exchanges nothing (trade_apply).
   return std::nullopt;
 }
 
@@ -370,14 +370,14 @@ void trade_apply(GameState& s, Seat seat, const action::ChoamTrade& a) {
     c.trade_open = 1;
     return;
   }
-  if (a.card != kNone8) {  // the ally's card: both change hands
+  if (a.card != kNone8 && s.of(kMe).hand.contains(c.trade_offer)) {  // the ally's card: both change hands
     auto& ally = s.f[static_cast<int>(s.faction_at(seat))];
     ally.hand.remove(a.card);
     s.of(kMe).hand.remove(c.trade_offer);
     ally.hand.push(c.trade_offer);
     s.of(kMe).hand.push(a.card);
     c.traded_turn = s.turn;
-  } else {
+  } else {  // declined, or the offered card has left CHOAM's hand (played, taken): nothing changes hands
     c.trade_declined_turn = s.turn;
   }
   c.trade_offer = kNone8;

@@ -57,6 +57,16 @@ const FactionRules::AnyTime* faction_anytime(ActionKind k) {
   return nullptr;
 }
 
+namespace {
+// Why no bribe may be made now (null: 1.12 applies): CHOAM's Inflation token, Double side up (hook forbids_bribes).
+const char* bribes_forbidden(const GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).forbids_bribes; h && s.has(static_cast<Faction>(fi)))
+      if (const char* why = h(s)) return why;
+  return nullptr;
+}
+}  // namespace
+
 bool is_anytime(ActionKind k) {
   return k == ActionKind::Bribe || k == ActionKind::Deal || k == ActionKind::GiveSpice || k == ActionKind::AllyPermission ||
          faction_anytime(k) != nullptr;
@@ -103,9 +113,7 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
     if (s.of(me).ally == bribe.to) return reject(RejectCode::IllegalChoice, "allies may not give each other spice (1.10.02.04)");
     if (bribe.amount == 0) return reject(RejectCode::Malformed, "a bribe needs an amount of at least 1");
     if (bribe.amount > s.of(me).spice) return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice");
-    for (int fi = 0; fi < kNumFactions; ++fi)  // CHOAM's Inflation token, Double side up
-      if (const auto h = faction_rules(static_cast<Faction>(fi)).forbids_bribes; h && s.has(static_cast<Faction>(fi)))
-        if (const char* why = h(s)) return reject(RejectCode::IllegalChoice, why);
+    if (const char* why = bribes_forbidden(s)) return reject(RejectCode::IllegalChoice, why);
     return std::nullopt;
   }
   const auto& deal = a.as<action::Deal>();
@@ -151,7 +159,7 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
   const Faction me = s.faction_at(seat);
   const auto& fs = s.of(me);
   // 1.12 a bribe to any other faction but the ally (validate_anytime's rules; legal_actions lists none).
-  if (fs.spice > 0 && !(s.turn == 1 && s.phase == Phase::Storm && s.rulings.is(RulingId::DealTiming, 1))) {
+  if (fs.spice > 0 && !(s.turn == 1 && s.phase == Phase::Storm && s.rulings.is(RulingId::DealTiming, 1)) && !bribes_forbidden(s)) {
     Decision d{ActionKind::Bribe,
                std::string("Bribe another faction (1.12): Bribe.amount spice from behind your shield ") +
                    (s.rulings.is(RulingId::BribeTiming, 1) ? "to behind theirs" : "to in front of theirs, theirs at the Mentat Pause") +
