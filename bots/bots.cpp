@@ -121,6 +121,7 @@ const std::vector<TerritoryId>& adjacent(TerritoryId t) {
 std::pair<uint16_t, uint16_t> amounts(const Action& a) {
   if (const auto* gift = a.get_if<action::GiveSpice>()) return {gift->amount, 0};
   if (const auto* permission = a.get_if<action::AllyPermission>()) return {permission->shipment, permission->bids};
+  if (const auto* support = a.get_if<action::ChoamSupport>()) return {support->battle, 0};
   return {0, 0};
 }
 void set_amounts(Action& a, uint16_t amount, uint16_t amount2) {
@@ -129,6 +130,8 @@ void set_amounts(Action& a, uint16_t amount, uint16_t amount2) {
   } else if (auto* permission = a.get_if<action::AllyPermission>()) {
     permission->shipment = amount;
     permission->bids = amount2;
+  } else if (auto* support = a.get_if<action::ChoamSupport>()) {
+    support->battle = amount;
   }
 }
 
@@ -273,6 +276,9 @@ class Brain {
   size_t choam_sell();
   size_t choam_card();  // a worthless card's power (npos: none worth it now)
   size_t choam_trade();  // the alliance's card trade (npos: not now)
+  size_t choam_support();  // the allowance for the ally's battle spice (npos: unchanged)
+  size_t choam_karama();   // the special Karama (npos: not now)
+  size_t choam_audit();    // the audited faction: pay to cancel the Auditor's look, or let it
   // 2.01.07 Wormsign: the territory the next spice blow's first worm will
   // devour, and where its first spice will appear (kNone8: not known).
   TerritoryId wormsign_doomed() const;
@@ -329,6 +335,11 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::Predict)) return predict();
   if (has_kind(ActionKind::PlaceForces)) return place_forces();
   if (has_kind(ActionKind::ChoamInflation)) return choam_inflation();
+  if (k_.phase == Phase::Battle && k_.choam_audit_pending && has_kind(ActionKind::Respond)) return choam_audit();
+  if (has_kind(ActionKind::ChoamSupport))
+    if (size_t i = choam_support(); i != npos) return i;
+  if (has_kind(ActionKind::ChoamKarama))
+    if (size_t i = choam_karama(); i != npos) return i;
   if (has_kind(ActionKind::ChoamTrade))
     if (size_t i = choam_trade(); i != npos) return i;
   if (has_kind(ActionKind::ChoamCard))
@@ -464,6 +475,54 @@ size_t Brain::choam_trade() {
   }, 0.0);
   if (i == npos) i = find_kind<action::ChoamTrade>([](const action::ChoamTrade& a) { return a.card == kNone8; });
   return i;
+}
+
+// Paying for the ally's forces in battle (ChoamSupport; only the advanced
+// game dials spice): medium lets the ally use up to 3 of its spice above its
+// reserve, hard half of it, brutal two thirds; in the basic game nothing.
+// Changed when 3 short or 4 too high (or to withdraw it), as AllyPermission.
+size_t Brain::choam_support() {
+  if (k_.ally() >= kNumFactions) return npos;
+  const size_t i = find([](const Action& a) { return a.kind() == ActionKind::ChoamSupport; });
+  if (i == npos) return npos;
+  const int free = std::max(0, spice() - reserve());
+  const int want = !k_.advanced ? 0 : !hard() ? std::min(3, free) : brutal() ? (2 * free) / 3 : free / 2;
+  const int cur = k_.choam_support;
+  const bool withdraw = want == 0 && cur > 0;
+  if (!withdraw && want < cur + 3 && want > cur - 4) return npos;
+  amend_ = true;
+  amend_amount_ = static_cast<uint16_t>(want);
+  amend_amount2_ = 0;
+  return i;
+}
+
+// The special Karama (once a game, 3 spice a card): medium in the last turn,
+// with every other card; hard and brutal in the last turn too, or earlier
+// with two or more worthless cards (3 each instead of the 2 a sale brings)
+// when the hand is full.
+size_t Brain::choam_karama() {
+  const bool last = k_.turn >= k_.max_turns;
+  const bool full = static_cast<int>(k_.hand.size()) >= hand_limit_of(me());
+  return best<action::ChoamKarama>([&](const action::ChoamKarama& a) {
+    int worthless = 0;
+    for (uint8_t c : a.cards) worthless += c < data::kNumAllTreacheryCards && is_worthless(c);
+    if (last) return 1.0 * a.cards.size();
+    if (hard() && full && worthless >= 2 && worthless == static_cast<int>(a.cards.size())) return 1.0 * worthless;
+    return -1.0;
+  }, 0.0);
+}
+
+// The Auditor's look: medium lets CHOAM look; hard pays to cancel it when
+// its hand holds a real weapon or defense and the spice is above its
+// reserve; brutal whenever it can spare the spice above its reserve.
+size_t Brain::choam_audit() {
+  bool secret = false;
+  for (uint8_t c : k_.hand) secret |= c < data::kNumTreacheryCards && (is_real_weapon(c) || is_real_defense(c));
+  const size_t pay = find_kind<action::Respond>([](const action::Respond& r) { return r.accept; });
+  const size_t let = find([](const Action& a) { return a.kind() == ActionKind::Pass; });
+  const bool spare = spice() - 2 >= reserve();
+  if (pay != npos && hard() && spare && (secret || brutal())) return pay;
+  return let != npos ? let : or_fallback(npos);
 }
 
 // ---- setup ----------------------------------------------------------------------------
@@ -1652,7 +1711,7 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
   const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.dial;
   const double lose = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
-  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (leader + 1) - a.spice;
+  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (leader + 1) - (a.spice - a.ally_pays);
 }
 
 // Brutal: the expected outcome over the opponent's possible plans: each of
@@ -1760,7 +1819,7 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
           ev += p * v;
         }
   }
-  return ev - a.spice;
+  return ev - (a.spice - a.ally_pays);
 }
 
 size_t Brain::battle_plan() {
@@ -1781,7 +1840,7 @@ size_t Brain::battle_plan() {
       const double leader = a.leader < data::kNumLeaders ? data::leader(a.leader).strength : 0;
       const int cards = (a.weapon != kNone8) + (a.defense != kNone8);
       if (commit) return a.dial * 10.0 + leader * 3 + cards * 2 + (a.spice > 0 ? 1 : 0) - (a.kwisatz_haderach ? 0 : 0.5);
-      return -a.dial * 10.0 - leader * 3 - cards * 2 - a.spice;
+      return -a.dial * 10.0 - leader * 3 - cards * 2 - (a.spice - a.ally_pays);
     }));
   }
   // 1.14.01: look at the opponent's plan first when it is worth a Karama.
@@ -2010,13 +2069,13 @@ double Brain::plan_value_known(const action::BattlePlan& a, const PlanInfo& o) c
   const int my_str = my_leader ? data::leader(a.leader).strength : 0;
   // A traitor in the opponent's plan wins outright: spend nothing.
   if (o.leader < data::kNumLeaders && std::find(k_.traitors.begin(), k_.traitors.end(), o.leader) != k_.traitors.end())
-    return tv + 0.5 * opp_forces - 0.6 * a.dial - 1.0 * cards - a.spice - 0.1 * my_str;
+    return tv + 0.5 * opp_forces - 0.6 * a.dial - 1.0 * cards - (a.spice - a.ally_pays) - 0.1 * my_str;
   const int my_w = a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;
   const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
   const int o_w = o.weapon_card != kNone8 ? weapon_class(category(o.weapon_card)) : 0;
   const int o_d = o.defense_card != kNone8 ? defense_class(category(o.defense_card)) : 0;
   if ((o_w == 3 && my_d == 1) || (my_w == 3 && o_d == 1))  // 3.01.14: everything in the territory is lost
-    return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - a.spice;
+    return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - (a.spice - a.ally_pays);
   const bool o_leader = o.leader < data::kNumLeaders;
   const int o_str = o_leader ? data::leader(o.leader).strength : 0;
   const bool my_dead = my_leader && kills(o_w, my_d);
@@ -2035,7 +2094,7 @@ double Brain::plan_value_known(const action::BattlePlan& a, const PlanInfo& o) c
   else
     v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless - 0.01 * a.dial;
   if (my_dead) v -= my_str + 1;
-  return v - a.spice;
+  return v - (a.spice - a.ally_pays);
 }
 
 // ---- the bots ---------------------------------------------------------------------------
@@ -2081,7 +2140,7 @@ bool is_valid_choice(const ViewInput& in, const Action& a) {
         return true;
     return false;
   }
-  if (a.kind() != ActionKind::GiveSpice && a.kind() != ActionKind::AllyPermission) return false;
+  if (a.kind() != ActionKind::GiveSpice && a.kind() != ActionKind::AllyPermission && a.kind() != ActionKind::ChoamSupport) return false;
   const Knowledge k = read_knowledge(in);
   const DecisionInfo* d = nullptr;
   for (const auto& x : k.decisions)

@@ -226,6 +226,8 @@ Knowledge read_knowledge(const ViewInput& in) {
     k.choam_trade_open = ch->trade_open();
     k.choam_traded_turn = ch->traded_turn();
     k.choam_declined_turn = ch->trade_declined_turn();
+    k.choam_support = ch->battle_support();
+    k.choam_audit_pending = ch->audit_pending();
   }
   if (v->spice_discard_a())
     for (const auto* c : *v->spice_discard_a()) {

@@ -108,6 +108,8 @@ struct Knowledge {
   // CHOAM (CHOAM & Richese): the card trade with its ally (public).
   bool choam_trade_open = false;
   int choam_traded_turn = 0, choam_declined_turn = 0;
+  int choam_support = 0;             // spice of CHOAM's its ally may use in battle (public)
+  bool choam_audit_pending = false;  // the audited faction decides on the Auditor's look (public)
   std::vector<uint8_t> spice_discard_a;  // spice card ids, top last
   std::vector<std::pair<std::string, std::string>> rulings;  // key, value
   struct Truthtrance {

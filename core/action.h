@@ -77,8 +77,10 @@ enum class ActionKind : uint8_t {
   ChoamInflation = 34,
   ChoamCard = 35,
   ChoamTrade = 36,
+  ChoamSupport = 37,
+  ChoamKarama = 38,
 };
-inline constexpr int kMaxActionKind = 36;
+inline constexpr int kMaxActionKind = 38;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -251,6 +253,7 @@ struct BattlePlan {
   uint8_t dial = 0;
   uint8_t spice = 0;
   bool kwisatz_haderach = false;
+  uint8_t ally_pays = 0;  // of `spice`, what the ally pays (CHOAM's alliance ability, up to its ChoamSupport)
   MENTAT_ACTION_KIND(BattlePlan);
 };
 struct ChooseBattle {
@@ -332,6 +335,15 @@ struct ChoamTrade {
   TreacheryId card = kNone8;  // kNone8: CHOAM withdraws its offer, the ally declines
   MENTAT_ACTION_KIND(ChoamTrade);
 };
+struct ChoamSupport {
+  uint16_t battle = 0;  // spice of CHOAM's its ally may use for the spice it dials in battle
+  MENTAT_ACTION_KIND(ChoamSupport);
+};
+struct ChoamKarama {
+  TreacheryId karama = kNone8;  // the Karama card discarded
+  CardList cards;               // the cards discarded with it, 3 spice each
+  MENTAT_ACTION_KIND(ChoamKarama);
+};
 
 #undef MENTAT_ACTION_KIND
 
@@ -344,7 +356,8 @@ using ActionVariant =
                  action::BreakAlliance, action::Bribe, action::Deal, action::PlayCard, action::Respond, action::SendSpiritualAdvisor, action::Flip,
                  action::GuildTiming, action::WormRide, action::BattlePlan, action::ChooseBattle, action::CallTraitor, action::SetRulings,
                  action::Prescience, action::PrescienceAnswer, action::Voice, action::GiveSpice, action::KeepCards, action::AllyPermission,
-                 action::ChoamSell, action::ChoamInflation, action::ChoamCard, action::ChoamTrade>;
+                 action::ChoamSell, action::ChoamInflation, action::ChoamCard, action::ChoamTrade, action::ChoamSupport,
+                 action::ChoamKarama>;
 static_assert(std::variant_size_v<ActionVariant> == kMaxActionKind + 1, "one alternative per union tag");
 
 namespace detail {

@@ -17,7 +17,7 @@ std::string_view action_kind_name(ActionKind k) {
       "AcceptAlliance", "BreakAlliance", "Bribe", "Deal", "PlayCard", "Respond",
       "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide", "BattlePlan", "ChooseBattle",
       "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice", "GiveSpice", "KeepCards",
-      "AllyPermission", "ChoamSell", "ChoamInflation", "ChoamCard", "ChoamTrade"};
+      "AllyPermission", "ChoamSell", "ChoamInflation", "ChoamCard", "ChoamTrade", "ChoamSupport", "ChoamKarama"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }

@@ -132,7 +132,7 @@ struct Window {
   uint8_t act_from = kNone8;
   uint8_t act_forces = 0;
   uint8_t act_special = 0;
-  uint8_t act_flags = 0;      // bit 0: Ship.to_reserves, Move.flip, Voice.must; bit 1: Ship.advisors
+  uint8_t act_flags = 0;      // bit 0: Ship.to_reserves, Move.flip, Voice.must, BattlePlan.kwisatz_haderach; bit 1: Ship.advisors; bits 1-7: BattlePlan.ally_pays
   uint8_t act_value = 0;      // Voice.kind, Prescience.element
   uint16_t act_amount2 = 0;   // Ship.ally_pays (1.10.02.06)
 };
@@ -238,7 +238,7 @@ struct BattlePlanState {
   uint8_t dial = 0;             // force units dialed
   uint8_t spice = 0;            // 1.13.04 spice dialed (advanced)
   uint8_t kwisatz_haderach = 0; // 2.01.11 the Kwisatz Haderach accompanies the leader (advanced Atreides)
-  uint8_t pad = 0;
+  uint8_t ally_pays = 0;        // of `spice`, what CHOAM as the ally pays (CHOAM & Richese; encoded with the module only)
 };
 
 struct BattleState {
@@ -397,6 +397,19 @@ struct ChoamState {
   uint8_t jubba_territory = kNone8, jubba_turn = 0;      // Jubba Cloak: no storm losses here
   uint8_t kulon_turn = 0;                                // Kulon: one more territory of movement
   uint8_t lalala_faction = kNoFaction, lalala_turn = 0;  // La La La: no free revival for this faction
+  // Alliance: spice of CHOAM's its ally may still use for its battle spice
+  // (ChoamSupport; each payment uses it up). Public.
+  uint16_t battle_support = 0;
+  uint8_t battle_support_to = kNoFaction;  // the ally it was given to (a later alliance starts from none)
+  // Advanced: the special Karama (ChoamKarama), once a game (1 once used). Public.
+  uint8_t karama_used = 0;
+  // Advanced: the Auditor's look after a battle CHOAM fought with it.
+  // audit_stage 1: the opponent decides whether to pay to cancel it (public);
+  // 2: done for this battle. audit_cards: the cards CHOAM saw (kNone8: none);
+  // SECRET: CHOAM and the audited faction only. audit_of, audit_turn: public.
+  uint8_t audit_stage = 0, audit_count = 0;
+  uint8_t audit_of = kNoFaction, audit_turn = 0;
+  uint8_t audit_cards[2] = {kNone8, kNone8};
 };
 
 // A card whose effect is resolving (3.01: neither in a hand nor discarded

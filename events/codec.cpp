@@ -110,7 +110,7 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
     }
     case ActionKind::BattlePlan: {
       const auto& a = action.as<action::BattlePlan>();
-      return fb::CreateBattlePlan(b, a.leader, a.cheap_hero, a.weapon, a.defense, a.dial, a.spice, a.kwisatz_haderach).Union();
+      return fb::CreateBattlePlan(b, a.leader, a.cheap_hero, a.weapon, a.defense, a.dial, a.spice, a.kwisatz_haderach, a.ally_pays).Union();
     }
     case ActionKind::ChooseBattle: {
       const auto& a = action.as<action::ChooseBattle>();
@@ -145,6 +145,12 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
     case ActionKind::ChoamCard: {
       const auto& a = action.as<action::ChoamCard>();
       return fb::CreateChoamCard(b, a.card, fbf(a.faction), a.location).Union();
+    }
+    case ActionKind::ChoamSupport: return fb::CreateChoamSupport(b, action.as<action::ChoamSupport>().battle).Union();
+    case ActionKind::ChoamKarama: {
+      const auto& a = action.as<action::ChoamKarama>();
+      std::vector<uint8_t> cards(a.cards.begin(), a.cards.end());
+      return fb::CreateChoamKarama(b, a.karama, b.CreateVector(cards)).Union();
     }
     case ActionKind::None: break;
   }
@@ -339,7 +345,8 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
                              .defense = t->defense(),
                              .dial = t->dial(),
                              .spice = t->spice(),
-                             .kwisatz_haderach = t->kwisatz_haderach()});
+                             .kwisatz_haderach = t->kwisatz_haderach(),
+                             .ally_pays = t->ally_pays()});
       break;
     }
     case fb::Action::ChooseBattle: {
@@ -383,6 +390,14 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
     case fb::Action::ChoamCard: {
       auto* t = table<fb::ChoamCard>(obj);
       out->emplace(action::ChoamCard{.card = t->card(), .faction = static_cast<uint8_t>(t->faction()), .location = t->location()});
+      break;
+    }
+    case fb::Action::ChoamSupport: out->emplace(action::ChoamSupport{.battle = table<fb::ChoamSupport>(obj)->battle()}); break;
+    case fb::Action::ChoamKarama: {
+      auto* t = table<fb::ChoamKarama>(obj);
+      action::ChoamKarama a{.karama = t->karama(), .cards = {}};
+      ok = read_list(t->cards(), &a.cards, [](uint8_t id) { return id; });
+      out->emplace(std::move(a));
       break;
     }
     case fb::Action::NONE: *out = Action{}; break;

@@ -97,6 +97,8 @@ constexpr FieldKind kFields[] = {
     {"ChoamTrade", "card", IdKind::Card},
     {"ChoamCard", "location", IdKind::Location},
     {"ChoamCard", "faction", IdKind::Faction},
+    {"ChoamKarama", "karama", IdKind::Card},
+    {"ChoamKarama", "cards", IdKind::Card},
     {"PlayCard", "target", IdKind::Target},
     {"Predict", "faction", IdKind::Faction},
     {"ChooseBattle", "opponent", IdKind::Faction},

@@ -107,6 +107,17 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
                          : "sets what the ally may spend";
       break;
     }
+    case ActionKind::ChoamSupport:  // public (CHOAM & Richese)
+      what = fmt::format("lets the ally use {} spice for its battle spice", a.as<action::ChoamSupport>().battle);
+      break;
+    case ActionKind::ChoamKarama: {  // face up (the advanced special Karama)
+      const auto& use = a.as<action::ChoamKarama>();
+      what = "uses the special Karama, discarding";
+      for (uint8_t card : use.cards)
+        what += " " + (card < data::kNumAllTreacheryCards ? std::string(data::treachery_card(card).name) : std::string("a card"));
+      what += fmt::format(" for {} spice", 3 * use.cards.size());
+      break;
+    }
     case ActionKind::ChoamSell: {
       const uint8_t card = a.as<action::ChoamSell>().card;  // sold face up (CHOAM & Richese)
       what = fmt::format("sells {}", card < data::kNumAllTreacheryCards ? std::string(data::treachery_card(card).name) : "a card");

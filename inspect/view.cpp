@@ -538,6 +538,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
       pb.add_dial(p.dial);
       pb.add_spice(p.spice);
       pb.add_kwisatz_haderach(p.kwisatz_haderach);
+      if (p.ally_pays) pb.add_ally_pays(p.ally_pays);
       plans[i] = pb.Finish();
     }
     int8_t in[kMaxSeats];
@@ -622,8 +623,18 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     Offset<fb::CardView> offer = 0;
     if (ch.trade_offer < data::kNumAllTreacheryCards && (all || (who.kind == Viewer::SeatView && me == Faction::Choam)))
       offer = fb::CreateCardView(b, ch.trade_offer, strs.card_name(ch.trade_offer));
+    const bool audited_sees = all || (who.kind == Viewer::SeatView && (me == Faction::Choam || static_cast<uint8_t>(me) == ch.audit_of));
+    Offset<flatbuffers::Vector<Offset<fb::CardView>>> audit_cards = 0;
+    if (audited_sees && ch.audit_turn != 0) {
+      std::vector<Offset<fb::CardView>> seen;
+      for (uint8_t card : ch.audit_cards)
+        if (card < data::kNumAllTreacheryCards) seen.push_back(fb::CreateCardView(b, card, strs.card_name(card)));
+      audit_cards = b.CreateVector(seen);
+    }
+    const uint16_t support = ch.battle_support_to < kNumFactions && s.of(Faction::Choam).ally == ch.battle_support_to ? ch.battle_support : 0;
     v_choam = fb::CreateChoamView(b, inflation, ch.inflation_turn, ch.charity_bank != 0, ch.trade_open != 0, offer, ch.traded_turn,
-                                  ch.trade_declined_turn);
+                                  ch.trade_declined_turn, support, ch.karama_used != 0, ch.audit_stage == 1,
+                                  ch.audit_of < kNumFactions ? strs.of(static_cast<Faction>(ch.audit_of)) : 0, ch.audit_turn, audit_cards);
   }
   fb::ViewBuilder vb(b);
   vb.add_viewer(v_viewer);

@@ -601,3 +601,196 @@ TEST_CASE("CHOAM and the Harkonnen Karama power: a whole hand of 5 is taken and 
   CHECK(s.harkonnen.karama_taken.empty());
   check_custody(s);
 }
+
+// ---- alliance: paying for the ally's forces in battle (item 7) ---------------------------
+
+TEST_CASE("CHOAM alliance: CHOAM pays for its ally's battle spice up to its ChoamSupport, and takes no half of it", "[choam][alliance][battle]") {
+  GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, true);
+  place(s, Faction::Atreides, kFlat, 6);
+  place(s, Faction::Harkonnen, kFlat, 6);
+  take_traitor(s, L(Faction::Atreides, 3));
+  take_traitor(s, L(Faction::Harkonnen, 4));
+  CHECK(rejected(s, kChoam, action::ChoamSupport{.battle = 4}).code == RejectCode::IllegalChoice);  // no ally
+  ally(s, kChoam, Faction::Atreides);
+  act(s, kChoam, action::ChoamSupport{.battle = 4});
+  CHECK(s.choam.battle_support == 4);
+  set_spice(s, Faction::Atreides, 1);
+  enter_battle_phase(s);
+  no_abilities(s);
+  auto with_ally = plan(L(Faction::Atreides, 3), 6, kNone8, kNone8, kNone8, 5);
+  CHECK(rejected(s, Faction::Atreides, with_ally).code == RejectCode::NotEnoughSpice);  // 1 of its own
+  with_ally.ally_pays = 5;
+  CHECK(rejected(s, Faction::Atreides, with_ally).reason.find("ChoamSupport") != std::string::npos);  // 4 allowed
+  with_ally.ally_pays = 4;
+  // Offered among the legal plans, CHOAM's spice first.
+  const auto acts = legal_actions(s, s.seat_of(Faction::Atreides));
+  CHECK(std::find(acts.begin(), acts.end(), Action(with_ally)) != acts.end());
+  // The Harkonnen (not CHOAM's ally) may not use it.
+  auto other = plan(L(Faction::Harkonnen, 4), 4, kNone8, kNone8, kNone8, 3);
+  other.ally_pays = 1;
+  CHECK(rejected(s, Faction::Harkonnen, other).code == RejectCode::IllegalChoice);
+  act(s, Faction::Atreides, with_ally);
+  act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 4, kNone8, kNone8, kNone8, 3));
+  decline_traitors(s);
+  // CHOAM paid 4 for its ally; the half of the others' own spice: Harkonnen 3 -> 1, Atreides 1 -> 0 (CHOAM's 4 excluded).
+  CHECK(s.of(kChoam).spice == 10 - 4 + 1);
+  CHECK(s.of(Faction::Atreides).spice == 0);
+  CHECK(s.choam.battle_support == 0);  // used up
+  check_custody(s);
+}
+
+TEST_CASE("CHOAM alliance: the battle allowance is for that alliance only, and shown to all", "[choam][alliance][views]") {
+  GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, true);
+  ally(s, kChoam, Faction::Atreides);
+  act(s, kChoam, action::ChoamSupport{.battle = 6});
+  CHECK(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))).find("\"battle_support\": 6") != std::string::npos);
+  // A new alliance (Harkonnen) does not inherit it.
+  s.of(Faction::Atreides).ally = kNoFaction;
+  ally(s, kChoam, Faction::Harkonnen);
+  CHECK(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))).find("\"battle_support\": 0") != std::string::npos);
+  place(s, Faction::Harkonnen, kFlat, 6);
+  place(s, Faction::Atreides, kFlat, 6);
+  take_traitor(s, L(Faction::Atreides, 3));
+  take_traitor(s, L(Faction::Harkonnen, 4));
+  enter_battle_phase(s);
+  no_abilities(s);
+  auto p = plan(L(Faction::Harkonnen, 4), 4, kNone8, kNone8, kNone8, 3);
+  p.ally_pays = 1;
+  CHECK(rejected(s, Faction::Harkonnen, p).reason.find("ChoamSupport") != std::string::npos);
+}
+
+// ---- advanced: the special Karama and the Auditor (item 6) --------------------------------
+
+TEST_CASE("CHOAM special Karama: once a game, a Karama and chosen cards discarded for 3 spice each, advanced only", "[choam][karama]") {
+  for (bool advanced : {false, true}) {
+    INFO("advanced " << advanced);
+    GameState s = choam_game({Faction::Atreides, kChoam, Faction::Harkonnen}, advanced);
+    play_until(s, Phase::Bidding);
+    empty_hand(s, kChoam);
+    set_spice(s, kChoam, 0);
+    const uint8_t karama = give(s, kChoam, data::TreacheryKind::Karama);
+    const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+    const uint8_t shield = give(s, kChoam, data::TreacheryKind::Shield);
+    const action::ChoamKarama use{.karama = karama, .cards = {baliset, shield}};
+    if (!advanced) {
+      CHECK(rejected(s, kChoam, use).reason.find("advanced") != std::string::npos);
+      CHECK_FALSE(has_action(s, kChoam, use));
+      continue;
+    }
+    CHECK(rejected(s, kChoam, action::ChoamKarama{.karama = baliset, .cards = {shield}}).code == RejectCode::IllegalChoice);  // not a Karama
+    CHECK(rejected(s, kChoam, action::ChoamKarama{.karama = karama, .cards = {shield, shield}}).code == RejectCode::IllegalChoice);
+    CHECK(rejected(s, Faction::Atreides, use).code == RejectCode::IllegalChoice);
+    CHECK(has_action(s, kChoam, use));  // every other card: one of the offered candidates
+    act(s, kChoam, use);
+    CHECK(s.of(kChoam).spice == 6);
+    CHECK(s.of(kChoam).hand.empty());
+    CHECK(s.treachery_discard.contains(karama));
+    CHECK(s.choam.karama_used == 1);
+    check_custody(s);
+    const uint8_t karama2 = give_another(s, kChoam, data::TreacheryKind::Karama);
+    const uint8_t knife = give(s, kChoam, data::TreacheryKind::Crysknife);
+    CHECK(rejected(s, kChoam, action::ChoamKarama{.karama = karama2, .cards = {knife}}).reason.find("once a game") != std::string::npos);
+  }
+}
+
+namespace {
+
+// CHOAM (the Auditor, strength 2) against the Harkonnen in the Great Flat,
+// advanced; the Harkonnen hold a Shield, a Snooper and a Baliset.
+GameState audit_battle(int variant) {
+  GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, true);
+  place(s, kChoam, kFlat, 8);
+  place(s, Faction::Harkonnen, kFlat, 3);
+  take_traitor(s, data::kAuditor);
+  take_traitor(s, L(Faction::Harkonnen, 4));
+  give(s, Faction::Harkonnen, data::TreacheryKind::Shield);
+  give(s, Faction::Harkonnen, data::TreacheryKind::Snooper);
+  give(s, Faction::Harkonnen, data::TreacheryKind::Baliset);
+  if (variant == 3) rules::set_prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamAudit), true);
+  enter_battle_phase(s);
+  no_abilities(s);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("CHOAM Auditor: after a battle it fought, CHOAM sees 2 random cards (1 if it died); the opponent may pay to cancel; a Karama prevents one",
+          "[choam][auditor]") {
+  for (int variant = 0; variant < 4; ++variant) {  // 0 look, 1 pay, 2 the Auditor killed, 3 prevented
+    INFO("variant " << variant);
+    GameState s = audit_battle(variant);
+    const uint8_t weapon = variant == 2 ? give(s, Faction::Harkonnen, data::TreacheryKind::Crysknife) : kNone8;
+    act(s, kChoam, plan(data::kAuditor, 8, kNone8, kNone8, kNone8, 8));  // CHOAM wins: no Harkonnen capture first
+    act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 0, weapon));
+    decline_traitors(s);
+    keep_all(s);
+    if (variant == 3) {
+      CHECK(s.choam.audit_turn == 0);
+      CHECK_FALSE(rules::ability_cancelled(s, kChoam, rules::Ability::ChoamAudit));
+      continue;
+    }
+    REQUIRE(s.step == rules::ability::kAudit);
+    REQUIRE(waiting(s, Faction::Harkonnen));
+    const int n = variant == 2 ? 1 : 2;
+    CHECK(s.choam.audit_count == n);
+    CHECK(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))).find("\"audit_pending\": true") != std::string::npos);
+    CHECK(rejected(s, kChoam, pass()).code == RejectCode::NotYourDecision);
+    if (variant == 1) {
+      act(s, Faction::Harkonnen, respond(true));
+      CHECK(s.of(Faction::Harkonnen).spice == 10 - 2);
+      CHECK(s.of(kChoam).spice == 10 - 8 + 2);
+      CHECK(s.choam.audit_turn == 0);
+      CHECK(s.choam.audit_cards[0] == kNone8);
+      continue;
+    }
+    act(s, Faction::Harkonnen, pass());
+    CHECK(s.choam.audit_turn == s.turn);
+    int seen = 0;
+    for (uint8_t c : s.choam.audit_cards) {
+      if (c == kNone8) continue;
+      ++seen;
+      CHECK(s.of(Faction::Harkonnen).hand.contains(c));
+      CHECK(c != weapon);  // not a card played in the battle
+    }
+    CHECK(seen == n);
+    // The faces: CHOAM's and the Harkonnen's views only.
+    const auto card = std::string(data::treachery_card(s.choam.audit_cards[0]).name);
+    auto audit_part = [&](Faction f) {
+      const std::string v = inspect::view_json(s, inspect::Viewer::of(s.seat_of(f)));
+      const size_t at = v.find("\"audit_cards\"");
+      return at == std::string::npos ? std::string() : v.substr(at, 200);
+    };
+    CHECK(audit_part(kChoam).find(card) != std::string::npos);
+    CHECK(audit_part(Faction::Harkonnen).find(card) != std::string::npos);
+    CHECK(audit_part(Faction::Atreides).find(card) == std::string::npos);
+    check_custody(s);
+  }
+}
+
+TEST_CASE("CHOAM Auditor: never captured by the Harkonnen, revived as if all CHOAM leaders were in the tanks", "[choam][auditor]") {
+  GameState s = audit_battle(0);
+  // The Harkonnen win; the Auditor is CHOAM's only leader left: nobody to capture.
+  for (int i = 0; i < data::kLeadersPerFaction; ++i) {
+    auto& l = s.leaders[L(kChoam, i)];
+    l.zone = LeaderZone::Tanks;
+    l.died_once = 1;
+  }
+  act(s, kChoam, plan(data::kAuditor, 0));
+  act(s, Faction::Harkonnen, plan(L(Faction::Harkonnen, 4), 3, kNone8, kNone8, kNone8, 3));
+  decline_traitors(s);
+  keep_all(s);
+  CHECK(s.battle.winner == 1 + (s.faction_at(s.battle.aggressor) == Faction::Harkonnen ? 0 : 1));
+  CHECK(s.step != rules::ability::kCapture);
+  CHECK(s.leaders[data::kAuditor].holder == static_cast<uint8_t>(kChoam));
+  // Revival: the Auditor in the tanks while other CHOAM leaders are in its pool.
+  GameState r = choam_game({Faction::Atreides, kChoam}, true);
+  play_until(r, Phase::Storm);
+  r.leaders[data::kAuditor].zone = LeaderZone::Tanks;
+  r.leaders[data::kAuditor].died_once = 1;
+  set_spice(r, kChoam, 10);
+  enter(r, Phase::Revival);
+  REQUIRE(waiting(r, kChoam));
+  act(r, kChoam, revive(0, 0, data::kAuditor));
+  CHECK(r.leaders[data::kAuditor].zone == LeaderZone::Pool);
+  CHECK(r.of(kChoam).spice == 8);
+}

@@ -72,6 +72,11 @@ std::vector<Action> with_number(const GameState& s, Seat seat, const Action& t, 
       a.as<action::Bribe>().amount = static_cast<uint16_t>(n);
       out.push_back(a);
       return out;
+    case ActionKind::ChoamSupport:
+      if (n > 65535) return out;
+      a.as<action::ChoamSupport>().battle = static_cast<uint16_t>(n);
+      out.push_back(a);
+      return out;
     case ActionKind::AllyPermission:
       if (n > 65535) return out;
       a.as<action::AllyPermission>().shipment = static_cast<uint16_t>(n);
@@ -85,6 +90,7 @@ std::vector<Action> with_number(const GameState& s, Seat seat, const Action& t, 
       auto& p = a.as<action::BattlePlan>();
       p.dial = static_cast<uint8_t>(n);
       p.spice = static_cast<uint8_t>(std::min<int>(p.spice, n));  // 1.13.04: spice 0..dial
+      p.ally_pays = static_cast<uint8_t>(std::min(p.ally_pays, p.spice));
       out.push_back(a);
       return out;
     }

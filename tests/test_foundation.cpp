@@ -109,7 +109,7 @@ std::vector<Action> one_of_each_kind() {
           action::Flip{.location = 14},
           action::GuildTiming{.now = true},
           action::WormRide{.to = 15, .forces = 4, .special = 1},
-          action::BattlePlan{.leader = 6, .cheap_hero = 30, .weapon = 1, .defense = 2, .dial = 5, .spice = 3, .kwisatz_haderach = true},
+          action::BattlePlan{.leader = 6, .cheap_hero = 30, .weapon = 1, .defense = 2, .dial = 5, .spice = 3, .kwisatz_haderach = true, .ally_pays = 2},
           action::ChooseBattle{.territory = 16, .opponent = 5},
           action::CallTraitor{.call = true},
           action::SetRulings{.rulings = r},
@@ -122,7 +122,9 @@ std::vector<Action> one_of_each_kind() {
           action::ChoamSell{.card = 28},
           action::ChoamInflation{.side = 2},
           action::ChoamCard{.card = 31, .faction = 3, .location = 40},
-          action::ChoamTrade{.card = 7}};
+          action::ChoamTrade{.card = 7},
+          action::ChoamSupport{.battle = 9},
+          action::ChoamKarama{.karama = 12, .cards = {28, 30}}};
 }
 
 TEST_CASE("every typed action kind round-trips through bytes and JSON, field by field", "[events]") {

@@ -119,6 +119,11 @@ inline constexpr int kLeadersPerFaction = 5;
 inline constexpr int kNumBaseLeaders = kNumBaseFactions * kLeadersPerFaction;  // 30
 inline constexpr int kFirstExtraLeader = kNumFactions * kLeadersPerFaction;    // 60
 inline constexpr LeaderId kAuditor = 60;
+// The CHOAM Auditor (CHOAM & Richese, advanced) is never captured by the
+// Harkonnen (2.05.10) and is revived as if all CHOAM leaders were in the
+// tanks (1.05.03/1.05.04 do not hold it back).
+inline constexpr bool capturable(LeaderId id) { return id != kAuditor; }
+inline constexpr bool revives_as_if_all_dead(LeaderId id) { return id == kAuditor; }
 inline constexpr LeaderId kDukeVidal = 61;
 inline constexpr int kNumLeaders = 62;
 

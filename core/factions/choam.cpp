@@ -26,11 +26,28 @@
 //  * Advanced: CHOAM takes from the bank half (rounded down) of the spice
 //    another faction pays for its dial in a battle (battle.cpp
 //    battle_spice_paid), not when a traitor was revealed; a prevention
-//    (ChoamBattleIncome) is used up by the next such payment.
+//    (ChoamBattleIncome) is used up by the next such payment. What CHOAM pays
+//    for its ally (below) is not shared.
+//  * Advanced, the special Karama (ChoamKarama, any time, once a game; no
+//    Karama cancels it): CHOAM discards a Karama and up to four other cards
+//    from its hand and takes 3 spice from the bank for each of the others.
+//  * Advanced, the Auditor: after a battle CHOAM fought with the Auditor,
+//    CHOAM looks at 2 cards (1 if the Auditor died) drawn at random from the
+//    opponent's hand (not the cards it played in the battle); the opponent
+//    may first pay CHOAM that many spice to cancel the look (battle sub-step
+//    kAudit, hooks after_battle_more / battle_step / battle_ends); a
+//    prevention (ChoamAudit) is used up by the next battle it would follow.
+//    Never captured, revived as if all CHOAM leaders were in the tanks
+//    (data::capturable, data::revives_as_if_all_dead).
+//  * Alliance, paying for the ally's forces in battle: ChoamSupport sets how
+//    much of CHOAM's spice its ally may use for the spice it dials
+//    (BattlePlan.ally_pays; hooks ally_battle_support / ally_battle_paid,
+//    battle.cpp); each payment uses the allowance up; it ends with the alliance.
 #include <algorithm>
 #include <string>
 
 #include "core/factions/faction_rules.h"
+#include "core/rules/battle_abilities.h"
 
 namespace mentat::rules {
 namespace {
@@ -39,6 +56,8 @@ constexpr Faction kMe = Faction::Choam;
 constexpr int kCharityPerPlayer = 2;
 constexpr int kWorthlessPrice = 2;
 constexpr int kDuplicatePrice = 3;
+constexpr int kKaramaPrice = 3;      // the special Karama: 3 spice a card
+constexpr int kAuditSeen = 2;        // the Auditor's look: 2 cards, 1 when the Auditor died
 
 bool is_me(const GameState& s, Seat seat) { return seat >= 0 && seat < s.num_seats && s.faction_at(seat) == kMe; }
 
@@ -419,13 +438,31 @@ void trade_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) 
   out.push_back(std::move(d));
 }
 
-bool owns(ActionKind k) { return k == ActionKind::ChoamSell || k == ActionKind::ChoamCard || k == ActionKind::ChoamTrade; }
+bool owns(ActionKind k) {
+  return k == ActionKind::ChoamSell || k == ActionKind::ChoamCard || k == ActionKind::ChoamTrade || k == ActionKind::ChoamSupport ||
+         k == ActionKind::ChoamKarama;
+}
+
+// Defined below (the alliance's battle payment, the special Karama).
+int ally_battle_support(const GameState& s);
+std::optional<Rejection> karama_validate(const GameState& s, const action::ChoamKarama& a);
+void karama_apply(GameState& s, const action::ChoamKarama& a);
+void karama_candidates(const GameState& s, std::vector<Action>& out);
 
 std::optional<Rejection> anytime_validate(const GameState& s, Seat seat, const Action& a) {
   if (const auto* trade = a.get_if<action::ChoamTrade>()) return trade_validate(s, seat, *trade);
   if (const auto* use = a.get_if<action::ChoamCard>()) {
     if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only CHOAM plays worthless cards for their powers (CHOAM & Richese)");
     return card_validate(s, *use);
+  }
+  if (const auto* karama = a.get_if<action::ChoamKarama>()) {
+    if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only CHOAM has this special Karama (CHOAM & Richese)");
+    return karama_validate(s, *karama);
+  }
+  if (a.kind() == ActionKind::ChoamSupport) {
+    if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only CHOAM pays for its ally's forces in battle (CHOAM & Richese)");
+    if (live_ally(s) == kNoFaction) return reject(RejectCode::IllegalChoice, "CHOAM has no ally to pay for");
+    return std::nullopt;
   }
   if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only CHOAM sells cards (CHOAM & Richese)");
   const uint8_t card = a.as<action::ChoamSell>().card;
@@ -447,6 +484,15 @@ void anytime_apply(Ctx& c, Seat seat, const Action& a) {
   }
   if (const auto* use = a.get_if<action::ChoamCard>()) {
     card_apply(s, *use);
+    return;
+  }
+  if (const auto* karama = a.get_if<action::ChoamKarama>()) {
+    karama_apply(s, *karama);
+    return;
+  }
+  if (const auto* support = a.get_if<action::ChoamSupport>()) {
+    s.choam.battle_support = support->battle;
+    s.choam.battle_support_to = live_ally(s);
     return;
   }
   const uint8_t card = a.as<action::ChoamSell>().card;
@@ -481,6 +527,17 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
       if (std::find(p.options.begin(), p.options.end(), card) == p.options.end()) p.options.push_back(card);
     }
   if (!p.options.empty()) out.push_back(std::move(p));
+  std::vector<Action> karamas;
+  karama_candidates(s, karamas);
+  if (!karamas.empty())
+    out.push_back(Decision{ActionKind::ChoamKarama,
+                           "Special Karama, once a game: discard a Karama (karama) and cards from your hand (cards), 3 spice each", 0, 0,
+                           {}});
+  if (live_ally(s) != kNoFaction)
+    out.push_back(Decision{ActionKind::ChoamSupport,
+                           "Let your ally use up to this much of your spice for the spice it dials in battle (advanced); now " +
+                               std::to_string(ally_battle_support(s)),
+                           0, 65535, {}});
   const auto cards = sellable(s);
   if (cards.empty()) return;
   Decision d{ActionKind::ChoamSell, "Sell a card: a worthless card for 2 spice, one of two copies of the same card for 3", 0, 0, {}};
@@ -496,6 +553,15 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   for (const auto& a : uses)
     if (!card_validate(s, a.as<action::ChoamCard>())) out.push_back(a);
   for (uint8_t x : sellable(s)) out.push_back(action::ChoamSell{.card = x});
+  std::vector<Action> karamas;
+  karama_candidates(s, karamas);
+  for (const auto& a : karamas)
+    if (!karama_validate(s, a.as<action::ChoamKarama>())) out.push_back(a);
+  if (live_ally(s) != kNoFaction) {  // the battle allowance: none, or all CHOAM's spice now
+    const int cur = ally_battle_support(s), spice = s.of(kMe).spice;
+    if (cur != 0) out.push_back(action::ChoamSupport{});
+    if (spice > 0 && cur != spice) out.push_back(action::ChoamSupport{.battle = static_cast<uint16_t>(spice)});
+  }
 }
 
 // 3.01.11.02: a prevented sale waits for the turn's end (the Mentat Pause).
@@ -519,6 +585,173 @@ void battle_spice_paid(GameState& s, Faction payer, int paid) {
   transfer_spice(s, bank(), shield(kMe), paid / 2);
 }
 
+// ---- alliance: paying for the ally's forces in battle (ChoamSupport) -------------
+
+int ally_battle_support(const GameState& s) {
+  const uint8_t ally = live_ally(s);
+  return ally == kNoFaction || ally != s.choam.battle_support_to ? 0 : s.choam.battle_support;  // for this alliance only
+}
+
+void ally_battle_paid(GameState& s, int paid) {
+  s.choam.battle_support = static_cast<uint16_t>(std::max(0, s.choam.battle_support - paid));
+}
+
+// ---- advanced: the special Karama (ChoamKarama) -----------------------------------
+
+std::optional<Rejection> karama_validate(const GameState& s, const action::ChoamKarama& a) {
+  if (!s.advanced) return reject(RejectCode::IllegalChoice, "CHOAM's special Karama is an advanced rule");
+  if (s.choam.karama_used) return reject(RejectCode::IllegalChoice, "CHOAM has used its special Karama (once a game)");
+  const auto& hand = s.of(kMe).hand;
+  if (a.karama >= data::kNumAllTreacheryCards || !hand.contains(a.karama) || kind_of(a.karama) != TreacheryKind::Karama)
+    return reject(RejectCode::IllegalChoice, "the special Karama discards a Karama card from CHOAM's hand (karama)");
+  if (a.cards.empty()) return reject(RejectCode::IllegalChoice, "name the cards to discard with the Karama, 3 spice each (cards)");
+  for (int i = 0; i < a.cards.size(); ++i) {
+    const uint8_t card = a.cards[i];
+    if (card >= data::kNumAllTreacheryCards || !hand.contains(card) || card == a.karama)
+      return reject(RejectCode::IllegalChoice, "the cards discarded with the Karama come from CHOAM's hand, the Karama aside");
+    for (int j = 0; j < i; ++j)
+      if (a.cards[j] == card) return reject(RejectCode::IllegalChoice, "a card is named twice");
+    if (s.choam.trade_open && card == s.choam.trade_offer)
+      return reject(RejectCode::IllegalChoice, "that card is offered to the ally in trade: withdraw the offer first");
+  }
+  if (s.choam.trade_open && a.karama == s.choam.trade_offer)
+    return reject(RejectCode::IllegalChoice, "that Karama is offered to the ally in trade: withdraw the offer first");
+  return std::nullopt;
+}
+
+void karama_apply(GameState& s, const action::ChoamKarama& a) {
+  auto& hand = s.of(kMe).hand;
+  hand.remove(a.karama);
+  s.treachery_discard.push(a.karama);
+  for (uint8_t card : a.cards) {
+    hand.remove(card);
+    s.treachery_discard.push(card);
+  }
+  transfer_spice(s, bank(), shield(kMe), kKaramaPrice * a.cards.size());
+  s.choam.karama_used = 1;
+}
+
+// A few candidates (validate filters): every other card, each card alone, the worthless ones.
+void karama_candidates(const GameState& s, std::vector<Action>& out) {
+  if (!s.advanced || s.choam.karama_used) return;
+  const auto& hand = s.of(kMe).hand;
+  uint8_t karama = kNone8;
+  for (int i = 0; i < hand.n && karama == kNone8; ++i)
+    if (kind_of(hand.ids[i]) == TreacheryKind::Karama && !(s.choam.trade_open && hand.ids[i] == s.choam.trade_offer)) karama = hand.ids[i];
+  if (karama == kNone8) return;
+  action::ChoamKarama all{.karama = karama, .cards = {}}, worthless{.karama = karama, .cards = {}};
+  for (int i = 0; i < hand.n; ++i) {
+    const uint8_t card = hand.ids[i];
+    if (card == karama || (s.choam.trade_open && card == s.choam.trade_offer)) continue;
+    if (all.cards.size() < CardList::kCapacity) all.cards.push_back(card);
+    if (data::treachery_card(card).category == data::TreacheryCategory::Worthless && worthless.cards.size() < CardList::kCapacity)
+      worthless.cards.push_back(card);
+    out.push_back(action::ChoamKarama{.karama = karama, .cards = {card}});
+  }
+  if (all.cards.size() > 1) out.push_back(all);
+  if (worthless.cards.size() > 1 && worthless.cards.size() < all.cards.size()) out.push_back(worthless);
+}
+
+// ---- advanced: the Auditor's look after a battle -----------------------------------
+
+// The opponent's cards the Auditor may see: its hand but the cards it played in the battle.
+std::vector<uint8_t> auditable(const GameState& s, Faction opp, const BattlePlanState& p) {
+  std::vector<uint8_t> out;
+  const auto& hand = s.of(opp).hand;
+  for (int i = 0; i < hand.n; ++i) {
+    const uint8_t card = hand.ids[i];
+    if (card != p.weapon && card != p.defense && card != p.cheap_hero) out.push_back(card);
+  }
+  return out;
+}
+
+// CHOAM looks: audit_count cards drawn at random (recorded draws).
+void audit_look(Ctx& c) {
+  auto& s = c.s;
+  auto& ch = s.choam;
+  const int side = battle_faction_of_side(s, 0) == kMe ? 1 : 0;  // the opponent's side
+  auto pool = auditable(s, static_cast<Faction>(ch.audit_of), s.battle.plan[side]);
+  ch.audit_cards[0] = ch.audit_cards[1] = kNone8;
+  for (int i = 0; i < ch.audit_count && !pool.empty(); ++i) {
+    const uint32_t k = c.rand_below(static_cast<uint32_t>(pool.size()), DrawKind::Random);
+    ch.audit_cards[i] = pool[k];
+    pool.erase(pool.begin() + k);
+  }
+  ch.audit_turn = s.turn;
+  ch.audit_stage = 2;
+}
+
+bool after_battle_more(Ctx& c) {
+  auto& s = c.s;
+  auto& ch = s.choam;
+  if (!s.advanced || ch.audit_stage != 0) return false;
+  ch.audit_stage = 2;  // asked once a battle
+  int mine = -1;
+  for (int i = 0; i < 2; ++i)
+    if (battle_faction_of_side(s, i) == kMe) mine = i;
+  if (mine < 0 || s.battle.plan[mine].leader != data::kAuditor) return false;
+  const Faction opp = battle_faction_of_side(s, 1 - mine);
+  const auto pool = auditable(s, opp, s.battle.plan[1 - mine]);
+  if (pool.empty()) return false;
+  if (ability_cancelled(s, kMe, Ability::ChoamAudit)) {  // 3.01.11.02: this battle is its use opportunity
+    consume_prevention(s, kMe, Ability::ChoamAudit);
+    return false;
+  }
+  const bool alive = leader_alive(s.leaders[data::kAuditor]);
+  ch.audit_count = static_cast<uint8_t>(std::min<int>(alive ? kAuditSeen : 1, static_cast<int>(pool.size())));
+  ch.audit_of = static_cast<uint8_t>(opp);
+  if (s.of(opp).spice < ch.audit_count) {  // it cannot pay to cancel: CHOAM looks
+    audit_look(c);
+    return false;
+  }
+  ch.audit_stage = 1;
+  s.step = ability::kAudit;
+  s.waiting = bit(s.seat_of(opp));
+  return true;
+}
+
+// Battle sub-step kAudit: the audited faction pays (Respond accept) or lets CHOAM look (Pass).
+std::optional<Rejection> audit_validate(const GameState& s, Seat seat, const Action& a) {
+  if (a.kind() != ActionKind::Respond && a.kind() != ActionKind::Pass)
+    return reject(RejectCode::WrongPhase, "the Auditor's look: Respond (accept: pay to cancel it) or Pass (let CHOAM look)");
+  if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "the audited faction decides on the Auditor's look");
+  if (const auto* r = a.get_if<action::Respond>(); r && r->accept && s.f[s.choam.audit_of].spice < s.choam.audit_count)
+    return reject(RejectCode::NotEnoughSpice, "cancelling the Auditor's look costs " + std::to_string(s.choam.audit_count) + " spice");
+  return std::nullopt;
+}
+
+void audit_apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  const auto* r = a.get_if<action::Respond>();
+  if (r && r->accept) {
+    transfer_spice(s, shield(static_cast<Faction>(s.choam.audit_of)), shield(kMe), s.choam.audit_count);
+    s.choam.audit_stage = 2;
+  } else {
+    audit_look(c);
+  }
+  s.waiting = 0;
+  (void)seat;
+  battle_end(c);
+}
+
+void audit_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  const std::string n = std::to_string(s.choam.audit_count);
+  out.push_back(Decision{ActionKind::Respond,
+                         "CHOAM's Auditor looks at " + n + " card(s) drawn at random from your hand (not those you played in the battle): "
+                             "accept to pay CHOAM " + n + " spice and cancel the look (decline, or Pass: let it)",
+                         0, 1, {}});
+  out.push_back(Decision{ActionKind::Pass, "Let CHOAM's Auditor look", 0, 0, {}});
+}
+
+void audit_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  if (!has_bit(s.waiting, seat)) return;
+  out.push_back(action::Respond{.accept = true});
+  out.push_back(action::Pass{});
+}
+
+void battle_ends(GameState& s) { s.choam.audit_stage = 0; }
+
 // 3.01.11: CHOAM's abilities marked ✷ (a Karama prevents them; ActionKind::Pass: automatic).
 constexpr AbilityInfo kAbilities[] = {
     {Ability::ChoamCharity, kMe, "CHOAM Charity", "CHOAM's charity income and payments", ActionKind::Pass},
@@ -526,6 +759,7 @@ constexpr AbilityInfo kAbilities[] = {
     {Ability::ChoamDiscarding, kMe, "Selling cards", "selling worthless and duplicate cards", ActionKind::ChoamSell},
     {Ability::ChoamRevival, kMe, "CHOAM revival", "revival at 1 spice a force without limit", ActionKind::Revive},
     {Ability::ChoamBattleIncome, kMe, "CHOAM advanced", "half the spice others pay in battle", ActionKind::Pass},
+    {Ability::ChoamAudit, kMe, "CHOAM advanced", "the Auditor's look after a battle", ActionKind::Pass},
 };
 
 constexpr FactionRules make() {
@@ -540,6 +774,11 @@ constexpr FactionRules make() {
   r.revival_ability = Ability::ChoamRevival;
   r.forbids_bribes = forbids_bribes;
   r.battle_spice_paid = battle_spice_paid;
+  r.ally_battle_support = ally_battle_support;
+  r.ally_battle_paid = ally_battle_paid;
+  r.after_battle_more = after_battle_more;
+  r.battle_ends = battle_ends;
+  r.battle_step = {ability::kAudit, ability::kAudit, nullptr, audit_validate, audit_apply, audit_decisions, audit_legal};
   r.movement_bonus = movement_bonus;
   r.move_blocked = move_blocked;
   r.storm_catches = storm_catches;

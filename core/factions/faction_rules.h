@@ -385,6 +385,16 @@ struct FactionRules {
   // `payer` paid `paid` spice dialed in a battle to the bank (1.13.04.05),
   // no traitor revealed: the advanced CHOAM takes half from the bank.
   void (*battle_spice_paid)(GameState& s, Faction payer, int paid) = nullptr;
+  // Alliance (CHOAM): how much of this faction's spice its ally may use now
+  // for the spice it dials in a battle (BattlePlan.ally_pays; 0: none), and
+  // the payment of `paid` of it at the resolution (battle.cpp pay_dialed_spice).
+  int (*ally_battle_support)(const GameState& s) = nullptr;
+  void (*ally_battle_paid)(GameState& s, int paid) = nullptr;
+  // After each battle's resolution, once every after_battle decision is
+  // done (asked again each time one ends; the faction keeps track of its own
+  // progress): true when this faction's decision is now pending (as
+  // after_battle). The CHOAM Auditor's look.
+  bool (*after_battle_more)(Ctx& c) = nullptr;
 
   // ---- 1.12 deals (deals.cpp) ----
   // 2.03.06: this faction may give spice to its ally at any time (GiveSpice).

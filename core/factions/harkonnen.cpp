@@ -76,7 +76,8 @@ bool after_battle(Ctx& c) {
     const Faction loser = battle_faction_of_side(s, 2 - b.winner);
     std::vector<uint8_t> pool;
     for (int id = 0; id < data::kNumLeaders; ++id)
-      if (battle_leader_available(s, loser, static_cast<uint8_t>(id), b.territory)) pool.push_back(static_cast<uint8_t>(id));
+      if (battle_leader_available(s, loser, static_cast<uint8_t>(id), b.territory) && data::capturable(static_cast<LeaderId>(id)))
+        pool.push_back(static_cast<uint8_t>(id));
     if (!pool.empty()) {
       const uint8_t id = pool[c.rand_below(static_cast<uint32_t>(pool.size()), DrawKind::Random)];
       s.harkonnen.battle.captive = static_cast<uint8_t>(id + 1);

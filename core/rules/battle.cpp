@@ -322,6 +322,15 @@ std::string card_name(uint8_t card) { return std::string(data::treachery_card(ca
 std::string leader_name(uint8_t id) { return std::string(data::leader(id).name); }
 std::string territory_name(TerritoryId t) { return std::string(data::territory(t).name); }
 
+// How much of its ally's spice `me` may use now for the spice it dials
+// (CHOAM's alliance ability: hook ally_battle_support; 0 without it).
+int ally_battle_support(const GameState& s, Faction me) {
+  const uint8_t ally = ally_in_game(s, me);
+  if (ally == kNoFaction) return 0;
+  const auto h = faction_rules(static_cast<Faction>(ally)).ally_battle_support;
+  return h ? std::min<int>(h(s), s.f[ally].spice) : 0;
+}
+
 std::optional<Rejection> check_plan(const GameState& s, Seat seat, const action::BattlePlan& a) {
   const auto& b = s.battle;
   const Faction me = s.faction_at(seat);
@@ -371,6 +380,13 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const action:
     if (defense == weapon) return reject(RejectCode::IllegalChoice, "one card cannot be both the weapon and the defense");
   }
   const int max = max_dial(s, me, opp, t, b.area);
+  if (a.ally_pays > 0) {  // CHOAM's alliance ability (hook ally_battle_support)
+    if (a.ally_pays > a.spice) return reject(RejectCode::IllegalChoice, "ally_pays is the part of the spice dialed that your ally pays");
+    const int support = ally_battle_support(s, me);
+    if (a.ally_pays > support)
+      return reject(RejectCode::IllegalChoice, "your ally lets you use " + std::to_string(support) +
+                                                   " of its spice for the spice you dial (CHOAM's ChoamSupport)");
+  }
   if (a.dial > max)
     return reject(RejectCode::IllegalChoice, "you may dial at most " + std::to_string(max) + ", your forces in " +
                                                  territory_name(t) + " (1.07.04.02)");
@@ -383,8 +399,9 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const action:
     if (a.spice > dial_tokens(s, me, opp, t, b.area, a.dial))
       return reject(RejectCode::IllegalChoice, "at most one spice for each force token dialed (1.13.04, ruling spice_dialing_elite=per_token): " +
                                                    std::to_string(dial_tokens(s, me, opp, t, b.area, a.dial)) + " here");
-    if (a.spice > s.of(me).spice)
-      return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice (1.13.04.04)");
+    if (a.spice - a.ally_pays > s.of(me).spice)
+      return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice (1.13.04.04)" +
+                                                    (a.ally_pays ? " besides what your ally pays" : ""));
   }
   return ability::check_commitments(s, seat, a);  // 2.01.08 Prescience, 2.02.06 Voice
 }
@@ -506,13 +523,24 @@ void winner_cards(Ctx& c, int w) {
 // 1.13.04.05: dialed spice to the bank; returns what was paid. `share`: no
 // traitor was revealed, so a faction's battle_spice_paid hook (the advanced
 // CHOAM's half) takes its share from the bank.
+// The ally's part (BattlePlan.ally_pays, CHOAM's alliance ability) is paid
+// from the ally's spice, within what it still allows, and is not shared.
 int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p, bool share = true) {
-  const int paid = std::min<int>(p.spice, s.of(f).spice);
+  int from_ally = 0;
+  if (p.ally_pays > 0) {
+    const uint8_t ally = ally_in_game(s, f);
+    from_ally = std::min<int>(p.ally_pays, ally_battle_support(s, f));
+    if (from_ally > 0) {
+      transfer_spice(s, shield(static_cast<Faction>(ally)), bank(), from_ally);
+      if (const auto h = faction_rules(static_cast<Faction>(ally)).ally_battle_paid) h(s, from_ally);
+    }
+  }
+  const int paid = std::min<int>(p.spice - p.ally_pays, s.of(f).spice);
   if (paid > 0) transfer_spice(s, shield(f), bank(), paid);
   if (paid > 0 && share)
     for (int fi = 0; fi < kNumFactions; ++fi)
       if (const auto h = faction_rules(static_cast<Faction>(fi)).battle_spice_paid; h && s.has(static_cast<Faction>(fi))) h(s, f, paid);
-  return paid;
+  return paid + from_ally;
 }
 
 bool has_kind(const BattlePlanState& p, TreacheryKind k) {
@@ -866,6 +894,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       p.dial = plan.dial;
       p.spice = plan.spice;
       p.kwisatz_haderach = plan.kwisatz_haderach ? 1 : 0;
+      p.ally_pays = plan.ally_pays;
       if (const auto h = faction_rules(s.faction_at(seat)).plan_submitted) h(s);  // 3.01.11.02
       b.plans_in |= bit(seat);
       s.waiting &= static_cast<uint8_t>(~bit(seat));
@@ -912,7 +941,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
                  "Battle plan in " + territory_name(b.territory) + " against " + std::string(faction_name(opp)) +
                      ": dial 0.." + std::to_string(max) + ", a leader (BattlePlan.leader) or a Cheap Hero (.cheap_hero)" +
                      " and optionally a weapon and a defense (1.07.04)" +
-                     (s.advanced && !battle_hardened(s, me) ? "; spice 0..dial (1.13.04)" : ""),
+                     (s.advanced && !battle_hardened(s, me) ? "; spice 0..dial (1.13.04)" : "") +
+                     (s.advanced && !battle_hardened(s, me) && ally_battle_support(s, me) > 0
+                          ? "; of it up to " + std::to_string(ally_battle_support(s, me)) + " paid by your ally (BattlePlan.ally_pays)"
+                          : ""),
                  0, max, {}};
       for (uint8_t id : available_leaders(s, me, b.territory)) d.options.push_back(id);
       for (uint8_t card : cheap_heroes_in_hand(s, me)) d.options.push_back(static_cast<uint16_t>(kCheapHeroOption + card));
@@ -971,6 +1003,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
         if (fits_defense_slot(hand.ids[i])) defenses.push_back(hand.ids[i]);
       }
       const bool spiced = s.advanced && !battle_hardened(s, me);
+      const int support = spiced ? ally_battle_support(s, me) : 0;  // CHOAM's alliance ability
       auto add = [&](uint8_t leader, uint8_t hero, int dial, uint8_t w, uint8_t d) {
         action::BattlePlan a;
         a.leader = leader;
@@ -983,6 +1016,12 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
         const int full = std::min<int>(dial_tokens(s, me, opp, b.territory, b.area, dial), s.of(me).spice);
         if (spiced && full > 0) {
           a.spice = static_cast<uint8_t>(full);
+          out.push_back(a);
+        }
+        const int with = std::min<int>(dial_tokens(s, me, opp, b.territory, b.area, dial), s.of(me).spice + support);
+        if (support > 0 && with > 0) {  // the ally's spice first
+          a.spice = static_cast<uint8_t>(with);
+          a.ally_pays = static_cast<uint8_t>(std::min(with, support));
           out.push_back(a);
         }
       };
@@ -1037,7 +1076,8 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 }  // namespace
 
 bool battle_plans_revealed(const GameState& s) {
-  return s.phase == Phase::Battle && (s.step == kTraitors || s.step == ability::kCapture || s.step == kKeep);
+  return s.phase == Phase::Battle &&
+         (s.step == kTraitors || s.step == ability::kCapture || s.step == kKeep || s.step == ability::kAudit);
 }
 
 // ---- for core/rules/battle_abilities.cpp ----

@@ -280,6 +280,9 @@ bool hold_after_battle(Ctx& c) {
       if (const auto h = faction_rules(static_cast<Faction>(fi)).after_battle; h && s.has(static_cast<Faction>(fi)) && h(c))
         return true;
   }
+  for (int fi = 0; fi < kNumFactions; ++fi)  // the CHOAM Auditor (hook after_battle_more)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).after_battle_more; h && s.has(static_cast<Faction>(fi)) && h(c))
+      return true;
   for (int fi = 0; fi < kNumFactions; ++fi)  // 2.05.11 (hook battle_ends)
     if (const auto h = faction_rules(static_cast<Faction>(fi)).battle_ends; h && s.has(static_cast<Faction>(fi))) h(s);
   return false;

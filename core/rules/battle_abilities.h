@@ -89,8 +89,9 @@ enum Step : uint8_t {
   kVoice = 5,             // the Bene Gesserit command or Pass (2.02.06)
   kCapture = 6,           // the Harkonnen kill or capture the drawn leader, or Pass (2.05.10; core/factions/harkonnen.cpp)
   // 7: battle.cpp's kKeep (1.07.06.06 KeepCards)
+  kAudit = 8,             // CHOAM's opponent pays to cancel the Auditor's look, or Pass (core/factions/choam.cpp)
 };
-inline bool owns_step(uint8_t step) { return step >= kPrescience && step <= kCapture; }
+inline bool owns_step(uint8_t step) { return (step >= kPrescience && step <= kCapture) || step == kAudit; }
 
 enum Element : uint8_t { kLeader = 0, kWeapon = 1, kDefense = 2, kDial = 3 };
 inline constexpr uint8_t kNotPlayed = 255;    // PrescienceAnswer: "not playing that element"

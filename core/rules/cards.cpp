@@ -395,7 +395,7 @@ void keep_pending(GameState& s, Window& w, const Action& pending) {
     w.act_special = plan->defense;
     w.act_value = plan->dial;
     w.act_amount2 = plan->spice;
-    w.act_flags = plan->kwisatz_haderach ? 1 : 0;
+    w.act_flags = static_cast<uint8_t>((plan->kwisatz_haderach ? 1 : 0) | (plan->ally_pays << 1));  // ally_pays <= dial < 128
   }
 }
 
@@ -431,7 +431,8 @@ Action pending_action(const GameState& s, const Window& w) {
                                 .defense = w.act_special,
                                 .dial = w.act_value,
                                 .spice = static_cast<uint8_t>(w.act_amount2),
-                                .kwisatz_haderach = (w.act_flags & 1) != 0};
+                                .kwisatz_haderach = (w.act_flags & 1) != 0,
+                                .ally_pays = static_cast<uint8_t>(w.act_flags >> 1)};
     default: return Action::of_kind(static_cast<ActionKind>(w.act_kind));
   }
 }

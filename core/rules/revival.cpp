@@ -138,6 +138,7 @@ std::optional<std::string> leader_unrevivable(const GameState& s, Faction f, int
   const auto& l = s.leaders[id];
   if (l.zone != LeaderZone::Tanks && l.zone != LeaderZone::TanksFaceDown) return "that leader is not in the Tleilaxu Tanks";
   if (s.of(f).leader_revived_turn == s.turn) return "only one leader may be revived per turn (1.05.03)";
+  if (data::revives_as_if_all_dead(static_cast<LeaderId>(id))) return std::nullopt;  // the CHOAM Auditor
   if (!leader_revival_open(s, f))
     return "leaders may only be revived when you have no active leader or all your leaders have died at least once (1.05.03)";
   if (l.zone == LeaderZone::TanksFaceDown) {

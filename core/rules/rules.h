@@ -119,8 +119,9 @@ enum class Ability : uint8_t {
   ChoamDiscarding = 33,    // selling cards (ChoamSell): no sale for the rest of the turn
   ChoamRevival = 34,       // revival at 1 spice a force without a limit: the next revival follows 1.05.01
   ChoamBattleIncome = 35,  // advanced: half the spice others pay in battle: not taken from the next such payment
+  ChoamAudit = 36,         // advanced: the Auditor's look after a battle: not taken after the next battle it fights
 };
-inline constexpr int kNumAbilities = 36;
+inline constexpr int kNumAbilities = 37;
 static_assert(kNumAbilities <= 64, "GameState::prevented and prevented_hi hold one bit per ability");
 // 3.01.11.02: is ability `ab` of faction f prevented (GameState::prevented, prevented_hi)?
 inline bool prevented_bit(const GameState& s, int f, int ab) {
