@@ -714,7 +714,7 @@ GameState audit_battle(int variant) {
 
 }  // namespace
 
-TEST_CASE("CHOAM Auditor: after a battle it fought, CHOAM sees 2 random cards (1 if it died); the opponent may pay to cancel; a Karama prevents one",
+TEST_CASE("CHOAM Auditor: after a battle it fought, CHOAM sees 2 random cards (1 if it died), the opponent may pay to cancel, a Karama prevents one",
           "[choam][auditor]") {
   for (int variant = 0; variant < 4; ++variant) {  // 0 look, 1 pay, 2 the Auditor killed, 3 prevented
     INFO("variant " << variant);
