@@ -290,20 +290,7 @@ namespace {
 // Shipment and Movement phase of turn 1, hands emptied, 10 spice each, the
 // storm in sector 17.
 GameState choam_board(std::initializer_list<Faction> factions, bool advanced) {
-  GameState s = choam_game(factions, advanced);
-  play_until(s, Phase::ShipmentMovement);
-  for (const Faction f : factions_in(s)) {
-    auto& fs = s.of(f);
-    forces_to_reserves(s, f);
-    while (!fs.hand.empty()) s.treachery_discard.push(fs.hand.pop());
-    set_spice(s, f, 10);
-    fs.ally = kNoFaction;
-  }
-  for (int l = 0; l < data::kNumLocations; ++l)
-    if (s.spice_on_board[l]) transfer_spice(s, board(static_cast<LocationId>(l)), bank(), s.spice_on_board[l]);
-  s.storm_sector = 17;
-  check_custody(s);
-  return s;
+  return cleared_board_of(choam_game(factions, advanced));
 }
 
 constexpr LocationId kFlat = 70;  // The Great Flat

@@ -217,9 +217,8 @@ inline void forces_to_reserves(GameState& s, Faction f) {
 // A game at turn 1's Shipment and Movement phase with an empty board: forces
 // back to reserves, spice to the bank, hands to the discard pile, 10 spice
 // each, no alliance, the storm in sector 17 (seat 0 is the first player).
-inline GameState cleared_board(std::initializer_list<Faction> factions, bool advanced = false,
-                               Rulings rulings = Rulings::defaults()) {
-  GameState s = game(factions, advanced, 7, rulings);
+// `s` (a new game, e.g. with modules) played to that phase and cleared so.
+inline GameState cleared_board_of(GameState s) {
   play_until(s, Phase::ShipmentMovement);
   for (const Faction f : factions_in(s)) {
     auto& fs = s.of(f);
@@ -233,6 +232,11 @@ inline GameState cleared_board(std::initializer_list<Faction> factions, bool adv
   s.storm_sector = 17;
   check_custody(s);
   return s;
+}
+
+inline GameState cleared_board(std::initializer_list<Faction> factions, bool advanced = false,
+                               Rulings rulings = Rulings::defaults()) {
+  return cleared_board_of(game(factions, advanced, 7, rulings));
 }
 
 // Removes a spice card from the deck, a discard pile or the set-aside cards.
