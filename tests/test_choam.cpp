@@ -21,14 +21,7 @@ constexpr auto kChoam = Faction::Choam;
 
 GameState choam_game(std::initializer_list<Faction> factions, bool advanced = false, uint64_t seed = 7,
                      Rulings rulings = Rulings::defaults()) {
-  GameSetup g;
-  g.seed = seed;
-  g.factions = factions;
-  g.advanced = advanced;
-  g.rulings = rulings;
-  g.modules = data::module_bit(data::Module::ChoamRichese);
-  REQUIRE_FALSE(check_setup(g).has_value());
-  return create_game(g, nullptr);
+  return game(factions, advanced, seed, rulings, data::module_bit(data::Module::ChoamRichese));
 }
 
 // Whether `a` is among f's legal actions when the game waits for f (any-time

@@ -31,12 +31,13 @@ namespace scenario {
 using namespace mentat;
 
 inline GameState game(std::initializer_list<Faction> factions, bool advanced = false, uint64_t seed = 7,
-                      Rulings rulings = Rulings::defaults()) {
+                      Rulings rulings = Rulings::defaults(), data::ModuleSet modules = 0) {
   GameSetup g;
   g.seed = seed;
   g.factions = factions;
   g.advanced = advanced;
   g.rulings = rulings;
+  g.modules = modules;
   REQUIRE_FALSE(check_setup(g).has_value());
   return create_game(g, nullptr);
 }
