@@ -279,6 +279,12 @@ class Brain {
   size_t choam_support();  // the allowance for the ally's battle spice (npos: unchanged)
   size_t choam_karama();   // the special Karama (npos: not now)
   size_t choam_audit();    // the audited faction: pay to cancel the Auditor's look, or let it
+  // Richese (CHOAM & Richese; docs/BOTS.md, docs/factions/richese.md).
+  size_t richese_lot();     // the Black Market or the cache lot: the card and the auction
+  size_t richese_timing();  // the cache lot first or last
+  size_t richese_bid();     // a bid on a Richese lot (no Karama bids)
+  size_t richese_buy();     // the special Karama purchase (npos: not now)
+  size_t richese_gift();    // a Richese card to the ally (npos: not now)
   // 2.01.07 Wormsign: the territory the next spice blow's first worm will
   // devour, and where its first spice will appear (kNone8: not known).
   TerritoryId wormsign_doomed() const;
@@ -335,6 +341,18 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::Predict)) return predict();
   if (has_kind(ActionKind::PlaceForces)) return place_forces();
   if (has_kind(ActionKind::ChoamInflation)) return choam_inflation();
+  if (has_kind(ActionKind::RicheseCacheTiming)) return richese_timing();
+  if (has_kind(ActionKind::RicheseLot) || (k_.phase == Phase::Bidding && me() == Faction::Richese && decision(ActionKind::Pass) &&
+                                           decision(ActionKind::Pass)->prompt.find("cache lot") != std::string::npos))
+    return richese_lot();
+  if (k_.richese_lot != 0 && (has_kind(ActionKind::Bid) || decision(ActionKind::Pass)) && !has_kind(ActionKind::Respond)) return richese_bid();
+  if (k_.phase == Phase::Bidding && k_.richese_lot == 1 && me() == Faction::Richese && has_kind(ActionKind::Respond) &&
+      decision(ActionKind::Respond) && decision(ActionKind::Respond)->prompt.rfind("Nobody bid", 0) == 0)
+    return or_fallback(find_kind<action::Respond>([](const action::Respond& a) { return a.accept; }));  // keep it free
+  if (has_kind(ActionKind::RicheseBuy))
+    if (size_t i = richese_buy(); i != npos) return i;
+  if (has_kind(ActionKind::RicheseGift))
+    if (size_t i = richese_gift(); i != npos) return i;
   if (k_.phase == Phase::Battle && k_.choam_audit_pending && has_kind(ActionKind::Respond)) return choam_audit();
   if (has_kind(ActionKind::ChoamSupport))
     if (size_t i = choam_support(); i != npos) return i;
@@ -510,6 +528,85 @@ size_t Brain::choam_karama() {
     if (hard() && full && worthless >= 2 && worthless == static_cast<int>(a.cards.size())) return 1.0 * worthless;
     return -1.0;
   }, 0.0);
+}
+
+// ---- Richese (CHOAM & Richese; docs/BOTS.md, docs/factions/richese.md) ----------------
+
+// The Black Market (a card of its hand up for bid): medium passes; hard and
+// brutal sell their least useful card when it is worth less than an unseen
+// card, by silent auction (the buyers do not see it). The cache lot: medium
+// the first cache card once around to the right; hard and brutal the cache
+// card the others would value most (a Karama, else any), silently with four
+// or more players (each bids blind once) and else once around.
+size_t Brain::richese_lot() {
+  const DecisionInfo* d = decision(ActionKind::RicheseLot);
+  const bool market = d && d->prompt.rfind("Black Market", 0) == 0;
+  if (!d) return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::Pass; }));
+  if (market) {
+    if (!hard()) return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::Pass; }));
+    const size_t i = best<action::RicheseLot>([&](const action::RicheseLot& a) {
+      if (a.auction != 3) return kNeg;
+      const double v = card_value(a.card);
+      return v < unknown_card_value() - 0.5 ? 10.0 - v : kNeg;
+    });
+    return i != npos ? i : or_fallback(find([](const Action& a) { return a.kind() == ActionKind::Pass; }));
+  }
+  const int players = k_.num_seats;
+  return or_fallback(best<action::RicheseLot>([&](const action::RicheseLot& a) {
+    if (!hard()) return a.auction == 1 ? 100.0 - a.card : kNeg;
+    const bool silent = players >= 4;
+    if ((a.auction == 3) != silent || (!silent && a.auction != 1)) return kNeg;
+    return a.card < data::kNumAllTreacheryCards && data::treachery_card(a.card).kind == data::TreacheryKind::Karama ? 2.0 : 1.0;
+  }));
+}
+
+// First (the others still hold their spice): medium and brutal; hard last.
+size_t Brain::richese_timing() {
+  const bool first = p_ != Profile::Hard;
+  return or_fallback(find_kind<action::RicheseCacheTiming>([first](const action::RicheseCacheTiming& a) { return a.first == first; }));
+}
+
+// A bid on a Richese lot: the Richese pass on their own lot (their spice would
+// go to the Emperor or the bank). Once around and normal: the cheapest bid
+// up to the card's worth (medium: 3); silent: one blind bid of about two
+// thirds of its worth (hard and brutal), 2 (medium), within the budget.
+size_t Brain::richese_bid() {
+  auto pass = [&] { return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::Pass; })); };
+  if (me() == Faction::Richese || !has_kind(ActionKind::Bid)) return pass();
+  double value = k_.bid_card != kNone8 ? card_value(k_.bid_card) : unknown_card_value();
+  if (!hard()) value = 3;
+  if (static_cast<int>(k_.hand.size()) >= hand_limit_of(me()) - 1) value -= 1.5;
+  const int budget = spice() - reserve();
+  if (k_.richese_auction == 3) {
+    const int want = std::min(budget, hard() ? static_cast<int>(value * 2 / 3) : 2);
+    if (want <= 0) return pass();
+    return or_fallback(best<action::Bid>([&](const action::Bid& a) { return a.karama || a.amount > want ? kNeg : 1.0 * a.amount; }));
+  }
+  const size_t i = best<action::Bid>([&](const action::Bid& a) {
+    if (a.karama || a.amount > budget || a.amount > value) return kNeg;
+    return value - a.amount;
+  }, 0.0);
+  return i != npos ? i : pass();
+}
+
+// The special Karama purchase: hard and brutal buy the cache's Karama (or,
+// failing that, any card in the last two turns) when the spice above the
+// reserve pays for it; medium in the last turn only.
+size_t Brain::richese_buy() {
+  const bool late = k_.turn >= k_.max_turns - (hard() ? 1 : 0);
+  if (spice() - 3 < (hard() ? reserve() : 0)) return npos;
+  return best<action::RicheseBuy>([&](const action::RicheseBuy& a) {
+    const bool karama = a.card < data::kNumAllTreacheryCards && data::treachery_card(a.card).kind == data::TreacheryKind::Karama;
+    if (hard() && karama) return 2.0;
+    return late ? 1.0 : kNeg;
+  }, 0.0);
+}
+
+// The gift: a Richese card to the ally when the Richese hand is full (medium),
+// or one short of full (hard and brutal), the least useful first.
+size_t Brain::richese_gift() {
+  if (static_cast<int>(k_.hand.size()) < hand_limit_of(me()) - (hard() ? 1 : 0)) return npos;
+  return best<action::RicheseGift>([&](const action::RicheseGift& a) { return 10.0 - card_value(a.card); }, 0.0);
 }
 
 // The Auditor's look: medium lets CHOAM look; hard pays to cancel it when
@@ -1158,6 +1255,10 @@ int Brain::reserve() const {
 
 // What holding a card is worth, in spice.
 double Brain::card_value(uint8_t card) const {
+  // The Richese cards are held and counted only (issue 14 brings their
+  // effects): a Karama still buys from the cache and bids.
+  if (card >= data::kNumTreacheryCards && card < data::kNumAllTreacheryCards)
+    return data::treachery_card(card).kind == TreacheryKind::Karama ? 4 : 1;
   if (card >= data::kNumTreacheryCards) return 0;
   bool weapon = false, defense = false;
   for (auto c : k_.hand) {

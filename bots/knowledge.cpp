@@ -229,6 +229,15 @@ Knowledge read_knowledge(const ViewInput& in) {
     k.choam_support = ch->battle_support();
     k.choam_audit_pending = ch->audit_pending();
   }
+  if (const auto* r = v->richese()) {
+    const std::string lot = r->lot() ? r->lot()->str() : "", auction = r->auction() ? r->auction()->str() : "";
+    k.richese_lot = lot == "cache" ? 1 : lot == "black_market" ? 2 : 0;
+    k.richese_auction = auction == "once_around_right" ? 1 : auction == "once_around_left" ? 2 : auction == "silent" ? 3 : 0;
+    k.richese_cache_count = r->cache_count();
+    if (r->cache())
+      for (const auto* c : *r->cache()) k.richese_cache.push_back(c->id());
+    k.richese_karama_used = r->karama_used();
+  }
   if (v->spice_discard_a())
     for (const auto* c : *v->spice_discard_a()) {
       const uint8_t id = spice_card_by_name(c->str());

@@ -110,6 +110,13 @@ struct Knowledge {
   int choam_traded_turn = 0, choam_declined_turn = 0;
   int choam_support = 0;             // spice of CHOAM's its ally may use in battle (public)
   bool choam_audit_pending = false;  // the audited faction decides on the Auditor's look (public)
+  // Richese (CHOAM & Richese): the lot up for bid (0 none, 1 cache, 2 Black
+  // Market) and its auction (0 normal, 1/2 once around, 3 silent), public;
+  // the cache's cards (the Richese seat only); the special purchase used.
+  int richese_lot = 0, richese_auction = 0;
+  int richese_cache_count = 0;
+  std::vector<uint8_t> richese_cache;
+  bool richese_karama_used = false;
   std::vector<uint8_t> spice_discard_a;  // spice card ids, top last
   std::vector<std::pair<std::string, std::string>> rulings;  // key, value
   struct Truthtrance {

@@ -79,8 +79,12 @@ enum class ActionKind : uint8_t {
   ChoamTrade = 36,
   ChoamSupport = 37,
   ChoamKarama = 38,
+  RicheseLot = 39,
+  RicheseCacheTiming = 40,
+  RicheseBuy = 41,
+  RicheseGift = 42,
 };
-inline constexpr int kMaxActionKind = 38;
+inline constexpr int kMaxActionKind = 42;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -345,6 +349,26 @@ struct ChoamKarama {
   MENTAT_ACTION_KIND(ChoamKarama);
 };
 
+// Richese (core/factions/richese.cpp).
+struct RicheseLot {
+  TreacheryId card = kNone8;  // Black Market: from Richese's hand; cache lot: from its cache
+  uint8_t auction = 0;        // 0 normal (Black Market only), 1 once around right, 2 once around left, 3 silent
+  MENTAT_ACTION_KIND(RicheseLot);
+};
+struct RicheseCacheTiming {
+  bool first = false;  // the cache lot before the round's other cards (else after them)
+  MENTAT_ACTION_KIND(RicheseCacheTiming);
+};
+struct RicheseBuy {
+  TreacheryId karama = kNone8;  // the Karama card discarded
+  TreacheryId card = kNone8;    // the cache card taken
+  MENTAT_ACTION_KIND(RicheseBuy);
+};
+struct RicheseGift {
+  TreacheryId card = kNone8;  // a Richese card from Richese's hand, to its ally
+  MENTAT_ACTION_KIND(RicheseGift);
+};
+
 #undef MENTAT_ACTION_KIND
 
 }  // namespace action
@@ -357,7 +381,7 @@ using ActionVariant =
                  action::GuildTiming, action::WormRide, action::BattlePlan, action::ChooseBattle, action::CallTraitor, action::SetRulings,
                  action::Prescience, action::PrescienceAnswer, action::Voice, action::GiveSpice, action::KeepCards, action::AllyPermission,
                  action::ChoamSell, action::ChoamInflation, action::ChoamCard, action::ChoamTrade, action::ChoamSupport,
-                 action::ChoamKarama>;
+                 action::ChoamKarama, action::RicheseLot, action::RicheseCacheTiming, action::RicheseBuy, action::RicheseGift>;
 static_assert(std::variant_size_v<ActionVariant> == kMaxActionKind + 1, "one alternative per union tag");
 
 namespace detail {

@@ -17,7 +17,8 @@ std::string_view action_kind_name(ActionKind k) {
       "AcceptAlliance", "BreakAlliance", "Bribe", "Deal", "PlayCard", "Respond",
       "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide", "BattlePlan", "ChooseBattle",
       "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice", "GiveSpice", "KeepCards",
-      "AllyPermission", "ChoamSell", "ChoamInflation", "ChoamCard", "ChoamTrade", "ChoamSupport", "ChoamKarama"};
+      "AllyPermission", "ChoamSell", "ChoamInflation", "ChoamCard", "ChoamTrade", "ChoamSupport", "ChoamKarama",
+      "RicheseLot", "RicheseCacheTiming", "RicheseBuy", "RicheseGift"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }

@@ -199,6 +199,33 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "CHOAM & Richese: how often may CHOAM and its ally trade a card?",
        {"once_per_turn", "unlimited"}, 0,
        "reference RP-choam-trade-limit: treachery.online allows one trade a turn; DuneBot sets no limit"},
+      {RulingId::RicheseBlackMarket, "richese_black_market",
+       "CHOAM & Richese: is the Richese Black Market (a card from Richese's hand auctioned first in the Bidding phase) an "
+       "advanced rule, or in every game?",
+       {"advanced_only", "every_game"}, 0,
+       "reference RP-black-market-basic-game: treachery.online offers it only with its advanced rule; DuneBot offers it in "
+       "every game with the Richese"},
+      {RulingId::RicheseBuyPayee, "richese_buy_payee",
+       "CHOAM & Richese: who receives the 3 spice of the Richese special Karama purchase?",
+       {"emperor", "bank"}, 0,
+       "reference RP-special-karama-payee: the seeds pay the Emperor when he is in the game (the general rule for a purchased "
+       "treachery card, 2.03.04), else the bank; both programs pay the bank"},
+      {RulingId::RicheseBuyFullHand, "richese_buy_full_hand",
+       "CHOAM & Richese: may the Richese use the special Karama purchase with a full hand (the Karama spent frees a slot)?",
+       {"free_slot", "allowed"}, 0,
+       "reference RP-special-karama-full-hand: the seeds leave it unresolved and guard it with a free slot before the "
+       "purchase; both programs allow it"},
+      {RulingId::RicheseGiftTiming, "richese_gift_timing",
+       "CHOAM & Richese: when may the Richese give their ally a Richese card?",
+       {"any_time", "not_during_bidding"}, 0,
+       "reference RP-ally-gift-timing: the rule text (seeds) says any time, with no bidding exclusion; treachery.online "
+       "does not offer it during the Bidding phase"},
+      {RulingId::RicheseGiftRetry, "richese_gift_retry",
+       "CHOAM & Richese: after a Karama cancelled the Richese gift of a card, may the Richese offer that card again in the "
+       "same phase?",
+       {"retry", "not_this_phase"}, 0,
+       "seeds RICHESE_GIFT_ENGINE_AUDIT (canceled gift retry): the cancellation stops that one offer and a new offer gets a "
+       "fresh response; the stricter reading keeps the older once-a-phase block"},
   }};
   return r;
 }

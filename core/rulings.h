@@ -62,8 +62,13 @@ enum class RulingId : uint8_t {
   KulonOrnithopter = 43,          // CHOAM's Kulon with ornithopter movement: one more territory (4), or the 3 stays the cap
   GamontTarget = 44,              // CHOAM's Trip to Gamont: a force of another faction, or of any faction (CHOAM's own too)
   ChoamTradeLimit = 45,           // CHOAM's card trade with its ally: once a turn, or without limit
+  RicheseBlackMarket = 46,        // the Richese Black Market: an advanced rule, or in every game
+  RicheseBuyPayee = 47,           // the special Karama purchase's 3 spice: to the Emperor (bank without him), or to the bank
+  RicheseBuyFullHand = 48,        // the special Karama purchase: needs a free hand slot, or allowed with a full hand
+  RicheseGiftTiming = 49,         // the Richese gift to its ally: at any time, or not during the Bidding phase
+  RicheseGiftRetry = 50,          // a Karama-cancelled Richese gift: offered again in the same phase, or not that card again this phase
 };
-inline constexpr int kNumRulings = 46;
+inline constexpr int kNumRulings = 51;
 
 struct RulingInfo {
   RulingId id;

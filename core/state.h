@@ -360,9 +360,37 @@ struct NoFieldToken {
   uint8_t location = kNone8;  // LocationId while on the board
 };
 inline constexpr int kRicheseCacheSize = 10;
+// The Richese auctions (core/factions/richese.cpp): how a lot is sold.
+enum class AuctionKind : uint8_t {
+  Normal = 0,           // 1.04.06 (the Black Market only)
+  OnceAroundRight = 1,  // once around in storm order from the seat after Richese, Richese last
+  OnceAroundLeft = 2,   // once around against storm order, Richese last
+  Silent = 3,           // one secret bid each, revealed together; ties: first in storm order
+};
+// What a Richese lot is (RicheseState::Bidding::lot).
+enum class LotKind : uint8_t { None = 0, Cache = 1, BlackMarket = 2 };
 struct RicheseState {
-  Pile<kRicheseCacheSize> cache;  // the Richese card cache (treachery ids of the cache set; public)
+  Pile<kRicheseCacheSize> cache;  // the Richese card cache (treachery ids of the cache set); SECRET but its count (Richese only)
   NoFieldToken no_field[kNumNoFieldTokens];
+  // Encoded only when the Richese sit (core/state_fields.inc), so that a
+  // CHOAM game without them keeps its encoding.
+  Pile<kRicheseCacheSize> removed;  // cache cards removed from the game (an unsold cache lot Richese did not keep); public
+  uint8_t karama_used = 0;          // advanced: the special Karama purchase is used (once a game); public
+  // The last gift declared (RicheseGift) and when; kNone8 once given (ruling richese_gift_retry); public.
+  uint8_t gift_card = kNone8, gift_turn = 0, gift_phase = 0;
+  // The Bidding phase's Richese steps (GameState::step, richese.cpp); cleared with the phase.
+  struct Bidding {
+    uint8_t cache_timing = 0;    // the cache lot: 0 not announced, 1 first, 2 last, 3 none this round; public
+    uint8_t cache_done = 0;      // 1 once this round's cache lot is over (sold, unsold or prevented); public
+    uint8_t market_sold = 0;     // 1: a Black Market card was sold (one fewer card is dealt); public
+    LotKind lot = LotKind::None;  // the Richese lot up for bid now (None: a dealt card or none); public
+    uint8_t lot_card = kNone8;   // its card: a cache lot is public; a Black Market card is SECRET (Richese, and whoever
+                                 // may look at the card up for bid: 2.01.05)
+    AuctionKind auction = AuctionKind::Normal;  // public
+    uint8_t turns = 0;           // once around: seats that have had their turn; silent: seats whose bid is in (mask); public
+    uint8_t silent_bid[kMaxSeats] = {};  // silent: each seat's bid, SECRET (its own seat) until all are in
+    uint8_t after_row = 0;       // 1 while the lot follows the dealt cards (the phase ends after it); public
+  } bidding;
 };
 
 // Leader Skill cards (CHOAM & Richese, ids 0..13).
@@ -538,6 +566,7 @@ struct GameState {
 inline void clear_bidding_scratch(GameState& s) {
   s.bidding = BiddingState{};
   s.atreides.bidding = {};
+  s.richese.bidding = {};
 }
 inline void clear_shipmove_scratch(GameState& s) {
   s.shipmove = ShipMoveState{};

@@ -152,6 +152,16 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
       std::vector<uint8_t> cards(a.cards.begin(), a.cards.end());
       return fb::CreateChoamKarama(b, a.karama, b.CreateVector(cards)).Union();
     }
+    case ActionKind::RicheseLot: {
+      const auto& a = action.as<action::RicheseLot>();
+      return fb::CreateRicheseLot(b, a.card, a.auction).Union();
+    }
+    case ActionKind::RicheseCacheTiming: return fb::CreateRicheseCacheTiming(b, action.as<action::RicheseCacheTiming>().first).Union();
+    case ActionKind::RicheseBuy: {
+      const auto& a = action.as<action::RicheseBuy>();
+      return fb::CreateRicheseBuy(b, a.karama, a.card).Union();
+    }
+    case ActionKind::RicheseGift: return fb::CreateRicheseGift(b, action.as<action::RicheseGift>().card).Union();
     case ActionKind::None: break;
   }
   return 0;
@@ -400,6 +410,18 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
       out->emplace(std::move(a));
       break;
     }
+    case fb::Action::RicheseLot: {
+      auto* t = table<fb::RicheseLot>(obj);
+      out->emplace(action::RicheseLot{.card = t->card(), .auction = t->auction()});
+      break;
+    }
+    case fb::Action::RicheseCacheTiming: out->emplace(action::RicheseCacheTiming{.first = table<fb::RicheseCacheTiming>(obj)->first()}); break;
+    case fb::Action::RicheseBuy: {
+      auto* t = table<fb::RicheseBuy>(obj);
+      out->emplace(action::RicheseBuy{.karama = t->karama(), .card = t->card()});
+      break;
+    }
+    case fb::Action::RicheseGift: out->emplace(action::RicheseGift{.card = table<fb::RicheseGift>(obj)->card()}); break;
     case fb::Action::NONE: *out = Action{}; break;
   }
   if (!ok) {

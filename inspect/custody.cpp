@@ -55,6 +55,7 @@ void visit_custody(const GameState& s, Fn&& fn) {
   // Module sections (core/state.h): visited whatever the modules, so that a
   // component left in the section of a module the game does not use is seen.
   pile(Component::Treachery, s.richese.cache, named("richese_cache"));
+  pile(Component::Treachery, s.richese.removed, named("removed_from_game"));  // an unsold cache lot Richese did not keep
   for (int i = 0; i < kNumNoFieldTokens; ++i) {
     const auto& t = s.richese.no_field[i];
     if (!s.uses(data::Module::ChoamRichese) && t.zone == TokenZone::Reserve && t.location == kNone8) continue;  // unused

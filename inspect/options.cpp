@@ -116,6 +116,9 @@ std::vector<Choice> label_choices(const LabelInputs& in, const Decision& d) {
       case ActionKind::ChoamSell:
       case ActionKind::ChoamCard:
       case ActionKind::ChoamTrade:
+      case ActionKind::RicheseLot:
+      case ActionKind::RicheseBuy:
+      case ActionKind::RicheseGift:
       case ActionKind::PlayCard:
       case ActionKind::Respond: out.push_back(Choice{v, names::card_name(static_cast<TreacheryId>(v)), "card", {{"card", v}}}); break;
       case ActionKind::Predict: out.push_back(faction_choice(v, v, "faction")); break;

@@ -26,6 +26,26 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
   const bool seat = viewer.kind == Viewer::SeatView;
   const Faction me = seat ? s.faction_at(viewer.seat) : Faction::Atreides;
   reverse_pile(t.treachery_deck);
+  // Richese (core/factions/richese.cpp): which Richese cards are in the
+  // cache and which in hands hidden from this viewer (the special purchase
+  // is secret), the cache's order, a Black Market card up for bid, and the
+  // other seats' silent bids. Before the hands are swapped with the deck.
+  if (!(seat && me == Faction::Richese)) {
+    reverse_pile(t.richese.cache);
+    int k = 0;
+    for (int fi = 0; fi < kNumFactions; ++fi) {
+      if (!t.has(static_cast<Faction>(fi)) || (seat && static_cast<Faction>(fi) == me)) continue;
+      auto& hand = t.f[fi].hand;
+      for (int i = 0; i < hand.n && k < t.richese.cache.n; ++i)
+        if (data::treachery_card(hand.ids[i]).set == data::CardSet::Richese) std::swap(hand.ids[i], t.richese.cache.ids[k++]);
+    }
+    auto& lot = t.richese.bidding;
+    if (lot.lot == LotKind::BlackMarket && lot.lot_card < data::kNumAllTreacheryCards && !(seat && rules::can_see_card_up_for_bid(s, me)))
+      lot.lot_card = static_cast<uint8_t>((lot.lot_card + 1) % data::kNumTreacheryCards);
+  }
+  for (Seat x = 0; x < s.num_seats; ++x)
+    if (!(seat && x == viewer.seat) && s.richese.bidding.lot != LotKind::None && s.richese.bidding.auction == AuctionKind::Silent)
+      t.richese.bidding.silent_bid[x] = static_cast<uint8_t>(t.richese.bidding.silent_bid[x] ^ 1);
   reverse_pile(t.spice_deck);
   reverse_pile(t.traitor_deck);
   reverse_pile(t.fremen.storm_deck);
@@ -96,7 +116,7 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
   // The Kwisatz Haderach loss count belongs to the Atreides.
   if (!(seat && rules::sees_secret(s, me, rules::Secret::KwisatzHaderachLosses))) t.atreides.kh.losses = static_cast<uint8_t>(t.atreides.kh.losses ^ 1);
   // The card up for bid, unless this seat may look at it.
-  if (s.phase == Phase::Bidding && t.bidding.index < t.bidding.row.n && !t.treachery_deck.empty() &&
+  if (s.phase == Phase::Bidding && s.step == 0 && t.bidding.index < t.bidding.row.n && !t.treachery_deck.empty() &&
       !(seat && rules::can_see_card_up_for_bid(s, me)))
     std::swap(t.bidding.row.ids[t.bidding.index], t.treachery_deck.ids[0]);
   return t;

@@ -18,6 +18,10 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
   const auto& a = e.action;
   std::string who = (before && e.seat >= 0) ? std::string(faction_name(before->faction_at(e.seat))) : "game";
   std::string what;
+  // A silent Richese auction: each bid is secret until all are in.
+  const bool silent_bid = !show_hidden && before && before->phase == Phase::Bidding && before->richese.bidding.lot != LotKind::None &&
+                          before->richese.bidding.auction == AuctionKind::Silent;
+  auto card = [](uint8_t c) { return c < data::kNumAllTreacheryCards ? std::string(data::treachery_card(c).name) : std::string("a card"); };
   switch (a.kind()) {
     case ActionKind::CreateGame: {
       // The seed decides every future draw: only adjudicators see it.
@@ -50,11 +54,13 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       const auto& dial = a.as<action::DialStorm>();
       what = show_hidden ? fmt::format("dials {} for the storm", dial.value) : "dials the storm"; break;
     }
-    case ActionKind::Pass: what = "passes"; break;
+    case ActionKind::Pass: what = silent_bid ? "makes its silent bid" : "passes"; break;
     case ActionKind::ClaimCharity: what = "claims CHOAM Charity"; break;
     case ActionKind::Bid: {
       const auto& bid = a.as<action::Bid>();
-      what = fmt::format("bids {}{}", bid.amount, bid.karama ? " with Karama" : ""); break;
+      what = silent_bid ? "makes its silent bid"  // secret until all are in (core/factions/richese.cpp)
+                        : fmt::format("bids {}{}", bid.amount, bid.karama ? " with Karama" : "");
+      break;
     }
     case ActionKind::Revive: {
       const auto& revive = a.as<action::Revive>();
@@ -137,6 +143,26 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
                                                                                  : "puts a card in the card trade";
       break;
     }
+    case ActionKind::RicheseLot: {  // the cache lot is named face up; a Black Market card is Richese's secret
+      const auto& lot = a.as<action::RicheseLot>();
+      static constexpr const char* kAuctions[] = {"normal bidding", "once around to the right", "once around to the left", "a silent auction"};
+      const bool market = before && before->richese.cache.contains(lot.card) == false;
+      what = fmt::format("puts {} up for bid by {}", market && !show_hidden ? "a Black Market card" : market ? "Black Market card " + card(lot.card) : "cache card " + card(lot.card),
+                         lot.auction < 4 ? kAuctions[lot.auction] : "?");
+      break;
+    }
+    case ActionKind::RicheseCacheTiming:
+      what = a.as<action::RicheseCacheTiming>().first ? "will sell its cache card first" : "will sell its cache card last";
+      break;
+    case ActionKind::RicheseBuy: {  // the Karama is discarded face up; the card taken is Richese's secret
+      const auto& buy = a.as<action::RicheseBuy>();
+      what = fmt::format("discards {} and buys {} from its cache for 3 spice (special Karama)", card(buy.karama),
+                         show_hidden ? card(buy.card) : "a card");
+      break;
+    }
+    case ActionKind::RicheseGift:  // the face is the two allies' secret
+      what = fmt::format("gives its ally {}", show_hidden ? card(a.as<action::RicheseGift>().card) : "a Richese card");
+      break;
     case ActionKind::ChoamInflation:
       what = a.as<action::ChoamInflation>().side == 1 ? "places the Inflation token, Double side up" : "places the Inflation token, Cancel side up";
       break;

@@ -501,7 +501,16 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   });
 
   Offset<fb::BiddingView> bidding = 0;
-  if (s.phase == Phase::Bidding && s.bidding.row.n > 0 && s.bidding.index < s.bidding.row.n) {
+  const auto& rlot = s.richese.bidding;
+  if (s.phase == Phase::Bidding && s.step != 0 && rlot.lot != LotKind::None && rules::current_lot_card(s) != kNone8) {
+    // A Richese lot (core/factions/richese.cpp): the cache card is named face up.
+    Offset<fb::CardView> current = 0;
+    const uint8_t card = rlot.lot_card;
+    if (all || rlot.lot == LotKind::Cache ||
+        (who.kind == Viewer::SeatView && (me == Faction::Richese || rules::can_see_card_up_for_bid(s, me))))
+      current = fb::CreateCardView(b, card, strs.card_name(card));
+    bidding = fb::CreateBiddingView(b, s.bidding.dealt, 0, current, s.bidding.high_bid, s.bidding.high_bidder, s.bidding.current, true);
+  } else if (s.phase == Phase::Bidding && s.step == 0 && s.bidding.row.n > 0 && s.bidding.index < s.bidding.row.n) {
     Offset<fb::CardView> current = 0;
     const uint8_t card = s.bidding.row.ids[s.bidding.index];
     if (all || (who.kind == Viewer::SeatView && rules::can_see_card_up_for_bid(s, me)))
@@ -636,6 +645,41 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
                                   ch.trade_declined_turn, support, ch.karama_used != 0, ch.audit_stage == 1,
                                   ch.audit_of < kNumFactions ? strs.of(static_cast<Faction>(ch.audit_of)) : 0, ch.audit_turn, audit_cards);
   }
+  Offset<fb::RicheseView> v_richese = 0;  // Richese (CHOAM & Richese): public, but the cache and the silent bids
+  if (s.uses(data::Module::ChoamRichese) && s.has(Faction::Richese)) {
+    const auto& r = s.richese;
+    const bool mine = all || (who.kind == Viewer::SeatView && me == Faction::Richese);
+    auto cards = [&](const auto& pile) {
+      std::vector<Offset<fb::CardView>> out;
+      for (int i = 0; i < pile.n; ++i) out.push_back(fb::CreateCardView(b, pile.ids[i], strs.card_name(pile.ids[i])));
+      return b.CreateVector(out);
+    };
+    auto v_cache = mine ? cards(r.cache) : 0;
+    auto v_removed = cards(r.removed);
+    static constexpr const char* kTiming[] = {"", "first", "last", "none"};
+    static constexpr const char* kLot[] = {"", "cache", "black_market"};
+    static constexpr const char* kAuction[] = {"normal", "once_around_right", "once_around_left", "silent"};
+    const bool up = s.phase == Phase::Bidding && r.bidding.lot != LotKind::None;
+    auto v_timing = b.CreateString(s.phase == Phase::Bidding && r.bidding.cache_timing < 4 ? kTiming[r.bidding.cache_timing] : "");
+    auto v_lot = b.CreateString(up ? kLot[static_cast<int>(r.bidding.lot)] : "");
+    auto v_auction = b.CreateString(up ? kAuction[static_cast<int>(r.bidding.auction) & 3] : "");
+    const bool silent = up && r.bidding.auction == AuctionKind::Silent;
+    std::vector<int8_t> in;
+    for (Seat x = 0; x < s.num_seats; ++x)
+      if (silent && rules::has_bit(r.bidding.turns, x)) in.push_back(x);
+    auto v_in = b.CreateVector(in);
+    fb::RicheseViewBuilder rv(b);
+    rv.add_cache_count(r.cache.n);
+    if (v_cache.o) rv.add_cache(v_cache);
+    rv.add_removed(v_removed);
+    rv.add_karama_used(r.karama_used != 0);
+    rv.add_cache_timing(v_timing);
+    rv.add_lot(v_lot);
+    rv.add_auction(v_auction);
+    rv.add_silent_bids_in(v_in);
+    if (silent && who.kind == Viewer::SeatView && rules::has_bit(r.bidding.turns, who.seat)) rv.add_silent_bid(r.bidding.silent_bid[who.seat]);
+    v_richese = rv.Finish();
+  }
   fb::ViewBuilder vb(b);
   vb.add_viewer(v_viewer);
   vb.add_version(s.version);
@@ -679,6 +723,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   }
   if (v_wormsign.o) vb.add_wormsign(v_wormsign);
   if (v_choam.o) vb.add_choam(v_choam);
+  if (v_richese.o) vb.add_richese(v_richese);
   fb::FinishViewBuffer(b, vb.Finish());
   return std::string_view(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
 }

@@ -95,10 +95,10 @@ TEST_CASE("CLI: new refuses factions and modules whose rules are not implemented
   fs::remove_all(dir);
   const std::string data = "--data " + dir.string();
 
-  auto r = run(data + " new --factions atreides,richese --modules choam_richese --seed 4");
+  auto r = run(data + " new --factions atreides,ixians --seed 4");
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("richese (Richese) is not implemented"));
-  CHECK_THAT(r.out, Catch::Contains("playable factions: atreides, bene_gesserit, emperor, fremen, harkonnen, spacing_guild, choam"));
+  CHECK_THAT(r.out, Catch::Contains("ixians (Ixians) is not implemented"));
+  CHECK_THAT(r.out, Catch::Contains("playable factions: atreides, bene_gesserit, emperor, fremen, harkonnen, spacing_guild, choam, richese"));
   r = run(data + " new --factions atreides,choam --seed 4");
   CHECK(r.code == 2);
   CHECK_THAT(r.out, Catch::Contains("faction choam needs a module this game does not use"));

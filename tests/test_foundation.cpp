@@ -124,7 +124,11 @@ std::vector<Action> one_of_each_kind() {
           action::ChoamCard{.card = 31, .faction = 3, .location = 40},
           action::ChoamTrade{.card = 7},
           action::ChoamSupport{.battle = 9},
-          action::ChoamKarama{.karama = 12, .cards = {28, 30}}};
+          action::ChoamKarama{.karama = 12, .cards = {28, 30}},
+          action::RicheseLot{.card = 36, .auction = 3},
+          action::RicheseCacheTiming{.first = true},
+          action::RicheseBuy{.karama = 35, .card = 40},
+          action::RicheseGift{.card = 38}};
 }
 
 TEST_CASE("every typed action kind round-trips through bytes and JSON, field by field", "[events]") {

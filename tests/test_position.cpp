@@ -221,7 +221,7 @@ TEST_CASE("positions: bad input names the field", "[position]") {
   // Unseatable factions and unimplemented modules, as `mentat new` refuses them.
   std::string richese = small_position();
   const std::string seats = R"("seats": ["Atreides", "Harkonnen"])";
-  richese.replace(richese.find(seats), seats.size(), R"("seats": ["Atreides", "Richese"])");
+  richese.replace(richese.find(seats), seats.size(), R"("seats": ["Atreides", "Ixians"])");
   CHECK_FALSE(position::from_json(richese, &g, &error));
   CHECK(error.find("not implemented") != std::string::npos);
   CHECK_FALSE(position::from_json(small_position("", R"( "modules": ["LeaderSkills"],)"), &g, &error));

@@ -9,7 +9,7 @@ using M = Module;
 
 constexpr ModuleInfo kModules[kNumModules] = {
   {M::ChoamRichese, "choam_richese", "CHOAM & Richese", static_cast<FactionMask>(faction_bit(F::Choam) | faction_bit(F::Richese)),
-   static_cast<int8_t>(CardSet::Richese), CardPlace::RicheseCache, true},  // CHOAM playable; the Richese: issue 13
+   static_cast<int8_t>(CardSet::Richese), CardPlace::RicheseCache, true},  // CHOAM and the Richese playable
   {M::LeaderSkills, "leader_skills", "Leader Skills (CHOAM & Richese)", 0, -1, CardPlace::TreacheryDeck, false},
   {M::StrongholdCards, "stronghold_cards", "Advanced Stronghold Cards (CHOAM & Richese)", 0, -1, CardPlace::TreacheryDeck, false},
   {M::IxiansTleilaxu, "ixians_tleilaxu", "Ixians & Tleilaxu", static_cast<FactionMask>(faction_bit(F::Ixians) | faction_bit(F::Tleilaxu)),
@@ -111,7 +111,9 @@ FactionMask factions_allowed(ModuleSet modules) {
   return mask;
 }
 
-bool faction_rules_implemented(Faction f) { return static_cast<int>(f) < kNumBaseFactions || f == Faction::Choam; }
+bool faction_rules_implemented(Faction f) {
+  return static_cast<int>(f) < kNumBaseFactions || f == Faction::Choam || f == Faction::Richese;
+}
 
 uint8_t card_sets_in(ModuleSet modules, CardPlace place) {
   uint8_t sets = place == CardPlace::TreacheryDeck ? uint8_t{1} << static_cast<int>(CardSet::Base) : uint8_t{0};

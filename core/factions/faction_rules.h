@@ -186,6 +186,29 @@ struct FactionRules {
   // 1.14.06 / 2.02.22 (ruling bg_worthless_karama): this faction's worthless
   // cards count as Karama cards in this game.
   bool (*worthless_as_karama)(const GameState& s) = nullptr;
+  // The faction's own lots of the Bidding phase (the Richese cache lot and
+  // Black Market). `begins`: the phase begins, before the deal: true when
+  // this faction's step is now up (GameState::step != 0, waiting set); its
+  // steps end with bidding_deal (core/rules/rules.h). `lots`: how many of
+  // the round's cards are this faction's lots (the deal is that many fewer).
+  // `first_lot`: after the deal, true when a lot of the faction's comes up
+  // before the dealt cards; `row_done`: the dealt cards are done, true when
+  // a lot of the faction's comes up now. While GameState::step != 0 the
+  // phase hands every action to validate/apply/decisions/legal; a lot ends
+  // with bidding_lot_done (core/rules/rules.h). `seller`: the faction paid
+  // for the card up for bid now (kNoFaction: 1.04.06.03 / 2.03.04).
+  struct BiddingStep {
+    bool (*begins)(Ctx& c) = nullptr;
+    int (*lots)(const GameState& s) = nullptr;
+    bool (*first_lot)(Ctx& c) = nullptr;
+    bool (*row_done)(Ctx& c) = nullptr;
+    std::optional<Rejection> (*validate)(const GameState& s, Seat seat, const Action& a) = nullptr;
+    void (*apply)(Ctx& c, Seat seat, const Action& a) = nullptr;
+    void (*decisions)(const GameState& s, Seat seat, std::vector<Decision>& out) = nullptr;
+    void (*legal)(const GameState& s, Seat seat, std::vector<Action>& out) = nullptr;
+    // The card up for bid now when it is one of this faction's lots (kNone8: none).
+    uint8_t (*lot_card)(const GameState& s) = nullptr;
+  } bidding_step;
 
   // ---- 1.05 revival (revival.cpp) ----
   // 2.03.11 / 2.04.20 (advanced): only one of this faction's special forces
@@ -488,6 +511,7 @@ extern const FactionRules kFremenRules;
 extern const FactionRules kHarkonnenRules;
 extern const FactionRules kGuildRules;
 extern const FactionRules kChoamRules;
+extern const FactionRules kRicheseRules;
 
 // ---- folds over the table (the phases' common questions) ----
 

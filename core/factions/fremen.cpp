@@ -127,8 +127,8 @@ void storm_phase_ends(Ctx& c) {
 }
 
 // 2.04.09 special victory (with the Guild in the game: no other faction
-// in Sietch Tabr and Habbanya Ridge Sietch, no Harkonnen, Atreides or
-// Emperor in Tuek's Sietch), before the Guild's default win (2.06.08);
+// in Sietch Tabr and Habbanya Ridge Sietch, no Harkonnen, Atreides,
+// Emperor or (CHOAM & Richese) Richese in Tuek's Sietch), before the Guild's default win (2.06.08);
 // otherwise the Fremen default win when the Guild is not in the game (1.09.05),
 // shared with their ally or not by ruling fremen_default_win (2.04.12).
 constexpr uint8_t kDefaultWinAlone = 1;  // ruling FremenDefaultWin (core/rulings.cpp)
@@ -137,7 +137,7 @@ bool default_victory(const GameState& s, VictoryClaim* claim) {
   const auto habbanya = data::territory_of(data::habbanya_sietch());
   const auto tuek = data::territory_of(data::tueks_sietch());
   bool ok = other_factions_in(s, kMe, tabr) == 0 && other_factions_in(s, kMe, habbanya) == 0;
-  for (auto f : {Faction::Harkonnen, Faction::Atreides, Faction::Emperor})
+  for (auto f : {Faction::Harkonnen, Faction::Atreides, Faction::Emperor, Faction::Richese})  // the Richese: CHOAM & Richese
     if (s.has(f) && occupies(s, f, tuek)) ok = false;
   if (s.has(Faction::Guild) && ok) *claim = VictoryClaim{0, team_of(s, kMe), kFremenSpecial};
   else if (s.rulings.is(RulingId::FremenDefaultWin, kDefaultWinAlone)) *claim = VictoryClaim{2, faction_bit(kMe), kFremenDefault};

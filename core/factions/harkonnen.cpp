@@ -220,7 +220,7 @@ std::string give_back_what(const GameState& s, const Window& w) {
 }
 
 std::optional<Rejection> give_back_validate(const GameState& s, Seat seat, const action::Respond& answer, const Window&) {
-  if (answer.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "name the card to give back (Respond.card)");
+  if (answer.card >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "name the card to give back (Respond.card)");
   if (!s.of(s.faction_at(seat)).hand.contains(answer.card) && !s.harkonnen.karama_taken.contains(answer.card))
     return reject(RejectCode::IllegalChoice, std::string(data::treachery_card(answer.card).name) + " is not in your hand");
   return std::nullopt;

@@ -19,6 +19,7 @@ constexpr std::array<const FactionRules*, kNumFactions> make_table() {
   t[static_cast<int>(Faction::Harkonnen)] = &kHarkonnenRules;
   t[static_cast<int>(Faction::Guild)] = &kGuildRules;
   t[static_cast<int>(Faction::Choam)] = &kChoamRules;
+  t[static_cast<int>(Faction::Richese)] = &kRicheseRules;
   return t;
 }
 

@@ -38,6 +38,11 @@
 //    each payment uses the allowance up, core/rules/deals.cpp).
 //  * 2.01.05 can_see_card_up_for_bid: the Atreides (not their ally: 2.01.09
 //    only extends Prescience in battle).
+//  * The Richese lots (CHOAM & Richese; core/factions/richese.cpp through the
+//    hook bidding_step): the Black Market before the deal, the cache lot
+//    before or after the dealt cards; each lot counts among the round's
+//    cards (the deal is that many fewer: lots). While GameState::step != 0
+//    the Richese step owns the phase's actions.
 // 1.14.04 (Harkonnen Karama power: take a hand) is played in this phase
 // through core/rules/cards.cpp. 3.01.11.02 prevention (cards.cpp) of the
 // automatic abilities: 2.01.05 the Atreides do not see the next card that
@@ -97,7 +102,7 @@ int ally_share(const GameState& s, Faction ally) {
 }
 
 // 1.04.06.04 + 1.10.02.05: own spice plus the ally's, capped at the encodable bid.
-int bid_limit(const GameState& s, Faction f) {
+int bid_limit_of(const GameState& s, Faction f) {
   int limit = s.of(f).spice;
   const uint8_t a = supporting_ally(s, f);
   if (a != kNoFaction) limit += ally_share(s, static_cast<Faction>(a));
@@ -137,9 +142,24 @@ int position_in(const std::vector<Seat>& order, Seat seat) {
 
 // ---- flow -------------------------------------------------------------------
 
+// The faction (in the game) with lots of its own (the Richese), or null.
+const FactionRules::BiddingStep* lot_steps(const GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto& st = faction_rules(static_cast<Faction>(fi)).bidding_step; st.begins && s.has(static_cast<Faction>(fi))) return &st;
+  return nullptr;
+}
+
 void finish(Ctx& c) {
   clear_bidding_scratch(c.s);
+  c.s.step = 0;
   enter_phase(c, Phase::Revival);
+}
+
+// The dealt cards are done (sold, bought-in, or nobody can bid): a lot of a
+// faction's may follow, else the phase ends.
+void row_over(Ctx& c) {
+  if (const auto* st = lot_steps(c.s); st && st->row_done && st->row_done(c)) return;
+  finish(c);
 }
 
 // 1.04.09: the cards left in the row go back on top of the deck so that the
@@ -162,7 +182,7 @@ void open_card(Ctx& c, bool first) {
   auto& s = c.s;
   auto& b = s.bidding;
   if (b.row.empty()) {  // 1.04.08
-    finish(c);
+    row_over(c);
     return;
   }
   b.index = 0;
@@ -183,7 +203,7 @@ void open_card(Ctx& c, bool first) {
   if (opener == kNoSeat) {
     // Nobody can bid any more (hands filled up): the rest is not auctioned.
     return_row_to_deck(s);
-    finish(c);
+    row_over(c);
     return;
   }
   b.opener = b.current = opener;
@@ -199,7 +219,29 @@ void open_card(Ctx& c, bool first) {
 // hook receives_card_payments names its ability (the Emperor), else the bank.
 // 3.01.11.02: a prevented 2.03.04 sends the next payment the Emperor would
 // receive (a purchase paid with spice) to the bank, 1.04.06.03.
-void pay_for_card(GameState& s, Faction buyer, int amount) {
+// A faction's lot (`lot_seller`, not the buyer): the buyer's spice goes to the
+// seller; an ally's share too, unless the ally is the seller (then 2.03.04).
+void pay_for_card(GameState& s, Faction buyer, int amount, uint8_t lot_seller = kNoFaction) {
+  if (lot_seller != kNoFaction && lot_seller != static_cast<uint8_t>(buyer)) {
+    const int own = std::min<int>(amount, s.of(buyer).spice);
+    if (own > 0) transfer_spice(s, shield(buyer), shield(static_cast<Faction>(lot_seller)), own);
+    const uint8_t a = supporting_ally(s, buyer);
+    const int rest = amount - own;
+    if (rest <= 0 || a == kNoFaction) return;
+    const auto ally = static_cast<Faction>(a);
+    const int part = std::min<int>(rest, ally_share(s, ally));
+    if (part <= 0) return;
+    if (s.rulings.is(RulingId::AllyBidSupport, kAllyBidPermission))
+      s.of(ally).permit_bids = static_cast<uint16_t>(s.of(ally).permit_bids - part);
+    if (a != lot_seller) {
+      transfer_spice(s, shield(ally), shield(static_cast<Faction>(lot_seller)), part);
+      return;
+    }
+    const uint8_t payee = card_payee(s);  // the lot_seller's own spice never pays itself: the Emperor, or the bank
+    const bool to_emperor = payee != kNoFaction && payee != a;
+    transfer_spice(s, shield(ally), to_emperor ? shield(static_cast<Faction>(payee)) : bank(), part);
+    return;
+  }
   const uint8_t payee = card_payee(s);
   const bool emperor_in = payee != kNoFaction;
   const auto emperor = static_cast<Faction>(payee);  // used only when emperor_in
@@ -279,7 +321,7 @@ void advance(Ctx& c) {
     // 1.04.09 BOUGHT-IN: everyone passed on this card.
     s.waiting = 0;
     return_row_to_deck(s);
-    finish(c);
+    row_over(c);
     return;
   }
   if (next == b.high_bidder) {
@@ -291,25 +333,41 @@ void advance(Ctx& c) {
   s.waiting = bit(next);
 }
 
-// ---- phase interface ----------------------------------------------------------
-
-void enter(Ctx& c) {
+// 1.04.04: one card per eligible bidder, face down in a row, fewer by the
+// lots of a faction's that count among the round's cards (the Richese).
+void deal(Ctx& c) {
   auto& s = c.s;
-  clear_bidding_scratch(s);
-  s.waiting = 0;
-  // 1.04.01 declaration: hand counts are public in every view.
-  // 1.04.04: one card per eligible bidder, face down in a row.
-  const int eligible = popcount8(eligible_mask(s));
+  s.step = 0;
+  const auto* st = lot_steps(s);
+  const int eligible = popcount8(eligible_mask(s)) - (st && st->lots ? st->lots(s) : 0);
   for (int i = 0; i < eligible; ++i) {
     const uint8_t card = draw_treachery(c);
     if (card == kNone8) break;
     s.bidding.row.push(card);
   }
   s.bidding.dealt = s.bidding.row.n;
+  if (st && st->first_lot && st->first_lot(c)) return;
   open_card(c, true);
 }
 
+// ---- phase interface ----------------------------------------------------------
+
+void enter(Ctx& c) {
+  auto& s = c.s;
+  clear_bidding_scratch(s);
+  s.waiting = 0;
+  s.step = 0;
+  // 1.04.01 declaration: hand counts are public in every view.
+  if (const auto* st = lot_steps(s); st && st->begins(c)) return;  // the Black Market, the cache lot's timing
+  deal(c);
+}
+
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (s.step != 0) {
+    const auto* st = lot_steps(s);
+    if (!st) return reject(RejectCode::WrongPhase, "no card is up for bid");
+    return st->validate(s, seat, a);
+  }
   if (a.kind() != ActionKind::Bid && a.kind() != ActionKind::Pass)
     return reject(RejectCode::WrongPhase, "the bidding phase takes only Bid or Pass");
   const auto& b = s.bidding;
@@ -327,6 +385,8 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   }
   if (a.kind() == ActionKind::Pass) return std::nullopt;
   const auto& bid = a.as<action::Bid>();
+  if (hand_full(s, me))  // filled since the card came up (a gift): only a pass
+    return reject(RejectCode::IllegalChoice, "your hand is full: a full hand may not bid (1.04.03); pass");
   if (bid.amount == 0) return reject(RejectCode::IllegalChoice, "a bid must be 1 spice or more; pass instead (1.04.06.02)");
   if (bid.amount <= b.high_bid)
     return reject(RejectCode::IllegalChoice, "a bid must raise the high bid of " + std::to_string(b.high_bid) + " spice");
@@ -350,7 +410,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       return reject(RejectCode::IllegalChoice, "a Karama bid needs a Karama card in your hand (3.01.11.04)");
     return std::nullopt;
   }
-  const int limit = bid_limit(s, me);
+  const int limit = bid_limit_of(s, me);
   if (bid.amount > limit) {
     const bool allied = supporting_ally(s, me) != kNoFaction;
     return reject(RejectCode::NotEnoughSpice,
@@ -363,6 +423,10 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   auto& b = s.bidding;
+  if (s.step != 0) {
+    lot_steps(s)->apply(c, seat, a);
+    return;
+  }
   if (a.kind() == ActionKind::Pass) {
     b.passed |= bit(seat);
   } else {
@@ -372,7 +436,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     // may bid in spice is an ordinary bid (paid, the Karama kept).
     const auto& bid = a.as<action::Bid>();
     bool karama = bid.karama;
-    if (karama && s.rulings.is(RulingId::KaramaBidScope, kOnlyAboveSpice) && bid.amount <= bid_limit(s, s.faction_at(seat)))
+    if (karama && s.rulings.is(RulingId::KaramaBidScope, kOnlyAboveSpice) && bid.amount <= bid_limit_of(s, s.faction_at(seat)))
       karama = false;
     b.high_bid = bid.amount;
     b.high_bidder = seat;
@@ -388,17 +452,25 @@ void apply(Ctx& c, Seat seat, const Action& a) {
 // only_above_spice a Karama counts only above the spice one may bid.
 int karama_min(const GameState& s, Faction me) {
   const int min = s.bidding.high_bid + 1;
-  if (s.rulings.is(RulingId::KaramaBidScope, kOnlyAboveSpice)) return std::max(min, bid_limit(s, me) + 1);
+  if (s.rulings.is(RulingId::KaramaBidScope, kOnlyAboveSpice)) return std::max(min, bid_limit_of(s, me) + 1);
   return min;
 }
 
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   const auto& b = s.bidding;
+  if (s.step != 0) {
+    if (const auto* st = lot_steps(s)) st->decisions(s, seat, out);
+    return;
+  }
   if (!has_bit(s.waiting, seat) || b.current != seat || b.row.empty()) return;
   const Faction me = s.faction_at(seat);
-  const int min = b.high_bid + 1;
-  const int max = bid_limit(s, me);
   const std::string card = "card " + std::to_string(b.dealt - b.row.n + 1) + " of " + std::to_string(b.dealt);
+  if (hand_full(s, me)) {  // filled since the card came up: only a pass (1.04.03)
+    out.push_back(Decision{ActionKind::Pass, "Pass on " + card + " (your hand is full)", 0, 0, {}});
+    return;
+  }
+  const int min = b.high_bid + 1;
+  const int max = bid_limit_of(s, me);
   if (min <= max)
     out.push_back(Decision{ActionKind::Bid,
                            "Bid on " + card + " (" + std::to_string(min) + ".." + std::to_string(max) + " spice) or pass",
@@ -414,10 +486,18 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   const auto& b = s.bidding;
+  if (s.step != 0) {
+    if (const auto* st = lot_steps(s)) st->legal(s, seat, out);
+    return;
+  }
   if (!has_bit(s.waiting, seat) || b.current != seat || b.row.empty()) return;
   const Faction me = s.faction_at(seat);
+  if (hand_full(s, me)) {  // filled since the card came up: only a pass (1.04.03)
+    out.push_back(action::Pass{});
+    return;
+  }
   const int min = b.high_bid + 1;
-  const int max = bid_limit(s, me);
+  const int max = bid_limit_of(s, me);
   auto add = [&](int amount, bool karama) {
     action::Bid a;
     a.amount = static_cast<uint8_t>(amount);
@@ -442,11 +522,40 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 }  // namespace
 
+uint8_t current_lot_card(const GameState& s) {
+  if (s.phase != Phase::Bidding) return kNone8;
+  if (s.step != 0) {
+    const auto* st = lot_steps(s);
+    return st && st->lot_card ? st->lot_card(s) : kNone8;
+  }
+  return s.bidding.row.empty() ? kNone8 : s.bidding.row.ids[0];
+}
+
 // 2.01.05 (hook sees_card_up_for_bid): the Atreides may look at the card up for bid.
 bool can_see_card_up_for_bid(const GameState& s, Faction f) {
   const auto h = faction_rules(f).sees_card_up_for_bid;
-  return h && s.has(f) && s.phase == Phase::Bidding && !s.bidding.row.empty() && h(s);
+  return h && s.has(f) && current_lot_card(s) != kNone8 && h(s);
 }
+
+void bidding_deal(Ctx& c) { deal(c); }
+
+void bidding_lot_done(Ctx& c) {
+  auto& s = c.s;
+  const bool after_row = s.richese.bidding.after_row != 0;
+  s.step = 0;
+  s.waiting = 0;
+  s.bidding.high_bid = 0;
+  s.bidding.high_bidder = s.bidding.current = kNoSeat;
+  s.bidding.passed = 0;
+  if (after_row) {
+    finish(c);
+    return;
+  }
+  open_card(c, s.bidding.opener == kNoSeat);
+}
+
+int bid_limit(const GameState& s, Faction f) { return bid_limit_of(s, f); }
+void pay_for_lot(GameState& s, Faction buyer, int amount, Faction seller) { pay_for_card(s, buyer, amount, static_cast<uint8_t>(seller)); }
 
 const PhaseRules& bidding_rules() {
   static const PhaseRules r{enter, validate, apply, decisions, legal};

@@ -342,7 +342,8 @@ bool push_window(GameState& s, Window w) {
 // placements in GameState::pending_move_*; only the kinds karama_window()
 // interrupts are kept: Ship, Move, SendSpiritualAdvisor, Prescience, Voice,
 // GuildTiming, Flip, WormRide, Respond (the capture), Revive and BattlePlan (the
-// Kwisatz Haderach). act_to holds Flip.location,
+// Kwisatz Haderach), RicheseLot and RicheseGift. act_to holds Flip.location,
+// RicheseLot.card, RicheseGift.card,
 // WormRide.to, Respond.card, Revive.leader and BattlePlan.leader; act_from
 // BattlePlan.cheap_hero; act_forces / act_special the forces of WormRide and
 // Revive, BattlePlan.weapon / .defense.
@@ -396,6 +397,11 @@ void keep_pending(GameState& s, Window& w, const Action& pending) {
     w.act_value = plan->dial;
     w.act_amount2 = plan->spice;
     w.act_flags = static_cast<uint8_t>((plan->kwisatz_haderach ? 1 : 0) | (plan->ally_pays << 1));  // ally_pays <= dial < 128
+  } else if (const auto* lot = pending.get_if<action::RicheseLot>()) {
+    w.act_to = lot->card;
+    w.act_value = lot->auction;
+  } else if (const auto* gift = pending.get_if<action::RicheseGift>()) {
+    w.act_to = gift->card;
   }
 }
 
@@ -433,6 +439,8 @@ Action pending_action(const GameState& s, const Window& w) {
                                 .spice = static_cast<uint8_t>(w.act_amount2),
                                 .kwisatz_haderach = (w.act_flags & 1) != 0,
                                 .ally_pays = static_cast<uint8_t>(w.act_flags >> 1)};
+    case ActionKind::RicheseLot: return action::RicheseLot{.card = w.act_to, .auction = w.act_value};
+    case ActionKind::RicheseGift: return action::RicheseGift{.card = w.act_to};
     default: return Action::of_kind(static_cast<ActionKind>(w.act_kind));
   }
 }
@@ -446,7 +454,10 @@ void close_window(Ctx& c) {
   if (w.kind != WindowKind::KaramaCancel || w.cancelled) return;
   const Action p = pending_action(s, w);
   s.ability_cleared = w.subject;
-  phase_rules(s.phase).apply(c, w.owner, p);
+  if (is_anytime(p.kind()))
+    apply_anytime(c, w.owner, p);  // an any-time ability (the Richese gift)
+  else
+    phase_rules(s.phase).apply(c, w.owner, p);
   s.ability_cleared = kNone8;
 }
 

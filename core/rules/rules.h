@@ -120,8 +120,12 @@ enum class Ability : uint8_t {
   ChoamRevival = 34,       // revival at 1 spice a force without a limit: the next revival follows 1.05.01
   ChoamBattleIncome = 35,  // advanced: half the spice others pay in battle: not taken from the next such payment
   ChoamAudit = 36,         // advanced: the Auditor's look after a battle: not taken after the next battle it fights
+  // Richese (CHOAM & Richese, core/factions/richese.cpp; docs/factions/richese.md).
+  RicheseCache = 37,       // the cache lot: no cache card is sold in the next Bidding phase (all its cards are dealt)
+  RicheseBlackMarket = 38, // advanced: no Black Market in the next Bidding phase
+  RicheseGift = 39,        // alliance: a Richese card to the ally (RicheseGift; cancelled as it is given, or prevented)
 };
-inline constexpr int kNumAbilities = 37;
+inline constexpr int kNumAbilities = 40;
 static_assert(kNumAbilities <= 64, "GameState::prevented and prevented_hi hold one bit per ability");
 // 3.01.11.02: is ability `ab` of faction f prevented (GameState::prevented, prevented_hi)?
 inline bool prevented_bit(const GameState& s, int f, int ab) {
@@ -257,6 +261,18 @@ bool occupies(const GameState& s, Faction f, TerritoryId t);  // fighters presen
 int occupancy_others(const GameState& s, Faction f, TerritoryId t);
 // 2.01.05: may faction `f` look at the treachery card up for bid? (defined in bidding.cpp)
 bool can_see_card_up_for_bid(const GameState& s, Faction f);
+// ---- 1.04 bidding (bidding.cpp), for a faction's own lots (FactionRules::BiddingStep) ----
+// The card up for bid now (a dealt card or a faction's lot), kNone8 when none.
+uint8_t current_lot_card(const GameState& s);
+// The faction's opening step is over: deal the round's cards and go on.
+void bidding_deal(Ctx& c);
+// A faction's lot is over: the dealt cards go on (or the phase ends).
+void bidding_lot_done(Ctx& c);
+// 1.04.06.04 + 1.10.02.05: the most faction f may bid (its spice and its ally's support).
+int bid_limit(const GameState& s, Faction f);
+// A lot of `seller`'s bought by `buyer` for `amount`: paid to the seller; the
+// seller's own purchase (buyer == seller) as 1.04.06.03 / 2.03.04.
+void pay_for_lot(GameState& s, Faction buyer, int amount, Faction seller);
 // 1.07.05: are the current battle's plans face up? (defined in battle.cpp)
 bool battle_plans_revealed(const GameState& s);
 // Storm order (seat list) from the first player.

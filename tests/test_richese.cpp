@@ -1,0 +1,509 @@
+// Richese (CHOAM & Richese, issue 13; core/factions/richese.cpp, docs/factions/richese.md):
+// one scenario per ability and ruling, each able to fail (outcomes asserted).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "bots/selfplay.h"
+#include "events/view_generated.h"
+#include "inspect/projection.h"
+#include "inspect/report.h"
+#include "inspect/view.h"
+#include "support/scenario.h"
+
+using namespace mentat;
+using namespace scenario;
+
+namespace {
+
+constexpr auto kRichese = Faction::Richese;
+constexpr uint8_t kMarket = 1, kTiming = 2, kCacheLot = 3, kAuction = 4, kUnsold = 5;  // richese.cpp's steps
+
+GameState richese_game(std::initializer_list<Faction> factions, bool advanced = false, Rulings rulings = Rulings::defaults(),
+                       uint64_t seed = 7) {
+  return game(factions, advanced, seed, rulings, data::module_bit(data::Module::ChoamRichese));
+}
+
+// Plays the default choices (scenario::play_until) up to the Bidding phase of `turn`.
+GameState at_bidding(std::initializer_list<Faction> factions, bool advanced = false, Rulings rulings = Rulings::defaults(),
+                     int turn = 1) {
+  GameState s = richese_game(factions, advanced, rulings);
+  play_until(s, Phase::Bidding, turn);
+  return s;
+}
+
+// Empties f's hand into the discard pile.
+void empty_hand(GameState& s, Faction f) {
+  auto& h = s.of(f).hand;
+  while (!h.empty()) s.treachery_discard.push(h.pop());
+}
+
+// Moves a card of the cache into f's hand.
+uint8_t from_cache(GameState& s, Faction f, data::TreacheryKind kind) {
+  for (int i = 0; i < s.richese.cache.n; ++i)
+    if (data::treachery_card(s.richese.cache.ids[i]).kind == kind) {
+      const uint8_t id = s.richese.cache.ids[i];
+      s.richese.cache.remove(id);
+      s.of(f).hand.push(id);
+      return id;
+    }
+  FAIL("no such card in the cache");
+  return kNone8;
+}
+
+uint8_t cache_card(const GameState& s, data::TreacheryKind kind) {
+  for (int i = 0; i < s.richese.cache.n; ++i)
+    if (data::treachery_card(s.richese.cache.ids[i]).kind == kind) return s.richese.cache.ids[i];
+  FAIL("no such card in the cache");
+  return kNone8;
+}
+
+action::RicheseLot lot(uint8_t card, int auction) { return action::RicheseLot{.card = card, .auction = static_cast<uint8_t>(auction)}; }
+
+// The view of `f` (or of the state) as a FlatBuffers table.
+std::string view_of(const GameState& s, Faction f) { return inspect::build_view(s, inspect::Viewer::of(s.seat_of(f))); }
+const fb::View* as_view(const std::string& bytes) { return fb::GetView(bytes.data()); }
+
+// Checks every seat's projection (nothing hidden from it changes its view).
+void check_projections(const GameState& s) {
+  for (Seat x = 0; x < s.num_seats; ++x) {
+    auto why = inspect::check_projection(s, inspect::Viewer::of(x), inspect::build_view);
+    INFO("seat " << x << ": " << (why ? *why : ""));
+    CHECK_FALSE(why.has_value());
+  }
+  CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::observer(), inspect::build_view).has_value());
+}
+
+}  // namespace
+
+TEST_CASE("Richese setup: 5 spice, 20 forces in reserve, hand limit 4, free revival 2, the cache of ten cards secret but its count",
+          "[richese]") {
+  GameState s = richese_game({Faction::Atreides, kRichese, Faction::Fremen});
+  check_custody(s);
+  CHECK(s.of(kRichese).spice == 5);
+  CHECK(s.of(kRichese).reserves[0] == 20);
+  CHECK(rules::hand_limit(s, kRichese) == 4);
+  CHECK(data::faction_setup(kRichese).free_revival == 2);
+  REQUIRE(s.richese.cache.n == 10);
+  const auto mine = view_of(s, kRichese), theirs = view_of(s, Faction::Atreides);
+  REQUIRE(as_view(mine)->richese());
+  REQUIRE(as_view(theirs)->richese());
+  CHECK(as_view(mine)->richese()->cache()->size() == 10);
+  CHECK(as_view(theirs)->richese()->cache() == nullptr);
+  CHECK(as_view(theirs)->richese()->cache_count() == 10);
+  check_projections(s);
+}
+
+TEST_CASE("Richese plays end to end: mentat new accepts the Richese with their module, and a game reaches its second turn", "[richese]") {
+  GameSetup g;
+  g.seed = 3;
+  g.factions = {kRichese, Faction::Harkonnen};
+  CHECK(check_setup(g).has_value());  // without the module: refused
+  g.modules = data::module_bit(data::Module::ChoamRichese);
+  REQUIRE_FALSE(check_setup(g).has_value());
+  GameState s = create_game(g, nullptr);
+  play_until(s, Phase::Storm, 2);
+  check_custody(s);
+}
+
+TEST_CASE("Richese cache lot: announced first, one card fewer dealt, once around from the seat after Richese with Richese last, paid to Richese",
+          "[richese][bidding]") {
+  for (int direction : {1, 2}) {
+    INFO("auction " << direction);
+    GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, kRichese, Faction::Fremen});
+    REQUIRE(s.step == kTiming);
+    CHECK(waiting(s, kRichese));
+    const int deck = s.treachery_deck.n;
+    const int eligible = 4;  // no hand is full at the first Bidding phase
+    act(s, kRichese, action::RicheseCacheTiming{.first = true});
+    CHECK(s.bidding.dealt == eligible - 1);
+    CHECK(deck - s.treachery_deck.n == eligible - 1);
+    REQUIRE(s.step == kCacheLot);
+    CHECK(rejected(s, kRichese, pass()).code == RejectCode::IllegalChoice);  // announced: it is sold
+    const uint8_t card = cache_card(s, data::TreacheryKind::StoneBurner);
+    CHECK(rejected(s, kRichese, lot(card, 0)).code == RejectCode::IllegalChoice);  // never by normal bidding
+    act(s, kRichese, lot(card, direction));
+    REQUIRE(s.step == kAuction);
+    // The cache lot is named face up: every seat sees it.
+    const auto v = view_of(s, Faction::Atreides);
+    REQUIRE(as_view(v)->bidding());
+    REQUIRE(as_view(v)->bidding()->current_card());
+    CHECK(as_view(v)->bidding()->current_card()->id() == card);
+    CHECK(as_view(v)->bidding()->richese_lot());
+    // Turn order: from the seat after Richese (storm order, or against it), Richese last.
+    const auto order = rules::order_from_first(s);
+    const int n = static_cast<int>(order.size());
+    int r = 0;
+    for (int i = 0; i < n; ++i)
+      if (order[i] == s.seat_of(kRichese)) r = i;
+    std::vector<Seat> turns;
+    for (int k = 1; k <= n; ++k) turns.push_back(order[((direction == 1 ? r + k : r - k) % n + n) % n]);
+    REQUIRE(turns.back() == s.seat_of(kRichese));
+    set_spice(s, s.faction_at(turns[0]), 10);
+    set_spice(s, s.faction_at(turns[1]), 10);
+    for (int i = 0; i + 1 < n; ++i) CHECK_FALSE(waiting(s, s.faction_at(turns[i + 1])));
+    REQUIRE(waiting(s, s.faction_at(turns[0])));
+    CHECK(rejected(s, s.faction_at(turns[0]), bid(1, true)).code == RejectCode::IllegalChoice);  // no Karama bids
+    act(s, s.faction_at(turns[0]), bid(2));
+    REQUIRE(waiting(s, s.faction_at(turns[1])));
+    act(s, s.faction_at(turns[1]), bid(3));
+    act(s, s.faction_at(turns[2]), pass());
+    const Faction winner = s.faction_at(turns[1]);
+    const int richese_before = s.of(kRichese).spice, winner_before = s.of(winner).spice;
+    act(s, kRichese, pass());  // Richese last: the lot is sold
+    CHECK(s.of(winner).hand.contains(card));
+    CHECK_FALSE(s.richese.cache.contains(card));
+    CHECK(s.of(kRichese).spice == richese_before + 3);
+    CHECK(s.of(winner).spice == winner_before - 3);
+    CHECK(s.richese.bidding.cache_done == 1);
+    CHECK(s.step == 0);  // the dealt cards follow
+    CHECK(s.bidding.row.n == eligible - 1);
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Richese cache lot last: after the dealt cards; the phase ends after it", "[richese][bidding]") {
+  GameState s = at_bidding({Faction::Atreides, kRichese});
+  act(s, kRichese, action::RicheseCacheTiming{.first = false});
+  CHECK(s.bidding.dealt == 1);
+  CHECK(s.step == 0);
+  // Everyone passes on the dealt card: bought in, then the cache lot.
+  for (int i = 0; i < 4 && s.step == 0 && s.phase == Phase::Bidding; ++i)
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+  REQUIRE(s.step == kCacheLot);
+  const uint8_t card = cache_card(s, data::TreacheryKind::MirrorWeapon);
+  act(s, kRichese, lot(card, 1));
+  act(s, Faction::Atreides, bid(1));
+  act(s, kRichese, pass());
+  CHECK(s.of(Faction::Atreides).hand.contains(card));
+  CHECK(s.phase != Phase::Bidding);  // the lot after the dealt cards ends the phase
+}
+
+TEST_CASE("Richese silent auction: one secret bid each, hidden from the others, the highest wins, ties to the first in storm order",
+          "[richese][bidding][views]") {
+  GameState s = at_bidding({Faction::Atreides, Faction::Harkonnen, kRichese});
+  act(s, kRichese, action::RicheseCacheTiming{.first = true});
+  const uint8_t card = cache_card(s, data::TreacheryKind::Karama);
+  act(s, kRichese, lot(card, 3));
+  REQUIRE(s.step == kAuction);
+  CHECK(waiting_for(s) == s.bidding.eligible);  // everyone at once
+  for (auto f : {Faction::Atreides, Faction::Harkonnen}) set_spice(s, f, 10);
+  act(s, Faction::Atreides, bid(4));
+  // The bid is the Atreides' secret until all are in: the others' views do not change with it.
+  check_projections(s);
+  const auto hv = view_of(s, Faction::Harkonnen), av = view_of(s, Faction::Atreides);
+  CHECK_FALSE(as_view(hv)->richese()->silent_bid().has_value());
+  REQUIRE(as_view(av)->richese()->silent_bid().has_value());
+  CHECK(*as_view(av)->richese()->silent_bid() == 4);
+  CHECK(as_view(hv)->richese()->silent_bids_in()->size() == 1);
+  // The replay's one-line summary hides the amount too.
+  codec::Event e;
+  e.seat = s.seat_of(Faction::Harkonnen);
+  e.action = bid(4);
+  GameState after = s;
+  CHECK(inspect::summarize_event(e, &s, after, false).find("4") == std::string::npos);
+  act(s, Faction::Harkonnen, bid(4));  // a tie
+  act(s, kRichese, pass());            // Pass: a bid of 0
+  // The first of the tied seats in storm order wins.
+  Faction first = Faction::Atreides;
+  for (Seat x : rules::order_from_first(s))
+    if (s.faction_at(x) == Faction::Atreides || s.faction_at(x) == Faction::Harkonnen) {
+      first = s.faction_at(x);
+      break;
+    }
+  CHECK(s.of(first).hand.contains(card));
+  CHECK(s.of(first).spice == 6);
+  check_custody(s);
+}
+
+TEST_CASE("Richese unsold cache card: kept free, removed from the game, or removed when the hand is full", "[richese][bidding]") {
+  for (int variant = 0; variant < 3; ++variant) {  // 0 keep, 1 remove, 2 full hand
+    INFO("variant " << variant);
+    GameState s = at_bidding({Faction::Atreides, kRichese});
+    act(s, kRichese, action::RicheseCacheTiming{.first = true});
+    const uint8_t card = cache_card(s, data::TreacheryKind::Distrans);
+    if (variant == 2)
+      while (!rules::hand_full(s, kRichese)) s.of(kRichese).hand.push(s.treachery_deck.pop());
+    act(s, kRichese, lot(card, 1));
+    act(s, Faction::Atreides, pass());
+    if (variant < 2) {
+      act(s, kRichese, pass());
+      REQUIRE(s.step == kUnsold);
+      act(s, kRichese, respond(variant == 0));
+    }
+    CHECK(s.of(kRichese).hand.contains(card) == (variant == 0));
+    CHECK(s.richese.removed.contains(card) == (variant != 0));
+    CHECK_FALSE(s.richese.cache.contains(card));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Richese buying its own lot pays the Emperor (the bank without him)", "[richese][bidding]") {
+  for (bool emperor : {true, false}) {
+    INFO("emperor " << emperor);
+    GameState s = emperor ? at_bidding({Faction::Emperor, kRichese}) : at_bidding({Faction::Atreides, kRichese});
+    const Faction other = emperor ? Faction::Emperor : Faction::Atreides;
+    act(s, kRichese, action::RicheseCacheTiming{.first = true});
+    act(s, kRichese, lot(cache_card(s, data::TreacheryKind::SemutaDrug), 1));
+    act(s, other, pass());
+    const int other_before = s.of(other).spice, bank_before = s.bank;
+    set_spice(s, kRichese, 5);
+    const int bank_set = s.bank;
+    act(s, kRichese, bid(2));
+    CHECK(s.of(kRichese).spice == 3);
+    if (emperor) {
+      CHECK(s.of(other).spice == other_before + 2);
+      CHECK(s.bank == bank_set);
+    } else {
+      CHECK(s.of(other).spice == other_before);
+      CHECK(s.bank == bank_set + 2);
+    }
+    (void)bank_before;
+  }
+}
+
+TEST_CASE("Richese Black Market: advanced (ruling richese_black_market), a card of its hand first, sold: one card fewer dealt; unsold: kept",
+          "[richese][bidding][rulings]") {
+  GameState basic = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen});
+  CHECK(basic.step == kTiming);  // basic game: no Black Market
+  GameState every = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen}, false, ruling("richese_black_market", "every_game"));
+  CHECK(every.step == kMarket);
+  for (bool sold : {true, false}) {
+    INFO("sold " << sold);
+    GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen}, true);
+    REQUIRE(s.step == kMarket);
+    REQUIRE(s.of(kRichese).hand.n > 0);
+    const uint8_t card = s.of(kRichese).hand.ids[0];
+    act(s, kRichese, lot(card, 3));  // silently
+    REQUIRE(s.step == kAuction);
+    // The Black Market card: the Richese (and the Atreides, 2.01.05) see it; the Harkonnen do not.
+    const auto hv = view_of(s, Faction::Harkonnen), av = view_of(s, Faction::Atreides), rv = view_of(s, kRichese);
+    CHECK(as_view(hv)->bidding()->current_card() == nullptr);
+    REQUIRE(as_view(av)->bidding()->current_card());
+    CHECK(as_view(rv)->bidding()->current_card()->id() == card);
+    check_projections(s);
+    // It is not the Richese's to give while it is up for bid.
+    set_spice(s, Faction::Harkonnen, 10);
+    act(s, Faction::Atreides, pass());
+    act(s, Faction::Harkonnen, sold ? bid(3) : pass());
+    act(s, kRichese, pass());
+    CHECK(s.of(Faction::Harkonnen).hand.contains(card) == sold);
+    CHECK(s.of(kRichese).hand.contains(card) == !sold);
+    REQUIRE(s.step == kTiming);
+    int eligible = 0;
+    for (Seat x = 0; x < s.num_seats; ++x) eligible += !rules::hand_full(s, s.faction_at(x));
+    act(s, kRichese, action::RicheseCacheTiming{.first = false});
+    CHECK(s.bidding.dealt == eligible - 1 - (sold ? 1 : 0));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Richese Karama prevention: no cache lot (a full deal) and no Black Market, each used up once", "[richese][karama]") {
+  GameState s = richese_game({Faction::Atreides, kRichese, Faction::Harkonnen}, true);
+  play_until(s, Phase::Storm, 1);
+  rules::set_prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseCache), true);
+  rules::set_prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseBlackMarket), true);
+  play_until(s, Phase::Bidding, 1);
+  CHECK(s.step == 0);  // neither step
+  CHECK(s.richese.bidding.cache_timing == 3);
+  CHECK(s.bidding.dealt == 3);  // the full deal
+  CHECK_FALSE(rules::prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseCache)));
+  CHECK_FALSE(rules::prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseBlackMarket)));
+  play_until(s, Phase::Bidding, 2);
+  CHECK(s.step == kMarket);  // back the next turn
+}
+
+TEST_CASE("Richese Karama cancellation: the cache lot announced may be cancelled; Richese then passes and nothing is sold",
+          "[richese][karama]") {
+  GameState s = at_bidding({Faction::Atreides, kRichese}, false, ruling("karama_windows", "all_other_seats"));
+  act(s, kRichese, action::RicheseCacheTiming{.first = true});
+  const uint8_t karama = give(s, Faction::Atreides, data::TreacheryKind::Karama);
+  const uint8_t card = cache_card(s, data::TreacheryKind::Ornithopter);
+  act(s, kRichese, lot(card, 1));
+  REQUIRE(rules::window_open(s));
+  act(s, Faction::Atreides, respond(true, karama));
+  CHECK_FALSE(rules::window_open(s));
+  REQUIRE(s.step == kCacheLot);
+  CHECK(rejected(s, kRichese, lot(card, 1)).code == RejectCode::IllegalChoice);
+  act(s, kRichese, pass());
+  CHECK(s.richese.cache.contains(card));
+  CHECK(s.step == 0);
+  CHECK(s.treachery_discard.contains(karama));
+  check_custody(s);
+}
+
+TEST_CASE("Richese special Karama purchase: advanced, once a game, a Karama and 3 spice for a cache card, payee and full-hand rulings",
+          "[richese][karama][rulings]") {
+  for (int variant = 0; variant < 3; ++variant) {  // 0 defaults (the Emperor is paid), 1 richese_buy_payee=bank, 2 full hand allowed
+    INFO("variant " << variant);
+    Rulings r = variant == 1 ? ruling("richese_buy_payee", "bank") : variant == 2 ? ruling("richese_buy_full_hand", "allowed") : Rulings::defaults();
+    GameState s = richese_game({Faction::Emperor, kRichese}, true, r);
+    play_until(s, Phase::Storm, 1);
+    empty_hand(s, kRichese);
+    const uint8_t karama = give(s, kRichese, data::TreacheryKind::Karama);
+    set_spice(s, kRichese, 5);
+    const int emperor = s.of(Faction::Emperor).spice, bank = s.bank;
+    const uint8_t card = cache_card(s, data::TreacheryKind::NullentropyBox);
+    const action::RicheseBuy buy{.karama = karama, .card = card};
+    if (variant != 1) {  // a full hand: refused under free_slot, allowed under allowed
+      GameState full = s;
+      while (!rules::hand_full(full, kRichese)) full.of(kRichese).hand.push(full.treachery_deck.pop());
+      if (variant == 2) act(full, kRichese, buy);
+      else CHECK(rejected(full, kRichese, buy).code == RejectCode::IllegalChoice);
+    }
+    act(s, kRichese, buy);
+    CHECK(s.of(kRichese).hand.contains(card));
+    CHECK_FALSE(s.of(kRichese).hand.contains(karama));
+    CHECK(s.treachery_discard.contains(karama));
+    CHECK(s.of(kRichese).spice == 2);
+    if (variant == 1) {
+      CHECK(s.bank == bank + 3);
+      CHECK(s.of(Faction::Emperor).spice == emperor);
+    } else {
+      CHECK(s.of(Faction::Emperor).spice == emperor + 3);
+    }
+    CHECK(s.richese.karama_used == 1);
+    // The choice is secret: the Emperor's view does not change with which card it was.
+    check_projections(s);
+    const uint8_t k2 = give(s, kRichese, data::TreacheryKind::Karama);
+    set_spice(s, kRichese, 5);
+    CHECK(rejected(s, kRichese, action::RicheseBuy{.karama = k2, .card = s.richese.cache.ids[0]}).code == RejectCode::IllegalChoice);  // once
+    check_custody(s);
+  }
+  GameState basic = richese_game({Faction::Emperor, kRichese}, false);
+  play_until(basic, Phase::Storm, 1);
+  const uint8_t k = give(basic, kRichese, data::TreacheryKind::Karama);
+  CHECK(rejected(basic, kRichese, action::RicheseBuy{.karama = k, .card = basic.richese.cache.ids[0]}).code == RejectCode::IllegalChoice);
+}
+
+TEST_CASE("Richese gift: a Richese card to the ally, not a full hand, not another card, the face private", "[richese][alliance]") {
+  GameState s = richese_game({Faction::Atreides, kRichese, Faction::Harkonnen});
+  play_until(s, Phase::Storm, 1);
+  empty_hand(s, kRichese);
+  const uint8_t card = from_cache(s, kRichese, data::TreacheryKind::JuiceOfSapho);
+  const uint8_t base = give(s, kRichese, data::TreacheryKind::Lasgun);
+  const action::RicheseGift gift{.card = card};
+  CHECK(rejected(s, kRichese, gift).code == RejectCode::IllegalChoice);  // no ally
+  ally(s, kRichese, Faction::Harkonnen);
+  CHECK(rejected(s, kRichese, action::RicheseGift{.card = base}).code == RejectCode::IllegalChoice);  // a base card
+  CHECK(rejected(s, Faction::Harkonnen, gift).code == RejectCode::IllegalChoice);                    // only the Richese give
+  GameState full = s;
+  while (!rules::hand_full(full, Faction::Harkonnen)) full.of(Faction::Harkonnen).hand.push(full.treachery_deck.pop());
+  CHECK(rejected(full, kRichese, gift).code == RejectCode::IllegalChoice);
+  act(s, kRichese, gift);
+  CHECK(s.of(Faction::Harkonnen).hand.contains(card));
+  CHECK_FALSE(s.of(kRichese).hand.contains(card));
+  codec::Event e;
+  e.seat = s.seat_of(kRichese);
+  e.action = gift;
+  CHECK(inspect::summarize_event(e, &s, s, false).find("Juice") == std::string::npos);
+  check_projections(s);
+  check_custody(s);
+}
+
+TEST_CASE("Richese gift: a Karama cancels it and the card stays; ruling richese_gift_retry; the resumed intent gives exactly once",
+          "[richese][alliance][karama][rulings]") {
+  for (bool retry : {true, false}) {
+    INFO("retry " << retry);
+    Rulings r = ruling("karama_windows", "all_other_seats");
+    if (!retry) r = ruling("richese_gift_retry", "not_this_phase", r);
+    GameState s = richese_game({Faction::Atreides, kRichese, Faction::Harkonnen}, false, r);
+    play_until(s, Phase::Storm, 1);
+    empty_hand(s, kRichese);
+    ally(s, kRichese, Faction::Harkonnen);
+    const uint8_t card = from_cache(s, kRichese, data::TreacheryKind::PortableSnooper);
+    const uint8_t karama = give(s, Faction::Atreides, data::TreacheryKind::Karama);
+    const GameState before = s;
+    act(s, kRichese, action::RicheseGift{.card = card});
+    REQUIRE(rules::window_open(s));  // the pending intent: the card is still the Richese's
+    CHECK(s.of(kRichese).hand.contains(card));
+    CHECK(rejected(s, kRichese, action::RicheseGift{.card = card}).code == RejectCode::WrongPhase);
+    act(s, Faction::Atreides, respond(true, karama));
+    CHECK_FALSE(rules::window_open(s));
+    CHECK(s.of(kRichese).hand.contains(card));
+    CHECK_FALSE(s.of(Faction::Harkonnen).hand.contains(card));
+    if (retry) {
+      act(s, kRichese, action::RicheseGift{.card = card});  // a fresh offer, a fresh window
+      REQUIRE(rules::window_open(s));
+      while (rules::window_open(s)) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), respond(false));
+      CHECK(s.of(Faction::Harkonnen).hand.contains(card));
+      CHECK_FALSE(s.of(kRichese).hand.contains(card));
+    } else {
+      CHECK(rejected(s, kRichese, action::RicheseGift{.card = card}).code == RejectCode::IllegalChoice);
+    }
+    check_custody(s);
+    // Nobody cancels: the intent resumes and gives the card once; the interrupted decision is back.
+    GameState t = before;
+    act(t, kRichese, action::RicheseGift{.card = card});
+    const uint8_t saved = t.windows[0].saved_waiting;
+    while (rules::window_open(t)) act(t, t.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(t)))), respond(false));
+    CHECK(t.of(Faction::Harkonnen).hand.contains(card));
+    CHECK(waiting_for(t) == saved);
+    check_custody(t);
+  }
+}
+
+TEST_CASE("Richese gift: the ally's last free slot is kept for the card it is winning; a hand filled in an auction only passes",
+          "[richese][alliance][bidding]") {
+  GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen});
+  ally(s, kRichese, Faction::Harkonnen);
+  act(s, kRichese, action::RicheseCacheTiming{.first = false});
+  REQUIRE(s.step == 0);
+  const uint8_t card = from_cache(s, kRichese, data::TreacheryKind::StoneBurner);
+  // The Harkonnen one short of full, and the high bidder.
+  auto& h = s.of(Faction::Harkonnen).hand;
+  while (h.n < rules::hand_limit(s, Faction::Harkonnen) - 1) h.push(s.treachery_deck.pop());
+  set_spice(s, Faction::Harkonnen, 10);
+  const int free_hand = h.n;
+  s.bidding.high_bidder = s.seat_of(Faction::Harkonnen);  // position: the Harkonnen hold the high bid
+  s.bidding.high_bid = 1;
+  CHECK(rejected(s, kRichese, action::RicheseGift{.card = card}).code == RejectCode::IllegalChoice);
+  s.bidding.high_bidder = kNoSeat;  // without the winning bid the last slot is free to give
+  s.bidding.high_bid = 0;
+  act(s, kRichese, action::RicheseGift{.card = card});
+  REQUIRE(rules::hand_full(s, Faction::Harkonnen));
+  CHECK(h.n == free_hand + 1);
+  // A hand filled during the auction may only pass.
+  if (s.bidding.current == s.seat_of(Faction::Harkonnen)) {
+    CHECK(rejected(s, Faction::Harkonnen, bid(s.bidding.high_bid + 1)).code == RejectCode::IllegalChoice);
+    const auto acts = legal_actions(s, s.seat_of(Faction::Harkonnen));
+    REQUIRE(acts.size() == 1);
+    CHECK(acts[0].kind() == ActionKind::Pass);
+  }
+  check_custody(s);
+}
+
+TEST_CASE("Richese self-play: every profile, in mixed faction sets, basic and advanced: no rejected action, checks after every event",
+          "[richese][bots]") {
+  const std::vector<std::vector<Faction>> sets = {
+      {kRichese, Faction::Atreides, Faction::Harkonnen},
+      {Faction::BeneGesserit, kRichese, Faction::Fremen, Faction::Guild},
+      {Faction::Emperor, Faction::Fremen, kRichese, Faction::Atreides, Faction::Choam, Faction::Harkonnen},
+  };
+  int market = 0, cache = 0, gifts = 0, timing = 0;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    for (bool advanced : {false, true}) {
+      bots::GameSpec spec;
+      spec.setup.seed = 60 + i;
+      spec.setup.factions = sets[i];
+      spec.setup.advanced = advanced;
+      spec.setup.modules = data::module_bit(data::Module::ChoamRichese);
+      spec.bot_seed = 19 + i;
+      spec.projection = i == 0;  // the per-seat view checks after every event (one set: they are slow)
+      for (size_t k = 0; k < sets[i].size(); ++k) spec.profiles.push_back(static_cast<bots::Profile>((k + i) % bots::kNumProfiles));
+      const auto r = bots::play_in_memory(spec, [&](const GameState&, const bots::Step& st) {
+        // A base card is always a Black Market lot (a Richese card in hand may be one too: counted as cache).
+        if (const auto* l = st.action.get_if<action::RicheseLot>()) (l->card < data::kNumTreacheryCards ? market : cache) += 1;
+        gifts += st.action.kind() == ActionKind::RicheseGift;
+        timing += st.action.kind() == ActionKind::RicheseCacheTiming;
+      });
+      INFO("set " << i << " advanced " << advanced << ": " << r.error << " at " << r.version);
+      CHECK(r.ok);
+    }
+  }
+  CHECK(market > 0);
+  CHECK(cache > 0);
+  CHECK(timing > 0);
+  (void)gifts;
+}
