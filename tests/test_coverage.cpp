@@ -83,18 +83,22 @@ TEST_CASE("the rules coverage file names existing tests and known statuses", "[c
   CHECK(rules == 336);  // numbered_rules/0.md-3.md
 }
 
-// docs/rules-coverage-choam.tsv: the CHOAM items of issue 15 (item number and
-// items, e.g. choam.2.charity), the same columns and checks as above.
-TEST_CASE("the CHOAM coverage file names existing tests and known statuses", "[coverage]") {
+// docs/rules-coverage-choam.tsv and docs/rules-coverage-richese.tsv: the
+// items of the expansion issues (15 CHOAM, 13 Richese; item number and name,
+// e.g. choam.2.charity), the same columns and checks as above.
+TEST_CASE("the expansion coverage files (CHOAM, Richese) name existing tests and known statuses", "[coverage]") {
   const std::string root = MENTAT_SOURCE_DIR;
   const std::set<std::string> names = test_case_names(root);
-  int rows = 0;
-  for (const auto& cols : coverage_rows(root + "/docs/rules-coverage-choam.tsv")) {
-    ++rows;
-    INFO("item " << cols[0]);
-    if (cols[1] == "implemented") CHECK(!cols[2].empty());
-    if (cols[1] != "implemented") CHECK(!cols[3].empty());
-    check_tests_exist(cols[2], names);
+  for (const char* file : {"/docs/rules-coverage-choam.tsv", "/docs/rules-coverage-richese.tsv"}) {
+    int rows = 0;
+    for (const auto& cols : coverage_rows(root + file)) {
+      ++rows;
+      INFO(file << " item " << cols[0]);
+      if (cols[1] == "implemented") CHECK(!cols[2].empty());
+      if (cols[1] != "implemented") CHECK(!cols[3].empty());
+      check_tests_exist(cols[2], names);
+    }
+    INFO(file);
+    CHECK(rows > 0);
   }
-  CHECK(rows > 0);
 }

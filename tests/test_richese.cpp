@@ -163,7 +163,7 @@ TEST_CASE("Richese cache lot: announced first, one card fewer dealt, once around
   }
 }
 
-TEST_CASE("Richese cache lot last: after the dealt cards; the phase ends after it", "[richese][bidding]") {
+TEST_CASE("Richese cache lot last: after the dealt cards, the phase ends after it", "[richese][bidding]") {
   GameState s = at_bidding({Faction::Atreides, kRichese});
   act(s, kRichese, action::RicheseCacheTiming{.first = false});
   CHECK(s.bidding.dealt == 1);
@@ -263,7 +263,7 @@ TEST_CASE("Richese buying its own lot pays the Emperor (the bank without him)", 
   }
 }
 
-TEST_CASE("Richese Black Market: advanced (ruling richese_black_market), a card of its hand first, sold: one card fewer dealt; unsold: kept",
+TEST_CASE("Richese Black Market: advanced (ruling richese_black_market), a card of its hand first, sold: one card fewer dealt, unsold: kept",
           "[richese][bidding][rulings]") {
   GameState basic = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen});
   CHECK(basic.step == kTiming);  // basic game: no Black Market
@@ -314,7 +314,7 @@ TEST_CASE("Richese Karama prevention: no cache lot (a full deal) and no Black Ma
   CHECK(s.step == kMarket);  // back the next turn
 }
 
-TEST_CASE("Richese Karama cancellation: the cache lot announced may be cancelled; Richese then passes and nothing is sold",
+TEST_CASE("Richese Karama cancellation: the cache lot announced may be cancelled, Richese then passes and nothing is sold",
           "[richese][karama]") {
   GameState s = at_bidding({Faction::Atreides, kRichese}, false, ruling("karama_windows", "all_other_seats"));
   act(s, kRichese, action::RicheseCacheTiming{.first = true});
@@ -402,7 +402,25 @@ TEST_CASE("Richese gift: a Richese card to the ally, not a full hand, not anothe
   check_custody(s);
 }
 
-TEST_CASE("Richese gift: a Karama cancels it and the card stays; ruling richese_gift_retry; the resumed intent gives exactly once",
+TEST_CASE("Richese gift during the Bidding phase: allowed, or not under ruling richese_gift_timing", "[richese][alliance][rulings]") {
+  for (bool any_time : {true, false}) {
+    INFO("any_time " << any_time);
+    GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen}, false,
+                             any_time ? Rulings::defaults() : ruling("richese_gift_timing", "not_during_bidding"));
+    ally(s, kRichese, Faction::Harkonnen);
+    const uint8_t card = from_cache(s, kRichese, data::TreacheryKind::Distrans);
+    const action::RicheseGift gift{.card = card};
+    if (any_time) {
+      act(s, kRichese, gift);
+      CHECK(s.of(Faction::Harkonnen).hand.contains(card));
+    } else {
+      CHECK(rejected(s, kRichese, gift).code == RejectCode::WrongPhase);
+      CHECK(s.of(kRichese).hand.contains(card));
+    }
+  }
+}
+
+TEST_CASE("Richese gift: a Karama cancels it and the card stays, ruling richese_gift_retry, the resumed intent gives exactly once",
           "[richese][alliance][karama][rulings]") {
   for (bool retry : {true, false}) {
     INFO("retry " << retry);
@@ -444,7 +462,7 @@ TEST_CASE("Richese gift: a Karama cancels it and the card stays; ruling richese_
   }
 }
 
-TEST_CASE("Richese gift: the ally's last free slot is kept for the card it is winning; a hand filled in an auction only passes",
+TEST_CASE("Richese gift: the ally's last free slot is kept for the card it is winning, a hand filled in an auction only passes",
           "[richese][alliance][bidding]") {
   GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen});
   ally(s, kRichese, Faction::Harkonnen);
