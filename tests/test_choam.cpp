@@ -10,6 +10,7 @@
 #include "events/codec.h"
 #include "inspect/projection.h"
 #include "inspect/view.h"
+#include "support/module_game.h"
 #include "support/scenario.h"
 
 using namespace mentat;
@@ -31,12 +32,6 @@ bool has_action(const GameState& s0, Faction f, const Action& a) {
   s.waiting = static_cast<uint8_t>(s.waiting | (1u << s.seat_of(f)));
   const auto acts = legal_actions(s, s.seat_of(f));
   return std::find(acts.begin(), acts.end(), a) != acts.end();
-}
-
-// Empties f's hand into the discard pile.
-void empty_hand(GameState& s, Faction f) {
-  auto& h = s.of(f).hand;
-  while (!h.empty()) s.treachery_discard.push(h.pop());
 }
 
 }  // namespace
@@ -66,15 +61,7 @@ TEST_CASE("CHOAM setup: 2 spice, 20 forces in reserve, hand limit 5, no free rev
 }
 
 TEST_CASE("CHOAM plays end to end: mentat new accepts it with its module, and a game reaches its second turn", "[choam]") {
-  GameSetup g;
-  g.seed = 3;
-  g.factions = {kChoam, Faction::Harkonnen};
-  CHECK(check_setup(g).has_value());  // without the module: refused
-  g.modules = data::module_bit(data::Module::ChoamRichese);
-  REQUIRE_FALSE(check_setup(g).has_value());
-  GameState s = create_game(g, nullptr);
-  play_until(s, Phase::Storm, 2);
-  check_custody(s);
+  plays_with_module(kChoam, Faction::Harkonnen, data::module_bit(data::Module::ChoamRichese));
 }
 
 TEST_CASE("CHOAM revival: any number of forces at 1 spice each, a Karama prevention brings back 1.05.01 once", "[choam][revival]") {
@@ -256,23 +243,10 @@ TEST_CASE("CHOAM self-play: every profile, in mixed faction sets, basic and adva
       {Faction::Emperor, Faction::Fremen, kChoam, Faction::Atreides, Faction::Harkonnen, Faction::BeneGesserit},
   };
   int sold = 0, inflation = 0;
-  for (size_t i = 0; i < sets.size(); ++i) {
-    for (bool advanced : {false, true}) {
-      bots::GameSpec spec;
-      spec.setup.seed = 40 + i;
-      spec.setup.factions = sets[i];
-      spec.setup.advanced = advanced;
-      spec.setup.modules = data::module_bit(data::Module::ChoamRichese);
-      spec.bot_seed = 9 + i;
-      for (size_t k = 0; k < sets[i].size(); ++k) spec.profiles.push_back(static_cast<bots::Profile>((k + i) % bots::kNumProfiles));
-      const auto r = bots::play_in_memory(spec, [&](const GameState&, const bots::Step& st) {
-        sold += st.action.kind() == ActionKind::ChoamSell;
-        inflation += st.action.kind() == ActionKind::ChoamInflation;
-      });
-      INFO("set " << i << " advanced " << advanced << ": " << r.error << " at " << r.version);
-      CHECK(r.ok);
-    }
-  }
+  selfplay_sets(sets, data::module_bit(data::Module::ChoamRichese), 40, 9, [&](const GameState&, const bots::Step& st) {
+    sold += st.action.kind() == ActionKind::ChoamSell;
+    inflation += st.action.kind() == ActionKind::ChoamInflation;
+  });
   CHECK(sold > 0);
   CHECK(inflation > 0);
 }

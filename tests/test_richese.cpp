@@ -10,6 +10,7 @@
 #include "inspect/projection.h"
 #include "inspect/report.h"
 #include "inspect/view.h"
+#include "support/module_game.h"
 #include "support/scenario.h"
 
 using namespace mentat;
@@ -31,12 +32,6 @@ GameState at_bidding(std::initializer_list<Faction> factions, bool advanced = fa
   GameState s = richese_game(factions, advanced, rulings);
   play_until(s, Phase::Bidding, turn);
   return s;
-}
-
-// Empties f's hand into the discard pile.
-void empty_hand(GameState& s, Faction f) {
-  auto& h = s.of(f).hand;
-  while (!h.empty()) s.treachery_discard.push(h.pop());
 }
 
 // Moves a card of the cache into f's hand.
@@ -96,15 +91,7 @@ TEST_CASE("Richese setup: 5 spice, 20 forces in reserve, hand limit 4, free revi
 }
 
 TEST_CASE("Richese plays end to end: mentat new accepts the Richese with their module, and a game reaches its second turn", "[richese]") {
-  GameSetup g;
-  g.seed = 3;
-  g.factions = {kRichese, Faction::Harkonnen};
-  CHECK(check_setup(g).has_value());  // without the module: refused
-  g.modules = data::module_bit(data::Module::ChoamRichese);
-  REQUIRE_FALSE(check_setup(g).has_value());
-  GameState s = create_game(g, nullptr);
-  play_until(s, Phase::Storm, 2);
-  check_custody(s);
+  plays_with_module(kRichese, Faction::Harkonnen, data::module_bit(data::Module::ChoamRichese));
 }
 
 TEST_CASE("Richese cache lot: announced first, one card fewer dealt, once around from the seat after Richese with Richese last, paid to Richese",
@@ -499,29 +486,47 @@ TEST_CASE("Richese self-play: every profile, in mixed faction sets, basic and ad
       {Faction::BeneGesserit, kRichese, Faction::Fremen, Faction::Guild},
       {Faction::Emperor, Faction::Fremen, kRichese, Faction::Atreides, Faction::Choam, Faction::Harkonnen},
   };
-  int market = 0, cache = 0, gifts = 0, timing = 0;
-  for (size_t i = 0; i < sets.size(); ++i) {
-    for (bool advanced : {false, true}) {
-      bots::GameSpec spec;
-      spec.setup.seed = 60 + i;
-      spec.setup.factions = sets[i];
-      spec.setup.advanced = advanced;
-      spec.setup.modules = data::module_bit(data::Module::ChoamRichese);
-      spec.bot_seed = 19 + i;
-      spec.projection = i == 0;  // the per-seat view checks after every event (one set: they are slow)
-      for (size_t k = 0; k < sets[i].size(); ++k) spec.profiles.push_back(static_cast<bots::Profile>((k + i) % bots::kNumProfiles));
-      const auto r = bots::play_in_memory(spec, [&](const GameState&, const bots::Step& st) {
-        // A base card is always a Black Market lot (a Richese card in hand may be one too: counted as cache).
-        if (const auto* l = st.action.get_if<action::RicheseLot>()) (l->card < data::kNumTreacheryCards ? market : cache) += 1;
-        gifts += st.action.kind() == ActionKind::RicheseGift;
-        timing += st.action.kind() == ActionKind::RicheseCacheTiming;
-      });
-      INFO("set " << i << " advanced " << advanced << ": " << r.error << " at " << r.version);
-      CHECK(r.ok);
-    }
-  }
+  int market = 0, cache = 0, timing = 0;
+  // The per-seat view checks after every event for the first set (they are slow).
+  selfplay_sets(sets, data::module_bit(data::Module::ChoamRichese), 60, 19, [&](const GameState&, const bots::Step& st) {
+    // A base card is always a Black Market lot (a Richese card in hand may be one too: counted as cache).
+    if (const auto* l = st.action.get_if<action::RicheseLot>()) (l->card < data::kNumTreacheryCards ? market : cache) += 1;
+    timing += st.action.kind() == ActionKind::RicheseCacheTiming;
+  }, 1u);
   CHECK(market > 0);
   CHECK(cache > 0);
   CHECK(timing > 0);
-  (void)gifts;
+}
+
+TEST_CASE("Richese in Tuek's Sietch spoil the Fremen special victory (2.04.09), elsewhere they do not", "[richese][mentat pause]") {
+  for (bool in_tuek : {false, true}) {
+    INFO("in Tuek's Sietch " << in_tuek);
+    GameState s = richese_game({Faction::Fremen, Faction::Guild, kRichese});
+    play_until(s, Phase::Storm, 1);
+    s.turn = s.max_turns;
+    place(s, kRichese, in_tuek ? loc("Tuek's Sietch") : loc("The Great Flat"), 1);
+    rules::Ctx ctx{s, nullptr};
+    rules::enter_phase(ctx, Phase::MentatPause);
+    CHECK(s.winners == (in_tuek ? faction_bit(Faction::Guild) : faction_bit(Faction::Fremen)));
+  }
+}
+
+TEST_CASE("Richese Black Market: a card that left the Richese hand during its auction is neither sold nor paid for", "[richese][bidding]") {
+  GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen}, true);
+  REQUIRE(s.step == kMarket);
+  const uint8_t card = s.of(kRichese).hand.ids[0];
+  act(s, kRichese, lot(card, 3));
+  set_spice(s, Faction::Harkonnen, 10);
+  act(s, Faction::Atreides, pass());
+  act(s, Faction::Harkonnen, bid(3));
+  // Position: the card goes to the discard pile (as a Richese play of it would).
+  s.of(kRichese).hand.remove(card);
+  s.treachery_discard.push(card);
+  const int richese = s.of(kRichese).spice;
+  act(s, kRichese, pass());
+  CHECK(s.of(Faction::Harkonnen).spice == 10);
+  CHECK(s.of(kRichese).spice == richese);
+  CHECK_FALSE(s.of(Faction::Harkonnen).hand.contains(card));
+  CHECK(s.step == kTiming);
+  check_custody(s);
 }

@@ -213,6 +213,12 @@ void sell(Ctx& c, Seat buyer_seat, int amount) {
   auto& s = c.s;
   const Faction buyer = s.faction_at(buyer_seat);
   const uint8_t card = rb(s).lot_card;
+  if (rb(s).lot == LotKind::BlackMarket && !s.of(kMe).hand.contains(card)) {
+    // The card left the Richese hand during its auction (the Harkonnen Karama
+    // power took the hand, or Richese played it): nothing to sell, nothing paid.
+    lot_over(c);
+    return;
+  }
   if (rb(s).lot == LotKind::BlackMarket) {
     s.of(kMe).hand.remove(card);
     rb(s).market_sold = 1;

@@ -1,0 +1,59 @@
+// Shared steps of the expansion factions' tests (tests/test_choam.cpp,
+// tests/test_richese.cpp): a faction that sits only with its module, a hand
+// emptied, and the self-play check over mixed faction sets.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <vector>
+
+#include "bots/selfplay.h"
+#include "support/scenario.h"
+
+namespace scenario {
+
+// Empties f's hand into the discard pile.
+inline void empty_hand(GameState& s, Faction f) {
+  auto& h = s.of(f).hand;
+  while (!h.empty()) s.treachery_discard.push(h.pop());
+}
+
+// `f` and `other` are refused without `modules` and accepted with them, and
+// the game reaches its second turn with custody intact.
+inline void plays_with_module(Faction f, Faction other, data::ModuleSet modules) {
+  GameSetup g;
+  g.seed = 3;
+  g.factions = {f, other};
+  CHECK(check_setup(g).has_value());  // without the module: refused
+  g.modules = modules;
+  REQUIRE_FALSE(check_setup(g).has_value());
+  GameState s = create_game(g, nullptr);
+  play_until(s, Phase::Storm, 2);
+  check_custody(s);
+}
+
+// Self-play over `sets`, basic and advanced, every profile rotated over the
+// seats: every game ends without a rejected action, the invariants checked
+// after every event (and every seat's view for the sets in `projection`,
+// a mask over the sets' indices). `on_step` sees each state after an action.
+inline void selfplay_sets(const std::vector<std::vector<Faction>>& sets, data::ModuleSet modules, uint64_t seed, uint64_t bot_seed,
+                          const std::function<void(const GameState&, const bots::Step&)>& on_step, unsigned projection = 0) {
+  for (size_t i = 0; i < sets.size(); ++i) {
+    for (bool advanced : {false, true}) {
+      bots::GameSpec spec;
+      spec.setup.seed = seed + i;
+      spec.setup.factions = sets[i];
+      spec.setup.advanced = advanced;
+      spec.setup.modules = modules;
+      spec.bot_seed = bot_seed + i;
+      spec.projection = ((projection >> i) & 1u) != 0;
+      for (size_t k = 0; k < sets[i].size(); ++k) spec.profiles.push_back(static_cast<bots::Profile>((k + i) % bots::kNumProfiles));
+      const auto r = bots::play_in_memory(spec, on_step);
+      INFO("set " << i << " advanced " << advanced << ": " << r.error << " at " << r.version);
+      CHECK(r.ok);
+    }
+  }
+}
+
+}  // namespace scenario
