@@ -24,6 +24,18 @@ std::optional<std::string> OnceOnly::check(const GameState& before, const codec:
       return "the " + std::string(faction_name(f)) + " once-per-game Karama power is used a second time (1.14.00)";
     karama_power_ = static_cast<FactionMask>(karama_power_ | faction_bit(f));
   }
+  // The expansions' once-per-game powers (CHOAM & Richese), one bit each.
+  static constexpr struct {
+    ActionKind kind;
+    const char* what;
+  } kPowers[] = {{ActionKind::ChoamKarama, "CHOAM's special Karama"},
+                 {ActionKind::ChoamInflation, "CHOAM's Inflation token"},
+                 {ActionKind::RicheseBuy, "the Richese special Karama purchase"}};
+  for (int i = 0; i < 3; ++i)
+    if (e.action.kind() == kPowers[i].kind) {
+      if ((module_powers_ >> i) & 1u) return std::string(kPowers[i].what) + " is used a second time (once a game)";
+      module_powers_ = static_cast<uint8_t>(module_powers_ | (1u << i));
+    }
   // The paid effects of a turn, each paid once per faction (1.06.02 one
   // shipment, 1.05 one revival): counted from the actions themselves.
   if (before.turn != turn_) {

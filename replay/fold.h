@@ -25,10 +25,10 @@ namespace mentat::replay {
 // every event in order. Checked: each faction's once-per-game Karama power
 // (1.14) used at most once; the paid effects of a turn paid once: one
 // shipment (Ship, 1.06.02) and one paid revival (Revive, 1.05) per faction
-// per turn; every shuffle draws each card once. Not yet (partial,
-// docs/rules-coverage.tsv): the expansions' once-per-game powers (the
-// special Karama purchase, the Inflation token, ...), which come with their
-// modules' rules.
+// per turn; every shuffle draws each card once; the expansions'
+// once-per-game powers (CHOAM & Richese): CHOAM's special Karama and its
+// Inflation token, the Richese special Karama purchase, each accepted at most
+// once. The later modules' powers come with their rules.
 class OnceOnly {
  public:
   // nullopt, or why event `e` (about to be applied to `before`) repeats a once-only effect.
@@ -39,6 +39,7 @@ class OnceOnly {
   uint8_t turn_ = 0;              // the turn the two masks below are for
   FactionMask shipped_ = 0;       // factions that shipped in turn_
   FactionMask revived_ = 0;       // factions that paid for a revival in turn_
+  uint8_t module_powers_ = 0;     // the expansions' once-per-game powers used (bit: ChoamKarama, ChoamInflation, RicheseBuy)
 };
 
 struct VerifyOptions {

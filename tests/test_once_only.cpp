@@ -103,3 +103,25 @@ TEST_CASE("once-only: a second shipment or paid revival of a faction in one turn
   CHECK_FALSE(once.check(s, act(atreides, ActionKind::Ship)).has_value());
   CHECK_FALSE(once.check(s, act(atreides, ActionKind::Revive)).has_value());
 }
+
+TEST_CASE("once-only: the expansions' once-per-game powers (CHOAM's special Karama and Inflation, the Richese purchase) from the history",
+          "[verify][once]") {
+  GameState s = game({Faction::Choam, Faction::Richese}, true, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  s.choam.karama_used = s.richese.karama_used = 0;  // the flags say nothing: the history decides
+  const Action powers[] = {action::ChoamKarama{.karama = 12, .cards = {28}}, action::ChoamInflation{.side = 1},
+                           action::RicheseBuy{.karama = 13, .card = 40}};
+  for (const auto& a : powers) {
+    INFO(action_kind_name(a.kind()));
+    replay::OnceOnly once;
+    codec::Event e;
+    e.seat = 0;
+    e.action = a;
+    CHECK_FALSE(once.check(s, e).has_value());
+    e.action = action::Pass{};
+    CHECK_FALSE(once.check(s, e).has_value());
+    e.action = a;
+    auto twice = once.check(s, e);
+    REQUIRE(twice.has_value());
+    CHECK_THAT(*twice, Catch::Contains("second time"));
+  }
+}
