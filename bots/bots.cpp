@@ -1210,13 +1210,13 @@ size_t Brain::truthtrance() {
 // ---- Karama (3.01.11) -------------------------------------------------------------------
 
 bool Brain::karama_like(uint8_t card) const {
-  if (card >= data::kNumTreacheryCards) return false;
+  if (card >= data::kNumAllTreacheryCards) return false;
   if (kind(card) == TreacheryKind::Karama) return true;
   return is_worthless(card) && k_.worthless_is_karama();
 }
 
 double Brain::karama_keep(uint8_t card) const {
-  if (card >= data::kNumTreacheryCards) return 0;
+  if (card >= data::kNumAllTreacheryCards) return 0;
   if (kind(card) != TreacheryKind::Karama) return 0.5;  // a Bene Gesserit worthless card
   return hard() ? 4.0 : 4.5;
 }
@@ -1255,11 +1255,10 @@ int Brain::reserve() const {
 
 // What holding a card is worth, in spice.
 double Brain::card_value(uint8_t card) const {
-  // The Richese cards are held and counted only (issue 14 brings their
-  // effects): a Karama still buys from the cache and bids.
-  if (card >= data::kNumTreacheryCards && card < data::kNumAllTreacheryCards)
-    return data::treachery_card(card).kind == TreacheryKind::Karama ? 4 : 1;
-  if (card >= data::kNumTreacheryCards) return 0;
+  // The Richese cards but their Karama are held and counted only (issue 14
+  // brings their effects); the Richese Karama is worth a base one.
+  if (card >= data::kNumAllTreacheryCards) return 0;
+  if (card >= data::kNumTreacheryCards && data::treachery_card(card).kind != TreacheryKind::Karama) return 1;
   bool weapon = false, defense = false;
   for (auto c : k_.hand) {
     if (c == card) continue;

@@ -530,3 +530,61 @@ TEST_CASE("Richese Black Market: a card that left the Richese hand during its au
   CHECK(s.step == kTiming);
   check_custody(s);
 }
+
+TEST_CASE("The Richese Karama is a Karama like the base ones: it cancels, prevents and buys, the other Richese cards wait for their effects",
+          "[richese][karama]") {
+  const auto karama = data::TreacheryKind::Karama;
+  // Cancel: the cache lot as it is announced.
+  {
+    GameState s = at_bidding({Faction::Atreides, kRichese}, false, ruling("karama_windows", "all_other_seats"));
+    act(s, kRichese, action::RicheseCacheTiming{.first = true});
+    const uint8_t rk = from_cache(s, Faction::Atreides, karama);
+    REQUIRE(rk >= data::kNumTreacheryCards);
+    act(s, kRichese, lot(cache_card(s, data::TreacheryKind::Ornithopter), 1));
+    REQUIRE(rules::window_open(s));
+    act(s, Faction::Atreides, respond(true, rk));
+    CHECK(s.treachery_discard.contains(rk));
+    CHECK(s.step == kCacheLot);
+  }
+  // Prevent: the Richese cache lot of the next Bidding phase.
+  {
+    GameState s = richese_game({Faction::Atreides, kRichese});
+    play_until(s, Phase::Storm, 1);
+    const uint8_t rk = from_cache(s, Faction::Atreides, karama);
+    act(s, Faction::Atreides,
+        play(rk, rules::kKaramaPrevent | static_cast<int>(rules::Ability::RicheseCache), static_cast<uint8_t>(kRichese)));
+    CHECK(rules::prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseCache)));
+    CHECK(s.treachery_discard.contains(rk));
+  }
+  // Buy: a Karama bid on a dealt card naming the Richese Karama; with both base Karamas gone a hand may still hold one.
+  {
+    GameState s = at_bidding({Faction::Atreides, kRichese});
+    act(s, kRichese, action::RicheseCacheTiming{.first = false});
+    REQUIRE(s.step == 0);
+    const uint8_t rk = from_cache(s, Faction::Atreides, karama);
+    for (int id = 0; id < data::kNumTreacheryCards; ++id) {  // both base Karamas to the discard pile
+      if (data::treachery_card(static_cast<TreacheryId>(id)).kind != karama) continue;
+      bool moved = s.treachery_deck.remove(static_cast<uint8_t>(id)) || s.bidding.row.remove(static_cast<uint8_t>(id));
+      for (auto& fs : s.f) moved = moved || fs.hand.remove(static_cast<uint8_t>(id));
+      if (moved) s.treachery_discard.push(static_cast<uint8_t>(id));
+    }
+    check_custody(s);
+    CHECK(rules::may_hold_karama(s, Faction::Atreides));
+    while (s.bidding.current != s.seat_of(Faction::Atreides)) act(s, s.faction_at(s.bidding.current), pass());
+    const uint8_t up = s.bidding.row.ids[0];
+    act(s, Faction::Atreides, action::Bid{.amount = 20, .karama = true, .card = rk});
+    if (s.step == 0 && waiting(s, kRichese)) act(s, kRichese, pass());
+    CHECK(s.of(Faction::Atreides).hand.contains(up));
+    CHECK(s.treachery_discard.contains(rk));
+    check_custody(s);
+  }
+  // Another Richese card is refused as a play, with a clear sentence.
+  {
+    GameState s = richese_game({Faction::Atreides, kRichese});
+    play_until(s, Phase::Storm, 1);
+    const uint8_t stone = from_cache(s, Faction::Atreides, data::TreacheryKind::StoneBurner);
+    const auto r = rejected(s, Faction::Atreides, play(stone));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("not implemented yet"));
+  }
+}

@@ -394,7 +394,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     return reject(RejectCode::Malformed, "a card is named only in a Karama bid (3.01.11.04)");
   if (bid.karama) {
     if (bid.card != kNone8) {
-      if (bid.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
+      if (bid.card >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
       const std::string name(data::treachery_card(bid.card).name);
       if (!s.of(me).hand.contains(bid.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
       if (!counts_as_karama(s, me, bid.card))

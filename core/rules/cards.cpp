@@ -503,7 +503,7 @@ std::optional<Rejection> validate_window(const GameState& s, Seat seat, const Ac
     case WindowKind::KaramaCancel: {
       if (!answer.accept) return std::nullopt;
       if (answer.card == kNone8) return reject(RejectCode::Malformed, "name the Karama card that cancels the ability (Respond.card)");
-      if (answer.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
+      if (answer.card >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
       if (!s.of(me).hand.contains(answer.card)) return reject(RejectCode::IllegalChoice, card_name(answer.card) + " is not in your hand");
       if (!is_karama(s, me, answer.card)) return reject(RejectCode::IllegalChoice, card_name(answer.card) + " is not a Karama card (3.01.11.01)");
       if (auto why = committed(s, seat, answer.card)) return reject(RejectCode::IllegalChoice, *why);
@@ -651,9 +651,16 @@ std::optional<Rejection> check_karama(const GameState& s, Seat seat, const Actio
 std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Action& a) {
   const auto& play = a.as<action::PlayCard>();
   if (s.phase == Phase::Setup) return reject(RejectCode::WrongPhase, "no treachery card is played during the setup");
-  if (play.card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
+  if (play.card >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
   const Faction me = me_at(s, seat);
   const std::string name = card_name(play.card);
+  // The Richese cards (CHOAM & Richese): the Richese Karama is a Karama like
+  // the base ones (its updated text adds that it cannot stop a special
+  // victory or another faction's special Karama power: neither is an
+  // ability a Karama cancels or prevents here); the others' effects come
+  // with issue 14 (docs/factions/richese.md).
+  if (play.card >= data::kNumTreacheryCards && kind_of(play.card) != TreacheryKind::Karama)
+    return reject(RejectCode::IllegalChoice, name + " is held and counted only: its effect is not implemented yet (the Richese cards, issue 14)");
   if (!s.of(me).hand.contains(play.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
   if (auto why = committed(s, seat, play.card)) return reject(RejectCode::IllegalChoice, *why);
   if (is_karama(s, me, play.card)) return check_karama(s, seat, a);
@@ -975,7 +982,10 @@ bool may_hold_karama(const GameState& s, Faction f) {
   int gone = 0;
   for (int i = 0; i < s.treachery_discard.n; ++i)
     if (kind_of(s.treachery_discard.ids[i]) == TreacheryKind::Karama) ++gone;
-  return gone < data::treachery_kind_count(TreacheryKind::Karama);
+  // The base deck's Karama cards, and the Richese Karama when its set is in the game (the cache).
+  int copies = data::treachery_kind_count(TreacheryKind::Karama);
+  if (data::card_sets_in(s.modules, data::CardPlace::RicheseCache) & (1u << static_cast<int>(data::CardSet::Richese))) ++copies;
+  return gone < copies;
 }
 
 bool karama_power_possible(const GameState& s, Faction f) {
