@@ -444,7 +444,29 @@ bool read(const void* table, GameSetup* out, std::string* error) {
                                      : fmt::format("the state has no field {}[{}]", key.first, key.second));
   }
   // Decks not given: every component of the kind that is nowhere else, in
-  // id order (with `shuffle`, create_game shuffles them).
+  // id order (with `shuffle`, create_game shuffles them). The Richese cache
+  // (CHOAM & Richese) likewise, when the fields leave it empty: the cache
+  // sets' cards in no hand, pile or zone.
+  const uint8_t cache_sets = data::card_sets_in(s.modules, data::CardPlace::RicheseCache);
+  if (cache_sets && s.richese.cache.empty()) {
+    bool elsewhere[data::kNumAllTreacheryCards] = {};
+    auto mark = [&](const auto& pile) {
+      for (int i = 0; i < pile.n; ++i)
+        if (pile.ids[i] < data::kNumAllTreacheryCards) elsewhere[pile.ids[i]] = true;
+    };
+    for (const auto& fs : s.f) mark(fs.hand);
+    mark(s.treachery_discard);
+    mark(s.bidding.row);
+    mark(s.battle.wheels);
+    mark(s.treachery_set_aside);
+    mark(s.harkonnen.karama_taken);
+    mark(s.treachery_played);
+    mark(s.richese.removed);
+    if (p->treachery_deck()) mark(s.treachery_deck);
+    for (int i = 0; i < data::kNumAllTreacheryCards; ++i)
+      if (((cache_sets >> static_cast<int>(data::treachery_card(static_cast<TreacheryId>(i)).set)) & 1u) && !elsewhere[i])
+        s.richese.cache.push(static_cast<uint8_t>(i));
+  }
   if (!p->treachery_deck()) {
     bool elsewhere[data::kNumAllTreacheryCards] = {};
     auto mark = [&](const auto& pile) {

@@ -3,7 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include "bots/selfplay.h"
 #include "events/view_generated.h"
@@ -11,6 +14,7 @@
 #include "inspect/report.h"
 #include "inspect/view.h"
 #include "support/module_game.h"
+#include "support/run_command.h"
 #include "support/scenario.h"
 
 using namespace mentat;
@@ -587,4 +591,49 @@ TEST_CASE("The Richese Karama is a Karama like the base ones: it cancels, preven
     CHECK(r.code == RejectCode::IllegalChoice);
     CHECK_THAT(r.reason, Catch::Contains("not implemented yet"));
   }
+}
+
+TEST_CASE("Richese pending gift in a stored room: each command a new process, the window survives, resumes once and verifies",
+          "[richese][alliance][store]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mentat-richese-gift-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // A described position (docs/CLI.md "Positions"): the Richese allied with the Harkonnen hold Mirror Weapon
+  // (id 36), the Atreides a Karama; the cache is filled with the Richese cards found nowhere else.
+  const fs::path pos = dir / "pos.json";
+  std::ofstream(pos) << R"({"seats": ["Atreides", "Harkonnen", "Richese"], "seed": 7, "turn": 2, "phase": "Storm", "storm_sector": 3,
+    "modules": ["ChoamRichese"], "rulings": [{"id": "karama_windows", "value": "all_other_seats"}],
+    "factions": [
+      {"faction": "Atreides", "spice": 10, "forces": [{"place": "Arrakeen", "forces": 10}], "hand": [12], "traitors": ["Feyd Rautha"]},
+      {"faction": "Harkonnen", "spice": 8, "forces": [{"place": "Carthag", "forces": 10}], "hand": [7], "traitors": ["Lady Jessica"],
+       "ally": "Richese"},
+      {"faction": "Richese", "spice": 5, "hand": [36], "traitors": ["Duncan Idaho"], "ally": "Harkonnen"}],
+    "shuffle": true})";
+  const std::string data = "--data " + (dir / "store").string();
+  auto r = testrun::run_mentat(data + " new --position " + pos.string() + " --room gift1");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  r = testrun::run_mentat(data + " act gift1 '{\"action_type\":\"RicheseGift\",\"action\":{\"card\":\"Mirror Weapon\"}}' --seat richese --expect head");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // A new process (as after a kill -9): the pending intent is there, the card still the Richese's.
+  r = testrun::run_mentat(data + " actions gift1 --seat atreides");
+  CHECK_THAT(r.out, Catch::Contains("Respond"));
+  CHECK_THAT(r.out, Catch::Contains("giving the ally a Richese card"));
+  r = testrun::run_mentat(data + " show gift1");
+  CHECK_THAT(r.out, Catch::Contains("Mirror Weapon"));
+  for (const char* seat : {"atreides", "harkonnen"}) {
+    r = testrun::run_mentat(data + " act gift1 '{\"action_type\":\"Respond\",\"action\":{\"accept\":false}}' --seat " + seat + " --expect head");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+  }
+  CHECK_THAT(r.out, Catch::Contains("hand:richese -> hand:harkonnen"));
+  r = testrun::run_mentat(data + " verify gift1");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  // Once: a second offer of the card is refused (it is the Harkonnen's now).
+  r = testrun::run_mentat(data + " act gift1 '{\"action_type\":\"RicheseGift\",\"action\":{\"card\":\"Mirror Weapon\"}}' --seat richese --expect head");
+  CHECK(r.code != 0);
+  fs::remove_all(dir);
 }
