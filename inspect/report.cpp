@@ -19,8 +19,9 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
   std::string who = (before && e.seat >= 0) ? std::string(faction_name(before->faction_at(e.seat))) : "game";
   std::string what;
   // A silent Richese auction: each bid is secret until all are in.
-  const bool silent_bid = !show_hidden && before && before->phase == Phase::Bidding && before->richese.bidding.lot != LotKind::None &&
-                          before->richese.bidding.auction == AuctionKind::Silent;
+  constexpr uint8_t kRicheseAuctionStep = 4;  // core/factions/richese.cpp kAuction
+  const bool silent_bid = !show_hidden && before && before->phase == Phase::Bidding && before->step == kRicheseAuctionStep &&
+                          before->richese.bidding.lot != LotKind::None && before->richese.bidding.auction == AuctionKind::Silent;
   auto card = [](uint8_t c) { return c < data::kNumAllTreacheryCards ? std::string(data::treachery_card(c).name) : std::string("a card"); };
   switch (a.kind()) {
     case ActionKind::CreateGame: {
@@ -146,9 +147,12 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     case ActionKind::RicheseLot: {  // the cache lot is named face up; a Black Market card is Richese's secret
       const auto& lot = a.as<action::RicheseLot>();
       static constexpr const char* kAuctions[] = {"normal bidding", "once around to the right", "once around to the left", "a silent auction"};
-      const bool market = before && before->richese.cache.contains(lot.card) == false;
-      what = fmt::format("puts {} up for bid by {}", market && !show_hidden ? "a Black Market card" : market ? "Black Market card " + card(lot.card) : "cache card " + card(lot.card),
-                         lot.auction < 4 ? kAuctions[lot.auction] : "?");
+      // Without the state before it, which lot it is cannot be told: the card is named only to adjudicators.
+      const bool market = !before || !before->richese.cache.contains(lot.card);
+      const std::string which = !before ? (show_hidden ? card(lot.card) : "a card")
+                                : market ? (show_hidden ? "Black Market card " + card(lot.card) : "a Black Market card")
+                                         : "cache card " + card(lot.card);
+      what = fmt::format("puts {} up for bid by {}", which, lot.auction < 4 ? kAuctions[lot.auction] : "?");
       break;
     }
     case ActionKind::RicheseCacheTiming:

@@ -497,6 +497,9 @@ TEST_CASE("Richese self-play: every profile, in mixed faction sets, basic and ad
     if (const auto* l = st.action.get_if<action::RicheseLot>()) (l->card < data::kNumTreacheryCards ? market : cache) += 1;
     timing += st.action.kind() == ActionKind::RicheseCacheTiming;
   }, 1u);
+  // Every Karama window asked (lots and gifts may be cancelled), the view checks on the second set.
+  selfplay_sets(sets, data::module_bit(data::Module::ChoamRichese), 70, 29, [&](const GameState&, const bots::Step&) {}, 2u,
+                ruling("karama_windows", "all_other_seats"));
   CHECK(market > 0);
   CHECK(cache > 0);
   CHECK(timing > 0);
@@ -636,4 +639,92 @@ TEST_CASE("Richese pending gift in a stored room: each command a new process, th
   r = testrun::run_mentat(data + " act gift1 '{\"action_type\":\"RicheseGift\",\"action\":{\"card\":\"Mirror Weapon\"}}' --seat richese --expect head");
   CHECK(r.code != 0);
   fs::remove_all(dir);
+}
+
+// Regressions found by review (each a sequence that went wrong before its fix).
+TEST_CASE("Richese review regressions: secret silent bids, pledged Karamas, a stale Karama-bid flag, preventions at the Richese steps",
+          "[richese][bidding][karama]") {
+  SECTION("the gift's slot check reads no secret silent bid") {
+    for (int amount : {0, 3}) {
+      INFO("the ally's silent bid " << amount);
+      GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen});
+      ally(s, kRichese, Faction::Harkonnen);
+      act(s, kRichese, action::RicheseCacheTiming{.first = true});
+      from_cache(s, kRichese, data::TreacheryKind::Distrans);
+      auto& h = s.of(Faction::Harkonnen).hand;
+      while (h.n < rules::hand_limit(s, Faction::Harkonnen) - 1) h.push(s.treachery_deck.pop());
+      act(s, kRichese, lot(cache_card(s, data::TreacheryKind::StoneBurner), 3));
+      set_spice(s, Faction::Harkonnen, 10);
+      act(s, Faction::Harkonnen, amount ? Action(bid(amount)) : pass());
+      check_projections(s);  // the Richese's decisions (the gift) do not change with the ally's secret amount
+      const auto acts = legal_actions(s, s.seat_of(kRichese));
+      CHECK(std::none_of(acts.begin(), acts.end(), [](const Action& a) { return a.kind() == ActionKind::RicheseGift; }));
+    }
+  }
+  SECTION("the Black Market card is not CHOAM's trade answer while it is up for bid") {
+    GameState s = at_bidding({Faction::Choam, kRichese, Faction::Harkonnen}, true);
+    ally(s, kRichese, Faction::Choam);
+    REQUIRE(s.step == kMarket);
+    const uint8_t card = s.of(kRichese).hand.ids[0];
+    REQUIRE(s.of(Faction::Choam).hand.n > 0);
+    act(s, kRichese, lot(card, 3));
+    act(s, Faction::Choam, action::ChoamTrade{.card = s.of(Faction::Choam).hand.ids[0]});
+    CHECK(rejected(s, kRichese, action::ChoamTrade{.card = card}).code == RejectCode::IllegalChoice);
+    CHECK(rejected(s, kRichese, play(card)).code == RejectCode::IllegalChoice);  // nor played
+  }
+  SECTION("a Karama pledged to a Karama bid buys nothing else") {
+    GameState s = at_bidding({Faction::Atreides, kRichese}, true);
+    if (s.step == kMarket) act(s, kRichese, pass());
+    act(s, kRichese, action::RicheseCacheTiming{.first = false});
+    REQUIRE(s.step == 0);
+    const uint8_t k = give(s, kRichese, data::TreacheryKind::Karama);
+    set_spice(s, kRichese, 5);
+    while (s.bidding.current != s.seat_of(kRichese)) act(s, s.faction_at(s.bidding.current), bid(s.bidding.high_bid + 1));
+    act(s, kRichese, action::Bid{.amount = 30, .karama = true, .card = k});
+    REQUIRE(s.bidding.karama_bid);
+    CHECK(rejected(s, kRichese, action::RicheseBuy{.karama = k, .card = s.richese.cache.ids[0]}).code == RejectCode::IllegalChoice);
+  }
+  SECTION("the last dealt card's Karama bid leaves no flag on the cache lot") {
+    GameState s = at_bidding({Faction::Emperor, kRichese});
+    act(s, kRichese, action::RicheseCacheTiming{.first = false});
+    REQUIRE(s.bidding.dealt == 1);
+    const uint8_t k = give(s, Faction::Emperor, data::TreacheryKind::Karama);
+    while (s.bidding.current != s.seat_of(Faction::Emperor)) act(s, s.faction_at(s.bidding.current), pass());
+    act(s, Faction::Emperor, action::Bid{.amount = 5, .karama = true, .card = k});
+    if (s.step == 0) act(s, kRichese, pass());
+    REQUIRE(s.step == kCacheLot);
+    CHECK(s.bidding.karama_bid == 0);
+    CHECK(s.bidding.high_bidder == kNoSeat);
+  }
+  SECTION("a prevention played at the Black Market step is used up by the pass it forces; at the timing step: a full deal") {
+    GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen}, true);
+    REQUIRE(s.step == kMarket);
+    rules::set_prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseBlackMarket), true);
+    act(s, kRichese, pass());
+    CHECK_FALSE(rules::prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseBlackMarket)));
+    REQUIRE(s.step == kTiming);
+    rules::set_prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseCache), true);
+    act(s, kRichese, action::RicheseCacheTiming{.first = true});
+    CHECK(s.richese.bidding.cache_timing == 3);
+    CHECK(s.bidding.dealt == 3);
+    CHECK_FALSE(rules::prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseCache)));
+  }
+  SECTION("a prevented Atreides look applies to the Black Market card") {
+    GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen}, true);
+    REQUIRE(s.step == kMarket);
+    rules::set_prevented_bit(s, static_cast<int>(Faction::Atreides), static_cast<int>(rules::Ability::AtreidesBidding), true);
+    act(s, kRichese, lot(s.of(kRichese).hand.ids[0], 3));
+    CHECK(as_view(view_of(s, Faction::Atreides))->bidding()->current_card() == nullptr);
+    CHECK_FALSE(rules::prevented_bit(s, static_cast<int>(Faction::Atreides), static_cast<int>(rules::Ability::AtreidesBidding)));
+    check_projections(s);
+  }
+  SECTION("the last cache card is kept for the announced cache lot") {
+    GameState s = at_bidding({Faction::Atreides, kRichese}, true);
+    if (s.step == kMarket) act(s, kRichese, pass());
+    act(s, kRichese, action::RicheseCacheTiming{.first = false});
+    while (s.richese.cache.n > 1) s.richese.removed.push(s.richese.cache.pop());
+    const uint8_t k = give(s, kRichese, data::TreacheryKind::Karama);
+    set_spice(s, kRichese, 5);
+    CHECK(rejected(s, kRichese, action::RicheseBuy{.karama = k, .card = s.richese.cache.ids[0]}).code == RejectCode::IllegalChoice);
+  }
 }

@@ -276,8 +276,15 @@ void start_auction(Ctx& c, LotKind kind, uint8_t card, uint8_t auction) {
   b.high_bidder = kNoSeat;
   b.current = kNoSeat;
   b.passed = 0;
+  b.karama_bid = 0;
+  b.karama_card = kNone8;
   b.eligible = eligible_seats(s);
   s.step = kAuction;
+  // 2.01.05 / 3.01.11.02: a Black Market card is a card up for bid (a prevented
+  // look is this one's); a cache lot is face up for everyone (nothing to see).
+  if (kind == LotKind::BlackMarket)
+    for (int fi = 0; fi < kNumFactions; ++fi)
+      if (const auto h = faction_rules(static_cast<Faction>(fi)).card_up_for_bid; h && s.has(static_cast<Faction>(fi))) h(s);
   if (rb(s).auction == AuctionKind::Silent) {
     s.waiting = b.eligible;
     return;
@@ -350,7 +357,7 @@ std::optional<Rejection> step_validate(const GameState& s, Seat seat, const Acti
       if (const auto* bid = a.get_if<action::Bid>()) return check_bid(s, seat, *bid);
       return reject(RejectCode::WrongPhase, "a Richese lot is up for bid: Bid or Pass");
     case kUnsold:
-      if (a.kind() != ActionKind::Respond && a.kind() != ActionKind::Pass)
+      if (a.kind() != ActionKind::Respond)
         return reject(RejectCode::WrongPhase, "nobody bid on the cache card: keep it free (Respond accept) or remove it from the game");
       return std::nullopt;
   }
@@ -368,6 +375,8 @@ void step_apply(Ctx& c, Seat seat, const Action& a) {
       if (!lot) {  // Pass: no Black Market; or the cancelled cache lot
         s.waiting = 0;
         if (market) {
+          // 3.01.11.02: a prevention played at this step is used up by it.
+          if (ability_cancelled(s, kMe, Ability::RicheseBlackMarket)) consume_prevention(s, kMe, Ability::RicheseBlackMarket);
           timing_or_deal(c);
         } else {
           if (ability_cancelled(s, kMe, Ability::RicheseCache)) consume_prevention(s, kMe, Ability::RicheseCache);
@@ -384,6 +393,10 @@ void step_apply(Ctx& c, Seat seat, const Action& a) {
     }
     case kTiming:
       rb(s).cache_timing = a.as<action::RicheseCacheTiming>().first ? 1 : 2;
+      if (ability_cancelled(s, kMe, Ability::RicheseCache)) {  // 3.01.11.02: prevented at this step: no cache lot, a full deal
+        consume_prevention(s, kMe, Ability::RicheseCache);
+        rb(s).cache_timing = 3;
+      }
       s.waiting = 0;
       bidding_deal(c);
       return;
@@ -531,6 +544,11 @@ uint8_t card_payee(const GameState& s) {
   return kNoFaction;
 }
 
+// 3.01.11.04: the Richese high bid was made with a Karama (their Karama cards stay in hand until the sale).
+bool karama_pledged(const GameState& s) {
+  return s.phase == Phase::Bidding && s.bidding.karama_bid && s.bidding.high_bidder == my_seat(s) && current_lot_card(s) != kNone8;
+}
+
 std::optional<Rejection> buy_validate(const GameState& s, const action::RicheseBuy& a) {
   if (!s.advanced) return reject(RejectCode::IllegalChoice, "the Richese special Karama purchase is an advanced rule");
   if (s.richese.karama_used) return reject(RejectCode::IllegalChoice, "the Richese have used their special Karama purchase (once a game)");
@@ -539,9 +557,13 @@ std::optional<Rejection> buy_validate(const GameState& s, const action::RicheseB
       data::treachery_card(a.karama).kind != data::TreacheryKind::Karama)
     return reject(RejectCode::IllegalChoice, "the special purchase discards a Karama card from the Richese hand (karama)");
   if (market_lot(s, a.karama)) return reject(RejectCode::IllegalChoice, "that Karama is up for bid on the Black Market");
+  if (karama_pledged(s))
+    return reject(RejectCode::IllegalChoice, "your high bid was made with a Karama: your Karama cards stay in hand until the card is sold (3.01.11.04)");
   if (a.card >= data::kNumAllTreacheryCards || !s.richese.cache.contains(a.card))
     return reject(RejectCode::IllegalChoice, "name a card of the Richese cache (card)");
   if (current_lot_card(s) == a.card) return reject(RejectCode::IllegalChoice, "that cache card is up for bid now");
+  if (s.phase == Phase::Bidding && (rb(s).cache_timing == 1 || rb(s).cache_timing == 2) && !rb(s).cache_done && s.richese.cache.n == 1)
+    return reject(RejectCode::IllegalChoice, "the last cache card is this round's announced cache lot");
   if (s.of(kMe).spice < kBuyPrice) return reject(RejectCode::NotEnoughSpice, "the special purchase costs 3 spice");
   if (!s.rulings.is(RulingId::RicheseBuyFullHand, kBuyFullHandOk) && hand.n >= hand_limit(s, kMe))
     return reject(RejectCode::IllegalChoice, "the special purchase needs a free hand slot (ruling richese_buy_full_hand)");
@@ -587,13 +609,17 @@ std::optional<std::string> reserved(const GameState& s, uint8_t card) {
       return card_name(card) + " is the Richese answer to Prescience (2.01.08)";
   }
   if (market_lot(s, card)) return card_name(card) + " is up for bid on the Black Market";
+  if (karama_pledged(s) && data::treachery_card(card).kind == data::TreacheryKind::Karama)
+    return "your high bid was made with a Karama: your Karama cards stay in hand until the card is sold (3.01.11.04)";
   return std::nullopt;
 }
 
-// Seat x holds a winning bid on the card up for bid (it needs a free slot for it).
+// Seat x may hold a winning bid on the card up for bid (it needs a free slot
+// for it), by public information only: the high bidder; in a silent auction
+// every seat whose secret bid is in (its amount is secret: a bid of 0 too).
 bool winning(const GameState& s, Seat x) {
   if (s.phase != Phase::Bidding || current_lot_card(s) == kNone8) return false;
-  if (s.step == kAuction && rb(s).auction == AuctionKind::Silent) return has_bit(rb(s).turns, x) && rb(s).silent_bid[x] > 0;
+  if (s.step == kAuction && rb(s).auction == AuctionKind::Silent) return has_bit(rb(s).turns, x);
   return s.bidding.high_bidder == x;
 }
 

@@ -158,6 +158,12 @@ void finish(Ctx& c) {
 // The dealt cards are done (sold, bought-in, or nobody can bid): a lot of a
 // faction's may follow, else the phase ends.
 void row_over(Ctx& c) {
+  auto& b = c.s.bidding;  // the last card's bidding is over (a lot may follow)
+  b.high_bid = 0;
+  b.high_bidder = b.current = kNoSeat;
+  b.passed = 0;
+  b.karama_bid = 0;
+  b.karama_card = kNone8;
   if (const auto* st = lot_steps(c.s); st && st->row_done && st->row_done(c)) return;
   finish(c);
 }

@@ -156,6 +156,8 @@ std::optional<std::string> committed(const GameState& s, Seat seat, uint8_t card
         return card_name(card) + " is part of your battle plan (1.07.04)";
     }
   }
+  if (s.phase == Phase::Bidding && current_lot_card(s) == card)
+    return card_name(card) + " is up for bid (the Richese Black Market): it stays in hand until its auction ends";
   if (s.phase == Phase::Bidding && s.bidding.karama_bid && s.bidding.high_bidder == seat && is_karama(s, me_at(s, seat), card))
     return "your high bid was made with a Karama: your Karama cards stay in hand until the card is sold (3.01.11.04)";
   return std::nullopt;

@@ -38,7 +38,8 @@ inline void plays_with_module(Faction f, Faction other, data::ModuleSet modules)
 // after every event (and every seat's view for the sets in `projection`,
 // a mask over the sets' indices). `on_step` sees each state after an action.
 inline void selfplay_sets(const std::vector<std::vector<Faction>>& sets, data::ModuleSet modules, uint64_t seed, uint64_t bot_seed,
-                          const std::function<void(const GameState&, const bots::Step&)>& on_step, unsigned projection = 0) {
+                          const std::function<void(const GameState&, const bots::Step&)>& on_step, unsigned projection = 0,
+                          const Rulings& rulings = Rulings::defaults()) {
   for (size_t i = 0; i < sets.size(); ++i) {
     for (bool advanced : {false, true}) {
       bots::GameSpec spec;
@@ -46,6 +47,7 @@ inline void selfplay_sets(const std::vector<std::vector<Faction>>& sets, data::M
       spec.setup.factions = sets[i];
       spec.setup.advanced = advanced;
       spec.setup.modules = modules;
+      spec.setup.rulings = rulings;
       spec.bot_seed = bot_seed + i;
       spec.projection = ((projection >> i) & 1u) != 0;
       for (size_t k = 0; k < sets[i].size(); ++k) spec.profiles.push_back(static_cast<bots::Profile>((k + i) % bots::kNumProfiles));
