@@ -146,6 +146,16 @@ std::optional<Violation> check_module_sections(const GameState& s, const Seen& s
     if (id >= data::kNumAllTreacheryCards || !((cache_sets >> static_cast<int>(data::treachery_card(id).set)) & 1u))
       return Violation{"module", fmt::format("treachery card #{} is in the Richese cache but not of a cache set of this game", id)};
   }
+  {  // the Richese Bidding-phase lot (core/factions/richese.cpp): values in range
+    const auto& b = s.richese.bidding;
+    if (static_cast<int>(b.lot) > 2 || static_cast<int>(b.auction) > 3 || b.cache_timing > 3 || b.cache_done > 1 || b.market_sold > 1 ||
+        b.after_row > 1)
+      return Violation{"module", "the Richese lot's fields are out of range"};
+    if ((b.lot != LotKind::None) != (b.lot_card != kNone8) || (b.lot_card != kNone8 && b.lot_card >= data::kNumAllTreacheryCards))
+      return Violation{"module", "the Richese lot names no card, or a card that does not exist"};
+    if (s.richese.gift_card != kNone8 && s.richese.gift_card >= data::kNumAllTreacheryCards)
+      return Violation{"module", "the last Richese gift names a card that does not exist"};
+  }
   if (s.uses(data::Module::ChoamRichese)) {
     for (int i = 0; i < data::kNumAllTreacheryCards; ++i)
       if (((cache_sets >> static_cast<int>(data::treachery_card(static_cast<TreacheryId>(i)).set)) & 1u) && seen[0][i] != 1)

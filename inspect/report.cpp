@@ -180,7 +180,7 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     }
     case ActionKind::PlayCard: {
       const auto& play = a.as<action::PlayCard>();
-      what = play.card < data::kNumTreacheryCards ? fmt::format("plays {}", data::treachery_card(play.card).name) : "plays a card";
+      what = play.card < data::kNumAllTreacheryCards ? fmt::format("plays {}", data::treachery_card(play.card).name) : "plays a card";
       break;
     }
     case ActionKind::Respond: {
@@ -288,7 +288,7 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
 
 std::string karama_use(const Action& a) {
   const auto* play = a.get_if<action::PlayCard>();
-  if (!play || play->card >= data::kNumTreacheryCards) return "";
+  if (!play || play->card >= data::kNumAllTreacheryCards) return "";
   // A Karama, or a worthless card the Bene Gesserit play as one (2.02.05); the value's meaning: events/names.h.
   using K = data::TreacheryKind;
   const K k = data::treachery_card(play->card).kind;

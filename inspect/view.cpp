@@ -502,7 +502,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
 
   Offset<fb::BiddingView> bidding = 0;
   const auto& rlot = s.richese.bidding;
-  if (s.phase == Phase::Bidding && s.step != 0 && rlot.lot != LotKind::None && rules::current_lot_card(s) != kNone8) {
+  if (s.phase == Phase::Bidding && s.step != 0 && rlot.lot != LotKind::None && rules::current_lot_card(s) < data::kNumAllTreacheryCards) {
     // A Richese lot (core/factions/richese.cpp): the cache card is named face up.
     Offset<fb::CardView> current = 0;
     const uint8_t card = rlot.lot_card;
@@ -661,7 +661,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     static constexpr const char* kAuction[] = {"normal", "once_around_right", "once_around_left", "silent"};
     const bool up = s.phase == Phase::Bidding && r.bidding.lot != LotKind::None;
     auto v_timing = b.CreateString(s.phase == Phase::Bidding && r.bidding.cache_timing < 4 ? kTiming[r.bidding.cache_timing] : "");
-    auto v_lot = b.CreateString(up ? kLot[static_cast<int>(r.bidding.lot)] : "");
+    auto v_lot = b.CreateString(up && static_cast<int>(r.bidding.lot) < 3 ? kLot[static_cast<int>(r.bidding.lot)] : "");
     auto v_auction = b.CreateString(up ? kAuction[static_cast<int>(r.bidding.auction) & 3] : "");
     const bool silent = up && r.bidding.auction == AuctionKind::Silent;
     std::vector<int8_t> in;

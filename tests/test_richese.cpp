@@ -728,3 +728,39 @@ TEST_CASE("Richese review regressions: secret silent bids, pledged Karamas, a st
     CHECK(rejected(s, kRichese, action::RicheseBuy{.karama = k, .card = s.richese.cache.ids[0]}).code == RejectCode::IllegalChoice);
   }
 }
+
+TEST_CASE("Richese second review regressions: the Black Market card promised only in the Richese hand, an emptied cache, the Richese Karama's count",
+          "[richese][bidding][karama]") {
+  SECTION("a Black Market card taken by another seat is that seat's to play (nothing about it shows)") {
+    GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen}, true);
+    REQUIRE(s.step == kMarket);
+    empty_hand(s, kRichese);
+    const uint8_t k = give(s, kRichese, data::TreacheryKind::Karama);
+    act(s, kRichese, lot(k, 3));
+    CHECK_THAT(rejected(s, kRichese, play(k, rules::kKaramaGuildRates)).reason, Catch::Contains("up for bid"));  // the seller's: promised
+    s.of(kRichese).hand.remove(k);  // position: another seat holds it now (as after the Harkonnen Karama power)
+    s.of(Faction::Harkonnen).hand.push(k);
+    check_projections(s);  // the Harkonnen's decisions do not depend on which card is the lot
+  }
+  SECTION("the cache emptied before the timing step: no cache lot, a full deal") {
+    GameState s = at_bidding({Faction::Atreides, kRichese}, true);
+    if (s.step == kMarket) act(s, kRichese, pass());
+    REQUIRE(s.step == kTiming);
+    while (!s.richese.cache.empty()) s.richese.removed.push(s.richese.cache.pop());
+    act(s, kRichese, action::RicheseCacheTiming{.first = true});
+    CHECK(s.richese.bidding.cache_timing == 3);
+    CHECK(s.bidding.dealt == 2);
+  }
+  SECTION("the Richese Karama counts as possibly held only with the Richese seated") {
+    GameState s = richese_game({Faction::Choam, Faction::Atreides});
+    play_until(s, Phase::Storm, 1);
+    for (int id = 0; id < data::kNumTreacheryCards; ++id) {  // both base Karamas to the discard pile
+      if (data::treachery_card(static_cast<TreacheryId>(id)).kind != data::TreacheryKind::Karama) continue;
+      bool moved = s.treachery_deck.remove(static_cast<uint8_t>(id));
+      for (auto& fs : s.f) moved = moved || fs.hand.remove(static_cast<uint8_t>(id));
+      if (moved) s.treachery_discard.push(static_cast<uint8_t>(id));
+    }
+    REQUIRE(s.of(Faction::Atreides).hand.n > 0);
+    CHECK_FALSE(rules::may_hold_karama(s, Faction::Atreides));  // the cache is never sold without the Richese
+  }
+}

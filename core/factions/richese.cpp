@@ -393,6 +393,7 @@ void step_apply(Ctx& c, Seat seat, const Action& a) {
     }
     case kTiming:
       rb(s).cache_timing = a.as<action::RicheseCacheTiming>().first ? 1 : 2;
+      if (s.richese.cache.empty()) rb(s).cache_timing = 3;  // emptied meanwhile (the special purchase): a full deal
       if (ability_cancelled(s, kMe, Ability::RicheseCache)) {  // 3.01.11.02: prevented at this step: no cache lot, a full deal
         consume_prevention(s, kMe, Ability::RicheseCache);
         rb(s).cache_timing = 3;
@@ -565,6 +566,9 @@ std::optional<Rejection> buy_validate(const GameState& s, const action::RicheseB
   if (s.phase == Phase::Bidding && (rb(s).cache_timing == 1 || rb(s).cache_timing == 2) && !rb(s).cache_done && s.richese.cache.n == 1)
     return reject(RejectCode::IllegalChoice, "the last cache card is this round's announced cache lot");
   if (s.of(kMe).spice < kBuyPrice) return reject(RejectCode::NotEnoughSpice, "the special purchase costs 3 spice");
+  if (s.phase == Phase::Bidding && current_lot_card(s) != kNone8 && s.bidding.high_bidder == my_seat(s) && !s.bidding.karama_bid &&
+      s.of(kMe).spice - kBuyPrice < s.bidding.high_bid)
+    return reject(RejectCode::NotEnoughSpice, "your spice is promised to your high bid of " + std::to_string(s.bidding.high_bid));
   if (!s.rulings.is(RulingId::RicheseBuyFullHand, kBuyFullHandOk) && hand.n >= hand_limit(s, kMe))
     return reject(RejectCode::IllegalChoice, "the special purchase needs a free hand slot (ruling richese_buy_full_hand)");
   return std::nullopt;
