@@ -377,7 +377,7 @@ std::optional<Rejection> trade_validate(const GameState& s, Seat seat, const act
   if (a.card == kNone8) return std::nullopt;
   if (a.card >= data::kNumAllTreacheryCards || !s.f[ally].hand.contains(a.card))
     return reject(RejectCode::IllegalChoice, "the ally answers with a card from its own hand");
-  if (ally == static_cast<uint8_t>(Faction::Richese) && current_lot_card(s) == a.card)  // the Richese ally's Black Market card, up for bid
+  if (lot_promises(s, s.seat_of(static_cast<Faction>(ally)), a.card))  // the Richese ally's Black Market card, up for bid
     return reject(RejectCode::IllegalChoice, "that card is up for bid (the Richese Black Market): it stays in hand until its auction ends");
   // Whether CHOAM still holds the offered card is CHOAM's secret: a stale
   // offer is accepted here and exchanges nothing (trade_apply).

@@ -208,6 +208,9 @@ struct FactionRules {
     void (*legal)(const GameState& s, Seat seat, std::vector<Action>& out) = nullptr;
     // The card up for bid now when it is one of this faction's lots (kNone8: none).
     uint8_t (*lot_card)(const GameState& s) = nullptr;
+    // True when `card` in `seat`'s hand is promised to this faction's lot up
+    // for bid (its seller keeps it in hand until the auction ends).
+    bool (*promised)(const GameState& s, Seat seat, uint8_t card) = nullptr;
   } bidding_step;
 
   // ---- 1.05 revival (revival.cpp) ----

@@ -146,6 +146,11 @@ bool cache_lot_up(Ctx& c, bool after_row) {
 bool first_lot(Ctx& c) { return rb(c.s).cache_timing == 1 && !rb(c.s).cache_done && cache_lot_up(c, false); }
 bool row_done(Ctx& c) { return rb(c.s).cache_timing == 2 && !rb(c.s).cache_done && cache_lot_up(c, true); }
 
+// The Black Market card is promised while it is up for bid, in the Richese hand only.
+bool promised(const GameState& s, Seat seat, uint8_t card) {
+  return s.step == kAuction && rb(s).lot == LotKind::BlackMarket && rb(s).lot_card == card && seat == my_seat(s);
+}
+
 uint8_t lot_card(const GameState& s) {
   return (s.step == kAuction || s.step == kUnsold) && rb(s).lot != LotKind::None ? rb(s).lot_card : kNone8;
 }
@@ -733,7 +738,7 @@ constexpr AbilityInfo kAbilities[] = {
 constexpr FactionRules make() {
   FactionRules r;
   r.abilities = kAbilities;
-  r.bidding_step = {begins, lots, first_lot, row_done, step_validate, step_apply, step_decisions, step_legal, lot_card};
+  r.bidding_step = {begins, lots, first_lot, row_done, step_validate, step_apply, step_decisions, step_legal, lot_card, promised};
   r.anytime = {owns, anytime_validate, anytime_apply, anytime_decisions, anytime_legal};
   r.mentat_pause_step = {pause_begins, nullptr, nullptr, nullptr, nullptr, ""};
   return r;

@@ -545,20 +545,25 @@ bool can_see_card_up_for_bid(const GameState& s, Faction f) {
 
 void bidding_deal(Ctx& c) { deal(c); }
 
+// A lot after the dealt cards finds the row empty: open_card ends the phase
+// through row_over (the faction's row_done has nothing more).
 void bidding_lot_done(Ctx& c) {
   auto& s = c.s;
-  const bool after_row = s.richese.bidding.after_row != 0;
   s.step = 0;
   s.waiting = 0;
   s.bidding.high_bid = 0;
   s.bidding.high_bidder = s.bidding.current = kNoSeat;
   s.bidding.passed = 0;
-  if (after_row) {
-    finish(c);
-    return;
-  }
   open_card(c, s.bidding.opener == kNoSeat);
 }
+
+bool lot_promises(const GameState& s, Seat seat, uint8_t card) {
+  if (s.phase != Phase::Bidding || s.step == 0) return false;
+  const auto* st = lot_steps(s);
+  return st && st->promised && st->promised(s, seat, card);
+}
+
+bool lots_sold(const GameState& s) { return lot_steps(s) != nullptr; }
 
 int bid_limit(const GameState& s, Faction f) { return bid_limit_of(s, f); }
 void pay_for_lot(GameState& s, Faction buyer, int amount, Faction seller) { pay_for_card(s, buyer, amount, static_cast<uint8_t>(seller)); }

@@ -156,9 +156,9 @@ std::optional<std::string> committed(const GameState& s, Seat seat, uint8_t card
         return card_name(card) + " is part of your battle plan (1.07.04)";
     }
   }
-  // The Richese Black Market card up for bid stays in the seller's hand (the
-  // seller's only: a card another seat took meanwhile voids the sale).
-  if (s.phase == Phase::Bidding && current_lot_card(s) == card && s.has(Faction::Richese) && s.seat_of(Faction::Richese) == seat)
+  // A faction's lot (the Richese Black Market) stays in the seller's hand
+  // (the seller's only: a card another seat took meanwhile voids the sale).
+  if (lot_promises(s, seat, card))
     return card_name(card) + " is up for bid (the Richese Black Market): it stays in hand until its auction ends";
   if (s.phase == Phase::Bidding && s.bidding.karama_bid && s.bidding.high_bidder == seat && is_karama(s, me_at(s, seat), card))
     return "your high bid was made with a Karama: your Karama cards stay in hand until the card is sold (3.01.11.04)";
@@ -986,16 +986,13 @@ bool may_hold_karama(const GameState& s, Faction f) {
   int gone = 0;
   for (int i = 0; i < s.treachery_discard.n; ++i)
     if (kind_of(s.treachery_discard.ids[i]) == TreacheryKind::Karama) ++gone;
-  // The base deck's Karama cards, and the Richese Karama while it can be
-  // held: its set in the game, the Richese seated (only they sell or take
-  // from the cache) and it not removed from the game (public).
+  // The base deck's Karama cards, and the Richese Karama while it can reach
+  // a hand: its set in the game and a faction seated that sells its cache
+  // (lots_sold). (Removed from the game, it is still counted: a question
+  // more, nothing revealed.)
   int copies = data::treachery_kind_count(TreacheryKind::Karama);
-  if ((data::card_sets_in(s.modules, data::CardPlace::RicheseCache) & (1u << static_cast<int>(data::CardSet::Richese))) &&
-      s.has(Faction::Richese)) {
-    bool removed = false;
-    for (int i = 0; i < s.richese.removed.n; ++i) removed = removed || kind_of(s.richese.removed.ids[i]) == TreacheryKind::Karama;
-    if (!removed) ++copies;
-  }
+  if ((data::card_sets_in(s.modules, data::CardPlace::RicheseCache) & (1u << static_cast<int>(data::CardSet::Richese))) && lots_sold(s))
+    ++copies;
   return gone < copies;
 }
 

@@ -264,6 +264,13 @@ bool can_see_card_up_for_bid(const GameState& s, Faction f);
 // ---- 1.04 bidding (bidding.cpp), for a faction's own lots (FactionRules::BiddingStep) ----
 // The card up for bid now (a dealt card or a faction's lot), kNone8 when none.
 uint8_t current_lot_card(const GameState& s);
+// `card` in `seat`'s hand is promised to a faction's lot up for bid (the
+// Richese Black Market: hook BiddingStep::promised); it may not be played,
+// given or traded until the auction ends.
+bool lot_promises(const GameState& s, Seat seat, uint8_t card);
+// A faction in the game sells lots of its own (its cards can reach hands:
+// the Richese cache).
+bool lots_sold(const GameState& s);
 // The faction's opening step is over: deal the round's cards and go on.
 void bidding_deal(Ctx& c);
 // A faction's lot is over: the dealt cards go on (or the phase ends).
