@@ -447,27 +447,9 @@ bool read(const void* table, GameSetup* out, std::string* error) {
   // id order (with `shuffle`, create_game shuffles them). The Richese cache
   // (CHOAM & Richese) likewise, when the fields leave it empty: the cache
   // sets' cards in no hand, pile or zone.
-  const uint8_t cache_sets = data::card_sets_in(s.modules, data::CardPlace::RicheseCache);
-  if (cache_sets && s.richese.cache.empty()) {
-    bool elsewhere[data::kNumAllTreacheryCards] = {};
-    auto mark = [&](const auto& pile) {
-      for (int i = 0; i < pile.n; ++i)
-        if (pile.ids[i] < data::kNumAllTreacheryCards) elsewhere[pile.ids[i]] = true;
-    };
-    for (const auto& fs : s.f) mark(fs.hand);
-    mark(s.treachery_discard);
-    mark(s.bidding.row);
-    mark(s.battle.wheels);
-    mark(s.treachery_set_aside);
-    mark(s.harkonnen.karama_taken);
-    mark(s.treachery_played);
-    mark(s.richese.removed);
-    if (p->treachery_deck()) mark(s.treachery_deck);
-    for (int i = 0; i < data::kNumAllTreacheryCards; ++i)
-      if (((cache_sets >> static_cast<int>(data::treachery_card(static_cast<TreacheryId>(i)).set)) & 1u) && !elsewhere[i])
-        s.richese.cache.push(static_cast<uint8_t>(i));
-  }
-  if (!p->treachery_deck()) {
+  // Fills an empty `target` with the cards of `sets` that are in no hand,
+  // pile or zone (the target and the other place of this kind included).
+  auto fill = [&s](auto& target, uint8_t sets) {
     bool elsewhere[data::kNumAllTreacheryCards] = {};
     auto mark = [&](const auto& pile) {
       for (int i = 0; i < pile.n; ++i)
@@ -481,11 +463,15 @@ bool read(const void* table, GameSetup* out, std::string* error) {
     mark(s.harkonnen.karama_taken);
     mark(s.treachery_played);
     mark(s.richese.cache);
-    const uint8_t sets = data::card_sets_in(s.modules, data::CardPlace::TreacheryDeck);
+    mark(s.richese.removed);
+    mark(s.treachery_deck);
     for (int i = 0; i < data::kNumAllTreacheryCards; ++i)
       if (((sets >> static_cast<int>(data::treachery_card(static_cast<TreacheryId>(i)).set)) & 1u) && !elsewhere[i])
-        s.treachery_deck.push(static_cast<uint8_t>(i));
-  }
+        target.push(static_cast<uint8_t>(i));
+  };
+  const uint8_t cache_sets = data::card_sets_in(s.modules, data::CardPlace::RicheseCache);
+  if (cache_sets && s.richese.cache.empty()) fill(s.richese.cache, cache_sets);
+  if (!p->treachery_deck()) fill(s.treachery_deck, data::card_sets_in(s.modules, data::CardPlace::TreacheryDeck));
   if (!p->spice_deck()) {
     bool elsewhere[data::kNumSpiceCards] = {};
     for (const auto* pile : {&s.spice_discard[0], &s.spice_discard[1], &s.spice_set_aside})
