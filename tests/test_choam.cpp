@@ -748,3 +748,24 @@ TEST_CASE("CHOAM Auditor: never captured by the Harkonnen, revived as if all CHO
   CHECK(r.leaders[data::kAuditor].zone == LeaderZone::Pool);
   CHECK(r.of(kChoam).spice == 8);
 }
+
+TEST_CASE("CHOAM with a Karama high bid: its Karama cards are promised (3.01.11.04), not sold, traded or spent on the special Karama",
+          "[choam][karama][bidding]") {
+  GameState s = choam_game({kChoam, Faction::Atreides, Faction::Harkonnen}, true);
+  play_until(s, Phase::Bidding, 1);
+  REQUIRE(s.step == 0);
+  empty_hand(s, kChoam);
+  const uint8_t k1 = give(s, kChoam, data::TreacheryKind::Karama, 0);
+  const uint8_t k2 = give_another(s, kChoam, data::TreacheryKind::Karama);
+  const uint8_t other = give(s, kChoam, data::TreacheryKind::Baliset);
+  ally(s, kChoam, Faction::Atreides);
+  while (s.bidding.current != s.seat_of(kChoam)) act(s, s.faction_at(s.bidding.current), bid(s.bidding.high_bid + 1));
+  act(s, kChoam, action::Bid{.amount = 40, .karama = true, .card = k1});
+  REQUIRE(s.bidding.karama_bid);
+  CHECK(rejected(s, kChoam, action::ChoamSell{.card = k2}).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kChoam, action::ChoamKarama{.karama = k2, .cards = {other}}).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kChoam, action::ChoamTrade{.card = k2}).code == RejectCode::IllegalChoice);
+  // Its other cards are not promised.
+  act(s, kChoam, action::ChoamSell{.card = other});
+  check_custody(s);
+}

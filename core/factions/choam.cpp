@@ -354,6 +354,17 @@ bool blocks_free_revival(const GameState& s, Faction f) {
 
 uint8_t live_ally(const GameState& s) { return ally_in_game(s, kMe); }
 
+// A card of `seat`'s hand that is promised now: a lot up for bid (the Richese
+// Black Market), or a Karama while that seat's high bid was made with a
+// Karama (3.01.11.04: its Karama cards stay in hand until the sale).
+std::optional<std::string> promised(const GameState& s, Seat seat, uint8_t card) {
+  if (lot_promises(s, seat, card)) return std::string(data::treachery_card(card).name) + " is up for bid: it stays in hand until its auction ends";
+  if (s.phase == Phase::Bidding && s.bidding.karama_bid && s.bidding.high_bidder == seat && current_lot_card(s) != kNone8 &&
+      counts_as_karama(s, s.faction_at(seat), card))
+    return std::string("the high bid was made with a Karama: the Karama cards stay in hand until the card is sold (3.01.11.04)");
+  return std::nullopt;
+}
+
 std::optional<Rejection> trade_validate(const GameState& s, Seat seat, const action::ChoamTrade& a) {
   const auto& c = s.choam;
   const uint8_t ally = live_ally(s);
@@ -366,6 +377,7 @@ std::optional<Rejection> trade_validate(const GameState& s, Seat seat, const act
     if (ally == kNoFaction) return reject(RejectCode::IllegalChoice, "CHOAM trades cards only with its ally, and it has none");
     if (a.card >= data::kNumAllTreacheryCards || !s.of(kMe).hand.contains(a.card))
       return reject(RejectCode::IllegalChoice, "CHOAM offers a card from its own hand");
+    if (auto why = promised(s, seat, a.card)) return reject(RejectCode::IllegalChoice, *why);
     if (s.f[ally].hand.empty()) return reject(RejectCode::IllegalChoice, "the ally holds no card to trade (both must hold a card)");
     if (s.rulings.is(RulingId::ChoamTradeLimit, 0) && c.traded_turn == s.turn)
       return reject(RejectCode::IllegalChoice, "CHOAM and its ally have traded a card this turn already (ruling choam_trade_limit)");
@@ -377,8 +389,7 @@ std::optional<Rejection> trade_validate(const GameState& s, Seat seat, const act
   if (a.card == kNone8) return std::nullopt;
   if (a.card >= data::kNumAllTreacheryCards || !s.f[ally].hand.contains(a.card))
     return reject(RejectCode::IllegalChoice, "the ally answers with a card from its own hand");
-  if (lot_promises(s, s.seat_of(static_cast<Faction>(ally)), a.card))  // the Richese ally's Black Market card, up for bid
-    return reject(RejectCode::IllegalChoice, "that card is up for bid (the Richese Black Market): it stays in hand until its auction ends");
+  if (auto why = promised(s, seat, a.card)) return reject(RejectCode::IllegalChoice, *why);  // e.g. the Richese ally's Black Market card
   // Whether CHOAM still holds the offered card is CHOAM's secret: a stale
   // offer is accepted here and exchanges nothing (trade_apply).
   return std::nullopt;
@@ -471,6 +482,7 @@ std::optional<Rejection> anytime_validate(const GameState& s, Seat seat, const A
   if (card >= data::kNumAllTreacheryCards || !s.of(kMe).hand.contains(card))
     return reject(RejectCode::IllegalChoice, "CHOAM sells a card from its own hand");
   if (auto why = ability_blocked(s, kMe, Ability::ChoamDiscarding)) return reject(RejectCode::IllegalChoice, *why);
+  if (auto why = promised(s, seat, card)) return reject(RejectCode::IllegalChoice, *why);
   if (price(s, card) == 0)
     return reject(RejectCode::IllegalChoice, std::string(data::treachery_card(card).name) +
                                                  " is neither worthless nor one of two copies of the same card (projectile and poison "
@@ -607,6 +619,10 @@ std::optional<Rejection> karama_validate(const GameState& s, const action::Choam
   if (a.karama >= data::kNumAllTreacheryCards || !hand.contains(a.karama) || kind_of(a.karama) != TreacheryKind::Karama)
     return reject(RejectCode::IllegalChoice, "the special Karama discards a Karama card from CHOAM's hand (karama)");
   if (a.cards.empty()) return reject(RejectCode::IllegalChoice, "name the cards to discard with the Karama, 3 spice each (cards)");
+  if (auto why = promised(s, s.seat_of(kMe), a.karama)) return reject(RejectCode::IllegalChoice, *why);
+  for (uint8_t card : a.cards)
+    if (card < data::kNumAllTreacheryCards)
+      if (auto why = promised(s, s.seat_of(kMe), card)) return reject(RejectCode::IllegalChoice, *why);
   for (int i = 0; i < a.cards.size(); ++i) {
     const uint8_t card = a.cards[i];
     if (card >= data::kNumAllTreacheryCards || !hand.contains(card) || card == a.karama)
