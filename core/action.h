@@ -83,8 +83,9 @@ enum class ActionKind : uint8_t {
   RicheseCacheTiming = 40,
   RicheseBuy = 41,
   RicheseGift = 42,
+  RicheseReveal = 43,
 };
-inline constexpr int kMaxActionKind = 42;
+inline constexpr int kMaxActionKind = 43;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -192,6 +193,7 @@ struct Ship {
   bool to_reserves = false;
   bool advisors = false;
   uint16_t ally_pays = 0;
+  uint8_t no_field = kNone8;  // CHOAM & Richese: ship the No-Field token of this value (0, 3 or 5) instead of forces
   MENTAT_ACTION_KIND(Ship);
 };
 struct Move {
@@ -368,6 +370,7 @@ struct RicheseGift {
   TreacheryId card = kNone8;  // a Richese card from Richese's hand, to its ally
   MENTAT_ACTION_KIND(RicheseGift);
 };
+struct RicheseReveal { MENTAT_ACTION_KIND(RicheseReveal); };  // the concealed No-Field turned face up (before the Battle phase)
 
 #undef MENTAT_ACTION_KIND
 
@@ -381,7 +384,7 @@ using ActionVariant =
                  action::GuildTiming, action::WormRide, action::BattlePlan, action::ChooseBattle, action::CallTraitor, action::SetRulings,
                  action::Prescience, action::PrescienceAnswer, action::Voice, action::GiveSpice, action::KeepCards, action::AllyPermission,
                  action::ChoamSell, action::ChoamInflation, action::ChoamCard, action::ChoamTrade, action::ChoamSupport,
-                 action::ChoamKarama, action::RicheseLot, action::RicheseCacheTiming, action::RicheseBuy, action::RicheseGift>;
+                 action::ChoamKarama, action::RicheseLot, action::RicheseCacheTiming, action::RicheseBuy, action::RicheseGift, action::RicheseReveal>;
 static_assert(std::variant_size_v<ActionVariant> == kMaxActionKind + 1, "one alternative per union tag");
 
 namespace detail {

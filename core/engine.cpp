@@ -18,7 +18,7 @@ std::string_view action_kind_name(ActionKind k) {
       "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide", "BattlePlan", "ChooseBattle",
       "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice", "GiveSpice", "KeepCards",
       "AllyPermission", "ChoamSell", "ChoamInflation", "ChoamCard", "ChoamTrade", "ChoamSupport", "ChoamKarama",
-      "RicheseLot", "RicheseCacheTiming", "RicheseBuy", "RicheseGift"};
+      "RicheseLot", "RicheseCacheTiming", "RicheseBuy", "RicheseGift", "RicheseReveal"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }

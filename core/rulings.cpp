@@ -226,6 +226,37 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        {"retry", "not_this_phase"}, 0,
        "seeds RICHESE_GIFT_ENGINE_AUDIT (canceled gift retry): the cancellation stops that one offer and a new offer gets a "
        "fresh response; the stricter reading keeps the older once-a-phase block"},
+      {RulingId::NoFieldFaceUp, "no_field_face_up",
+       "CHOAM & Richese: how long does a revealed No-Field token stay face up (unusable for the next shipment)?",
+       {"until_placed", "until_revealed"}, 0,
+       "seeds RICHESE_NO_FIELD_RULES (pure model contract): placing another token releases the face-up one, so only the "
+       "token shipped last is barred; treachery.online and DuneBot bar the last revealed value until another is revealed"},
+      {RulingId::NoFieldPool, "no_field_pool",
+       "CHOAM & Richese: the highest dial of the Richese in a battle with their concealed No-Field and forces?",
+       {"additive", "reserve_cap"}, 0,
+       "reference RP-no-field-mixed-pool (seeds boundary 2): both programs and the seeds add the forces present to "
+       "min(value, reserves); the FAQ sentence read literally caps the whole dial by the reserves"},
+      {RulingId::NoFieldWorm, "no_field_worm",
+       "CHOAM & Richese: a worm devours the territory of a concealed No-Field?",
+       {"revealed", "ignored"}, 0,
+       "reference RP-no-field-worm: the seeds and treachery.online reveal it and devour its forces; DuneBot leaves the "
+       "token concealed"},
+      {RulingId::NoFieldAllyZero, "no_field_ally_zero",
+       "CHOAM & Richese: may the Richese's ally ship with the 0 No-Field token?",
+       {"allowed", "three_or_five"}, 0,
+       "reference RP-ally-no-field-zero: DuneBot offers 0, 3 and 5; treachery.online only 3 and 5; the seeds are silent"},
+      {RulingId::NoFieldDestroyed, "no_field_destroyed",
+       "CHOAM & Richese: a concealed No-Field destroyed (storm, worm, explosion) when the reserves hold fewer forces than "
+       "its value?",
+       {"capped", "shortfall_from_territory"}, 0,
+       "reference RP-no-field-destroyed-reserve-cap (seeds boundary 1): both programs lose min(value, reserves); the "
+       "destruction sentence without the reserve clause, read as a number of forces to lose, takes the rest from the "
+       "Richese's other forces in the territory"},
+      {RulingId::NoFieldPrescience, "no_field_prescience",
+       "CHOAM & Richese: may the Atreides' Prescience ask the dial of a battle plan of the Richese's concealed No-Field?",
+       {"no_dial", "any_element"}, 0,
+       "reference RP-no-field-atreides (seeds boundary 3): treachery.online and the seeds forbid the dial; DuneBot has no "
+       "restriction"},
   }};
   return r;
 }

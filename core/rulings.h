@@ -67,8 +67,14 @@ enum class RulingId : uint8_t {
   RicheseBuyFullHand = 48,        // the special Karama purchase: needs a free hand slot, or allowed with a full hand
   RicheseGiftTiming = 49,         // the Richese gift to its ally: at any time, or not during the Bidding phase
   RicheseGiftRetry = 50,          // a Karama-cancelled Richese gift: offered again in the same phase, or not that card again this phase
+  NoFieldFaceUp = 51,             // the face-up No-Field: back to the supply when another is placed, or when another is revealed
+  NoFieldPool = 52,               // a battle with a No-Field and forces: forces + min(value, reserves), or that capped by the reserves
+  NoFieldWorm = 53,               // a worm where the No-Field is: revealed and devoured, or the token ignored
+  NoFieldAllyZero = 54,           // the ally's No-Field shipment: 0, 3 or 5, or 3 and 5 only
+  NoFieldDestroyed = 55,          // a destroyed No-Field with reserves short: the reserves only, or the shortfall from the territory
+  NoFieldPrescience = 56,         // the Atreides' Prescience against a No-Field battle: not the dial, or any element
 };
-inline constexpr int kNumRulings = 51;
+inline constexpr int kNumRulings = 57;
 
 struct RulingInfo {
   RulingId id;

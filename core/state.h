@@ -355,6 +355,10 @@ enum class TokenZone : uint8_t {
   Board = 1,     // face down on the board at NoFieldToken::location (standing for forces)
   Revealed = 2,  // face up by the Richese shield: the last revealed, not usable next
 };
+// On the board, the token is also the Richese's special force at its
+// location (GameState::forces[Richese][location][1] == 1): one force for
+// occupancy, collection, control, movement and battle; the Richese have no
+// other special forces (core/factions/richese_no_field.cpp).
 struct NoFieldToken {
   TokenZone zone = TokenZone::Reserve;
   uint8_t location = kNone8;  // LocationId while on the board
@@ -391,6 +395,11 @@ struct RicheseState {
     uint8_t silent_bid[kMaxSeats] = {};  // silent: each seat's bid, SECRET (its own seat) until all are in
     uint8_t after_row = 0;       // 1 while the lot follows the dealt cards (the phase ends after it); public
   } bidding;
+  // The Battle phase's No-Field record (core/factions/richese_no_field.cpp); cleared with the battle.
+  struct Battle {
+    uint8_t no_field = 0;  // 1 + the battle side whose concealed No-Field was in this battle (kept after its reveal); public
+    uint8_t revealed = 0;  // forces it became at the plans' reveal; public (the reveal is public)
+  } battle;
 };
 
 // Leader Skill cards (CHOAM & Richese, ids 0..13).
@@ -582,6 +591,7 @@ inline void clear_battle_scratch(GameState& s) {
   s.atreides.battle = {};
   s.bene_gesserit.battle = {};
   s.harkonnen.battle = {};
+  s.richese.battle = {};
 }
 
 // Spice movements: every change of spice names its source and destination.

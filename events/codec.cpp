@@ -73,7 +73,7 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
     }
     case ActionKind::Ship: {
       const auto& a = action.as<action::Ship>();
-      return fb::CreateShip(b, a.to, a.forces, a.special, a.from, a.to_reserves, a.advisors, a.ally_pays).Union();
+      return fb::CreateShip(b, a.to, a.forces, a.special, a.from, a.to_reserves, a.advisors, a.ally_pays, a.no_field).Union();
     }
     case ActionKind::Move: {
       const auto& a = action.as<action::Move>();
@@ -162,6 +162,7 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
       return fb::CreateRicheseBuy(b, a.karama, a.card).Union();
     }
     case ActionKind::RicheseGift: return fb::CreateRicheseGift(b, action.as<action::RicheseGift>().card).Union();
+    case ActionKind::RicheseReveal: return fb::CreateRicheseReveal(b).Union();
     case ActionKind::None: break;
   }
   return 0;
@@ -294,7 +295,8 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
                        .from = t->from(),
                        .to_reserves = t->to_reserves(),
                        .advisors = t->advisors(),
-                       .ally_pays = t->ally_pays()});
+                       .ally_pays = t->ally_pays(),
+                       .no_field = t->no_field()});
       break;
     }
     case fb::Action::Move: {
@@ -422,6 +424,7 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
       break;
     }
     case fb::Action::RicheseGift: out->emplace(action::RicheseGift{.card = table<fb::RicheseGift>(obj)->card()}); break;
+    case fb::Action::RicheseReveal: out->emplace(action::RicheseReveal{}); break;
     case fb::Action::NONE: *out = Action{}; break;
   }
   if (!ok) {

@@ -255,7 +255,19 @@ std::optional<Violation> check_invariants(const GameState& s) {
   for (int fi = 0; fi < kNumFactions; ++fi) {
     const auto fa = static_cast<Faction>(fi);
     if (!s.has(fa)) continue;
-    const int total = s.forces_total(fa);
+    int total = s.forces_total(fa);
+    if (fa == Faction::Richese) {  // the special force on the board is the No-Field token (core/state.h), not a force
+      const auto& rf = s.of(fa);
+      if (rf.reserves[1] || rf.tanks[1]) return Violation{"no_field", "the Richese have special forces off the board (only the No-Field token is one)"};
+      for (int l = 0; l < data::kNumLocations; ++l) {
+        const int marker = s.forces_at(fa, static_cast<LocationId>(l), 1);
+        bool token_here = false;
+        for (const auto& t : s.richese.no_field) token_here = token_here || (t.zone == TokenZone::Board && t.location == l);
+        if (marker != (token_here ? 1 : 0))
+          return Violation{"no_field", fmt::format("the Richese special force at {} does not match the No-Field token", data::location(static_cast<LocationId>(l)).name)};
+        total -= marker;
+      }
+    }
     if (total != data::faction_setup(fa).forces_total)
       return Violation{"forces", fmt::format("{} has {} forces, not {}", faction_name(fa), total, data::faction_setup(fa).forces_total)};
   }

@@ -135,6 +135,15 @@ bool prescience_opens(Ctx& c) {
   return true;
 }
 
+// The target's dial may not be asked (hook force_token: a battle of the Richese
+// concealed No-Field, ruling no_field_prescience).
+bool dial_hidden(const GameState& s) {
+  const Seat target = battle_target_of(s, kMe);
+  if (target < 0) return false;
+  const auto h = faction_rules(s.faction_at(target)).force_token.dial_hidden;
+  return h && h(s, target == s.battle.aggressor ? 0 : 1);
+}
+
 std::optional<Rejection> prescience_validate(const GameState& s, Seat seat, const Action& a) {
   const bool asked = has_bit(s.waiting, seat);
   if (s.step == kPrescience) {
@@ -145,6 +154,8 @@ std::optional<Rejection> prescience_validate(const GameState& s, Seat seat, cons
       if (auto why = ability_blocked(s, kMe, Ability::AtreidesPrescience)) return reject(RejectCode::IllegalChoice, *why);
     if (a.kind() == ActionKind::Prescience && a.as<action::Prescience>().element > kDial)
       return reject(RejectCode::Malformed, "Prescience asks for element 0 (leader), 1 (weapon), 2 (defense) or 3 (number dialed)");
+    if (a.kind() == ActionKind::Prescience && a.as<action::Prescience>().element == kDial && dial_hidden(s))
+      return reject(RejectCode::IllegalChoice, "the dial of a No-Field battle may not be asked (ruling no_field_prescience)");
     return std::nullopt;
   }
   if (a.kind() != ActionKind::PrescienceAnswer)
@@ -186,7 +197,7 @@ void prescience_decisions(const GameState& s, Seat seat, std::vector<Decision>& 
                            "Prescience (2.01.08): make " + std::string(faction_name(s.faction_at(target))) +
                                " reveal one element of its battle plan in " + territory_name(s.battle.territory) +
                                ": 0 leader, 1 weapon, 2 defense, 3 number dialed",
-                           0, kDial, {kLeader, kWeapon, kDefense, kDial}});
+                           0, kDial, dial_hidden(s) ? std::vector<uint16_t>{kLeader, kWeapon, kDefense} : std::vector<uint16_t>{kLeader, kWeapon, kDefense, kDial}});
     out.push_back(Decision{ActionKind::Pass, "Do not use Prescience in this battle", 0, 0, {}});
     return;
   }
@@ -204,7 +215,7 @@ void prescience_decisions(const GameState& s, Seat seat, std::vector<Decision>& 
 void prescience_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (s.step == kPrescience) {
     for (uint8_t e = kLeader; e <= kDial && !ability_cancelled(s, kMe, Ability::AtreidesPrescience); ++e)
-      out.push_back(action::Prescience{.element = e});
+      if (e != kDial || !dial_hidden(s)) out.push_back(action::Prescience{.element = e});
     out.push_back(pass());
     return;
   }

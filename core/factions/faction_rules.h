@@ -94,6 +94,38 @@ struct FactionRules {
   // advisors are ordinary forces in the tanks).
   bool specials_tank_as_regular = false;
 
+  // ---- a hidden-value token that stands for forces (the Richese No-Field,
+  // core/factions/richese_no_field.cpp) ----
+  // While the faction's token is on the board it is the faction's special
+  // force at its location (one force wherever forces are counted); the
+  // faction has no other special forces. The phases call these hooks of the
+  // faction whose special force they touch; null `destroyed`: no token.
+  struct ForceToken {
+    // Ship.no_field: why `shipper`'s shipment with a token is refused, after
+    // the phase's destination checks (the cost is one force's); `ship` makes
+    // it once paid (the shipper is the faction or its ally).
+    std::optional<Rejection> (*check_ship)(const GameState& s, Faction shipper, const action::Ship& a) = nullptr;
+    void (*ship)(GameState& s, Faction shipper, const action::Ship& a) = nullptr;
+    Ability ability = Ability::None;  // 3.01.11: the ability a token shipment uses
+    // The token at `loc` is destroyed with the forces there (forces_to_tanks:
+    // storm, worm, explosions, Family Atomics, 1.06.07): it is revealed first;
+    // returns the regular forces it became at `loc`, which the caller destroys too.
+    int (*destroyed)(GameState& s, LocationId loc) = nullptr;
+    // The token at `loc` is revealed (Trip to Gamont): returns the forces it became there.
+    int (*reveal)(GameState& s, LocationId loc) = nullptr;
+    // A group with the token moved from `from` to `to` (apply_move).
+    void (*moved)(GameState& s, LocationId from, LocationId to) = nullptr;
+    // 1.07.04.02: the faction's highest dial in the battle's area when its
+    // token is there (`n`: the dial counting the token as one force).
+    int (*max_dial)(const GameState& s, TerritoryId t, uint8_t area, int n) = nullptr;
+    // 1.07.05: the plans are revealed: the token in the battle becomes forces.
+    void (*plans_revealed)(Ctx& c) = nullptr;
+    // True when the dial of battle side `side` may not be asked (2.01.08 Prescience).
+    bool (*dial_hidden)(const GameState& s, int side) = nullptr;
+    // 1.02.05: true when a worm leaves the token (not its forces) where it is.
+    bool (*worm_ignores)(const GameState& s) = nullptr;
+  } force_token;
+
   // ---- 1.01 storm (storm.cpp) ----
   // 2.04.13: the storm card this faction's deck deals this turn (from turn
   // 2: the sectors the storm moves), or -1 when the dials move it.

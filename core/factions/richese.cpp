@@ -51,6 +51,7 @@
 #include <string>
 
 #include "core/factions/faction_rules.h"
+#include "core/factions/richese_no_field.h"
 #include "core/rules/battle_abilities.h"
 
 namespace mentat::rules {
@@ -540,7 +541,7 @@ void step_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 // ---- any time: the special Karama purchase, the gift ---------------------------
 
-bool owns(ActionKind k) { return k == ActionKind::RicheseBuy || k == ActionKind::RicheseGift; }
+bool owns(ActionKind k) { return k == ActionKind::RicheseBuy || k == ActionKind::RicheseGift || k == ActionKind::RicheseReveal; }
 
 // The faction paid for a purchased treachery card (2.03.04: the Emperor), or kNoFaction.
 uint8_t card_payee(const GameState& s) {
@@ -671,12 +672,17 @@ void gift_apply(Ctx& c, Seat seat, const action::RicheseGift& a) {
 std::optional<Rejection> anytime_validate(const GameState& s, Seat seat, const Action& a) {
   if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only the Richese buy from their cache or give Richese cards (CHOAM & Richese)");
   if (const auto* buy = a.get_if<action::RicheseBuy>()) return buy_validate(s, *buy);
+  if (a.kind() == ActionKind::RicheseReveal) return no_field_reveal_validate(s);
   return gift_validate(s, a.as<action::RicheseGift>());
 }
 
 void anytime_apply(Ctx& c, Seat seat, const Action& a) {
   if (const auto* buy = a.get_if<action::RicheseBuy>()) {
     buy_apply(c.s, *buy);
+    return;
+  }
+  if (a.kind() == ActionKind::RicheseReveal) {
+    no_field_reveal_apply(c.s);
     return;
   }
   gift_apply(c, seat, a.as<action::RicheseGift>());
@@ -711,6 +717,8 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
     }
   }
   if (!buy.options.empty()) out.push_back(std::move(buy));
+  if (!no_field_reveal_validate(s))
+    out.push_back(Decision{ActionKind::RicheseReveal, "Reveal your No-Field token: it becomes that many of your reserves where it is (RicheseReveal)", 0, 0, {}});
   if (!gift.options.empty()) out.push_back(std::move(gift));
 }
 
@@ -720,6 +728,7 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   anytime_candidates(s, all);
   for (const auto& a : all)
     if (!anytime_validate(s, seat, a)) out.push_back(a);
+  if (!no_field_reveal_validate(s)) out.push_back(action::RicheseReveal{});
 }
 
 // 3.01.11.02: a prevented gift waits for the turn's end (the Mentat Pause).
@@ -733,6 +742,7 @@ constexpr AbilityInfo kAbilities[] = {
     {Ability::RicheseCache, kMe, "Richese cache", "auctioning a card of the Richese cache", ActionKind::RicheseLot},
     {Ability::RicheseBlackMarket, kMe, "Richese advanced", "the Black Market (a card of the Richese hand sold first)", ActionKind::RicheseLot},
     {Ability::RicheseGift, kMe, "Richese alliance", "giving the ally a Richese card", ActionKind::RicheseGift},
+    {Ability::RicheseNoField, kMe, "Richese No-Field", "shipping with a No-Field token", ActionKind::Ship},
 };
 
 constexpr FactionRules make() {
@@ -741,6 +751,9 @@ constexpr FactionRules make() {
   r.bidding_step = {begins, lots, first_lot, row_done, step_validate, step_apply, step_decisions, step_legal, lot_card, promised};
   r.anytime = {owns, anytime_validate, anytime_apply, anytime_decisions, anytime_legal};
   r.mentat_pause_step = {pause_begins, nullptr, nullptr, nullptr, nullptr, ""};
+  r.force_token = {no_field::check_ship, no_field::ship,         Ability::RicheseNoField, no_field::destroyed,
+                   no_field::reveal,     no_field::moved,        no_field::max_dial,      no_field::plans_revealed,
+                   no_field::dial_hidden, no_field::worm_ignores};
   return r;
 }
 

@@ -253,6 +253,7 @@ int max_dial(const GameState& s, Faction me, Faction opp, TerritoryId t, uint8_t
     n += s.forces_at(me, loc, 0);
     if (specials_fight(s, me)) n += worth * s.forces_at(me, loc, 1);
   });
+  if (const auto h = faction_rules(me).force_token.max_dial) n = h(s, t, area, n);  // the Richese No-Field
   return std::min(n, 255);
 }
 
@@ -707,6 +708,8 @@ void reveal(Ctx& c) {
       else *card = kNone8;  // no longer in the hand: not played
     }
   }
+  for (int i = 0; i < 2; ++i)  // a token in the battle becomes forces (the Richese No-Field)
+    if (const auto h = faction_rules(faction_of_side(s, i)).force_token.plans_revealed) h(c);
   s.last_wheels[0] = static_cast<uint8_t>(b.aggressor);  // 1.01.02
   s.last_wheels[1] = static_cast<uint8_t>(b.defender);
   s.step = kTraitors;

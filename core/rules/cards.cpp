@@ -360,6 +360,7 @@ void keep_pending(GameState& s, Window& w, const Action& pending) {
     w.act_special = ship->special;
     w.act_flags = static_cast<uint8_t>((ship->to_reserves ? 1 : 0) | (ship->advisors ? 2 : 0));
     w.act_amount2 = ship->ally_pays;
+    w.act_value = static_cast<uint8_t>(ship->no_field == kNone8 ? 0 : ship->no_field + 1);  // 0: no token
   } else if (const auto* move = pending.get_if<action::Move>()) {  // 2.04.06: the placements wait in the state
     w.act_to = move->to;
     w.act_flags = move->flip ? 1 : 0;
@@ -419,7 +420,8 @@ Action pending_action(const GameState& s, const Window& w) {
                        .from = w.act_from,
                        .to_reserves = (w.act_flags & 1) != 0,
                        .advisors = (w.act_flags & 2) != 0,
-                       .ally_pays = w.act_amount2};
+                       .ally_pays = w.act_amount2,
+                       .no_field = static_cast<uint8_t>(w.act_value == 0 ? kNone8 : w.act_value - 1)};
     case ActionKind::Move: {
       action::Move m{.to = w.act_to, .flip = (w.act_flags & 1) != 0};
       for (int i = 0; i < s.pending_move_n && i < kMaxPlacements; ++i)

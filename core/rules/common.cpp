@@ -87,6 +87,13 @@ uint8_t draw_treachery(Ctx& c) {
 }
 
 void forces_to_tanks(GameState& s, Faction f, LocationId loc, int regular, int special) {
+  // The faction's token among them (the Richese No-Field, hook force_token) is
+  // revealed first: the forces it becomes are destroyed with the rest.
+  if (special > 0)
+    if (const auto h = faction_rules(f).force_token.destroyed) {
+      regular += h(s, loc);
+      special = 0;
+    }
   auto& fs = s.of(f);
   s.forces_at(f, loc, 0) = static_cast<uint8_t>(s.forces_at(f, loc, 0) - regular);
   s.forces_at(f, loc, 1) = static_cast<uint8_t>(s.forces_at(f, loc, 1) - special);

@@ -124,8 +124,9 @@ enum class Ability : uint8_t {
   RicheseCache = 37,       // the cache lot: no cache card is sold in the next Bidding phase (all its cards are dealt)
   RicheseBlackMarket = 38, // advanced: no Black Market in the next Bidding phase
   RicheseGift = 39,        // alliance: a Richese card to the ally (RicheseGift; cancelled as it is given, or prevented)
+  RicheseNoField = 40,     // shipping with a No-Field token (Ship.no_field; cancelled as it is used, or prevented)
 };
-inline constexpr int kNumAbilities = 40;
+inline constexpr int kNumAbilities = 41;
 static_assert(kNumAbilities <= 64, "GameState::prevented and prevented_hi hold one bit per ability");
 // 3.01.11.02: is ability `ab` of faction f prevented (GameState::prevented, prevented_hi)?
 inline bool prevented_bit(const GameState& s, int f, int ab) {

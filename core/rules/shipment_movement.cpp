@@ -120,6 +120,17 @@ bool advisors_limited(const GameState& s) { return s.rulings.is(RulingId::Adviso
 
 // ---- shipment ----------------------------------------------------------------
 
+// The token a shipment may carry instead of forces (hook force_token: the
+// Richese No-Field, in a game with the Richese), or null.
+const FactionRules::ForceToken* shipping_token(const GameState& s) {
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto& r = faction_rules(static_cast<Faction>(fi)); r.force_token.check_ship && s.has(static_cast<Faction>(fi)))
+      return &r.force_token;
+  return nullptr;
+}
+// Forces a shipment pays for: a token is priced as one force.
+int priced_forces(const action::Ship& a) { return a.no_field != kNone8 ? 1 : a.forces + a.special; }
+
 // Hooks ship_half_price / ship_cross (2.06.06 / 2.06.09, 2.06.05.02 / 2.06.10).
 bool guild_rates(const GameState& s, Faction f) {
   const Ability a = team_ability(s, f, &FactionRules::ship_half_price);
@@ -139,8 +150,8 @@ int shipment_cost(const GameState& s, Faction f, LocationId to, int n) {
 bool uses_half_price(const GameState& s, Faction me, const action::Ship& a) {
   if (!guild_rates(s, me) || karama_shipment(s, me) || a.to_reserves || faction_rules(me).sends_from_reserves || a.to >= kNumLocations)
     return false;
-  const int full = (a.forces + a.special) * (is_stronghold_loc(a.to) ? 1 : 2);
-  return shipment_cost(s, me, a.to, a.forces + a.special) < full;
+  const int full = priced_forces(a) * (is_stronghold_loc(a.to) ? 1 : 2);
+  return shipment_cost(s, me, a.to, priced_forces(a)) < full;
 }
 int off_planet_cost(int n) { return (n + 1) / 2; }  // 2.06.07
 
@@ -193,7 +204,7 @@ std::optional<Rejection> check_destination(const GameState& s, Faction me, Locat
 
 // The spice a shipment costs in all (0 for the Fremen's free sending).
 int total_cost(const GameState& s, Faction me, const action::Ship& a) {
-  const int n = a.forces + a.special;
+  const int n = priced_forces(a);
   switch (ship_kind(me, a)) {
     case ShipKind::OffPlanet: return off_planet_cost(n);
     case ShipKind::FremenSend: return 0;
@@ -236,6 +247,21 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const action
   // The shipper's spice plus the ally's (checked) share must cover the cost.
   FactionState fs = s.of(me);
   fs.spice = static_cast<uint16_t>(fs.spice + a.ally_pays);
+  if (a.no_field != kNone8) {  // a token instead of forces (hook force_token), priced as one force
+    const auto* token = shipping_token(s);
+    if (!token) return reject(RejectCode::IllegalChoice, "there are No-Field tokens only in a game with the Richese (CHOAM & Richese)");
+    if (a.forces || a.special || a.from != kNone8 || a.to_reserves || a.advisors)
+      return reject(RejectCode::IllegalChoice, "a No-Field shipment carries the token alone, from off-planet (forces, special, from, to_reserves and advisors stay unset)");
+    if (faction_rules(me).sends_from_reserves)
+      return reject(RejectCode::IllegalChoice, "the Fremen do not ship from off-planet (2.04.05): no No-Field shipment for them");
+    if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
+    if (auto r = check_destination(s, me, a.to, false)) return r;
+    if (auto r = token->check_ship(s, me, a)) return r;
+    const int cost = shipment_cost(s, me, a.to, 1);
+    if (cost > fs.spice)
+      return reject(RejectCode::NotEnoughSpice, "this No-Field shipment costs " + std::to_string(cost) + " spice (one force's) and you have " + with_ally(fs.spice, a.ally_pays));
+    return std::nullopt;
+  }
   const int n = a.forces + a.special;
   if (n == 0) return reject(RejectCode::Malformed, "a shipment must carry at least one force");
   if (a.advisors) return reject(RejectCode::IllegalChoice, "forces are always shipped as fighters (2.02.13); advisors only come with Spiritual Advisors");
@@ -251,6 +277,8 @@ std::optional<Rejection> check_ship(const GameState& s, Faction me, const action
       return reject(RejectCode::IllegalChoice, "only the Spacing Guild and its ally may ship from one territory to another (2.06.05.02, 2.06.10)");
     if (a.forces > s.forces_at(me, a.from, 0) || a.special > s.forces_at(me, a.from, 1))
       return reject(RejectCode::IllegalChoice, "you do not have those forces in " + loc_name(a.from));
+    if (a.special && faction_rules(me).force_token.destroyed)  // the Richese No-Field moves, never ships, on the board
+      return reject(RejectCode::IllegalChoice, "a No-Field token on the board is not shipped again; it moves as a force");
     if (s.in_storm(a.from))
       return reject(RejectCode::Storm, loc_name(a.from) + " is in the storm: no shipment out of a sector in storm (1.06.03.04)");
     if (kind == ShipKind::OffPlanet) {
@@ -310,6 +338,17 @@ bool visit_ship_candidates(const GameState& s, Faction me, bool full, Emit&& emi
       }
     }
   }
+  if (const auto* token = shipping_token(s)) {  // a No-Field token instead of forces
+    for (uint8_t v : kNoFieldValues) {
+      action::Ship t;
+      t.no_field = v;
+      if (token->check_ship(s, me, t)) continue;
+      for (int l = 0; l < kNumLocations; ++l) {
+        t.to = static_cast<LocationId>(l);
+        if (emit(static_cast<const action::Ship&>(t))) return true;
+      }
+    }
+  }
   const bool cross = may_cross_ship(s, me), off = faction_rules(me).ship_off_planet != Ability::None;
   if (!cross && !off) return false;
   for (int l = 0; l < kNumLocations; ++l) {
@@ -351,7 +390,7 @@ void ship_candidates(const GameState& s, Faction me, bool full, std::vector<acti
 // 2.06.07, 1.10.02.06), outside the
 // Fremen range (2.04.05). Keep in step with check_ship.
 bool surely_rejected_ship(const GameState& s, Faction me, const action::Ship& a) {
-  const int n = a.forces + a.special;
+  const int n = priced_forces(a);
   const int can_pay = s.of(me).spice + ally_allowance(s, me);  // 1.10.02.06: the ally may pay a share
   switch (ship_kind(me, a)) {
     case ShipKind::OffPlanet: return off_planet_cost(n) > can_pay;
@@ -745,7 +784,7 @@ int own_share(const GameState& s, Faction me, const action::Ship& a, int cost) {
 
 void apply_ship(GameState& s, Faction me, const action::Ship& a) {
   auto& fs = s.of(me);
-  const int n = a.forces + a.special;
+  const int n = priced_forces(a);
   const ShipKind kind = ship_kind(me, a);
   switch (kind) {
     case ShipKind::OffPlanet:
@@ -789,6 +828,10 @@ void apply_ship(GameState& s, Faction me, const action::Ship& a) {
       s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
       s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + a.special);
       if (kind == ShipKind::FremenSend) faction_rules(me).sent(s, a);  // 2.04.17
+      if (a.no_field != kNone8) {  // the token arrives (hook force_token); 1.14.05 does not take it back
+        shipping_token(s)->ship(s, me, a);
+        s.shipmove.last_to = kNone8;
+      }
       break;
     }
   }
@@ -819,6 +862,9 @@ void apply_move(GameState& s, Faction me, const action::Move& a) {
   }
   s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + reg);
   s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + spec);
+  if (const auto h = faction_rules(me).force_token.moved)  // the faction's token moves as a force (the No-Field)
+    for (int i = 0; i < a.from.size(); ++i)
+      if (a.from[i].special) h(s, a.from[i].location, a.to);
   s.of(me).moved = 1;
   s.shipmove.last_to = kNone8;  // 1.14.05: the shipment can no longer be cancelled
 }
@@ -854,7 +900,7 @@ void after_shipment(Ctx& c, Faction me, const Action& a) {
 void consume_shipping_preventions(GameState& s, Faction me) {
   for (int fi = 0; fi < kNumFactions; ++fi) {
     const auto& r = faction_rules(static_cast<Faction>(fi));
-    for (Ability ab : {r.ship_half_price, r.ship_cross, r.ship_off_planet, r.storm_migration})
+    for (Ability ab : {r.ship_half_price, r.ship_cross, r.ship_off_planet, r.storm_migration, r.force_token.ability})
       if (ab != Ability::None) consume_prevention(s, me, ab);
   }
 }
@@ -880,6 +926,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
         if (k == ShipKind::OffPlanet && karama_window(c, seat, faction_rules(me).ship_off_planet, a)) return;
         if (k == ShipKind::FremenSend && s.in_storm(ship->to) && karama_window(c, seat, faction_rules(me).storm_migration, a))
           return;
+        if (ship->no_field != kNone8 && karama_window(c, seat, shipping_token(s)->ability, a)) return;  // the No-Field shipment
       }
       if (ship) apply_ship(s, me, *ship);
       // 3.01.11.02: this shipment step was the use opportunity of the shipping abilities.

@@ -111,7 +111,9 @@ void devour(GameState& s, TerritoryId t, bool answer, bool placed) {
     for (int fi = 0; fi < kNumFactions; ++fi) {
       const auto fa = static_cast<Faction>(fi);
       if (!s.has(fa) || (spared & faction_bit(fa))) continue;
-      const int reg = s.forces_at(fa, loc, 0), spec = s.forces_at(fa, loc, 1);
+      const int reg = s.forces_at(fa, loc, 0);
+      int spec = s.forces_at(fa, loc, 1);
+      if (const auto h = faction_rules(fa).force_token.worm_ignores; h && h(s)) spec = 0;  // ruling no_field_worm
       if (reg + spec > 0) forces_to_tanks(s, fa, loc, reg, spec);
     }
   }

@@ -1,0 +1,36 @@
+// The Richese No-Field tokens (core/factions/richese_no_field.cpp): the
+// hooks core/factions/richese.cpp registers as FactionRules::force_token and
+// the RicheseReveal any-time action. Internal header (core/ only).
+//
+// Contract: pure functions of their arguments; the GameState& ones change
+// only the No-Field tokens, the Richese forces (and, for an allied shipment,
+// the ally's) as their comments in faction_rules.h say. Thread safety: none
+// needed (no shared state).
+#pragma once
+
+#include <optional>
+
+#include "core/factions/faction_rules.h"
+
+namespace mentat::rules {
+
+// The token on the board / face up (index into RicheseState::no_field), or -1.
+int no_field_on_board(const GameState& s);
+int no_field_face_up(const GameState& s);
+// RicheseReveal (the Richese seat, checked by the caller): before the Battle phase.
+std::optional<Rejection> no_field_reveal_validate(const GameState& s);
+void no_field_reveal_apply(GameState& s);
+
+namespace no_field {  // FactionRules::ForceToken (faction_rules.h)
+std::optional<Rejection> check_ship(const GameState& s, Faction shipper, const action::Ship& a);
+void ship(GameState& s, Faction shipper, const action::Ship& a);
+int destroyed(GameState& s, LocationId loc);
+int reveal(GameState& s, LocationId loc);
+void moved(GameState& s, LocationId from, LocationId to);
+int max_dial(const GameState& s, TerritoryId t, uint8_t area, int n);
+void plans_revealed(Ctx& c);
+bool dial_hidden(const GameState& s, int side);
+bool worm_ignores(const GameState& s);
+}  // namespace no_field
+
+}  // namespace mentat::rules
