@@ -285,6 +285,8 @@ class Brain {
   size_t richese_bid();     // a bid on a Richese lot (no Karama bids)
   size_t richese_buy();     // the special Karama purchase (npos: not now)
   size_t richese_gift();    // a Richese card to the ally (npos: not now)
+  size_t richese_reveal();  // the concealed No-Field turned face up (npos: not now)
+  int token_forces(const action::Ship& a) const;  // what a No-Field shipment is worth in forces
   // 2.01.07 Wormsign: the territory the next spice blow's first worm will
   // devour, and where its first spice will appear (kNone8: not known).
   TerritoryId wormsign_doomed() const;
@@ -353,6 +355,8 @@ size_t Brain::decide() {
     if (size_t i = richese_buy(); i != npos) return i;
   if (has_kind(ActionKind::RicheseGift))
     if (size_t i = richese_gift(); i != npos) return i;
+  if (has_kind(ActionKind::RicheseReveal))
+    if (size_t i = richese_reveal(); i != npos) return i;
   if (k_.phase == Phase::Battle && k_.choam_audit_pending && has_kind(ActionKind::Respond)) return choam_audit();
   if (has_kind(ActionKind::ChoamSupport))
     if (size_t i = choam_support(); i != npos) return i;
@@ -607,6 +611,27 @@ size_t Brain::richese_buy() {
 size_t Brain::richese_gift() {
   if (static_cast<int>(k_.hand.size()) < hand_limit_of(me()) - (hard() ? 1 : 0)) return npos;
   return best<action::RicheseGift>([&](const action::RicheseGift& a) { return 10.0 - card_value(a.card); }, 0.0);
+}
+
+// The voluntary No-Field reveal (own view: the marker's value): when the
+// marker sits on spice and would collect more as forces (every profile), or,
+// hard and brutal, when the ally has no shipment yet and the marker is worth
+// little (the ally may then ship a token itself).
+size_t Brain::richese_reveal() {
+  const uint8_t loc = k_.no_field_location;
+  if (loc >= data::kNumLocations || k_.no_field_value < 0) return npos;
+  const int forces = std::min<int>(k_.no_field_value, k_.mine().reserves[0]);
+  if (k_.phase == Phase::ShipmentMovement && k_.spice_on_board[loc] > 2 && forces > 1) return find_kind<action::RicheseReveal>([](const auto&) { return true; });
+  return npos;
+}
+
+// A No-Field shipment in forces: the Richese's own counts as the forces it
+// may become (at least the one it stands for); the ally's as the forces it
+// becomes at once.
+int Brain::token_forces(const action::Ship& a) const {
+  const int res = k_.mine().reserves[0] + k_.mine().reserves[1];
+  if (me() == Faction::Richese) return std::max(1, std::min<int>(a.no_field, k_.mine().reserves[0]));
+  return std::min<int>(a.no_field, res);
 }
 
 // The Auditor's look: medium lets CHOAM look; hard pays to cancel it when
@@ -1431,7 +1456,7 @@ size_t Brain::revive() {
 
 int Brain::ship_cost(const action::Ship& a, bool half) const {
   if (me() == Faction::Fremen && a.from == kNone8 && !a.to_reserves) return 0;
-  const int n = a.forces + a.special;
+  const int n = a.no_field != kNone8 ? 1 : a.forces + a.special;  // a No-Field is priced as one force
   if (a.to_reserves) return (n + 1) / 2;
   int cost = n * (a.to < data::kNumLocations && is_stronghold_loc(a.to) ? 1 : 2);
   if (half) cost = (cost + 1) / 2;
@@ -1622,6 +1647,13 @@ size_t Brain::ship() {
     if (a.to_reserves || a.to >= data::kNumLocations) return kNeg;  // the Guild's shipment back: never
     if (hard()) {
       Board b = before;
+      if (a.no_field != kNone8) {  // own: a marker standing for its forces (reserves kept); ally's: real forces
+        const int n = token_forces(a);
+        if (me() != Faction::Richese) b.my_reserves -= n;
+        b.forces[mi][a.to][0] = static_cast<uint8_t>(b.forces[mi][a.to][0] + n);
+        b.my_spice -= cost;
+        return evaluate(b) - base - 0.5 * a.ally_pays - (me() == Faction::Richese && a.no_field == 0 ? 1.0 : 0.0);
+      }
       if (a.from != kNone8) {
         b.forces[mi][a.from][0] = static_cast<uint8_t>(b.forces[mi][a.from][0] - std::min<int>(a.forces, b.forces[mi][a.from][0]));
         b.forces[mi][a.from][1] = static_cast<uint8_t>(b.forces[mi][a.from][1] - std::min<int>(a.special, b.forces[mi][a.from][1]));
@@ -1633,7 +1665,7 @@ size_t Brain::ship() {
       b.my_spice -= cost;
       return evaluate(b) - base - 0.5 * a.ally_pays;
     }
-    const int n = a.forces + a.special;
+    const int n = a.no_field != kNone8 ? token_forces(a) : a.forces + a.special;
     double v = dest_value(a.to, n) - 0.8 * cost - 0.4 * a.ally_pays;
     if (a.from != kNone8) {
       v -= origin_loss(action::Move{.from = {Placement{a.from, a.forces, a.special}}});
@@ -1658,7 +1690,7 @@ size_t Brain::ship() {
           const auto& a = *ship;
           full = std::max(full, score(a, false));
           half = std::max(half, score(a, true));
-          if (a.from != kNone8 || a.to_reserves || a.to >= data::kNumLocations) continue;
+          if (a.from != kNone8 || a.to_reserves || a.to >= data::kNumLocations || a.no_field != kNone8) continue;
           const int per = is_stronghold_loc(a.to) ? 1 : 2;
           const int n = std::min(res0 + res1, (2 * budget) / per);
           if (n <= a.forces + a.special) continue;

@@ -237,6 +237,9 @@ Knowledge read_knowledge(const ViewInput& in) {
     if (r->cache())
       for (const auto* c : *r->cache()) k.richese_cache.push_back(c->id());
     k.richese_karama_used = r->karama_used();
+    k.no_field_location = r->no_field_location();
+    k.no_field_face_up = r->no_field_face_up();
+    k.no_field_value = r->no_field_value();
   }
   if (v->spice_discard_a())
     for (const auto* c : *v->spice_discard_a()) {

@@ -117,6 +117,11 @@ struct Knowledge {
   int richese_cache_count = 0;
   std::vector<uint8_t> richese_cache;
   bool richese_karama_used = false;
+  // The No-Field tokens: the concealed marker's location (public, kNone8:
+  // none), the face-up value (public, -1: none), the marker's value (the
+  // Richese seat only, -1: unknown or none).
+  uint8_t no_field_location = kNone8;
+  int no_field_face_up = -1, no_field_value = -1;
   std::vector<uint8_t> spice_discard_a;  // spice card ids, top last
   std::vector<std::pair<std::string, std::string>> rulings;  // key, value
   struct Truthtrance {

@@ -73,6 +73,13 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     }
     case ActionKind::Ship: {
       const auto& ship = a.as<action::Ship>();
+      if (ship.no_field != kNone8) {  // the Richese's own token is concealed; the ally's is revealed at once (richese_no_field.cpp)
+        const bool own = before && e.seat >= 0 && before->faction_at(e.seat) == Faction::Richese;
+        what = own ? fmt::format("ships a No-Field token{} to {}", show_hidden ? fmt::format(" ({})", ship.no_field) : "", loc_name(ship.to))
+                   : fmt::format("ships with the {} No-Field to {}, revealed at once", ship.no_field, loc_name(ship.to));
+        if (ship.ally_pays) what += fmt::format(" (the ally pays {})", ship.ally_pays);
+        break;
+      }
       what = ship.to_reserves ? fmt::format("ships {}+{} from {} to reserves", ship.forces, ship.special, loc_name(ship.from))
                     : fmt::format("ships {}+{} to {}{}", ship.forces, ship.special, loc_name(ship.to),
                                   ship.from != kNone8 ? " from " + loc_name(ship.from) : "");
@@ -158,6 +165,14 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     case ActionKind::RicheseCacheTiming:
       what = a.as<action::RicheseCacheTiming>().first ? "will sell its cache card first" : "will sell its cache card last";
       break;
+    case ActionKind::RicheseReveal: {  // public: the token turns face up
+      int value = -1;
+      if (before)
+        for (int i = 0; i < kNumNoFieldTokens; ++i)
+          if (before->richese.no_field[i].zone == TokenZone::Board) value = kNoFieldValues[i];
+      what = value >= 0 ? fmt::format("reveals its No-Field: {}", value) : "reveals its No-Field";
+      break;
+    }
     case ActionKind::RicheseBuy: {  // the Karama is discarded face up; the card taken is Richese's secret
       const auto& buy = a.as<action::RicheseBuy>();
       what = fmt::format("discards {} and buys {} from its cache for 3 spice (special Karama)", card(buy.karama),
@@ -278,6 +293,12 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     }
     case ActionKind::None: what = "?"; break;
   }
+  // A concealed No-Field the event turned face up (a reveal is public): the
+  // battle plans, the storm, a worm, an explosion, a new shipment.
+  if (before && a.kind() != ActionKind::RicheseReveal)
+    for (int i = 0; i < kNumNoFieldTokens; ++i)
+      if (before->richese.no_field[i].zone == TokenZone::Board && after.richese.no_field[i].zone == TokenZone::Revealed)
+        what += fmt::format("; the Richese No-Field in {} is revealed: {}", loc_name(before->richese.no_field[i].location), kNoFieldValues[i]);
   std::string drawn;
   if (show_hidden && !e.draws.empty()) drawn = fmt::format(" [{} draws]", e.draws.size());
   // The phase and turn in which the action was taken.
@@ -361,6 +382,11 @@ std::vector<std::string> what_changed(const GameState& before, const GameState& 
       if (d.group == "spice" && d.what.rfind("behind", 0) == 0) continue;
       if (d.group == "custody") {
         if (d.what.rfind("traitor", 0) == 0 || d.what.rfind("storm", 0) == 0) continue;
+        // A No-Field token face down (supply or board) is one unknown token; face up, its value is public.
+        if (d.what.rfind("No-Field token", 0) == 0 && d.after != "no_field_revealed" && d.before != "no_field_revealed") {
+          out.push_back(fmt::format("a No-Field token: {} -> {}", d.before, d.after));
+          continue;
+        }
         if (secret_zone(d.after)) {
           // A card reaching a hand or the auction: where it went is public, which card is not.
           if (d.after.rfind("hand:", 0) == 0 || d.after == "up_for_bid")

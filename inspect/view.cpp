@@ -668,7 +668,24 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     for (Seat x = 0; x < s.num_seats; ++x)
       if (silent && rules::has_bit(r.bidding.turns, x)) in.push_back(x);
     auto v_in = b.CreateVector(in);
+    int8_t nf_board = -1, nf_up = -1;
+    std::vector<uint8_t> supply;
+    for (int i = 0; i < kNumNoFieldTokens; ++i) {
+      if (r.no_field[i].zone == TokenZone::Board) nf_board = static_cast<int8_t>(i);
+      if (r.no_field[i].zone == TokenZone::Revealed) nf_up = static_cast<int8_t>(i);
+      if (r.no_field[i].zone == TokenZone::Reserve) supply.push_back(kNoFieldValues[i]);
+    }
+    std::sort(supply.begin(), supply.end());
+    auto v_supply = mine ? b.CreateVector(supply) : 0;
+    const bool nf_battle = s.phase == Phase::Battle && r.battle.no_field != 0;
+    auto v_nf_battle = b.CreateString(nf_battle ? (r.battle.no_field == 1 ? "aggressor" : "defender") : "");
     fb::RicheseViewBuilder rv(b);
+    rv.add_no_field_location(nf_board >= 0 ? r.no_field[nf_board].location : kNone8);
+    rv.add_no_field_face_up(nf_up >= 0 ? kNoFieldValues[nf_up] : -1);
+    if (mine) rv.add_no_field_value(nf_board >= 0 ? kNoFieldValues[nf_board] : -1);
+    if (v_supply.o) rv.add_no_field_supply(v_supply);
+    rv.add_battle_no_field(v_nf_battle);
+    if (nf_battle) rv.add_battle_no_field_forces(r.battle.revealed);
     rv.add_cache_count(r.cache.n);
     if (v_cache.o) rv.add_cache(v_cache);
     rv.add_removed(v_removed);

@@ -16,8 +16,10 @@
 //    to the supply when another is placed, or only when another is
 //    revealed). A token already on the planet is revealed first. Karama:
 //    Ability::RicheseNoField (prevented, or cancelled as it is used).
-//  * The ally's shipment with a token: the Richese's marker on the planet is
-//    revealed first, then the chosen token is placed and revealed at once: it
+//  * The ally's shipment with a token: the Richese's marker on the planet must
+//    have been revealed first (RicheseReveal; so that the ally's choice never
+//    depends on the marker's secret value), then the chosen token is placed
+//    and revealed at once: it
 //    becomes that many of the ally's own forces from its reserves (regular
 //    first), at most all of them (ruling no_field_ally_zero: the 0 too, or 3
 //    and 5 only). No concealed allied marker exists.
@@ -112,6 +114,11 @@ std::optional<Rejection> check_ship(const GameState& s, Faction shipper, const a
   if (ally && ally_in_game(s, kMe) != static_cast<uint8_t>(shipper))
     return reject(RejectCode::IllegalChoice, "only the Richese and their ally ship with No-Field tokens");
   if (auto why = ability_blocked(s, kMe, Ability::RicheseNoField)) return reject(RejectCode::IllegalChoice, *why);
+  // The ally knows only what is public: the Richese's marker on the planet is
+  // revealed first (RicheseReveal), so that the ally's choice of token cannot
+  // tell it the marker's value.
+  if (ally && no_field_on_board(s) >= 0)
+    return reject(RejectCode::IllegalChoice, "the Richese's No-Field on the planet must be revealed first (RicheseReveal) before their ally ships with one");
   switch (s.richese.no_field[i].zone) {
     case TokenZone::Board:
       return reject(RejectCode::IllegalChoice, "the " + std::to_string(a.no_field) + " No-Field is on the planet: ship another");
