@@ -1,0 +1,381 @@
+// The Richese No-Field tokens (CHOAM & Richese, issue 13 item 2;
+// core/factions/richese_no_field.cpp, docs/factions/richese.md "No-Field
+// tokens"; the contract: ../shared/seeds/RICHESE_NO_FIELD_RULES.md). One
+// scenario per rule and ruling of the "Required verification" list, each
+// asserting outcomes (forces, spice, token custody, views).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "core/factions/richese_no_field.h"
+#include "events/view_generated.h"
+#include "inspect/projection.h"
+#include "inspect/report.h"
+#include "inspect/view.h"
+#include "support/module_game.h"
+#include "support/scenario.h"
+
+using namespace mentat;
+using namespace scenario;
+
+namespace {
+
+constexpr auto kRichese = Faction::Richese;
+constexpr auto kAtreides = Faction::Atreides;
+constexpr LocationId kArrakeen = 0;
+constexpr LocationId kFlat = 70;          // The Great Flat (sand, sector 14)
+constexpr LocationId kCielagoWest = 14;   // Cielago North (West Sector), sector 0
+constexpr LocationId kCielagoEast = 16;   // Cielago North (East Sector), sector 2
+
+// Turn 1's Shipment and Movement on an empty board (scenario::cleared_board_of)
+// with the Richese in, the module on.
+GameState nf_board(std::initializer_list<Faction> factions, Rulings rulings = Rulings::defaults(), bool advanced = false) {
+  return cleared_board_of(game(factions, advanced, 7, rulings, data::module_bit(data::Module::ChoamRichese)));
+}
+
+int token(uint8_t value) {
+  for (int i = 0; i < kNumNoFieldTokens; ++i)
+    if (kNoFieldValues[i] == value) return i;
+  return -1;
+}
+TokenZone zone(const GameState& s, uint8_t value) { return s.richese.no_field[token(value)].zone; }
+
+// Lays the token of `value` face down at `loc` (as its shipment would).
+void lay(GameState& s, uint8_t value, LocationId loc) {
+  s.richese.no_field[token(value)] = NoFieldToken{TokenZone::Board, loc};
+  s.forces_at(kRichese, loc, 1) = 1;
+  check_custody(s);
+}
+
+action::Ship nf_ship(LocationId to, uint8_t value) {
+  action::Ship a;
+  a.to = to;
+  a.no_field = value;
+  return a;
+}
+
+bool has_action(const GameState& s, Faction f, const Action& a) {
+  const auto acts = legal_actions(s, s.seat_of(f));
+  return std::find(acts.begin(), acts.end(), a) != acts.end();
+}
+void enter(GameState& s, Phase p) {
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, p);
+}
+
+const fb::View* view(const std::string& bytes) { return fb::GetView(bytes.data()); }
+std::string view_of(const GameState& s, Faction f) { return inspect::build_view(s, inspect::Viewer::of(s.seat_of(f))); }
+
+void check_projections(const GameState& s) {
+  for (Seat x = 0; x < s.num_seats; ++x) {
+    auto why = inspect::check_projection(s, inspect::Viewer::of(x), inspect::build_view);
+    INFO("seat " << x << ": " << (why ? *why : ""));
+    CHECK_FALSE(why.has_value());
+  }
+  CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::observer(), inspect::build_view).has_value());
+}
+
+}  // namespace
+
+TEST_CASE("No-Field: three tokens 0, 3 and 5 in the supply, shipped alone at one force's price, reserves untouched", "[richese][no_field]") {
+  GameState s = nf_board({kRichese, kAtreides});
+  for (uint8_t v : {0, 3, 5}) CHECK(zone(s, v) == TokenZone::Reserve);
+  pass_until_ship_or_move(s, kRichese);
+  // One force's price: 1 in a stronghold (here), 2 elsewhere.
+  CHECK(rejected(s, kRichese, nf_ship(kArrakeen, 4)).code == RejectCode::Malformed);
+  action::Ship mixed = nf_ship(kArrakeen, 5);
+  mixed.forces = 2;
+  CHECK(rejected(s, kRichese, mixed).code == RejectCode::IllegalChoice);  // the token alone
+  act(s, kRichese, nf_ship(kArrakeen, 5));
+  CHECK(s.of(kRichese).spice == 9);
+  CHECK(s.of(kRichese).reserves[0] == 20);
+  CHECK(zone(s, 5) == TokenZone::Board);
+  CHECK(s.richese.no_field[token(5)].location == kArrakeen);
+  CHECK(s.forces_in_location(kRichese, kArrakeen) == 1);  // one force wherever forces are counted
+  CHECK(rules::occupies(s, kRichese, ter(kArrakeen)));
+  check_custody(s);
+  // What the others see: one concealed presence, never its value or the supply.
+  const std::string mine = view_of(s, kRichese), theirs = view_of(s, kAtreides);
+  REQUIRE(view(theirs)->richese());
+  CHECK(view(theirs)->richese()->no_field_location() == kArrakeen);
+  CHECK(view(theirs)->richese()->no_field_value() == -1);
+  CHECK(view(theirs)->richese()->no_field_supply() == nullptr);
+  CHECK(view(mine)->richese()->no_field_value() == 5);
+  REQUIRE(view(mine)->richese()->no_field_supply());
+  CHECK(view(mine)->richese()->no_field_supply()->size() == 2);
+  check_projections(s);
+  // The public log names no value.
+  CHECK(inspect::what_changed(s, s, false, nullptr).empty());
+}
+
+TEST_CASE("No-Field: a shipment elsewhere costs two, and a sand token collects as one force", "[richese][no_field]") {
+  GameState s = nf_board({kRichese, kAtreides});
+  pass_until_ship_or_move(s, kRichese);
+  act(s, kRichese, nf_ship(kFlat, 0));
+  CHECK(s.of(kRichese).spice == 8);
+  CHECK(s.forces_in_location(kRichese, kFlat) == 1);
+}
+
+TEST_CASE("No-Field: one on the planet, a new shipment reveals it first, and no token twice in a row (ruling no_field_face_up)",
+          "[richese][no_field][rulings]") {
+  for (const char* reading : {"until_placed", "until_revealed"}) {
+    INFO(reading);
+    GameState s = nf_board({kRichese, kAtreides}, ruling("no_field_face_up", reading));
+    s.of(kRichese).reserves[0] = 4;
+    s.of(kRichese).tanks[0] = 16;
+    lay(s, 5, kFlat);
+    pass_until_ship_or_move(s, kRichese);
+    CHECK(rejected(s, kRichese, nf_ship(kArrakeen, 5)).code == RejectCode::IllegalChoice);  // on the planet
+    act(s, kRichese, nf_ship(kArrakeen, 3));
+    // The 5 was revealed first: capped by the 4 in reserve, at its exact location.
+    CHECK(s.forces_at(kRichese, kFlat, 0) == 4);
+    CHECK(s.forces_at(kRichese, kFlat, 1) == 0);
+    CHECK(s.of(kRichese).reserves[0] == 0);
+    CHECK(zone(s, 3) == TokenZone::Board);
+    CHECK(zone(s, 5) == (std::string(reading) == "until_placed" ? TokenZone::Reserve : TokenZone::Revealed));
+    check_custody(s);
+    // The next shipment: never the 3 (on the planet); the 5 only once placing released it.
+    GameState t = s;
+    t.of(kRichese).shipped = 0;
+    t.richese.no_field[token(3)] = NoFieldToken{TokenZone::Revealed, kNone8};  // the 3 revealed meanwhile
+    t.forces_at(kRichese, kArrakeen, 1) = 0;
+    t.richese.no_field[token(5)] = NoFieldToken{TokenZone::Reserve, kNone8};
+    CHECK(rules::no_field::check_ship(t, kRichese, nf_ship(kFlat, 3)).has_value());
+    CHECK_FALSE(rules::no_field::check_ship(t, kRichese, nf_ship(kFlat, 5)).has_value());
+  }
+}
+
+TEST_CASE("No-Field: the voluntary reveal before the Battle phase, capped by the reserves, zero included, never twice", "[richese][no_field]") {
+  for (int reserves : {0, 2, 20}) {
+    INFO(reserves);
+    GameState s = nf_board({kRichese, kAtreides});
+    s.of(kRichese).tanks[0] = static_cast<uint8_t>(20 - reserves);
+    s.of(kRichese).reserves[0] = static_cast<uint8_t>(reserves);
+    lay(s, 3, kFlat);
+    act(s, kRichese, action::RicheseReveal{});
+    CHECK(s.forces_at(kRichese, kFlat, 0) == std::min(3, reserves));
+    CHECK(s.forces_at(kRichese, kFlat, 1) == 0);
+    CHECK(zone(s, 3) == TokenZone::Revealed);
+    CHECK(rules::occupies(s, kRichese, ter(kFlat)) == (reserves > 0));  // a revealed 0 leaves nothing
+    check_custody(s);
+    CHECK(rejected(s, kRichese, action::RicheseReveal{}).code == RejectCode::IllegalChoice);  // stale: none on the planet
+    CHECK(view(view_of(s, kAtreides))->richese()->no_field_face_up() == 3);
+  }
+  GameState z = nf_board({kRichese, kAtreides});
+  lay(z, 0, kFlat);
+  act(z, kRichese, action::RicheseReveal{});
+  CHECK(z.forces_in_location(kRichese, kFlat) == 0);
+  CHECK(z.of(kRichese).reserves[0] == 20);
+  // Not in the Battle phase.
+  GameState b = nf_board({kRichese, kAtreides});
+  lay(b, 5, kFlat);
+  place(b, kAtreides, kFlat, 2);
+  enter_battle_phase(b);
+  REQUIRE(b.phase == Phase::Battle);
+  CHECK(rejected(b, kRichese, action::RicheseReveal{}).code == RejectCode::WrongPhase);
+}
+
+TEST_CASE("No-Field: it moves as a force, with or without forces, and counts for the occupancy limit", "[richese][no_field]") {
+  GameState s = nf_board({kRichese, kAtreides, Faction::Harkonnen});
+  lay(s, 5, kFlat);
+  place(s, kRichese, kFlat, 2);
+  pass_until_ship_or_move(s, kRichese);
+  if (s.step == 0) act(s, kRichese, pass());
+  act(s, kRichese, move(kFlat, 2, 31, 1));  // to the Funeral Plain, the marker with two forces
+  CHECK(s.forces_at(kRichese, 31, 1) == 1);
+  CHECK(s.forces_at(kRichese, 31, 0) == 2);
+  CHECK(s.richese.no_field[token(5)].location == 31);
+  check_custody(s);
+  // Occupancy: a marker alone makes a faction in a stronghold.
+  GameState o = nf_board({kRichese, kAtreides, Faction::Harkonnen});
+  lay(o, 0, kArrakeen);
+  place(o, kAtreides, kArrakeen, 1);
+  CHECK(rules::occupancy_others(o, Faction::Harkonnen, ter(kArrakeen)) == 2);
+}
+
+TEST_CASE("No-Field: the storm reveals and destroys an exposed marker only, at its exact sector", "[richese][no_field]") {
+  GameState s = game({kRichese, kAtreides}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  play_until(s, Phase::Storm, 2);
+  REQUIRE(s.phase == Phase::Storm);
+  forces_to_reserves(s, kRichese);
+  s.storm_sector = 17;
+  lay(s, 5, kCielagoWest);                // sector 0: the storm passes
+  place(s, kRichese, kCielagoEast, 2);    // sector 2 of the same territory: sheltered
+  for (uint8_t d : s.storm_dialers)
+    if (d != kNone8 && s.phase == Phase::Storm && ((waiting_for(s) >> d) & 1u)) act(s, s.faction_at(static_cast<Seat>(d)), dial(1));
+  REQUIRE(s.storm_sector == 1);
+  CHECK(s.forces_in_location(kRichese, kCielagoWest) == 0);
+  CHECK(s.forces_at(kRichese, kCielagoEast, 0) == 2);
+  CHECK(zone(s, 5) == TokenZone::Revealed);
+  CHECK(s.of(kRichese).tanks[0] == 5);  // the five it became
+  CHECK(s.of(kRichese).reserves[0] == 13);
+  check_custody(s);
+}
+
+TEST_CASE("No-Field: a worm (ruling no_field_worm) and the destroyed-token shortfall (ruling no_field_destroyed)", "[richese][no_field][rulings]") {
+  for (const char* reading : {"revealed", "ignored"}) {
+    INFO(reading);
+    GameState s = nf_board({kRichese, kAtreides}, ruling("no_field_worm", reading));
+    lay(s, 3, kFlat);
+    rules::spice_blow_devour(s, ter(kFlat), false, false);
+    if (std::string(reading) == "revealed") {
+      CHECK(zone(s, 3) == TokenZone::Revealed);
+      CHECK(s.of(kRichese).tanks[0] == 3);
+      CHECK(s.forces_in_location(kRichese, kFlat) == 0);
+    } else {
+      CHECK(zone(s, 3) == TokenZone::Board);
+      CHECK(s.forces_at(kRichese, kFlat, 1) == 1);
+      CHECK(s.of(kRichese).tanks[0] == 0);
+    }
+    check_custody(s);
+  }
+  for (const char* reading : {"capped", "shortfall_from_territory"}) {
+    INFO(reading);
+    GameState s = nf_board({kRichese, kAtreides}, ruling("no_field_destroyed", reading));
+    place(s, kRichese, kCielagoEast, 4);
+    s.of(kRichese).tanks[0] = 15;  // 1 left in reserve
+    s.of(kRichese).reserves[0] = 1;
+    lay(s, 5, kCielagoWest);
+    rules::forces_to_tanks(s, kRichese, kCielagoWest, 0, 1);  // an explosion's or the storm's destruction there
+    CHECK(zone(s, 5) == TokenZone::Revealed);
+    CHECK(s.of(kRichese).reserves[0] == 0);
+    if (std::string(reading) == "capped") {
+      CHECK(s.of(kRichese).tanks[0] == 16);  // the one in reserve
+      CHECK(s.forces_at(kRichese, kCielagoEast, 0) == 4);
+    } else {
+      CHECK(s.of(kRichese).tanks[0] == 20);  // five in all: four from the rest of the territory
+      CHECK(s.forces_at(kRichese, kCielagoEast, 0) == 0);
+    }
+    check_custody(s);
+  }
+}
+
+TEST_CASE("No-Field battle: the dial pool (ruling no_field_pool), sealed plans, one reveal, the flag kept at zero", "[richese][no_field][rulings]") {
+  for (const char* reading : {"additive", "reserve_cap"}) {
+    INFO(reading);
+    GameState s = nf_board({kRichese, kAtreides}, ruling("no_field_pool", reading));
+    place(s, kRichese, kArrakeen, 2);
+    s.of(kRichese).reserves[0] = 3;
+    s.of(kRichese).tanks[0] = 15;
+    lay(s, 5, kArrakeen);
+    place(s, kAtreides, kArrakeen, 4);
+    const int reserves = s.of(kRichese).reserves[0];
+    enter_battle_phase(s);
+    no_abilities(s);
+    REQUIRE(s.phase == Phase::Battle);
+    const Seat rs = s.seat_of(kRichese);
+    const int max = rules::battle_max_dial(s, rs);
+    const int pool = 2 + std::min(5, reserves);
+    CHECK(max == (std::string(reading) == "additive" ? pool : std::min(pool, reserves)));
+    act(s, kRichese, plan(L(kRichese, 0), max));
+    CHECK(zone(s, 5) == TokenZone::Board);  // sealed: not yet
+    act(s, kAtreides, plan(L(kAtreides, 0), 0));
+    CHECK(zone(s, 5) == TokenZone::Revealed);  // revealed once with the plans
+    CHECK(s.forces_at(kRichese, kArrakeen, 1) == 0);
+    CHECK(s.forces_at(kRichese, kArrakeen, 0) == 2 + std::min(5, reserves));
+    CHECK(s.richese.battle.no_field == 1 + (s.battle.aggressor == rs ? 0 : 1));
+    check_custody(s);
+  }
+  // A marker of 0 alone: the battle goes on with leaders and cards.
+  GameState z = nf_board({kRichese, kAtreides});
+  lay(z, 0, kArrakeen);
+  place(z, kAtreides, kArrakeen, 3);
+  enter_battle_phase(z);
+  no_abilities(z);
+  CHECK(rules::battle_max_dial(z, z.seat_of(kRichese)) == 1 - 1 + 0);
+  act(z, kRichese, plan(L(kRichese, 0), 0));
+  act(z, kAtreides, plan(L(kAtreides, 0), 1));
+  CHECK(z.richese.battle.no_field != 0);  // kept after the token left the map
+  CHECK(z.forces_in_location(kRichese, kArrakeen) == 0);
+  decline_traitors(z);
+  keep_all(z);
+  check_custody(z);
+}
+
+TEST_CASE("No-Field battle: the Atreides may not ask the dial (ruling no_field_prescience)", "[richese][no_field][rulings]") {
+  for (const char* reading : {"no_dial", "any_element"}) {
+    INFO(reading);
+    GameState s = nf_board({kRichese, kAtreides}, ruling("no_field_prescience", reading));
+    lay(s, 3, kArrakeen);
+    place(s, kAtreides, kArrakeen, 4);
+    enter_battle_phase(s);
+    REQUIRE(s.step == rules::ability::kPrescience);
+    const auto ask_dial = action::Prescience{.element = rules::ability::kDial};
+    if (std::string(reading) == "no_dial") {
+      CHECK(rejected(s, kAtreides, ask_dial).code == RejectCode::IllegalChoice);
+      CHECK_FALSE(has_action(s, kAtreides, ask_dial));
+    } else {
+      CHECK(has_action(s, kAtreides, ask_dial));
+    }
+  }
+}
+
+TEST_CASE("No-Field: the ally ships with a token, revealed at once as its own forces (ruling no_field_ally_zero)", "[richese][no_field][rulings]") {
+  for (const char* reading : {"allowed", "three_or_five"}) {
+    INFO(reading);
+    GameState s = nf_board({kAtreides, kRichese}, ruling("no_field_ally_zero", reading));
+    ally(s, kAtreides, kRichese);
+    pass_until_ship_or_move(s, kAtreides);
+    REQUIRE(s.shipmove.current == s.seat_of(kAtreides));
+    if (std::string(reading) == "three_or_five") CHECK(rejected(s, kAtreides, nf_ship(kArrakeen, 0)).code == RejectCode::IllegalChoice);
+    else CHECK_FALSE(validate(s, s.seat_of(kAtreides), nf_ship(kArrakeen, 0)).has_value());
+    act(s, kAtreides, nf_ship(kFlat, 3));
+    CHECK(s.forces_at(kAtreides, kFlat, 0) == 3);
+    CHECK(s.of(kAtreides).reserves[0] == 17);
+    CHECK(s.of(kAtreides).spice == 8);  // one force's price elsewhere
+    CHECK(zone(s, 3) == TokenZone::Revealed);  // no hidden allied marker
+    CHECK(s.forces_at(kRichese, kFlat, 1) == 0);
+    check_custody(s);
+  }
+  // A Richese marker on the planet is revealed first (by the Richese), and a non-ally never ships one.
+  GameState t = nf_board({kAtreides, kRichese, Faction::Harkonnen});
+  ally(t, kAtreides, kRichese);
+  lay(t, 5, kFlat);
+  pass_until_ship_or_move(t, kAtreides);
+  CHECK(rejected(t, kAtreides, nf_ship(kArrakeen, 3)).code == RejectCode::IllegalChoice);
+  CHECK(rules::no_field::check_ship(t, Faction::Harkonnen, nf_ship(kArrakeen, 3)).has_value());
+}
+
+TEST_CASE("No-Field: a Karama prevents the shipment (Ability RicheseNoField)", "[richese][no_field][karama]") {
+  GameState s = nf_board({kRichese, kAtreides});
+  rules::set_prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseNoField), true);
+  pass_until_ship_or_move(s, kRichese);
+  CHECK(rejected(s, kRichese, nf_ship(kArrakeen, 5)).code == RejectCode::IllegalChoice);
+  act(s, kRichese, ship(kArrakeen, 1));  // the shipment step is the prevention's use opportunity
+  CHECK_FALSE(rules::prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseNoField)));
+  CHECK(zone(s, 5) == TokenZone::Reserve);
+}
+
+TEST_CASE("No-Field: Trip to Gamont reveals the marker first, then sends one force back (the card is used at 0 too)", "[richese][no_field][choam]") {
+  for (uint8_t v : {0, 3}) {
+    INFO(int(v));
+    GameState s = nf_board({kRichese, kAtreides, Faction::Choam});
+    lay(s, v, kFlat);
+    const uint8_t card = give(s, Faction::Choam, data::TreacheryKind::TripToGamont);
+    enter(s, Phase::MentatPause);
+    REQUIRE(s.phase == Phase::MentatPause);
+    act(s, Faction::Choam, action::ChoamCard{.card = card, .faction = static_cast<uint8_t>(kRichese), .location = kFlat});
+    CHECK(zone(s, v) == TokenZone::Revealed);
+    CHECK(s.forces_in_location(kRichese, kFlat) == std::max(0, v - 1));
+    CHECK(s.of(kRichese).reserves[0] == 20 - std::max(0, v - 1));
+    CHECK(s.treachery_discard.top() == card);
+    check_custody(s);
+  }
+}
+
+TEST_CASE("No-Field: projection invariance over every hidden value, before and after the plans seal", "[richese][no_field][projection]") {
+  for (uint8_t v : {0, 3, 5}) {
+    INFO(int(v));
+    GameState s = nf_board({kRichese, kAtreides, Faction::Harkonnen});
+    lay(s, v, kArrakeen);
+    place(s, kAtreides, kArrakeen, 2);
+    check_projections(s);
+    enter_battle_phase(s);
+    no_abilities(s);
+    if (s.phase == Phase::Battle && waiting(s, kRichese)) {
+      act(s, kRichese, plan(L(kRichese, 0), 0));
+      check_projections(s);
+    }
+  }
+}
