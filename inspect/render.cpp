@@ -162,6 +162,14 @@ std::string render_position_layer(const GameState& s) {
       const int n = s.forces_in_location(f, loc);
       if (!n) continue;
       const double fx = x + (k % 3) * 19 - 12, fy = y + 4 + (k / 3) * 19;
+      if (f == Faction::Richese && s.forces_at(f, loc, 1)) {  // the concealed No-Field: one unknown force (no value drawn)
+        out += fmt::format("<g class=\"forces no-field\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"9.5\" fill=\"{}\" stroke=\"#000\" stroke-dasharray=\"2,2\"/>"
+                           "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\">{}?</text>"
+                           "<title>{}: {} forces, one of them a concealed No-Field token (its value unknown) in {}</title></g>",
+                           faction_key(f), fx, fy, kFactionColor[fi], fx, fy + 4.5, n, faction_name(f), n, esc(data::location(loc).name));
+        ++k;
+        continue;
+      }
       out += fmt::format("<g class=\"forces\" data-faction=\"{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"9.5\" fill=\"{}\" stroke=\"#fff\"/>"
                          "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\">{}</text>"
                          "<title>{}: {} forces ({} special) in {}</title></g>",

@@ -36,6 +36,19 @@ std::optional<std::string> OnceOnly::check(const GameState& before, const codec:
       if ((module_powers_ >> i) & 1u) return std::string(kPowers[i].what) + " is used a second time (once a game)";
       module_powers_ = static_cast<uint8_t>(module_powers_ | (1u << i));
     }
+  // The No-Field tokens (CHOAM & Richese): no token is shipped twice in a row,
+  // the Richese's and their ally's shipments together, from the history. A
+  // shipment a Karama cancelled (its window applied nothing) is forgotten.
+  if (before.cancelled_ability == static_cast<uint8_t>(rules::Ability::RicheseNoField) && no_field_last_ != kNone8) {
+    no_field_last_ = no_field_prev_;
+    no_field_prev_ = kNone8;
+  }
+  if (const auto* ship = e.action.get_if<action::Ship>(); ship && ship->no_field != kNone8) {
+    if (ship->no_field == no_field_last_)
+      return "the " + std::to_string(ship->no_field) + " No-Field token is shipped twice in a row (CHOAM & Richese)";
+    no_field_prev_ = no_field_last_;
+    no_field_last_ = ship->no_field;
+  }
   // The paid effects of a turn, each paid once per faction (1.06.02 one
   // shipment, 1.05 one revival): counted from the actions themselves.
   if (before.turn != turn_) {

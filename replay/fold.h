@@ -40,6 +40,7 @@ class OnceOnly {
   FactionMask shipped_ = 0;       // factions that shipped in turn_
   FactionMask revived_ = 0;       // factions that paid for a revival in turn_
   uint8_t module_powers_ = 0;     // the expansions' once-per-game powers used (bit: ChoamKarama, ChoamInflation, RicheseBuy)
+  uint8_t no_field_last_ = kNone8, no_field_prev_ = kNone8;  // the No-Field values shipped last and before (kNone8: none)
 };
 
 struct VerifyOptions {

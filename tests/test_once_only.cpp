@@ -125,3 +125,38 @@ TEST_CASE("once-only: the expansions' once-per-game powers (CHOAM's special Kara
     CHECK_THAT(*twice, Catch::Contains("second time"));
   }
 }
+
+TEST_CASE("once-only: a No-Field token shipped twice in a row is found from the history (a cancelled one forgotten)", "[verify][once][no_field]") {
+  GameState s = game({Faction::Richese, Faction::Atreides}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  auto ship = [&](uint8_t v) {
+    codec::Event e;
+    e.version = 1;
+    e.seat = s.seat_of(Faction::Richese);
+    action::Ship a;
+    a.to = 0;
+    a.no_field = v;
+    e.action = a;
+    return e;
+  };
+  auto turn = [&](int n) {  // one shipment a turn (1.06.02 is checked too)
+    GameState t = s;
+    t.turn = static_cast<uint8_t>(n);
+    return t;
+  };
+  replay::OnceOnly once;
+  CHECK_FALSE(once.check(turn(1), ship(5)).has_value());
+  CHECK_FALSE(once.check(turn(2), ship(3)).has_value());
+  CHECK(once.check(turn(3), ship(3)).has_value());  // the same token again
+  replay::OnceOnly again;
+  CHECK_FALSE(again.check(turn(1), ship(5)).has_value());
+  CHECK_FALSE(again.check(turn(2), ship(3)).has_value());
+  GameState cancelled = turn(2);  // a Karama cancelled that shipment of the 3: it never happened
+  cancelled.cancelled_ability = static_cast<uint8_t>(rules::Ability::RicheseNoField);
+  codec::Event pass;
+  pass.version = 2;
+  pass.seat = s.seat_of(Faction::Richese);
+  pass.action = action::Pass{};
+  CHECK_FALSE(again.check(cancelled, pass).has_value());
+  CHECK_FALSE(again.check(turn(3), ship(3)).has_value());
+  CHECK(again.check(turn(4), ship(3)).has_value());
+}
