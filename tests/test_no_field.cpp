@@ -67,15 +67,6 @@ void enter(GameState& s, Phase p) {
 const fb::View* view(const std::string& bytes) { return fb::GetView(bytes.data()); }
 std::string view_of(const GameState& s, Faction f) { return inspect::build_view(s, inspect::Viewer::of(s.seat_of(f))); }
 
-void check_projections(const GameState& s) {
-  for (Seat x = 0; x < s.num_seats; ++x) {
-    auto why = inspect::check_projection(s, inspect::Viewer::of(x), inspect::build_view);
-    INFO("seat " << x << ": " << (why ? *why : ""));
-    CHECK_FALSE(why.has_value());
-  }
-  CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::observer(), inspect::build_view).has_value());
-}
-
 }  // namespace
 
 TEST_CASE("No-Field: three tokens 0, 3 and 5 in the supply, shipped alone at one force's price, reserves untouched", "[richese][no_field]") {

@@ -64,16 +64,6 @@ action::RicheseLot lot(uint8_t card, int auction) { return action::RicheseLot{.c
 std::string view_of(const GameState& s, Faction f) { return inspect::build_view(s, inspect::Viewer::of(s.seat_of(f))); }
 const fb::View* as_view(const std::string& bytes) { return fb::GetView(bytes.data()); }
 
-// Checks every seat's projection (nothing hidden from it changes its view).
-void check_projections(const GameState& s) {
-  for (Seat x = 0; x < s.num_seats; ++x) {
-    auto why = inspect::check_projection(s, inspect::Viewer::of(x), inspect::build_view);
-    INFO("seat " << x << ": " << (why ? *why : ""));
-    CHECK_FALSE(why.has_value());
-  }
-  CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::observer(), inspect::build_view).has_value());
-}
-
 }  // namespace
 
 TEST_CASE("Richese setup: 5 spice, 20 forces in reserve, hand limit 4, free revival 2, the cache of ten cards secret but its count",

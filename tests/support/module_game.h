@@ -9,9 +9,21 @@
 #include <vector>
 
 #include "bots/selfplay.h"
+#include "inspect/projection.h"
+#include "inspect/view.h"
 #include "support/scenario.h"
 
 namespace scenario {
+
+// Checks every seat's projection and the observer's (nothing hidden from it changes its view).
+inline void check_projections(const GameState& s) {
+  for (Seat x = 0; x < s.num_seats; ++x) {
+    auto why = inspect::check_projection(s, inspect::Viewer::of(x), inspect::build_view);
+    INFO("seat " << x << ": " << (why ? *why : ""));
+    CHECK_FALSE(why.has_value());
+  }
+  CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::observer(), inspect::build_view).has_value());
+}
 
 // Empties f's hand into the discard pile.
 inline void empty_hand(GameState& s, Faction f) {
