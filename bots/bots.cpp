@@ -2218,7 +2218,9 @@ double Brain::plan_value_known(const action::BattlePlan& a, const PlanInfo& o) c
     return full + 0.5 * (dial - full);
   };
   const double mine = units(me(), a.dial, a.spice) + (my_leader && !my_dead ? my_str + (a.kwisatz_haderach ? 2 : 0) : 0);
-  const double theirs = units(opp, o.dial, o.spice) + (o_leader && !opp_dead ? o_str : 0);
+  // A dial not shown (ruling no_field_prescience): assume the most it may be.
+  const int o_dial = o.dial_hidden ? opp_forces : o.dial;
+  const double theirs = units(opp, o_dial, o.spice) + (o_leader && !opp_dead ? o_str : 0);
   const bool win = my_side() == 0 ? mine >= theirs : mine > theirs;
   double v;
   if (win)

@@ -77,6 +77,7 @@ PlanInfo read_plan(const fb::PlanView* p) {
   if (out.has_weapon) out.weapon_card = names().card_ids.at(sv(p->weapon()));
   if (out.has_defense) out.defense_card = names().card_ids.at(sv(p->defense()));
   out.dial = p->dial();
+  out.dial_hidden = p->dial_hidden();
   out.spice = p->spice();
   return out;
 }

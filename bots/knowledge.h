@@ -49,6 +49,7 @@ struct PlanInfo {
   bool has_weapon = false, has_defense = false;
   uint8_t weapon_card = kNone8, defense_card = kNone8;  // a card id of that name (same kind and category)
   int dial = 0, spice = 0;
+  bool dial_hidden = false;  // not shown (a No-Field battle seen by Karama, ruling no_field_prescience)
 };
 
 struct DecisionInfo {

@@ -74,7 +74,7 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     case ActionKind::Ship: {
       const auto& ship = a.as<action::Ship>();
       if (ship.no_field != kNone8) {  // the Richese's own token is concealed; the ally's is revealed at once (richese_no_field.cpp)
-        const bool own = before && e.seat >= 0 && before->faction_at(e.seat) == Faction::Richese;
+        const bool own = !before || (e.seat >= 0 && before->faction_at(e.seat) == Faction::Richese);  // unknown: concealed
         what = own ? fmt::format("ships a No-Field token{} to {}", show_hidden ? fmt::format(" ({})", ship.no_field) : "", loc_name(ship.to))
                    : fmt::format("ships with the {} No-Field to {}, revealed at once", ship.no_field, loc_name(ship.to));
         if (ship.ally_pays) what += fmt::format(" (the ally pays {})", ship.ally_pays);
@@ -376,6 +376,7 @@ std::vector<std::string> what_changed(const GameState& before, const GameState& 
       if ((after.winners >> i) & 1u) w += (w.empty() ? "" : ", ") + std::string(faction_name(static_cast<Faction>(i)));
     out.push_back(fmt::format("game over: {} win{} ({})", w, w.find(',') == std::string::npos ? "s" : "", victory_kind_name(after.victory_kind)));
   }
+  std::vector<std::string> anonymous;
   for (const auto& d : replay::diff_states(before, after)) {
     if (!show_hidden) {
       if (d.group == "other") continue;
@@ -383,8 +384,10 @@ std::vector<std::string> what_changed(const GameState& before, const GameState& 
       if (d.group == "custody") {
         if (d.what.rfind("traitor", 0) == 0 || d.what.rfind("storm", 0) == 0) continue;
         // A No-Field token face down (supply or board) is one unknown token; face up, its value is public.
+        // Its line goes after the named ones, sorted by its text: the diff's
+        // order (by token id) would tell its value beside a face-up token.
         if (d.what.rfind("No-Field token", 0) == 0 && d.after != "no_field_revealed" && d.before != "no_field_revealed") {
-          out.push_back(fmt::format("a No-Field token: {} -> {}", d.before, d.after));
+          anonymous.push_back(fmt::format("a No-Field token: {} -> {}", d.before, d.after));
           continue;
         }
         if (secret_zone(d.after)) {
@@ -397,6 +400,8 @@ std::vector<std::string> what_changed(const GameState& before, const GameState& 
     }
     out.push_back(fmt::format("{}: {} -> {}", d.what, d.before, d.after));
   }
+  std::sort(anonymous.begin(), anonymous.end());
+  out.insert(out.end(), anonymous.begin(), anonymous.end());
   return out;
 }
 

@@ -544,7 +544,11 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
       if (hero.o) pb.add_cheap_hero(hero);
       if (weapon.o) pb.add_weapon(weapon);
       if (defense.o) pb.add_defense(defense);
-      pb.add_dial(p.dial);
+      // Ruling no_field_prescience (no_dial): the Karama look does not show a No-Field battle's dial either.
+      const auto hidden = rules::faction_rules(s.faction_at(sides[i])).force_token.dial_hidden;
+      const bool hide_dial = karama && !(all || revealed || own) && hidden && hidden(s, i);
+      if (hide_dial) pb.add_dial_hidden(true);
+      else pb.add_dial(p.dial);
       pb.add_spice(p.spice);
       pb.add_kwisatz_haderach(p.kwisatz_haderach);
       if (p.ally_pays) pb.add_ally_pays(p.ally_pays);

@@ -38,16 +38,29 @@ std::optional<std::string> OnceOnly::check(const GameState& before, const codec:
     }
   // The No-Field tokens (CHOAM & Richese): no token is shipped twice in a row,
   // the Richese's and their ally's shipments together, from the history. A
-  // shipment a Karama cancelled (its window applied nothing) is forgotten.
-  if (before.cancelled_ability == static_cast<uint8_t>(rules::Ability::RicheseNoField) && no_field_last_ != kNone8) {
+  // Karama that cancels an ability of the last shipment (its KaramaCancel
+  // window applied nothing: the token's, the Guild's rates, any) takes that
+  // shipment back: a token shipment is forgotten, once; a retake made while
+  // the cancellation stands is a new shipment.
+  if (before.cancelled_ability != kNone8 && before.cancelled_faction == last_ship_faction_ && last_ship_token_ &&
+      !last_ship_forgotten_ &&
+      (before.cancelled_ability != last_ship_cancel_ability_ || before.cancelled_faction != last_ship_cancel_faction_)) {
     no_field_last_ = no_field_prev_;
     no_field_prev_ = kNone8;
+    last_ship_forgotten_ = true;
   }
-  if (const auto* ship = e.action.get_if<action::Ship>(); ship && ship->no_field != kNone8) {
-    if (ship->no_field == no_field_last_)
-      return "the " + std::to_string(ship->no_field) + " No-Field token is shipped twice in a row (CHOAM & Richese)";
-    no_field_prev_ = no_field_last_;
-    no_field_last_ = ship->no_field;
+  if (const auto* ship = e.action.get_if<action::Ship>(); ship && e.seat >= 0 && e.seat < before.num_seats) {
+    last_ship_faction_ = static_cast<uint8_t>(before.faction_at(e.seat));
+    last_ship_cancel_ability_ = before.cancelled_ability;
+    last_ship_cancel_faction_ = before.cancelled_faction;
+    last_ship_token_ = ship->no_field != kNone8;
+    last_ship_forgotten_ = false;
+    if (ship->no_field != kNone8) {
+      if (ship->no_field == no_field_last_)
+        return "the " + std::to_string(ship->no_field) + " No-Field token is shipped twice in a row (CHOAM & Richese)";
+      no_field_prev_ = no_field_last_;
+      no_field_last_ = ship->no_field;
+    }
   }
   // The paid effects of a turn, each paid once per faction (1.06.02 one
   // shipment, 1.05 one revival): counted from the actions themselves.

@@ -41,6 +41,11 @@ class OnceOnly {
   FactionMask revived_ = 0;       // factions that paid for a revival in turn_
   uint8_t module_powers_ = 0;     // the expansions' once-per-game powers used (bit: ChoamKarama, ChoamInflation, RicheseBuy)
   uint8_t no_field_last_ = kNone8, no_field_prev_ = kNone8;  // the No-Field values shipped last and before (kNone8: none)
+  // The last shipment (any faction): who made it, whether with a token, the
+  // cancellation standing when it was made, and whether a later cancellation
+  // already took it back (once).
+  uint8_t last_ship_faction_ = kNone8, last_ship_cancel_ability_ = kNone8, last_ship_cancel_faction_ = kNone8;
+  bool last_ship_token_ = false, last_ship_forgotten_ = false;
 };
 
 struct VerifyOptions {

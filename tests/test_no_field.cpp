@@ -370,3 +370,77 @@ TEST_CASE("No-Field: projection invariance over every hidden value, before and a
     }
   }
 }
+
+TEST_CASE("No-Field: the public report of a token shipment is the same whichever token it is", "[richese][no_field][projection]") {
+  // The face-up 3 goes back to the supply as another is placed (ruling
+  // no_field_face_up until_placed): its named line and the anonymous one for the
+  // shipped token come in an order that does not depend on the shipped value.
+  GameState s = nf_board({kRichese, kAtreides});
+  s.richese.no_field[token(3)] = NoFieldToken{TokenZone::Revealed, kNone8};
+  pass_until_ship_or_move(s, kRichese);
+  std::vector<std::vector<std::string>> reports;
+  for (uint8_t v : {0, 5}) {
+    GameState t = s;
+    act(t, kRichese, nf_ship(kArrakeen, v));
+    REQUIRE(zone(t, v) == TokenZone::Board);
+    reports.push_back(inspect::what_changed(s, t, false, nullptr));
+    CHECK(std::none_of(reports.back().begin(), reports.back().end(),
+                       [&](const std::string& l) { return l.find("No-Field token " + std::to_string(v)) != std::string::npos; }));
+  }
+  CHECK(reports[0] == reports[1]);
+  CHECK_FALSE(reports[0].empty());
+}
+
+TEST_CASE("No-Field: a Karama that cancels the ally's token shipment stops the retake with a token", "[richese][no_field][karama]") {
+  GameState s = nf_board({kAtreides, kRichese, Faction::Harkonnen}, ruling("karama_windows", "all_other_seats"));
+  ally(s, kAtreides, kRichese);
+  const uint8_t karama = give_another(s, Faction::Harkonnen, data::TreacheryKind::Karama);
+  pass_until_ship_or_move(s, kAtreides);
+  REQUIRE(s.shipmove.current == s.seat_of(kAtreides));
+  act(s, kAtreides, nf_ship(kFlat, 3));
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].kind == WindowKind::KaramaCancel);
+  CHECK(s.forces_at(kAtreides, kFlat, 0) == 0);  // not yet
+  for (Faction f : {kRichese, Faction::Harkonnen})
+    if (waiting(s, f)) act(s, f, f == Faction::Harkonnen ? respond(true, karama) : respond(false));
+  REQUIRE(s.window_depth == 0);
+  CHECK(s.windows[0].cancelled == 1);
+  CHECK(zone(s, 3) == TokenZone::Reserve);
+  // The retake: without a token (any token), with forces allowed.
+  CHECK(rejected(s, kAtreides, nf_ship(kFlat, 5)).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kAtreides, nf_ship(kFlat, 3)).code == RejectCode::IllegalChoice);
+  CHECK_FALSE(has_action(s, kAtreides, nf_ship(kFlat, 5)));
+  act(s, kAtreides, ship(kFlat, 2));
+  CHECK(s.forces_at(kAtreides, kFlat, 0) == 2);
+  check_custody(s);
+}
+
+TEST_CASE("No-Field battle: the Atreides' Karama look shows the plan without the dial (ruling no_field_prescience)",
+          "[richese][no_field][rulings][karama]") {
+  for (const char* reading : {"no_dial", "any_element"}) {
+    INFO(reading);
+    GameState s = nf_board({kRichese, kAtreides}, ruling("no_field_prescience", reading), true);
+    lay(s, 3, kArrakeen);
+    place(s, kAtreides, kArrakeen, 4);
+    const uint8_t karama = give_another(s, kAtreides, data::TreacheryKind::Karama);
+    enter_battle_phase(s);
+    act(s, kAtreides, play(karama, 0, static_cast<uint8_t>(kRichese)));
+    REQUIRE(s.battle.karama_seen != 0);
+    no_abilities(s);
+    act(s, kRichese, plan(L(kRichese, 0), 2));
+    const std::string v = view_of(s, kAtreides);
+    const auto* b = view(v)->battle();
+    REQUIRE(b);
+    const auto* p = s.battle.aggressor == s.seat_of(kRichese) ? b->aggressor_plan() : b->defender_plan();
+    REQUIRE(p);
+    CHECK(p->leader() != nullptr);  // the rest of the plan is seen
+    if (std::string(reading) == "no_dial") {
+      CHECK(p->dial_hidden());
+      CHECK(p->dial() == 0);
+    } else {
+      CHECK_FALSE(p->dial_hidden());
+      CHECK(p->dial() == 2);
+    }
+    check_projections(s);
+  }
+}

@@ -152,6 +152,7 @@ TEST_CASE("once-only: a No-Field token shipped twice in a row is found from the 
   CHECK_FALSE(again.check(turn(2), ship(3)).has_value());
   GameState cancelled = turn(2);  // a Karama cancelled that shipment of the 3: it never happened
   cancelled.cancelled_ability = static_cast<uint8_t>(rules::Ability::RicheseNoField);
+  cancelled.cancelled_faction = static_cast<uint8_t>(Faction::Richese);
   codec::Event pass;
   pass.version = 2;
   pass.seat = s.seat_of(Faction::Richese);
@@ -159,4 +160,39 @@ TEST_CASE("once-only: a No-Field token shipped twice in a row is found from the 
   CHECK_FALSE(again.check(cancelled, pass).has_value());
   CHECK_FALSE(again.check(turn(3), ship(3)).has_value());
   CHECK(again.check(turn(4), ship(3)).has_value());
+}
+
+TEST_CASE("once-only: a token shipment retaken after a Karama cancelled another of its abilities is one shipment", "[verify][once][no_field]") {
+  GameState s = game({Faction::Richese, Faction::Guild}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  auto ship = [&](uint8_t v) {
+    codec::Event e;
+    e.version = 1;
+    e.seat = s.seat_of(Faction::Richese);
+    action::Ship a;
+    a.to = 0;
+    a.no_field = v;
+    e.action = a;
+    return e;
+  };
+  auto turn = [&](int n, bool cancelled) {
+    GameState t = s;
+    t.turn = static_cast<uint8_t>(n);
+    if (cancelled) {  // e.g. the Guild's half price for its ally was cancelled: the shipment applied nothing
+      t.cancelled_ability = static_cast<uint8_t>(rules::Ability::GuildHalfPrice);
+      t.cancelled_faction = static_cast<uint8_t>(Faction::Richese);
+    }
+    return t;
+  };
+  codec::Event respond;
+  respond.version = 2;
+  respond.seat = s.seat_of(Faction::Guild);
+  respond.action = action::Pass{};
+  replay::OnceOnly once;
+  CHECK_FALSE(once.check(turn(1, false), ship(5)).has_value());
+  CHECK_FALSE(once.check(turn(2, false), ship(3)).has_value());
+  CHECK_FALSE(once.check(turn(2, true), respond).has_value());  // the cancellation stands for two events
+  CHECK_FALSE(once.check(turn(2, true), respond).has_value());
+  CHECK_FALSE(once.check(turn(2, true), ship(3)).has_value());  // the retake, the same token
+  CHECK_FALSE(once.check(turn(2, true), respond).has_value());  // still standing: the retake is not forgotten
+  CHECK(once.check(turn(3, false), ship(3)).has_value());
 }

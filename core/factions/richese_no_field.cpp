@@ -114,6 +114,10 @@ std::optional<Rejection> check_ship(const GameState& s, Faction shipper, const a
   if (ally && ally_in_game(s, kMe) != static_cast<uint8_t>(shipper))
     return reject(RejectCode::IllegalChoice, "only the Richese and their ally ship with No-Field tokens");
   if (auto why = ability_blocked(s, kMe, Ability::RicheseNoField)) return reject(RejectCode::IllegalChoice, *why);
+  // A Karama that cancelled the ally's token shipment is recorded against the
+  // shipper (its window's owner): the retake is without a token too.
+  if (ally)
+    if (auto why = ability_blocked(s, shipper, Ability::RicheseNoField)) return reject(RejectCode::IllegalChoice, *why);
   // The ally knows only what is public: the Richese's marker on the planet is
   // revealed first (RicheseReveal), so that the ally's choice of token cannot
   // tell it the marker's value.
