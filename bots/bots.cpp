@@ -76,8 +76,9 @@ uint64_t mix(uint64_t a, uint64_t b) {
 TreacheryCategory category(uint8_t card) { return data::treachery_card(card).category; }
 TreacheryKind kind(uint8_t card) { return data::treachery_card(card).kind; }
 bool is_worthless(uint8_t card) { return card < data::kNumTreacheryCards && category(card) == TreacheryCategory::Worthless; }
-bool is_real_weapon(uint8_t card) { return card < data::kNumTreacheryCards && data::is_weapon(category(card)); }
-bool is_real_defense(uint8_t card) { return card < data::kNumTreacheryCards && data::is_defense(category(card)); }
+bool is_real_weapon(uint8_t card) { return card < data::kNumAllTreacheryCards && data::is_weapon(category(card)); }
+bool is_real_defense(uint8_t card) { return card < data::kNumAllTreacheryCards && data::is_defense(category(card)); }  // Portable Snooper too
+bool is_mirror(uint8_t card) { return card < data::kNumAllTreacheryCards && kind(card) == TreacheryKind::MirrorWeapon; }
 
 bool is_stronghold(TerritoryId t) { return data::territory(t).stronghold; }
 bool is_stronghold_loc(LocationId l) { return is_stronghold(data::territory_of(l)); }
@@ -261,6 +262,8 @@ class Brain {
   size_t storm_card();  // npos: no card worth playing now
   size_t karama_cancel();
   size_t truthtrance();  // npos: none worth playing now
+  size_t richese_cards();  // Distrans, the Nullentropy Box (npos: none worth playing now)
+  size_t discard_search();  // the Nullentropy Box's choice
   size_t alliance_spice();  // npos: no gift or allowance change now
   size_t keep_cards();
   size_t atreides_karama();  // npos: not now
@@ -371,11 +374,16 @@ size_t Brain::decide() {
   // Alliance spice (any time the seat is asked): the Emperor's gift, the allowance.
   if (has_kind(ActionKind::GiveSpice) || has_kind(ActionKind::AllyPermission))
     if (size_t i = alliance_spice(); i != npos) return i;
+  if (has_kind(ActionKind::PlayCard) && !has_kind(ActionKind::Respond))  // Distrans, the Nullentropy Box
+    if (size_t i = richese_cards(); i != npos) return i;
   if (me() == Faction::Fremen && (k_.phase == Phase::SpiceBlow || k_.phase == Phase::Nexus) && has_kind(ActionKind::PlayCard))
     if (size_t i = fremen_karama_worm(); i != npos) return i;
   if (k_.phase == Phase::Storm && has_kind(ActionKind::PlayCard))
     if (size_t i = storm_card(); i != npos) return i;
   if (has_kind(ActionKind::DialStorm)) return dial_storm();
+  if (has_kind(ActionKind::Respond) && decision(ActionKind::Respond) &&
+      decision(ActionKind::Respond)->prompt.find("(Nullentropy Box)") != std::string::npos)
+    return discard_search();
   if (has_kind(ActionKind::Respond)) return respond();
   if (has_kind(ActionKind::WormRide)) return k_.phase == Phase::SpiceBlow ? place_worm() : worm_ride();
   if (has_kind(ActionKind::ProposeAlliance) || has_kind(ActionKind::AcceptAlliance) || has_kind(ActionKind::BreakAlliance))
@@ -1206,6 +1214,42 @@ size_t Brain::storm_card() {
   return fa;
 }
 
+// ---- the Richese cards (core/cards/): Distrans, the Nullentropy Box -------------------
+
+// From this seat's view only (its hand, its spice, the public discard pile and
+// hand sizes). The Box: when the public discard pile holds a card worth more
+// than the Box and its fee (medium 6, hard and brutal 5), the hand has room
+// and 2 spice stay spare. Distrans: with a full hand, the worst card (worth at
+// most 1) to the enemy with the most cards whose hand is not full (it fills a
+// slot it could buy with, and frees two of this seat's).
+size_t Brain::richese_cards() {
+  const int limit = hand_limit_of(me());
+  const double want = hard() ? 5.0 : 6.0;
+  double best_in_pile = 0;
+  for (uint8_t c : k_.discard)
+    if (c < data::kNumAllTreacheryCards && kind(c) != TreacheryKind::NullentropyBox) best_in_pile = std::max(best_in_pile, card_value(c));
+  const bool room = static_cast<int>(k_.hand.size()) < limit;
+  if (room && best_in_pile >= want && spice() >= 2 + std::min(2, reserve())) {
+    const size_t i = best<action::PlayCard>(
+        [&](const action::PlayCard& a) { return kind(a.card) == TreacheryKind::NullentropyBox ? best_in_pile : kNeg; }, 0.0);
+    if (i != npos) return i;
+  }
+  if (static_cast<int>(k_.hand.size()) < limit) return npos;
+  return best<action::PlayCard>(
+      [&](const action::PlayCard& a) {
+        if (kind(a.card) != TreacheryKind::Distrans || a.target >= kNumFactions || a.value == a.card) return kNeg;
+        const auto f = static_cast<Faction>(a.target);
+        if (k_.is_ally(f) || card_value(a.value) > 1) return kNeg;
+        return 10.0 + k_.fac[a.target].hand_count - card_value(a.value);
+      },
+      0.0);
+}
+
+// The Nullentropy Box's search: the most valuable eligible card.
+size_t Brain::discard_search() {
+  return or_fallback(best<action::Respond>([&](const action::Respond& a) { return a.card == kNone8 ? kNeg : card_value(a.card); }));
+}
+
 // ---- Truthtrance (3.01.22) ------------------------------------------------------------
 
 // The engine offers two questions to each other faction: "do you hold a
@@ -1280,16 +1324,24 @@ int Brain::reserve() const {
 
 // What holding a card is worth, in spice.
 double Brain::card_value(uint8_t card) const {
-  // The Richese cards but their Karama are held and counted only (issue 14
-  // brings their effects); the Richese Karama is worth a base one.
+  // The Richese cards: Mirror Weapon as a weapon that needs the opponent's,
+  // Portable Snooper as a poison defense, Distrans and the Nullentropy Box as
+  // small helpers; the others are held and counted only (not implemented).
   if (card >= data::kNumAllTreacheryCards) return 0;
-  if (card >= data::kNumTreacheryCards && data::treachery_card(card).kind != TreacheryKind::Karama) return 1;
   bool weapon = false, defense = false;
   for (auto c : k_.hand) {
     if (c == card) continue;
     weapon |= is_real_weapon(c);
     defense |= is_real_defense(c);
   }
+  if (card >= data::kNumTreacheryCards) switch (kind(card)) {
+      case TreacheryKind::Karama: return 6;
+      case TreacheryKind::MirrorWeapon: return weapon ? 3 : 5;
+      case TreacheryKind::PortableSnooper: break;  // a poison defense, below
+      case TreacheryKind::NullentropyBox: return 2.5;
+      case TreacheryKind::Distrans: return 1.5;
+      default: return 1;
+    }
   const auto cat = category(card);
   if (data::is_weapon(cat)) return weapon ? 4 : 7;
   if (data::is_defense(cat)) return defense ? 3 : 6;
@@ -1833,7 +1885,8 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   const bool weapon = a.weapon != kNone8 && is_real_weapon(a.weapon);
   const bool defense = a.defense != kNone8 && is_real_defense(a.defense);
   const double p_my_leader_dies = (a.leader < data::kNumLeaders) ? p_weapon * (defense ? 0.45 : 1.0) : 0.0;
-  const double p_opp_leader_dies = weapon ? 0.6 : 0.0;
+  // A Mirror Weapon kills only when the opponent plays a weapon.
+  const double p_opp_leader_dies = weapon ? 0.6 : is_mirror(a.weapon) ? 0.6 * p_weapon : 0.0;
   const double my_total = mine + leader * (1 - p_my_leader_dies);
   const double opp_total = opp_units + opp_leader * (1 - p_opp_leader_dies);
   const double margin = my_total - opp_total + (my_side() == 0 ? 0.25 : -0.25);
@@ -1901,7 +1954,7 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
     }
   }
 
-  const int my_w = a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;
+  const int my_w_card = a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;
   const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
   const bool my_leader = a.leader < data::kNumLeaders;
   const int my_str = my_leader ? data::leader(a.leader).strength : 0;
@@ -1911,7 +1964,7 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
   const int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
   const double tv = territory_value(t);
   const bool aggressor = my_side() == 0;
-  const bool lasgun_shield_me = my_w == 3 || my_d == 1;
+  const bool lasgun_shield_me = my_w_card == 3 || my_d == 1;
 
   double ev = 0;
   for (auto ol : leaders) {
@@ -1929,6 +1982,7 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
           const double p = pl * pw[w] * pd[d] * p_dial;
           if (p < 1e-6) continue;
           double v;
+          const int my_w = is_mirror(a.weapon) ? w : my_w_card;  // a Mirror Weapon copies the opponent's
           // 3.01.14 Lasgun and Shield: everything in the territory is lost.
           if ((w == 3 && my_d == 1) || (my_w == 3 && d == 1) || (w == 3 && lasgun_shield_me && my_w == 3)) {
             v = -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless);
@@ -2202,9 +2256,9 @@ double Brain::plan_value_known(const action::BattlePlan& a, const PlanInfo& o) c
   // A traitor in the opponent's plan wins outright: spend nothing.
   if (o.leader < data::kNumLeaders && std::find(k_.traitors.begin(), k_.traitors.end(), o.leader) != k_.traitors.end())
     return tv + 0.5 * opp_forces - 0.6 * a.dial - 1.0 * cards - (a.spice - a.ally_pays) - 0.1 * my_str;
-  const int my_w = a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;
-  const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
   const int o_w = o.weapon_card != kNone8 ? weapon_class(category(o.weapon_card)) : 0;
+  const int my_w = is_mirror(a.weapon) ? o_w : a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;  // a Mirror copies it
+  const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
   const int o_d = o.defense_card != kNone8 ? defense_class(category(o.defense_card)) : 0;
   if ((o_w == 3 && my_d == 1) || (my_w == 3 && o_d == 1))  // 3.01.14: everything in the territory is lost
     return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - (a.spice - a.ally_pays);

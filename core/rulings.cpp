@@ -257,6 +257,22 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        {"no_dial", "any_element"}, 0,
        "reference RP-no-field-atreides (seeds boundary 3): treachery.online and the seeds forbid the dial; DuneBot has no "
        "restriction"},
+      {RulingId::DistransSpan, "distrans_span",
+       "CHOAM & Richese: Distrans is played \"other than during a bid\": how long is a bid?",
+       {"lot", "no_standing_bid"}, 0,
+       "reference RP-distrans-during-bidding: the seeds' bounded policy blocks it while a lot is unresolved (a card up "
+       "for bid, a faction's lot from offer to payment); treachery.online allows it in the regular auction while no bid "
+       "stands on the card, never in the Black Market"},
+      {RulingId::DistransSelf, "distrans_self",
+       "CHOAM & Richese: may Distrans give itself (the card played is the card given)?",
+       {"rejected", "given"}, 0,
+       "seeds RICHESE_ACQUISITION_RULES 3 and treachery.online: rejected (one card cannot be given and discarded); the "
+       "other reading gives the card, which is then not discarded"},
+      {RulingId::BoxFullHand, "box_full_hand",
+       "CHOAM & Richese: may the Nullentropy Box be used with a full hand (the Box leaves as the card comes)?",
+       {"free_slot", "exchange"}, 0,
+       "reference RP-box-full-hand: the seeds guard a full hand (a free slot first); treachery.online has no capacity "
+       "check. Both reject an empty pile (no card to take)"},
   }};
   return r;
 }

@@ -73,8 +73,11 @@ enum class RulingId : uint8_t {
   NoFieldAllyZero = 54,           // the ally's No-Field shipment: 0, 3 or 5, or 3 and 5 only
   NoFieldDestroyed = 55,          // a destroyed No-Field with reserves short: the reserves only, or the shortfall from the territory
   NoFieldPrescience = 56,         // the Atreides' Prescience against a No-Field battle: not the dial, or any element
+  DistransSpan = 57,              // Distrans "other than during a bid": not while a lot is unresolved, or not while a bid stands
+  DistransSelf = 58,              // Distrans given as the card it gives: rejected, or given (not discarded)
+  BoxFullHand = 59,               // the Nullentropy Box with a full hand: needs a free slot, or allowed (the Box leaves)
 };
-inline constexpr int kNumRulings = 57;
+inline constexpr int kNumRulings = 60;
 
 struct RulingInfo {
   RulingId id;

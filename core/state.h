@@ -114,6 +114,7 @@ enum class WindowKind : uint8_t {
   KaramaCancel = 1,  // a faction ability Karama can cancel is about to apply
   Truthtrance = 2,   // 3.01.22 the asked seat answers a free-form question yes/no (core/rules/cards.cpp)
   KaramaGiveBack = 3,  // 1.14.04 the Harkonnen give cards back for the hand they took
+  DiscardSearch = 4,   // the Nullentropy Box: its holder takes a card of the treachery discard pile (core/cards/nullentropy_box.cpp)
 };
 
 struct Window {

@@ -196,10 +196,21 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     case ActionKind::PlayCard: {
       const auto& play = a.as<action::PlayCard>();
       what = play.card < data::kNumAllTreacheryCards ? fmt::format("plays {}", data::treachery_card(play.card).name) : "plays a card";
+      if (play.card < data::kNumAllTreacheryCards && data::treachery_card(play.card).kind == data::TreacheryKind::Distrans &&
+          play.target < kNumFactions)  // the given card is the two players' secret (core/cards/distrans.cpp)
+        what += fmt::format(": gives {} to {}", show_hidden && play.value < data::kNumAllTreacheryCards ? card(play.value) : "a card",
+                            fac(play.target));
+      else if (play.card < data::kNumAllTreacheryCards && data::treachery_card(play.card).kind == data::TreacheryKind::NullentropyBox)
+        what += " (2 spice to the bank): searches the treachery discard pile";
       break;
     }
     case ActionKind::Respond: {
       const auto& answer = a.as<action::Respond>();
+      if (before && before->window_depth > 0 && before->windows[before->window_depth - 1].kind == WindowKind::DiscardSearch) {
+        // The Nullentropy Box's choice: the face only to the searcher (core/cards/nullentropy_box.cpp).
+        what = fmt::format("takes {} from the treachery discard pile", show_hidden && answer.card < data::kNumAllTreacheryCards ? card(answer.card) : "a card");
+        break;
+      }
       what = answer.accept ? "answers yes" : "answers no"; break;
     }
     case ActionKind::SendSpiritualAdvisor: {

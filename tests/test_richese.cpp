@@ -38,19 +38,6 @@ GameState at_bidding(std::initializer_list<Faction> factions, bool advanced = fa
   return s;
 }
 
-// Moves a card of the cache into f's hand.
-uint8_t from_cache(GameState& s, Faction f, data::TreacheryKind kind) {
-  for (int i = 0; i < s.richese.cache.n; ++i)
-    if (data::treachery_card(s.richese.cache.ids[i]).kind == kind) {
-      const uint8_t id = s.richese.cache.ids[i];
-      s.richese.cache.remove(id);
-      s.of(f).hand.push(id);
-      return id;
-    }
-  FAIL("no such card in the cache");
-  return kNone8;
-}
-
 uint8_t cache_card(const GameState& s, data::TreacheryKind kind) {
   for (int i = 0; i < s.richese.cache.n; ++i)
     if (data::treachery_card(s.richese.cache.ids[i]).kind == kind) return s.richese.cache.ids[i];

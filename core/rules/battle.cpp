@@ -93,6 +93,7 @@
 // (1.14.01, 3.01.11).
 #include <algorithm>
 
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 #include "core/rules/battle_abilities.h"
@@ -285,13 +286,19 @@ bool is_cheap_hero(uint8_t card) {
   const auto k = data::treachery_card(card).kind;
   return k == TreacheryKind::CheapHero || k == TreacheryKind::CheapHeroine;
 }
+// An expansion card whose battle use is not implemented (Stone Burner...).
+std::optional<Rejection> expansion_card_unusable(uint8_t card) {
+  if (card < data::kNumTreacheryCards || battle_card_implemented(card)) return std::nullopt;
+  return reject(RejectCode::IllegalChoice,
+                std::string(data::treachery_card(card).name) + " is held and counted only: its battle use is not implemented yet (docs/cards/richese-cards.md)");
+}
 bool fits_weapon_slot(uint8_t card) {
   const auto c = data::treachery_card(card).category;
-  return data::is_weapon(c) || c == TreacheryCategory::Worthless;
+  return data::is_weapon(c) || c == TreacheryCategory::Worthless || c == TreacheryCategory::WeaponSpecial;  // Mirror Weapon
 }
 bool fits_defense_slot(uint8_t card) {
   const auto c = data::treachery_card(card).category;
-  return data::is_defense(c) || c == TreacheryCategory::Worthless;
+  return data::is_defense(c) || c == TreacheryCategory::Worthless || c == TreacheryCategory::DefenseSpecial;
 }
 
 // 1.07.04.04: may `me` put leader `id` on its wheel in territory t?
@@ -368,13 +375,15 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const action:
     return reject(RejectCode::IllegalChoice,
                   "without a leader or a Cheap Hero no treachery card may be played (1.07.04.06)");
   if (weapon != kNone8) {
-    if (weapon >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(weapon));
+    if (weapon >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(weapon));
+    if (auto why = expansion_card_unusable(weapon)) return *why;
     if (!hand.contains(weapon)) return reject(RejectCode::IllegalChoice, card_name(weapon) + " is not in your hand");
     if (!fits_weapon_slot(weapon))
       return reject(RejectCode::IllegalChoice, card_name(weapon) + " is not a weapon or a worthless card (1.07.04.07)");
   }
   if (defense != kNone8) {
-    if (defense >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(defense));
+    if (defense >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(defense));
+    if (auto why = expansion_card_unusable(defense)) return *why;
     if (!hand.contains(defense)) return reject(RejectCode::IllegalChoice, card_name(defense) + " is not in your hand");
     if (!fits_defense_slot(defense))
       return reject(RejectCode::IllegalChoice, card_name(defense) + " is not a defense or a worthless card (1.07.04.07)");
@@ -493,6 +502,8 @@ std::optional<std::string> must_discard(const GameState& s, uint8_t card) {
     if (!traitor_win) return std::string("a Cheap Hero is discarded after use (3.01.04); only a traitor win lets you keep it (1.07.06.07.01)");
     return std::nullopt;
   }
+  if (card >= data::kNumTreacheryCards && battle_card_implemented(card))  // "Discard after use" (core/cards/battle_cards.cpp)
+    return std::string(data::treachery_card(card).name) + " is discarded after use";
   if (worthless(card) && !s.rulings.is(RulingId::WinnerWorthless, kWorthlessMayKeep))
     return std::string("a worthless card is discarded by playing it (3.01.01; ruling winner_worthless)");
   return std::nullopt;
@@ -634,7 +645,10 @@ void resolve(Ctx& c) {
     winner_cards(c, w);
     return;
   }
-  const bool lasgun = has_kind(p[0], TreacheryKind::Lasgun) || has_kind(p[1], TreacheryKind::Lasgun);
+  // The weapons that act (a Mirror Weapon as the opponent's: core/cards/battle_cards.cpp).
+  BattlePlanState acting[2] = {p[0], p[1]};
+  for (int i = 0; i < 2; ++i) acting[i].weapon = acting_weapon(p[i], p[1 - i]);
+  const bool lasgun = has_kind(acting[0], TreacheryKind::Lasgun) || has_kind(acting[1], TreacheryKind::Lasgun);
   const bool shield_played = has_kind(p[0], TreacheryKind::Shield) || has_kind(p[1], TreacheryKind::Shield);
   if (lasgun && shield_played) {  // 3.01.14
     note(BattleOutcome::LasgunShield, -1);
@@ -660,7 +674,7 @@ void resolve(Ctx& c) {
   }
 
   // 1.07.06.02 weapons.
-  const bool killed[2] = {weapon_kills(s, p[1], p[0]), weapon_kills(s, p[0], p[1])};
+  const bool killed[2] = {weapon_kills(s, acting[1], acting[0]), weapon_kills(s, acting[0], acting[1])};
   // 1.07.06 totals in half units (1.13.04.03).
   int total[2];
   for (int i = 0; i < 2; ++i) {

@@ -77,7 +77,7 @@ const char* element_name(int e) {
 
 // Does `card` match a commanded kind (VoiceKind)?
 bool card_matches(uint8_t kind, uint8_t card) {
-  if (card == kNone8 || card >= data::kNumTreacheryCards) return false;
+  if (card == kNone8 || card >= data::kNumAllTreacheryCards) return false;  // Portable Snooper: a poison defense
   const auto& c = data::treachery_card(card);
   switch (kind) {
     case kPoisonWeapon: return c.category == TreacheryCategory::WeaponPoison;

@@ -121,6 +121,7 @@
 // last one let through while the action is replayed).
 #include <algorithm>
 
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 #include "core/rules/shipment_movement.h"
@@ -481,8 +482,9 @@ std::string window_what(const GameState& s, const Window& w) {
     case WindowKind::Truthtrance:
       return "Truthtrance: " + fname(static_cast<Faction>(s.truthtrance.asker)) + " asked " +
              fname(static_cast<Faction>(s.truthtrance.asked)) + " a yes/no question (3.01.22)";
-    default:  // a faction's window (hook response_window)
+    default:  // a faction's window (hook response_window) or a card's (core/cards/)
       if (const auto* fw = faction_window(s, w.kind)) return fw->what(s, w);
+      if (const auto* cw = card_window(w.kind)) return cw->what(s, w);
       break;
   }
   return "a response window is open";
@@ -516,8 +518,9 @@ std::optional<Rejection> validate_window(const GameState& s, Seat seat, const Ac
       return std::nullopt;
     }
     case WindowKind::Truthtrance: return std::nullopt;
-    default:  // a faction's window (hook response_window)
+    default:  // a faction's window (hook response_window) or a card's (core/cards/)
       if (const auto* fw = faction_window(s, w.kind)) return fw->validate(s, seat, answer, w);
+      if (const auto* cw = card_window(w.kind)) return cw->validate(s, seat, answer, w);
       break;
   }
   return reject(RejectCode::WrongPhase, "no response is expected");
@@ -546,8 +549,9 @@ void apply_window(Ctx& c, Seat seat, const Action& a) {
       s.truthtrance.answer = answer.accept ? 1 : 0;
       close_window(c);
       return;
-    default:  // a faction's window (hook response_window)
+    default:  // a faction's window (hook response_window) or a card's (core/cards/)
       if (const auto* fw = faction_window(s, w.kind); fw && fw->apply(s, seat, answer, w)) close_window(c);
+      else if (const auto* cw = card_window(w.kind); cw && cw->apply(c, seat, answer, w)) close_window(c);
       return;
   }
 }
@@ -568,8 +572,9 @@ void window_decisions(const GameState& s, Seat seat, std::vector<Decision>& out)
     case WindowKind::Truthtrance:
       out.push_back(Decision{ActionKind::Respond, window_what(s, w) + ": answer truthfully (accept = yes)", 0, 1, {}});
       break;
-    default:  // a faction's window (hook response_window)
+    default:  // a faction's window (hook response_window) or a card's (core/cards/)
       if (const auto* fw = faction_window(s, w.kind)) fw->decisions(s, seat, w, out);
+      else if (const auto* cw = card_window(w.kind)) cw->decisions(s, seat, w, out);
       break;
   }
 }
@@ -579,6 +584,10 @@ void window_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   const Window& w = top(s);
   if (const auto* fw = faction_window(s, w.kind)) {  // a faction's window (hook response_window)
     fw->legal(s, seat, w, out);
+    return;
+  }
+  if (const auto* cw = card_window(w.kind)) {  // a card's window (core/cards/)
+    cw->legal(s, seat, w, out);
     return;
   }
   std::vector<Decision> ds;
@@ -660,18 +669,22 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
   if (play.card >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown treachery card");
   const Faction me = me_at(s, seat);
   const std::string name = card_name(play.card);
-  // The Richese cards (CHOAM & Richese): the Richese Karama is a Karama like
-  // the base ones (its updated text adds that it cannot stop a special
-  // victory or another faction's special Karama power: neither is an
-  // ability a Karama cancels or prevents here); the others' effects come
-  // with issue 14 (docs/factions/richese.md).
-  if (play.card >= data::kNumTreacheryCards && kind_of(play.card) != TreacheryKind::Karama)
-    return reject(RejectCode::IllegalChoice, name + " is held and counted only: its effect is not implemented yet (the Richese cards, issue 14)");
+  // The Richese cards (CHOAM & Richese, docs/cards/richese-cards.md): the
+  // Richese Karama is a Karama like the base ones (its updated text adds that
+  // it cannot stop a special victory or another faction's special Karama
+  // power: neither is an ability a Karama cancels or prevents here); a card
+  // with its own file (core/cards/card_rules.h) or a battle card is played;
+  // the others are held and counted only.
+  const CardRules* own_rules = card_rules(kind_of(play.card));
+  if (play.card >= data::kNumTreacheryCards && kind_of(play.card) != TreacheryKind::Karama && !own_rules &&
+      !battle_card_implemented(play.card))
+    return reject(RejectCode::IllegalChoice, name + " is held and counted only: its effect is not implemented yet (docs/cards/richese-cards.md)");
   if (!s.of(me).hand.contains(play.card)) return reject(RejectCode::IllegalChoice, name + " is not in your hand");
   if (auto why = committed(s, seat, play.card)) return reject(RejectCode::IllegalChoice, *why);
   if (is_karama(s, me, play.card)) return check_karama(s, seat, a);
   if (const char* what = ability_step(s))
     return reject(RejectCode::WrongPhase, std::string(what) + " is being used: " + name + " waits until it is complete (1.00.05)");
+  if (own_rules) return own_rules->check(s, seat, play);
   switch (kind_of(play.card)) {
     case TreacheryKind::WeatherControl:
       if (auto r = storm_window(s, play.card, "3.01.23")) return r;
@@ -751,6 +764,10 @@ void apply_play(Ctx& c, Seat seat, const Action& a) {
     apply_karama(c, seat, a);
     return;
   }
+  if (const CardRules* r = card_rules(kind_of(play.card))) {  // its own file discards it
+    r->apply(c, seat, play);
+    return;
+  }
   switch (kind_of(play.card)) {
     case TreacheryKind::WeatherControl:
       discard(s, me, play.card);
@@ -817,6 +834,10 @@ void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
       }
       continue;
     }
+    if (const CardRules* r = card_rules(kind_of(card))) {
+      r->candidates(s, seat, a, out);
+      continue;
+    }
     switch (kind_of(card)) {
       case TreacheryKind::WeatherControl:
         for (int v = 0; v <= kWeatherControlMax; ++v) {
@@ -850,6 +871,7 @@ std::string play_prompt(const GameState& s, Faction me, uint8_t card) {
     p += ", or prevent the next use of a faction ability marked with a star (value {\"prevent\": ABILITY}, target = its faction, 3.01.11.02)";
     return p;
   }
+  if (const CardRules* r = card_rules(kind_of(card))) return r->prompt(s, s.seat_of(me));
   switch (kind_of(card)) {
     case TreacheryKind::WeatherControl: return "Play Weather Control: the storm moves value (0..10) sectors this phase instead of the dials (3.01.23)";
     case TreacheryKind::FamilyAtomics:
@@ -877,6 +899,7 @@ void card_revival_candidates(const GameState& s, Faction me, int max_forces, Act
   revival_candidates(s, me, max_forces, base, out);
 }
 bool open_window(GameState& s, Window w) { return push_window(s, w); }
+std::optional<std::string> card_committed(const GameState& s, Seat seat, uint8_t card) { return committed(s, seat, card); }
 
 
 // ---- interface ------------------------------------------------------------------

@@ -170,6 +170,9 @@ bool is_card_action(const GameState& s, const Action& a);
 std::optional<Rejection> validate_card(const GameState& s, Seat seat, const Action& a);
 void apply_card(Ctx& c, Seat seat, const Action& a);
 bool window_open(const GameState& s);
+// Why `card` of `seat`'s hand may not be played or given now (part of its
+// battle plan, a lot it offers, a Karama high bid's), if it may not.
+std::optional<std::string> card_committed(const GameState& s, Seat seat, uint8_t card);
 std::string window_description(const GameState& s);  // the innermost open window, for views
 // The cards `seat` may play now (any seat, waited for or not) and the
 // decisions of an open window (the phase's own are then suspended).

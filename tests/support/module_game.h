@@ -25,6 +25,19 @@ inline void check_projections(const GameState& s) {
   CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::observer(), inspect::build_view).has_value());
 }
 
+// Moves a card of the Richese cache into f's hand; returns its id.
+inline uint8_t from_cache(GameState& s, Faction f, data::TreacheryKind kind) {
+  for (int i = 0; i < s.richese.cache.n; ++i)
+    if (data::treachery_card(s.richese.cache.ids[i]).kind == kind) {
+      const uint8_t id = s.richese.cache.ids[i];
+      s.richese.cache.remove(id);
+      s.of(f).hand.push(id);
+      return id;
+    }
+  FAIL("no such card in the cache");
+  return kNone8;
+}
+
 // Empties f's hand into the discard pile.
 inline void empty_hand(GameState& s, Faction f) {
   auto& h = s.of(f).hand;

@@ -1,0 +1,72 @@
+// One card, one home: the treachery cards whose effect lives in its own file
+// (core/cards/<card>.cpp), the way core/factions/ holds one file per faction.
+// Internal to core/, like core/rules/rules.h.
+//
+// A card played outside the battle wheel (PlayCard{card, target, value}) is
+// routed by core/rules/cards.cpp: when card_rules(kind) has an entry, that
+// entry's check / apply / candidates / prompt decide the play; the common
+// checks (the card in the player's hand, not committed to a plan or a lot,
+// no window open, no ability in use as a step) are made by cards.cpp before
+// `check` is called, and cards.cpp does not discard the card: `apply` does,
+// exactly once. A card that opens its own response window (the Nullentropy
+// Box's private search) names the window kind and its four hooks; cards.cpp's
+// window stack runs them like a faction's (FactionRules::response_window).
+// A battle card (Mirror Weapon, Portable Snooper) has no entry here: the
+// battle (core/rules/battle.cpp) asks core/cards/battle_cards.cpp (below).
+//
+// Contract: pure functions of their arguments; `apply` changes the state only
+// as its file's header comment says, and only after `check` accepted the same
+// action on the same state (precondition). Thread safety: none needed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/rules/rules.h"
+
+namespace mentat::rules {
+
+struct CardRules {
+  data::TreacheryKind kind;
+  // The card's own timing and targets (after the common checks).
+  std::optional<Rejection> (*check)(const GameState& s, Seat seat, const action::PlayCard& a) = nullptr;
+  // Its effect; discards the card (or sets it aside) itself.
+  void (*apply)(Ctx& c, Seat seat, const action::PlayCard& a) = nullptr;
+  // Candidate plays (a superset: cards.cpp keeps those `check` accepts).
+  void (*candidates)(const GameState& s, Seat seat, const action::PlayCard& base, std::vector<Action>& out) = nullptr;
+  // The decision's prompt: what the card does and its action's fields.
+  std::string (*prompt)(const GameState& s, Seat seat) = nullptr;
+
+  // A response window of the card's own (WindowKind::None: none).
+  struct CardWindow {
+    WindowKind kind = WindowKind::None;
+    std::string (*what)(const GameState& s, const Window& w) = nullptr;
+    std::optional<Rejection> (*validate)(const GameState& s, Seat seat, const action::Respond& a, const Window& w) = nullptr;
+    // Applies the answer; true when the window is done (cards.cpp closes it).
+    bool (*apply)(Ctx& c, Seat seat, const action::Respond& a, Window& w) = nullptr;
+    void (*decisions)(const GameState& s, Seat seat, const Window& w, std::vector<Decision>& out) = nullptr;
+    void (*legal)(const GameState& s, Seat seat, const Window& w, std::vector<Action>& out) = nullptr;
+  } window;
+};
+
+// The entry of a card kind, or null (the kind's rule is in cards.cpp, in the
+// battle, or not implemented). Precondition: none (any kind value).
+const CardRules* card_rules(data::TreacheryKind kind);
+// The card entry whose window is of kind k, or null.
+const CardRules::CardWindow* card_window(WindowKind k);
+
+// ---- battle cards (core/cards/battle_cards.cpp) ----
+// A card id of the expansions whose battle-wheel use is implemented (Mirror
+// Weapon in the weapon slot, Portable Snooper in the defense slot).
+bool battle_card_implemented(uint8_t card);
+// The weapon card that acts for `mine` against `theirs`: the plan's own, or,
+// for a Mirror Weapon, the opponent's weapon when it is a weapon (kNone8:
+// none). Precondition: both plans' cards are kNone8 or valid ids.
+uint8_t acting_weapon(const BattlePlanState& mine, const BattlePlanState& theirs);
+
+// The files' entries (core/cards/table.cpp lists them).
+extern const CardRules kDistransRules;        // core/cards/distrans.cpp
+extern const CardRules kNullentropyBoxRules;  // core/cards/nullentropy_box.cpp
+
+}  // namespace mentat::rules

@@ -1,0 +1,398 @@
+// The Richese cards (CHOAM & Richese, issue 14; core/cards/, docs/cards/richese-cards.md):
+// Distrans, the Nullentropy Box, Mirror Weapon and Portable Snooper. One
+// scenario per rule and ruling, each asserting outcomes (custody, spice,
+// leaders, what each seat sees).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include "bots/bot.h"
+#include "events/codec.h"
+#include "events/view_generated.h"
+#include "inspect/report.h"
+#include "inspect/view.h"
+#include "support/module_game.h"
+#include "support/run_command.h"
+#include "support/scenario.h"
+
+using namespace mentat;
+using namespace scenario;
+using data::TreacheryKind;
+
+namespace {
+
+constexpr auto kRichese = Faction::Richese;
+constexpr auto kAtreides = Faction::Atreides;
+constexpr auto kHarkonnen = Faction::Harkonnen;
+constexpr LocationId kArrakeen = 0;
+
+GameState cards_game(std::initializer_list<Faction> factions, Rulings rulings = Rulings::defaults()) {
+  GameState s = game(factions, false, 7, rulings, data::module_bit(data::Module::ChoamRichese));
+  play_until(s, Phase::Storm, 1);
+  return s;
+}
+uint8_t fa(Faction f) { return static_cast<uint8_t>(f); }
+
+// The public and the actor's own summary of `a` applied to `s` (s is advanced).
+std::pair<std::string, std::string> summaries(GameState& s, Faction f, const Action& a) {
+  const GameState before = s;
+  act(s, f, a);
+  codec::Event e;
+  e.version = s.version;
+  e.seat = before.seat_of(f);
+  e.action = a;
+  return {inspect::summarize_event(e, &before, s, false), inspect::summarize_event(e, &before, s, true)};
+}
+
+std::vector<uint16_t> respond_options(const GameState& s, Faction f) {
+  for (const auto& d : decisions(s, s.seat_of(f)))
+    if (d.kind == ActionKind::Respond) return d.options;
+  return {};
+}
+
+// Moves `n` base cards from the deck to the discard pile; returns them.
+std::vector<uint8_t> to_discard(GameState& s, int n) {
+  std::vector<uint8_t> out;
+  for (int i = 0; i < n; ++i) {
+    const uint8_t c = s.treachery_deck.pop();
+    s.treachery_discard.push(c);
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+// ---- Distrans ----------------------------------------------------------------------------
+
+TEST_CASE("Distrans: a card of the hand to another player, hand to hand, Distrans discarded once", "[richese_cards][distrans]") {
+  GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
+  const uint8_t d = from_cache(s, kAtreides, TreacheryKind::Distrans);
+  REQUIRE(s.of(kAtreides).hand.n >= 2);
+  const uint8_t given = s.of(kAtreides).hand.ids[0];
+  REQUIRE(given != d);
+  const int harkonnen_n = s.of(kHarkonnen).hand.n, discard_n = s.treachery_discard.n;
+  CHECK(rejected(s, kAtreides, play(d, given, fa(kAtreides))).code == RejectCode::IllegalChoice);  // another player
+  CHECK(rejected(s, kAtreides, play(d, given, kNone8)).code == RejectCode::Malformed);
+  CHECK(rejected(s, kAtreides, play(d, 200, fa(kHarkonnen))).code == RejectCode::Malformed);
+  const uint8_t not_mine = s.of(kHarkonnen).hand.ids[0];
+  CHECK(rejected(s, kAtreides, play(d, not_mine, fa(kHarkonnen))).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kAtreides, play(d, d, fa(kHarkonnen))).code == RejectCode::IllegalChoice);  // ruling distrans_self
+  const auto [pub, own] = summaries(s, kAtreides, play(d, given, fa(kHarkonnen)));
+  CHECK(s.of(kHarkonnen).hand.contains(given));
+  CHECK(s.of(kHarkonnen).hand.n == harkonnen_n + 1);
+  CHECK_FALSE(s.of(kAtreides).hand.contains(given));
+  CHECK_FALSE(s.of(kAtreides).hand.contains(d));
+  CHECK(s.treachery_discard.n == discard_n + 1);
+  CHECK(s.treachery_discard.top() == d);
+  CHECK_FALSE(s.treachery_discard.contains(given));
+  check_custody(s);
+  check_projections(s);
+  // The given face is the two players' secret: the public line says "a card".
+  const std::string face(data::treachery_card(given).name);
+  CHECK_THAT(pub, Catch::Contains("gives a card to Harkonnen"));
+  CHECK_THAT(pub, !Catch::Contains(face));
+  CHECK_THAT(own, Catch::Contains(face));
+}
+
+TEST_CASE("Distrans: never to a full hand, nor a committed card, and itself only under ruling distrans_self", "[richese_cards][distrans][rulings]") {
+  GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
+  const uint8_t d = from_cache(s, kAtreides, TreacheryKind::Distrans);
+  auto& h = s.of(kRichese).hand;
+  while (h.n < rules::hand_limit(s, kRichese)) h.push(s.treachery_deck.pop());
+  const uint8_t given = s.of(kAtreides).hand.ids[0];
+  CHECK(rejected(s, kAtreides, play(d, given, fa(kRichese))).code == RejectCode::IllegalChoice);
+  // distrans_self = given: Distrans changes hands and is not discarded.
+  GameState t = cards_game({kAtreides, kRichese, kHarkonnen}, ruling("distrans_self", "given"));
+  const uint8_t d2 = from_cache(t, kAtreides, TreacheryKind::Distrans);
+  const int discard_n = t.treachery_discard.n;
+  act(t, kAtreides, play(d2, d2, fa(kHarkonnen)));
+  CHECK(t.of(kHarkonnen).hand.contains(d2));
+  CHECK_FALSE(t.of(kAtreides).hand.contains(d2));
+  CHECK(t.treachery_discard.n == discard_n);
+  check_custody(t);
+}
+
+TEST_CASE("Distrans: other than during a bid (ruling distrans_span)", "[richese_cards][distrans][rulings][bidding]") {
+  for (const char* reading : {"lot", "no_standing_bid"}) {
+    INFO(reading);
+    GameState s = game({kAtreides, kRichese, kHarkonnen}, false, 7, ruling("distrans_span", reading),
+                       data::module_bit(data::Module::ChoamRichese));
+    play_until(s, Phase::Bidding, 1);
+    const uint8_t d = from_cache(s, kAtreides, TreacheryKind::Distrans);
+    const uint8_t given = s.of(kAtreides).hand.ids[0];
+    REQUIRE(s.step != 0);  // the Richese decide when their cache lot comes: a faction's lot step
+    CHECK(rejected(s, kAtreides, play(d, given, fa(kHarkonnen))).code == RejectCode::WrongPhase);
+    act(s, kRichese, action::RicheseCacheTiming{.first = false});
+    REQUIRE(s.step == 0);
+    REQUIRE(s.bidding.high_bidder == kNoSeat);  // a card is up for bid, nobody has bid yet
+    if (std::string(reading) == "lot") {
+      CHECK(rejected(s, kAtreides, play(d, given, fa(kHarkonnen))).code == RejectCode::WrongPhase);
+    } else {
+      CHECK_FALSE(validate(s, s.seat_of(kAtreides), play(d, given, fa(kHarkonnen))).has_value());
+      // Once a bid stands: refused.
+      const Faction bidder = s.faction_at(s.bidding.current);
+      set_spice(s, bidder, 10);
+      act(s, bidder, bid(1));
+      CHECK(rejected(s, kAtreides, play(d, given, fa(kHarkonnen))).code == RejectCode::WrongPhase);
+    }
+  }
+}
+
+// ---- Nullentropy Box ---------------------------------------------------------------------
+
+TEST_CASE("Nullentropy Box: one fee to the bank, a private search that pauses the game, the card taken, one shuffle, the Box on top",
+          "[richese_cards][box]") {
+  GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
+  const uint8_t box = from_cache(s, kAtreides, TreacheryKind::NullentropyBox);
+  const auto pile = to_discard(s, 4);
+  set_spice(s, kAtreides, 5);
+  const int64_t bank = s.bank;
+  const int emperor_free = s.of(kHarkonnen).spice;
+  act(s, kAtreides, play(box));
+  CHECK(s.of(kAtreides).spice == 3);
+  CHECK(s.bank == bank + 2);
+  CHECK(s.of(kHarkonnen).spice == emperor_free);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].kind == WindowKind::DiscardSearch);
+  CHECK(waiting_for(s) == rules::bit(s.seat_of(kAtreides)));
+  CHECK(s.of(kAtreides).hand.contains(box));  // the window's subject until the choice
+  // Nothing else happens meanwhile, and nobody else is offered the faces.
+  CHECK(validate(s, s.seat_of(kHarkonnen), pass()).has_value());
+  CHECK(legal_actions(s, s.seat_of(kHarkonnen)).empty());
+  CHECK(respond_options(s, kHarkonnen).empty());
+  auto options = respond_options(s, kAtreides);
+  std::sort(options.begin(), options.end());
+  std::vector<uint16_t> expect(pile.begin(), pile.end());
+  for (int i = 0; i < s.treachery_discard.n; ++i)
+    if (std::find(expect.begin(), expect.end(), s.treachery_discard.ids[i]) == expect.end()) expect.push_back(s.treachery_discard.ids[i]);
+  std::sort(expect.begin(), expect.end());
+  CHECK(options == expect);
+  check_projections(s);
+  // The retry of the play is refused (no second fee); a bad answer changes nothing.
+  CHECK(rejected(s, kAtreides, play(box)).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, kAtreides, respond(false)).code == RejectCode::Malformed);
+  const uint8_t in_deck = s.treachery_deck.top();
+  CHECK(rejected(s, kAtreides, respond(true, in_deck)).code == RejectCode::IllegalChoice);
+  const int discard_n = s.treachery_discard.n;
+  const uint8_t taken = pile[1];
+  const auto [pub, own] = summaries(s, kAtreides, respond(true, taken));
+  CHECK(s.window_depth == 0);
+  CHECK(s.of(kAtreides).hand.contains(taken));
+  CHECK_FALSE(s.of(kAtreides).hand.contains(box));
+  CHECK(s.treachery_discard.n == discard_n);  // one out, the Box in
+  CHECK(s.treachery_discard.top() == box);
+  CHECK_FALSE(s.treachery_discard.contains(taken));
+  CHECK(s.of(kAtreides).spice == 3);  // once
+  check_custody(s);
+  const std::string face(data::treachery_card(taken).name);
+  CHECK_THAT(pub, Catch::Contains("takes a card"));
+  CHECK_THAT(pub, !Catch::Contains(face));
+  CHECK_THAT(own, Catch::Contains(face));
+}
+
+TEST_CASE("Nullentropy Box: 2 spice, a card to take, and a full hand only under ruling box_full_hand", "[richese_cards][box][rulings]") {
+  for (const char* reading : {"free_slot", "exchange"}) {
+    INFO(reading);
+    GameState s = cards_game({kAtreides, kRichese}, ruling("box_full_hand", reading));
+    const uint8_t box = from_cache(s, kAtreides, TreacheryKind::NullentropyBox);
+    empty_hand(s, kRichese);  // the discard pile holds cards now
+    set_spice(s, kAtreides, 1);
+    CHECK(rejected(s, kAtreides, play(box)).code == RejectCode::IllegalChoice);
+    set_spice(s, kAtreides, 2);
+    GameState empty = s;
+    while (!empty.treachery_discard.empty()) empty.treachery_deck.push(empty.treachery_discard.pop());
+    CHECK(rejected(empty, kAtreides, play(box)).code == RejectCode::IllegalChoice);  // nothing to take
+    auto& h = s.of(kAtreides).hand;
+    while (h.n < rules::hand_limit(s, kAtreides)) h.push(s.treachery_deck.pop());
+    if (std::string(reading) == "free_slot") {
+      CHECK(rejected(s, kAtreides, play(box)).code == RejectCode::IllegalChoice);
+    } else {
+      act(s, kAtreides, play(box));
+      act(s, kAtreides, respond(true, static_cast<uint8_t>(respond_options(s, kAtreides).front())));
+      CHECK(s.of(kAtreides).hand.n == rules::hand_limit(s, kAtreides));
+      CHECK(s.of(kAtreides).spice == 0);
+      check_custody(s);
+    }
+  }
+}
+
+TEST_CASE("Nullentropy Box in a stored room: the search survives a new process, charges once and verifies", "[richese_cards][box][store]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mentat-box-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path pos = dir / "pos.json";
+  // The Atreides hold the Nullentropy Box (id 37); the discard pile: Baliset (0), Crysknife (5), Lasgun (14 or so).
+  std::ofstream(pos) << R"({"seats": ["Atreides", "Harkonnen", "Richese"], "seed": 7, "turn": 2, "phase": "Storm", "storm_sector": 3,
+    "modules": ["ChoamRichese"],
+    "factions": [
+      {"faction": "Atreides", "spice": 10, "forces": [{"place": "Arrakeen", "forces": 10}], "hand": [37], "traitors": ["Feyd Rautha"]},
+      {"faction": "Harkonnen", "spice": 8, "forces": [{"place": "Carthag", "forces": 10}], "hand": [7], "traitors": ["Lady Jessica"]},
+      {"faction": "Richese", "spice": 5, "traitors": ["Duncan Idaho"]}],
+    "treachery_discard": [0, 5, 12],
+    "shuffle": true})";
+  const std::string data = "--data " + (dir / "store").string();
+  auto r = testrun::run_mentat(data + " new --position " + pos.string() + " --room box1");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  r = testrun::run_mentat(data + " act box1 '{\"action_type\":\"PlayCard\",\"action\":{\"card\":37}}' --seat atreides --expect head");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // A new process (as after a kill -9): the search is pending, the fee paid once, the retry refused.
+  r = testrun::run_mentat(data + " act box1 '{\"action_type\":\"PlayCard\",\"action\":{\"card\":37}}' --seat atreides --expect head");
+  CHECK(r.code != 0);
+  r = testrun::run_mentat(data + " actions box1 --seat atreides");
+  CHECK_THAT(r.out, Catch::Contains("Respond"));
+  CHECK_THAT(r.out, Catch::Contains("searches the treachery discard pile"));
+  r = testrun::run_mentat(data + " actions box1 --seat harkonnen");
+  CHECK_THAT(r.out, !Catch::Contains("Crysknife"));
+  r = testrun::run_mentat(data + " act box1 '{\"action_type\":\"Respond\",\"action\":{\"accept\":true,\"card\":5}}' --seat atreides --expect head");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  r = testrun::run_mentat(data + " show box1 --json");
+  INFO(r.out);
+  r = testrun::run_mentat(data + " verify box1");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  fs::remove_all(dir);
+}
+
+// ---- Mirror Weapon, Portable Snooper -------------------------------------------------------
+
+namespace {
+// Atreides and Harkonnen in Arrakeen, the battle plans next.
+GameState battle_of(std::initializer_list<std::pair<Faction, TreacheryKind>> cards, std::vector<uint8_t>* ids) {
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(),
+                                      data::module_bit(data::Module::ChoamRichese)));
+  for (Faction f : {kAtreides, kHarkonnen}) empty_hand(s, f);
+  place(s, kAtreides, kArrakeen, 5);
+  place(s, kHarkonnen, kArrakeen, 5);
+  for (const auto& [f, k] : cards)
+    ids->push_back(k == TreacheryKind::MirrorWeapon || k == TreacheryKind::PortableSnooper ? from_cache(s, f, k) : give_another(s, f, k));
+  enter_battle_phase(s);
+  no_abilities(s);
+  return s;
+}
+bool dead(const GameState& s, LeaderId l) { return s.leaders[l].zone == LeaderZone::Tanks || s.leaders[l].zone == LeaderZone::TanksFaceDown; }
+}  // namespace
+
+TEST_CASE("Mirror Weapon: a copy of the opponent's weapon, stopped by the defense that stops it, nothing against no weapon",
+          "[richese_cards][mirror][battle]") {
+  SECTION("against a Crysknife without a projectile defense: both leaders die") {
+    std::vector<uint8_t> c;
+    GameState s = battle_of({{kAtreides, TreacheryKind::MirrorWeapon}, {kHarkonnen, TreacheryKind::Crysknife}}, &c);
+    act(s, kAtreides, plan(L(kAtreides, 0), 1, c[0]));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, c[1]));
+    decline_traitors(s);
+    CHECK(dead(s, L(kAtreides, 0)));
+    CHECK(dead(s, L(kHarkonnen, 0)));
+  }
+  SECTION("against a Crysknife and a Shield: the copy is stopped") {
+    std::vector<uint8_t> c;
+    GameState s = battle_of({{kAtreides, TreacheryKind::MirrorWeapon}, {kHarkonnen, TreacheryKind::Crysknife}, {kHarkonnen, TreacheryKind::Shield}}, &c);
+    act(s, kAtreides, plan(L(kAtreides, 0), 1, c[0]));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, c[1], c[2]));
+    decline_traitors(s);
+    CHECK(dead(s, L(kAtreides, 0)));
+    CHECK_FALSE(dead(s, L(kHarkonnen, 0)));
+  }
+  SECTION("against no weapon: nothing") {
+    std::vector<uint8_t> c;
+    GameState s = battle_of({{kAtreides, TreacheryKind::MirrorWeapon}, {kHarkonnen, TreacheryKind::Shield}}, &c);
+    act(s, kAtreides, plan(L(kAtreides, 0), 1, c[0]));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, kNone8, c[1]));
+    decline_traitors(s);
+    CHECK_FALSE(dead(s, L(kHarkonnen, 0)));
+    CHECK_FALSE(dead(s, L(kAtreides, 0)));
+  }
+  SECTION("against a Lasgun with a Shield in the battle: the explosion") {
+    std::vector<uint8_t> c;
+    GameState s = battle_of({{kAtreides, TreacheryKind::MirrorWeapon}, {kAtreides, TreacheryKind::Shield}, {kHarkonnen, TreacheryKind::Lasgun}}, &c);
+    act(s, kAtreides, plan(L(kAtreides, 0), 1, c[0], c[1]));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, c[2]));
+    decline_traitors(s);
+    CHECK(s.forces_in_location(kAtreides, kArrakeen) == 0);
+    CHECK(s.forces_in_location(kHarkonnen, kArrakeen) == 0);
+    CHECK(dead(s, L(kAtreides, 0)));
+    CHECK(dead(s, L(kHarkonnen, 0)));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Mirror Weapon and Portable Snooper are discarded after use, even by the winner", "[richese_cards][mirror][snooper][battle]") {
+  std::vector<uint8_t> c;
+  GameState s = battle_of({{kAtreides, TreacheryKind::MirrorWeapon}, {kAtreides, TreacheryKind::PortableSnooper},
+                           {kHarkonnen, TreacheryKind::Chaumas}}, &c);
+  act(s, kAtreides, plan(L(kAtreides, 0), 5, c[0], c[1]));
+  act(s, kHarkonnen, plan(L(kHarkonnen, 4), 0, c[2]));
+  decline_traitors(s);
+  // The Snooper stopped the Chaumas; the Mirror copied it and killed the Harkonnen leader.
+  CHECK_FALSE(dead(s, L(kAtreides, 0)));
+  CHECK(dead(s, L(kHarkonnen, 4)));
+  keep_all(s);
+  CHECK(s.treachery_discard.contains(c[0]));
+  CHECK(s.treachery_discard.contains(c[1]));
+  CHECK_FALSE(s.of(kAtreides).hand.contains(c[0]));
+  check_custody(s);
+}
+
+TEST_CASE("Stone Burner stays held and counted only: its battle use is refused with a reason", "[richese_cards][battle]") {
+  std::vector<uint8_t> c;
+  GameState s = battle_of({}, &c);
+  const uint8_t stone = from_cache(s, kAtreides, TreacheryKind::StoneBurner);
+  const auto r = rejected(s, kAtreides, plan(L(kAtreides, 0), 1, stone));
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("not implemented yet"));
+}
+
+// ---- bots ----------------------------------------------------------------------------------
+
+TEST_CASE("Bots: the Box when the public pile holds a card worth it, the best card taken, Distrans a worst card from a full hand",
+          "[richese_cards][bots]") {
+  for (int p = 0; p < bots::kNumProfiles; ++p) {
+    const auto profile = static_cast<bots::Profile>(p);
+    INFO(bots::profile_name(profile));
+    GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
+    empty_hand(s, kAtreides);
+    const uint8_t box = from_cache(s, kAtreides, TreacheryKind::NullentropyBox);
+    const uint8_t lasgun = give(s, kHarkonnen, TreacheryKind::Lasgun);
+    s.of(kHarkonnen).hand.remove(lasgun);
+    s.treachery_discard.push(lasgun);
+    give(s, kRichese, TreacheryKind::Baliset);
+    s.treachery_discard.push(s.of(kRichese).hand.pop());
+    set_spice(s, kAtreides, 10);
+    check_custody(s);
+    const Seat at = s.seat_of(kAtreides);
+    auto bot = bots::make_bot(profile, 3);
+    const Action a = bot->choose(bots::make_input(s, at));
+    CHECK_FALSE(validate(s, at, a).has_value());
+    if (profile == bots::Profile::Easy) continue;  // a random legal action
+    REQUIRE(a.kind() == ActionKind::PlayCard);
+    CHECK(a.as<action::PlayCard>().card == box);
+    act(s, kAtreides, a);
+    const Action pick = bot->choose(bots::make_input(s, at));
+    REQUIRE(pick.kind() == ActionKind::Respond);
+    CHECK(pick.as<action::Respond>().card == lasgun);
+    act(s, kAtreides, pick);
+    CHECK(s.of(kAtreides).hand.contains(lasgun));
+    // Distrans from a full hand: the worst card to the enemy with the most cards, never the ally.
+    GameState t = cards_game({kAtreides, kRichese, kHarkonnen});
+    empty_hand(t, kAtreides);
+    const uint8_t d = from_cache(t, kAtreides, TreacheryKind::Distrans);
+    const uint8_t junk = give(t, kAtreides, TreacheryKind::Baliset);
+    give(t, kAtreides, TreacheryKind::Lasgun);
+    give(t, kAtreides, TreacheryKind::Shield);
+    REQUIRE(t.of(kAtreides).hand.n == rules::hand_limit(t, kAtreides));
+    ally(t, kAtreides, kRichese);
+    const Action g = bot->choose(bots::make_input(t, t.seat_of(kAtreides)));
+    REQUIRE(g.kind() == ActionKind::PlayCard);
+    CHECK(g.as<action::PlayCard>().card == d);
+    CHECK(g.as<action::PlayCard>().value == junk);
+    CHECK(g.as<action::PlayCard>().target == fa(kHarkonnen));
+  }
+}
