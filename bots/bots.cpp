@@ -1223,6 +1223,19 @@ size_t Brain::storm_card() {
 // most 1) to the enemy with the most cards whose hand is not full (it fills a
 // slot it could buy with, and frees two of this seat's).
 size_t Brain::richese_cards() {
+  // Portable Snooper after the reveal (offered only then): when the
+  // opponent's revealed weapon is poison, or a Mirror Weapon copying this
+  // plan's poison weapon.
+  if (k_.phase == Phase::Battle && (my_side() == 0 || my_side() == 1)) {
+    const PlanInfo& o = k_.plan[1 - my_side()];
+    const PlanInfo& mine = k_.plan[my_side()];
+    const bool poison = (o.has_weapon && o.weapon_card != kNone8 && weapon_class(category(o.weapon_card)) == 2) ||
+                        (o.weapon_card != kNone8 && is_mirror(o.weapon_card) && mine.weapon_card != kNone8 &&
+                         weapon_class(category(mine.weapon_card)) == 2);
+    const size_t i = best<action::PlayCard>(
+        [&](const action::PlayCard& a) { return poison && kind(a.card) == TreacheryKind::PortableSnooper ? 1.0 : kNeg; }, 0.0);
+    if (i != npos) return i;
+  }
   const int limit = hand_limit_of(me());
   const double want = hard() ? 5.0 : 6.0;
   double best_in_pile = 0;

@@ -396,3 +396,52 @@ TEST_CASE("Bots: the Box when the public pile holds a card worth it, the best ca
     CHECK(g.as<action::PlayCard>().target == fa(kHarkonnen));
   }
 }
+
+TEST_CASE("Portable Snooper added after the reveal to a plan without a defense, the traitor step waiting on public information only",
+          "[richese_cards][snooper][battle]") {
+  std::vector<uint8_t> c;
+  GameState s = battle_of({{kAtreides, TreacheryKind::PortableSnooper}, {kHarkonnen, TreacheryKind::Chaumas}, {kAtreides, TreacheryKind::Baliset}}, &c);
+  const uint8_t snooper = c[0];
+  CHECK(rejected(s, kAtreides, play(snooper)).code == RejectCode::WrongPhase);  // before the plans: in the plan only
+  act(s, kAtreides, plan(L(kAtreides, 0), 3));
+  act(s, kHarkonnen, plan(L(kHarkonnen, 4), 1, c[1]));
+  REQUIRE(rules::battle_plans_revealed(s));
+  // The step waits for the Atreides whether or not they hold it: the same seats with the card in the cache.
+  {
+    std::vector<uint8_t> c2;
+    GameState t = battle_of({{kHarkonnen, TreacheryKind::Chaumas}, {kAtreides, TreacheryKind::Baliset}, {kAtreides, TreacheryKind::Shield}}, &c2);
+    act(t, kAtreides, plan(L(kAtreides, 0), 3));
+    act(t, kHarkonnen, plan(L(kHarkonnen, 4), 1, c2[0]));
+    CHECK(waiting_for(t) == waiting_for(s));
+  }
+  CHECK(waiting(s, kAtreides));
+  // The Harkonnen plan has a weapon and no defense, but no Snooper: they may not.
+  CHECK(rejected(s, kHarkonnen, play(snooper)).code == RejectCode::IllegalChoice);
+  const auto acts = legal_actions(s, s.seat_of(kAtreides));
+  CHECK(std::find(acts.begin(), acts.end(), Action(play(snooper))) != acts.end());
+  act(s, kAtreides, play(snooper));
+  CHECK(s.battle.wheels.contains(snooper));
+  CHECK(s.battle.plan[s.battle.aggressor == s.seat_of(kAtreides) ? 0 : 1].defense == snooper);
+  CHECK(rejected(s, kAtreides, play(snooper)).code != RejectCode::WrongPhase);  // not twice (not in hand)
+  check_custody(s);
+  decline_traitors(s);
+  CHECK_FALSE(dead(s, L(kAtreides, 0)));  // the Chaumas stopped
+  keep_all(s);
+  CHECK(s.treachery_discard.contains(snooper));
+  check_custody(s);
+}
+
+TEST_CASE("Bots add a Portable Snooper after the reveal only against a poison weapon", "[richese_cards][snooper][bots]") {
+  for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    for (auto weapon : {TreacheryKind::Chaumas, TreacheryKind::Crysknife}) {
+      std::vector<uint8_t> c;
+      GameState s = battle_of({{kAtreides, TreacheryKind::PortableSnooper}, {kHarkonnen, weapon}}, &c);
+      act(s, kAtreides, plan(L(kAtreides, 0), 3));
+      act(s, kHarkonnen, plan(L(kHarkonnen, 4), 1, c[1]));
+      const Action a = bots::make_bot(profile, 1)->choose(bots::make_input(s, s.seat_of(kAtreides)));
+      const bool plays = a.kind() == ActionKind::PlayCard && a.as<action::PlayCard>().card == c[0];
+      CHECK(plays == (weapon == TreacheryKind::Chaumas));
+    }
+  }
+}

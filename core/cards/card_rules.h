@@ -11,8 +11,9 @@
 // exactly once. A card that opens its own response window (the Nullentropy
 // Box's private search) names the window kind and its four hooks; cards.cpp's
 // window stack runs them like a faction's (FactionRules::response_window).
-// A battle card (Mirror Weapon, Portable Snooper) has no entry here: the
-// battle (core/rules/battle.cpp) asks core/cards/battle_cards.cpp (below).
+// A battle card on the wheel (Mirror Weapon, Portable Snooper in a plan) is
+// read by the battle (core/rules/battle.cpp) through core/cards/battle_cards.cpp
+// (below); Portable Snooper's play after the reveal is an entry here.
 //
 // Contract: pure functions of their arguments; `apply` changes the state only
 // as its file's header comment says, and only after `check` accepted the same
@@ -64,9 +65,13 @@ bool battle_card_implemented(uint8_t card);
 // for a Mirror Weapon, the opponent's weapon when it is a weapon (kNone8:
 // none). Precondition: both plans' cards are kNone8 or valid ids.
 uint8_t acting_weapon(const BattlePlanState& mine, const BattlePlanState& theirs);
+// The battling seats the traitor step also waits for, so that they may add a
+// Portable Snooper to their revealed plan (from public information only).
+uint8_t snooper_askers(const GameState& s);
 
 // The files' entries (core/cards/table.cpp lists them).
 extern const CardRules kDistransRules;        // core/cards/distrans.cpp
 extern const CardRules kNullentropyBoxRules;  // core/cards/nullentropy_box.cpp
+extern const CardRules kPortableSnooperRules; // core/cards/battle_cards.cpp (its play after the reveal)
 
 }  // namespace mentat::rules

@@ -727,7 +727,7 @@ void reveal(Ctx& c) {
   s.last_wheels[0] = static_cast<uint8_t>(b.aggressor);  // 1.01.02
   s.last_wheels[1] = static_cast<uint8_t>(b.defender);
   s.step = kTraitors;
-  s.waiting = ability::traitor_askers(s);  // 1.07.06.07; 2.01.12, 2.05.09
+  s.waiting = ability::traitor_askers(s) | snooper_askers(s);  // 1.07.06.07; 2.01.12, 2.05.09; Portable Snooper
   if (!s.waiting) resolve(c);
 }
 
@@ -980,6 +980,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     case kTraitors: {
       const auto& opp_plan = b.plan[1 - side_of(s, seat)];
       const bool can = can_call_traitor(s, seat);
+      if (opp_plan.leader == kNone8) {  // asked for a Portable Snooper only (core/cards/battle_cards.cpp)
+        out.push_back(Decision{ActionKind::CallTraitor, "The plans are revealed: go on (CallTraitor without call, or Pass)", 0, 0, {}});
+        return;
+      }
       out.push_back(Decision{ActionKind::CallTraitor,
                              "Your opponent revealed " + leader_name(opp_plan.leader) +
                                  (can ? ": you hold that traitor. Call traitor (1.07.06.07) or decline"
