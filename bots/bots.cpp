@@ -1236,6 +1236,12 @@ size_t Brain::richese_cards() {
         [&](const action::PlayCard& a) { return poison && kind(a.card) == TreacheryKind::PortableSnooper ? 1.0 : kNeg; }, 0.0);
     if (i != npos) return i;
   }
+  // Residual Poison (offered only in this seat's battle, before the reveal): at once.
+  if (k_.phase == Phase::Battle) {
+    const size_t i = best<action::PlayCard>(
+        [&](const action::PlayCard& a) { return kind(a.card) == TreacheryKind::ResidualPoison ? 1.0 : kNeg; }, 0.0);
+    if (i != npos) return i;
+  }
   const int limit = hand_limit_of(me());
   const double want = hard() ? 5.0 : 6.0;
   double best_in_pile = 0;
@@ -1353,6 +1359,7 @@ double Brain::card_value(uint8_t card) const {
       case TreacheryKind::PortableSnooper: break;  // a poison defense, below
       case TreacheryKind::NullentropyBox: return 2.5;
       case TreacheryKind::Distrans: return 1.5;
+      case TreacheryKind::ResidualPoison: return 3;
       default: return 1;
     }
   const auto cat = category(card);

@@ -273,6 +273,12 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        {"free_slot", "exchange"}, 0,
        "reference RP-box-full-hand: the seeds guard a full hand (a free slot first); treachery.online has no capacity "
        "check. Both reject an empty pile (no card to take)"},
+      {RulingId::ResidualPoisonTiming, "residual_poison_timing",
+       "CHOAM & Richese: until when may Residual Poison be played in a battle?",
+       {"before_plans", "until_reveal"}, 0,
+       "the face (reference: before battle plans and leaders are chosen): only while the opponent's plan is not in; "
+       "treachery.online: any time before the reveal, a plan already naming the leader is revoked (its owner plans "
+       "again)"},
   }};
   return r;
 }

@@ -76,8 +76,9 @@ enum class RulingId : uint8_t {
   DistransSpan = 57,              // Distrans "other than during a bid": not while a lot is unresolved, or not while a bid stands
   DistransSelf = 58,              // Distrans given as the card it gives: rejected, or given (not discarded)
   BoxFullHand = 59,               // the Nullentropy Box with a full hand: needs a free slot, or allowed (the Box leaves)
+  ResidualPoisonTiming = 60,      // Residual Poison: before the opponent's plan is in, or until the reveal (a plan naming the leader revoked)
 };
-inline constexpr int kNumRulings = 60;
+inline constexpr int kNumRulings = 61;
 
 struct RulingInfo {
   RulingId id;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bots/bot.h"
+#include "core/rules/battle_abilities.h"
 #include "events/codec.h"
 #include "events/view_generated.h"
 #include "inspect/report.h"
@@ -443,5 +444,76 @@ TEST_CASE("Bots add a Portable Snooper after the reveal only against a poison we
       const bool plays = a.kind() == ActionKind::PlayCard && a.as<action::PlayCard>().card == c[0];
       CHECK(plays == (weapon == TreacheryKind::Chaumas));
     }
+  }
+}
+
+// ---- Residual Poison -------------------------------------------------------------------
+
+TEST_CASE("Residual Poison: a random available leader of the opponent to the tanks, no spice, before its plan (ruling residual_poison_timing)",
+          "[richese_cards][residual][battle][rulings]") {
+  for (const char* reading : {"before_plans", "until_reveal"}) {
+    INFO(reading);
+    GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, ruling("residual_poison_timing", reading),
+                                        data::module_bit(data::Module::ChoamRichese)));
+    place(s, kAtreides, kArrakeen, 5);
+    place(s, kHarkonnen, kArrakeen, 5);
+    const uint8_t rp = from_cache(s, kAtreides, TreacheryKind::ResidualPoison);
+    CHECK(rejected(s, kAtreides, play(rp)).code == RejectCode::WrongPhase);  // no battle yet
+    enter_battle_phase(s);
+    no_abilities(s);
+    CHECK(rejected(s, kRichese, play(rp)).code == RejectCode::IllegalChoice);  // not its card
+    int alive = 0;
+    for (int i = 0; i < 5; ++i) alive += !dead(s, L(kHarkonnen, i));
+    const int spice_a = s.of(kAtreides).spice, spice_h = s.of(kHarkonnen).spice;
+    GameState t = s;  // for the second reading's revocation below
+    act(s, kAtreides, play(rp));
+    int after = 0;
+    for (int i = 0; i < 5; ++i) after += !dead(s, L(kHarkonnen, i));
+    CHECK(after == alive - 1);
+    CHECK(s.of(kAtreides).spice == spice_a);
+    CHECK(s.of(kHarkonnen).spice == spice_h);
+    CHECK(s.treachery_discard.top() == rp);
+    check_custody(s);
+    // The opponent's plan in first.
+    for (int i = 1; i < 5; ++i) rules::battle_kill_leader(t, L(kHarkonnen, i));  // one leader left: the draw is forced
+    act(t, kHarkonnen, plan(L(kHarkonnen, 0), 2));
+    if (std::string(reading) == "before_plans") {
+      CHECK(rejected(t, kAtreides, play(rp)).code == RejectCode::WrongPhase);
+    } else {
+      act(t, kAtreides, play(rp));
+      CHECK(dead(t, L(kHarkonnen, 0)));
+      CHECK(waiting(t, kHarkonnen));  // the plan naming it is revoked: plan again
+      CHECK_FALSE((t.battle.plans_in >> t.seat_of(kHarkonnen)) & 1u);
+      CHECK(rejected(t, kAtreides, play(rp)).code == RejectCode::IllegalChoice);  // gone from the hand
+      check_custody(t);
+    }
+  }
+}
+
+TEST_CASE("Residual Poison is refused when the opponent has no leader that could fight", "[richese_cards][residual][battle]") {
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese)));
+  place(s, kAtreides, kArrakeen, 5);
+  place(s, kHarkonnen, kArrakeen, 5);
+  const uint8_t rp = from_cache(s, kAtreides, TreacheryKind::ResidualPoison);
+  for (int i = 0; i < 5; ++i) rules::battle_kill_leader(s, L(kHarkonnen, i));
+  enter_battle_phase(s);
+  no_abilities(s);
+  REQUIRE(s.phase == Phase::Battle);
+  REQUIRE(s.battle.aggressor >= 0);
+  CHECK(rejected(s, kAtreides, play(rp)).code == RejectCode::IllegalChoice);
+}
+
+TEST_CASE("Bots play Residual Poison in their battle before the opponent's plan", "[richese_cards][residual][bots]") {
+  for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese)));
+    place(s, kAtreides, kArrakeen, 5);
+    place(s, kHarkonnen, kArrakeen, 5);
+    const uint8_t rp = from_cache(s, kAtreides, TreacheryKind::ResidualPoison);
+    enter_battle_phase(s);
+    no_abilities(s);
+    const Action a = bots::make_bot(profile, 1)->choose(bots::make_input(s, s.seat_of(kAtreides)));
+    REQUIRE(a.kind() == ActionKind::PlayCard);
+    CHECK(a.as<action::PlayCard>().card == rp);
   }
 }

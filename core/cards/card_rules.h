@@ -73,5 +73,6 @@ uint8_t snooper_askers(const GameState& s);
 extern const CardRules kDistransRules;        // core/cards/distrans.cpp
 extern const CardRules kNullentropyBoxRules;  // core/cards/nullentropy_box.cpp
 extern const CardRules kPortableSnooperRules; // core/cards/battle_cards.cpp (its play after the reveal)
+extern const CardRules kResidualPoisonRules;  // core/cards/residual_poison.cpp
 
 }  // namespace mentat::rules

@@ -1118,6 +1118,7 @@ bool battle_fits_weapon_slot(uint8_t card) { return fits_weapon_slot(card); }
 bool battle_fits_defense_slot(uint8_t card) { return fits_defense_slot(card); }
 bool battle_is_cheap_hero(uint8_t card) { return is_cheap_hero(card); }
 void battle_end(Ctx& c) { end_battle(c); }
+void battle_kill_leader(GameState& s, uint8_t id) { kill_leader(s, id); }
 
 namespace {
 // 1.00.05: the battle's ability steps.
