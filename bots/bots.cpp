@@ -1360,6 +1360,7 @@ double Brain::card_value(uint8_t card) const {
       case TreacheryKind::NullentropyBox: return 2.5;
       case TreacheryKind::Distrans: return 1.5;
       case TreacheryKind::ResidualPoison: return 3;
+      case TreacheryKind::Ornithopter: return 2.5;
       default: return 1;
     }
   const auto cat = category(card);
@@ -1856,7 +1857,27 @@ size_t Brain::move() {
           return hajr;
     }
   }
-  return or_fallback(best<action::Move>(score, 0.5));
+  // The Ornithopter card (Move.ornithopter): mode 1 reaches three territories,
+  // worth its cost only beyond the normal range (the engine offers it only
+  // there); mode 2 is worth the best move of another territory's group after
+  // it (taken next). The card's cost: its value in hand, more for medium.
+  const double orn_cost = hard() ? 2.0 : 3.0;
+  auto with_card = [&](const action::Move& a) -> double {
+    const double v = score(a);
+    if (a.ornithopter == 0 || v == kNeg) return v;
+    if (a.ornithopter == 1) return v - orn_cost;
+    uint64_t o1 = 0;
+    for (const auto& p : a.from) o1 |= 1ULL << (data::territory_of(p.location) % 64);
+    double second = kNeg;
+    for (const auto& x : legal_)
+      if (const auto* m = x.get_if<action::Move>(); m && m->ornithopter == 0) {
+        uint64_t o2 = 0;
+        for (const auto& p : m->from) o2 |= 1ULL << (data::territory_of(p.location) % 64);
+        if (!(o1 & o2)) second = std::max(second, score(*m));
+      }
+    return second <= orn_cost ? kNeg : v + second - orn_cost;
+  };
+  return or_fallback(best<action::Move>(with_card, 0.5));
 }
 
 // ---- battle ----------------------------------------------------------------------------

@@ -200,6 +200,7 @@ struct Move {
   Placements from;
   LocationId to = kNone8;
   bool flip = false;
+  uint8_t ornithopter = 0;  // the Ornithopter card: 1 one group up to 3 territories, 2 the first of two groups (core/cards/ornithopter.cpp)
   MENTAT_ACTION_KIND(Move);
 };
 struct ProposeAlliance {

@@ -211,6 +211,11 @@ struct ShipMoveState {
   uint16_t last_cost = 0;        // what it paid (to the bank or the Guild: refunded when cancelled)
   uint16_t last_ally_paid = 0;   // 1.10.02.06: what the shipper's ally paid of it (refunded to the ally)
   uint8_t last_ally_bank = 0;    // 1: the ally's share went to the bank, 0: to the shipment's payee
+  // The Ornithopter card's two-group mode (CHOAM & Richese, core/cards/ornithopter.cpp): the
+  // first group moved to orn_to, orn_arrived[regular, special] of the forces there arrived with
+  // it (they do not move again); the card waits in GameState::treachery_played. Public.
+  LocationId orn_to = kNone8;    // kNone8: no second group pending
+  uint8_t orn_arrived[2] = {0, 0};
 };
 
 // 1.02 Spice Blow scratch (core/rules/spice_blow.cpp); the Fremen's part is

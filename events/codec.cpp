@@ -77,7 +77,7 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
     }
     case ActionKind::Move: {
       const auto& a = action.as<action::Move>();
-      return fb::CreateMove(b, build_placements(b, a.from), a.to, a.flip).Union();
+      return fb::CreateMove(b, build_placements(b, a.from), a.to, a.flip, a.ornithopter).Union();
     }
     case ActionKind::ProposeAlliance: return fb::CreateProposeAlliance(b, fbf(action.as<action::ProposeAlliance>().with)).Union();
     case ActionKind::AcceptAlliance: return fb::CreateAcceptAlliance(b, fbf(action.as<action::AcceptAlliance>().with)).Union();
@@ -305,6 +305,7 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
       ok = read_placements(t->from(), &a.from);
       a.to = t->to();
       a.flip = t->flip();
+      a.ornithopter = t->ornithopter();
       out->emplace(std::move(a));
       break;
     }

@@ -92,6 +92,8 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       for (int i = 0; i < move.from.size(); ++i) n += move.from[i].forces + move.from[i].special;
       what = fmt::format("moves {} forces from {} to {}", n, move.from.size() ? loc_name(move.from[0].location) : "?", loc_name(move.to));
       if (move.flip) what += " and takes up arms";
+      if (move.ornithopter == 1) what += " with the Ornithopter (one group, up to three territories)";
+      if (move.ornithopter == 2) what += " with the Ornithopter (the first of two groups)";
       break;
     }
     case ActionKind::ProposeAlliance: {

@@ -605,6 +605,8 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   auto v_order = b.CreateVector(order);
   auto v_waiting = b.CreateVector(waiting, n_waiting);
   auto v_tdeck = all ? cards(strs, s.treachery_deck) : 0;
+  auto v_played = s.treachery_played.empty() ? 0 : cards(strs, s.treachery_played);
+  auto v_orn_arrived = s.shipmove.orn_to == kNone8 ? 0 : b.CreateVector(s.shipmove.orn_arrived, 2);
   auto v_sdeck = all ? spice_names(strs, s.spice_deck) : 0;
   auto v_winners = winners.create(b);
   Offset<fb::TruthtranceView> v_tt = 0;  // 3.01.22, public
@@ -745,6 +747,11 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   if (v_wormsign.o) vb.add_wormsign(v_wormsign);
   if (v_choam.o) vb.add_choam(v_choam);
   if (v_richese.o) vb.add_richese(v_richese);
+  if (v_played.o) vb.add_treachery_played(v_played);
+  if (s.shipmove.orn_to != kNone8) {
+    vb.add_ornithopter_to(s.shipmove.orn_to);
+    vb.add_ornithopter_arrived(v_orn_arrived);
+  }
   fb::FinishViewBuffer(b, vb.Finish());
   return std::string_view(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
 }

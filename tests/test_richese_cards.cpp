@@ -12,6 +12,7 @@
 
 #include "bots/bot.h"
 #include "core/rules/battle_abilities.h"
+#include "core/rules/shipment_movement.h"
 #include "events/codec.h"
 #include "events/view_generated.h"
 #include "inspect/report.h"
@@ -516,4 +517,128 @@ TEST_CASE("Bots play Residual Poison in their battle before the opponent's plan"
     REQUIRE(a.kind() == ActionKind::PlayCard);
     CHECK(a.as<action::PlayCard>().card == rp);
   }
+}
+
+// ---- Ornithopter -----------------------------------------------------------------------
+
+namespace {
+constexpr LocationId kFlat = 70;  // The Great Flat
+// The Atreides' movement step of turn 1 on an empty board, holding the Ornithopter, 5 forces on The Great Flat
+// (no ornithopters of their own: nothing in Arrakeen or Carthag).
+GameState orn_board(uint8_t* card) {
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese)));
+  place(s, kAtreides, kFlat, 5);
+  *card = from_cache(s, kAtreides, TreacheryKind::Ornithopter);
+  pass_until_ship_or_move(s, kAtreides);
+  if (s.step == 0) act(s, kAtreides, pass());  // no shipment
+  REQUIRE(s.step == 2);
+  REQUIRE(waiting(s, kAtreides));
+  return s;
+}
+action::Move orn_move(LocationId from, int n, LocationId to, uint8_t mode) {
+  action::Move m = move(from, n, to);
+  m.ornithopter = mode;
+  return m;
+}
+// A destination at `d` territory crossings from `from` that the storm and occupancy leave open to a 3-range group.
+LocationId at_distance(const GameState& s, LocationId from, int d) {
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const auto to = static_cast<LocationId>(l);
+    if (data::crossing_distance(from, to) != d || s.in_storm(to) || data::territory(data::territory_of(to)).stronghold) continue;
+    if (d <= 3 && rules::ship::check_move(s, kAtreides, orn_move(from, 1, to, 1))) continue;
+    return to;
+  }
+  FAIL("no destination at that distance");
+  return kNone8;
+}
+}  // namespace
+
+TEST_CASE("Ornithopter one group: up to three territories without ornithopters, the card discarded once, an illegal route spends nothing",
+          "[richese_cards][ornithopter]") {
+  uint8_t card = kNone8;
+  GameState s = orn_board(&card);
+  const LocationId three = at_distance(s, kFlat, 3), four = at_distance(s, kFlat, 4);
+  CHECK(rejected(s, kAtreides, move(kFlat, 2, three)).code == RejectCode::IllegalChoice);  // range 1 without the card
+  CHECK(rejected(s, kAtreides, orn_move(kFlat, 2, four, 1)).code == RejectCode::IllegalChoice);  // three, not more
+  CHECK(s.of(kAtreides).hand.contains(card));
+  CHECK(rejected(s, kAtreides, play(card)).code == RejectCode::IllegalChoice);  // played with the movement, not alone
+  const auto acts = legal_actions(s, s.seat_of(kAtreides));
+  CHECK(std::any_of(acts.begin(), acts.end(), [&](const Action& a) {
+    return a.kind() == ActionKind::Move && a.as<action::Move>().ornithopter == 1 && a.as<action::Move>().to == three;
+  }));
+  const int discard_n = s.treachery_discard.n;
+  act(s, kAtreides, orn_move(kFlat, 2, three, 1));
+  CHECK(s.forces_at(kAtreides, three, 0) == 2);
+  CHECK(s.forces_at(kAtreides, kFlat, 0) == 3);
+  CHECK_FALSE(s.of(kAtreides).hand.contains(card));
+  CHECK(s.treachery_discard.n == discard_n + 1);
+  CHECK(s.treachery_discard.top() == card);
+  CHECK(s.treachery_played.empty());
+  CHECK(s.shipmove.orn_to == kNone8);
+  CHECK_FALSE((waiting(s, kAtreides) && s.shipmove.current == s.seat_of(kAtreides)));  // one movement: the turn is over
+  check_custody(s);
+}
+
+TEST_CASE("Ornithopter two groups: normal range each, the first group's arrivals never move again, same-origin subsets allowed",
+          "[richese_cards][ornithopter]") {
+  uint8_t card = kNone8;
+  GameState s = orn_board(&card);
+  const LocationId next = at_distance(s, kFlat, 1);
+  CHECK(rejected(s, kAtreides, orn_move(kFlat, 2, at_distance(s, kFlat, 3), 2)).code == RejectCode::IllegalChoice);  // normal range
+  act(s, kAtreides, orn_move(kFlat, 2, next, 2));
+  CHECK(s.forces_at(kAtreides, next, 0) == 2);
+  CHECK(s.treachery_played.contains(card));  // public, in play
+  CHECK_FALSE(s.of(kAtreides).hand.contains(card));
+  CHECK_FALSE(s.treachery_discard.contains(card));
+  CHECK(s.shipmove.orn_to == next);
+  REQUIRE(waiting(s, kAtreides));  // the second group
+  check_custody(s);
+  {  // public: the card in play and where its first group went
+    const std::string v = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kHarkonnen)));
+    const auto* fv = fb::GetView(v.data());
+    CHECK(fv->ornithopter_to() == next);
+    REQUIRE(fv->treachery_played());
+    CHECK(fv->treachery_played()->size() == 1);
+    check_projections(s);
+  }
+  // The persisted state keeps the entitlement (a restart resumes it).
+  GameState back;
+  std::string err;
+  REQUIRE(codec::decode_state(codec::encode_state(s), &back, &err));
+  CHECK(back.shipmove.orn_to == next);
+  CHECK(back.shipmove.orn_arrived[0] == 2);
+  CHECK(back.treachery_played.contains(card));
+  // Not the arrivals: moving them on is refused; the rest of the first origin may go.
+  CHECK(rejected(s, kAtreides, move(next, 1, kFlat)).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kAtreides, orn_move(kFlat, 1, next, 2)).code == RejectCode::IllegalChoice);  // one card use
+  act(s, kAtreides, move(kFlat, 3, next));
+  CHECK(s.forces_at(kAtreides, next, 0) == 5);
+  CHECK(s.treachery_discard.top() == card);
+  CHECK(s.treachery_played.empty());
+  CHECK(s.shipmove.orn_to == kNone8);
+  check_custody(s);
+}
+
+TEST_CASE("Ornithopter two groups: a turn that ends without the second group discards the card once", "[richese_cards][ornithopter]") {
+  uint8_t card = kNone8;
+  GameState s = orn_board(&card);
+  act(s, kAtreides, orn_move(kFlat, 2, at_distance(s, kFlat, 1), 2));
+  REQUIRE(s.treachery_played.contains(card));
+  act(s, kAtreides, pass());
+  CHECK(s.treachery_played.empty());
+  CHECK(s.treachery_discard.top() == card);
+  CHECK(s.shipmove.orn_to == kNone8);
+  check_custody(s);
+}
+
+TEST_CASE("Ornithopter: not with Hajr in the same turn, nor after a movement", "[richese_cards][ornithopter]") {
+  uint8_t card = kNone8;
+  GameState s = orn_board(&card);
+  const LocationId three = at_distance(s, kFlat, 3), one = at_distance(s, kFlat, 1);
+  const uint8_t hajr = give(s, kAtreides, TreacheryKind::Hajr);
+  act(s, kAtreides, play(hajr));
+  CHECK(rejected(s, kAtreides, orn_move(kFlat, 1, three, 1)).code == RejectCode::IllegalChoice);
+  act(s, kAtreides, move(kFlat, 1, one));
+  CHECK(rejected(s, kAtreides, orn_move(kFlat, 1, one, 2)).code == RejectCode::IllegalChoice);
+  CHECK(s.of(kAtreides).hand.contains(card));
 }

@@ -69,6 +69,18 @@ uint8_t acting_weapon(const BattlePlanState& mine, const BattlePlanState& theirs
 // Portable Snooper to their revealed plan (from public information only).
 uint8_t snooper_askers(const GameState& s);
 
+// ---- the Ornithopter (core/cards/ornithopter.cpp), asked by core/rules/shipment_movement.cpp ----
+// Move.ornithopter's own checks (and the second group's: not the forces that
+// arrived with the first); for mode 1 sets *range to the card's range.
+std::optional<Rejection> ornithopter_check(const GameState& s, Faction me, const action::Move& a, bool advisors, int* range);
+// After apply_move: the card's custody and the two-group record
+// (`before_at_to`: me's regular and special forces at a.to before the move).
+void ornithopter_moved(GameState& s, Faction me, const action::Move& a, const uint8_t before_at_to[2]);
+bool ornithopter_second_group(const GameState& s);  // a second group may move now
+bool ornithopter_usable(const GameState& s, Faction me);  // me may play the card with its next Move
+// The turn ends: an Ornithopter in the played-card zone is discarded, the record cleared.
+void ornithopter_turn_ends(GameState& s);
+
 // The files' entries (core/cards/table.cpp lists them).
 extern const CardRules kDistransRules;        // core/cards/distrans.cpp
 extern const CardRules kNullentropyBoxRules;  // core/cards/nullentropy_box.cpp

@@ -364,7 +364,7 @@ void keep_pending(GameState& s, Window& w, const Action& pending) {
     w.act_value = static_cast<uint8_t>(ship->no_field == kNone8 ? 0 : ship->no_field + 1);  // 0: no token
   } else if (const auto* move = pending.get_if<action::Move>()) {  // 2.04.06: the placements wait in the state
     w.act_to = move->to;
-    w.act_flags = move->flip ? 1 : 0;
+    w.act_flags = static_cast<uint8_t>((move->flip ? 1 : 0) | (move->ornithopter << 1));  // bits 1-2: the Ornithopter card
     static_assert(kPendingPlacements == kMaxPlacements);
     s.pending_move_n = static_cast<uint8_t>(move->from.size());
     for (int i = 0; i < kMaxPlacements; ++i) {
@@ -424,7 +424,7 @@ Action pending_action(const GameState& s, const Window& w) {
                        .ally_pays = w.act_amount2,
                        .no_field = static_cast<uint8_t>(w.act_value == 0 ? kNone8 : w.act_value - 1)};
     case ActionKind::Move: {
-      action::Move m{.to = w.act_to, .flip = (w.act_flags & 1) != 0};
+      action::Move m{.to = w.act_to, .flip = (w.act_flags & 1) != 0, .ornithopter = static_cast<uint8_t>((w.act_flags >> 1) & 3)};
       for (int i = 0; i < s.pending_move_n && i < kMaxPlacements; ++i)
         m.from.push_back(Placement{s.pending_move_loc[i], s.pending_move_forces[i], s.pending_move_special[i]});
       return m;
@@ -675,6 +675,9 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
   // power: neither is an ability a Karama cancels or prevents here); a card
   // with its own file (core/cards/card_rules.h) or a battle card is played;
   // the others are held and counted only.
+  if (kind_of(play.card) == TreacheryKind::Ornithopter)
+    return reject(RejectCode::IllegalChoice,
+                  "the Ornithopter is played with your movement: Move with \"ornithopter\": 1 (one group, three territories) or 2 (two groups)");
   const CardRules* own_rules = card_rules(kind_of(play.card));
   if (play.card >= data::kNumTreacheryCards && kind_of(play.card) != TreacheryKind::Karama && !own_rules &&
       !battle_card_implemented(play.card))

@@ -61,6 +61,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/move_reach.h"
 #include "core/rules/shipment_movement.h"
@@ -529,7 +530,8 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
   const bool limited = !ends_as_advisors || advisors_limited(s);  // ruling advisor_occupancy; 2.02.16 fighters: the limit
   if (limited && to_t != from_t && at_occupancy_limit(s, me, to_t))
     return reject(RejectCode::Occupancy, ter_name(to_t) + " already holds two other factions' forces (occupancy limit, 1.06.05.09)");
-  const int range = move_range(s, me, advisors > 0);
+  int range = move_range(s, me, advisors > 0);
+  if (auto r = ornithopter_check(s, me, a, advisors > 0, &range)) return r;  // the Ornithopter card (core/cards/ornithopter.cpp)
   const int d = path_length(s, me, a, true, limited);
   if (d >= 0 && d <= range) return std::nullopt;
   const int d_no_storm = path_length(s, me, a, false, limited);
@@ -548,7 +550,7 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
 // 2.04.06: does this (valid) Fremen move need the two-territory movement?
 // Not when ornithopters give them three (1.06.05.03/.04).
 bool uses_fremen_movement(const GameState& s, Faction me, const action::Move& a) {
-  if (faction_rules(me).movement_ability == Ability::None || a.from.size() == 0) return false;
+  if (faction_rules(me).movement_ability == Ability::None || a.from.size() == 0 || a.ornithopter == 1) return false;
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
   return !orn && path_length(s, me, a, true, true) > 1;
 }
@@ -581,9 +583,27 @@ template <class Emit>
 bool visit_move_candidates(const GameState& s, Faction me, bool full, Emit&& emit) {
   // Destinations check_move rejects whatever the group are left out: in storm
   // (1.06.05.06) or farther than the widest range even on an empty board.
-  const int widest = move_range(s, me, false);
-  action::Move a, one;
-  return visit_move_groups(s, me, [&](const action::Move& g) {
+  const int normal = move_range(s, me, false);
+  const bool card = ornithopter_usable(s, me);  // the Ornithopter card: mode 1 beyond the normal range, mode 2 within it
+  const int widest = card ? std::max(normal, 4) : normal;
+  action::Move a, one, trimmed;
+  return visit_move_groups(s, me, [&](const action::Move& g0) {
+    const action::Move* gp = &g0;
+    if (s.shipmove.orn_to != kNone8) {  // the second group: without the forces that arrived with the first
+      trimmed = g0;
+      trimmed.from.clear();
+      for (const auto& q : g0.from) {
+        Placement r = q;
+        if (q.location == s.shipmove.orn_to) {
+          r.forces = static_cast<uint8_t>(std::max(0, q.forces - s.shipmove.orn_arrived[0]));
+          r.special = static_cast<uint8_t>(std::max(0, q.special - s.shipmove.orn_arrived[1]));
+        }
+        if (r.forces + r.special) trimmed.from.push_back(r);
+      }
+      if (trimmed.from.size() == 0) return false;
+      gp = &trimmed;
+    }
+    const action::Move& g = *gp;
     if (!full && g.from.size() > 1) return false;
     a = g;
     one = g;
@@ -595,9 +615,14 @@ bool visit_move_candidates(const GameState& s, Faction me, bool full, Emit&& emi
       for (const auto& q : g.from) nearest = std::min(nearest, data::crossing_distance(q.location, static_cast<LocationId>(l)));
       if (nearest > widest) continue;
       a.to = one.to = static_cast<LocationId>(l);
-      if (full && emit(static_cast<const action::Move&>(a))) return true;
-      // A single force from the first piece.
-      if ((!full || p.forces + p.special > 1 || g.from.size() > 1) && emit(static_cast<const action::Move&>(one))) return true;
+      const uint8_t modes[2] = {static_cast<uint8_t>(nearest <= normal ? 0 : 1), static_cast<uint8_t>(nearest <= normal ? 2 : 255)};
+      for (int m = 0; m < (card ? 2 : 1); ++m) {
+        if (modes[m] == 255 || (!card && modes[m] != 0)) continue;
+        a.ornithopter = one.ornithopter = modes[m];
+        if (full && emit(static_cast<const action::Move&>(a))) return true;
+        // A single force from the first piece.
+        if ((!full || p.forces + p.special > 1 || g.from.size() > 1) && emit(static_cast<const action::Move&>(one))) return true;
+      }
     }
     return false;
   });
@@ -646,6 +671,7 @@ void end_turn(Ctx& c) {
   auto& s = c.s;
   const Seat seat = s.shipmove.current;
   s.shipmove.last_to = kNone8;
+  ornithopter_turn_ends(s);  // an unused second group ends with the turn
   ally_constraint(s, s.faction_at(seat));
   turn_ends(s);
   s.shipmove.done |= bit(seat);
@@ -950,7 +976,9 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       if (const Ability mv = faction_rules(me).movement_ability; mv != Ability::None)
         consume_prevention(s, me, mv);  // 3.01.11.02: this movement was its use opportunity
       if (move) {
+        const uint8_t before_at_to[2] = {s.forces_at(me, move->to, 0), s.forces_at(me, move->to, 1)};
         apply_move(s, me, *move);
+        ornithopter_moved(s, me, *move, before_at_to);  // the Ornithopter card's custody and second group
         for (int fi = 0; fi < kNumFactions; ++fi)  // hook answers_move: 2.02.15 intrusion
           if (const auto h = faction_rules(static_cast<Faction>(fi)).answers_move; h && s.has(static_cast<Faction>(fi)) && h(s, me, *move))
             return;
@@ -1109,7 +1137,8 @@ void begin_turn(Ctx& c, Seat seat) { rules::begin_turn(c, seat); }
 void advance(Ctx& c) { rules::advance(c); }
 void to_move_step(Ctx& c) { rules::to_move_step(c); }
 void after_move(Ctx& c, bool moved) {
-  if (moved && take_hajr_move(c.s))  // 3.01.09 Hajr: one more movement (cards.cpp)
+  // 3.01.09 Hajr: one more movement (cards.cpp); the Ornithopter's second group (core/cards/ornithopter.cpp).
+  if (moved && (take_hajr_move(c.s) || ornithopter_second_group(c.s)))
     rules::to_move_step(c);
   else
     end_turn(c);

@@ -1,0 +1,109 @@
+// Ornithopter (CHOAM & Richese, a Richese card; docs/cards/richese-cards.md;
+// the contract: ../shared/seeds/RICHESE_ORNITHOPTER_ENGINE_AUDIT.md).
+//
+// Played with the holder's movement in its own Shipment and Movement turn, as
+// Move.ornithopter on the turn's first Move (one of two modes, not both):
+//  * 1: that one group moves up to three territories (not three more; no
+//    stronghold needed; CHOAM's Kulon adds one under ruling
+//    kulon_ornithopter, as for ornithopters). Storm, occupancy, the ally and
+//    destinations are unchanged (check_move). A group with advisors may not:
+//    advisors never use ornithopters (2.02.12). The card is discarded as the
+//    move applies.
+//  * 2: this group moves with its normal range, and one more group may move
+//    afterwards, with its normal range: the card goes to the public
+//    played-card zone (GameState::treachery_played) and ShipMoveState
+//    records where the first group went and how many forces of each kind
+//    arrived with it (orn_to, orn_arrived): those never move again (a
+//    concealed No-Field marker moved with it is one of them, by its slot).
+//    Other forces at that place or elsewhere may form the second group. The
+//    card is discarded once, when the second group has moved or when the
+//    turn ends without it (end_turn calls ornithopter_turn_ends).
+// An illegal route spends nothing (check_move before any effect). Guards
+// (named in the docs, not rules): not with Hajr in the same turn, and only on
+// the turn's first Move (the card's second group is not Hajr's extra move).
+// It is a card, not a faction ability: no Karama window of its own.
+#include "core/cards/card_rules.h"
+#include "core/factions/faction_rules.h"
+
+namespace mentat::rules {
+
+using data::TreacheryKind;
+
+namespace {
+uint8_t ornithopter_in_hand(const GameState& s, Faction f) {
+  const auto& h = s.of(f).hand;
+  for (int i = 0; i < h.n; ++i)
+    if (h.ids[i] < data::kNumAllTreacheryCards && data::treachery_card(h.ids[i]).kind == TreacheryKind::Ornithopter) return h.ids[i];
+  return kNone8;
+}
+}  // namespace
+
+std::optional<Rejection> ornithopter_check(const GameState& s, Faction me, const action::Move& a, bool advisors, int* range) {
+  if (a.ornithopter == 0) {
+    if (s.shipmove.orn_to == kNone8) return std::nullopt;
+    // The second group: not the forces that arrived with the first.
+    for (int i = 0; i < a.from.size(); ++i) {
+      const auto& p = a.from[i];
+      if (p.location != s.shipmove.orn_to) continue;
+      if (p.forces > s.forces_at(me, p.location, 0) - s.shipmove.orn_arrived[0] ||
+          p.special > s.forces_at(me, p.location, 1) - s.shipmove.orn_arrived[1])
+        return reject(RejectCode::IllegalChoice,
+                      "the forces that arrived with the Ornithopter's first group do not move again: the second group is another group");
+    }
+    return std::nullopt;
+  }
+  if (a.ornithopter > 2) return reject(RejectCode::Malformed, "Move.ornithopter is 1 (one group, three territories) or 2 (two groups)");
+  if (ornithopter_in_hand(s, me) == kNone8) return reject(RejectCode::IllegalChoice, "you hold no Ornithopter card");
+  if (auto why = card_committed(s, s.seat_of(me), ornithopter_in_hand(s, me))) return reject(RejectCode::IllegalChoice, *why);
+  if (s.of(me).moved || s.shipmove.orn_to != kNone8)
+    return reject(RejectCode::IllegalChoice, "the Ornithopter is played with the turn's first movement");
+  if (s.shipmove.hajr)
+    return reject(RejectCode::IllegalChoice, "Hajr is in play this turn: the Ornithopter with Hajr is not supported (docs/cards/richese-cards.md)");
+  if (a.ornithopter == 1) {
+    if (advisors) return reject(RejectCode::IllegalChoice, "advisors never use ornithopters (2.02.12)");
+    int r = 3;
+    for (int fi = 0; fi < kNumFactions; ++fi)  // CHOAM's Kulon (ruling kulon_ornithopter)
+      if (const auto h = faction_rules(static_cast<Faction>(fi)).movement_bonus; h && s.has(static_cast<Faction>(fi))) r = h(s, me, r);
+    *range = r;
+  }
+  return std::nullopt;
+}
+
+void ornithopter_moved(GameState& s, Faction me, const action::Move& a, const uint8_t before_at_to[2]) {
+  if (a.ornithopter == 0) {
+    if (s.shipmove.orn_to == kNone8) return;
+    ornithopter_turn_ends(s);  // the second group moved: the card's use ends
+    return;
+  }
+  const uint8_t card = ornithopter_in_hand(s, me);
+  if (card == kNone8 || !s.of(me).hand.remove(card)) return;
+  if (a.ornithopter == 1) {
+    s.treachery_discard.push(card);
+    return;
+  }
+  s.treachery_played.push(card);
+  s.shipmove.orn_to = a.to;
+  for (int k = 0; k < 2; ++k) s.shipmove.orn_arrived[k] = static_cast<uint8_t>(s.forces_at(me, a.to, k) - before_at_to[k]);
+}
+
+bool ornithopter_second_group(const GameState& s) { return s.shipmove.orn_to != kNone8; }
+
+bool ornithopter_usable(const GameState& s, Faction me) {
+  return ornithopter_in_hand(s, me) != kNone8 && !s.of(me).moved && s.shipmove.orn_to == kNone8 && !s.shipmove.hajr &&
+         !card_committed(s, s.seat_of(me), ornithopter_in_hand(s, me));
+}
+
+void ornithopter_turn_ends(GameState& s) {
+  for (int i = 0; i < s.treachery_played.n; ++i) {
+    const uint8_t c = s.treachery_played.ids[i];
+    if (c < data::kNumAllTreacheryCards && data::treachery_card(c).kind == TreacheryKind::Ornithopter) {
+      s.treachery_played.remove(c);
+      s.treachery_discard.push(c);
+      break;
+    }
+  }
+  s.shipmove.orn_to = kNone8;
+  s.shipmove.orn_arrived[0] = s.shipmove.orn_arrived[1] = 0;
+}
+
+}  // namespace mentat::rules
