@@ -384,6 +384,16 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::Respond) && decision(ActionKind::Respond) &&
       decision(ActionKind::Respond)->prompt.find("(Nullentropy Box)") != std::string::npos)
     return discard_search();
+  // The Stone Burner's choice: kill both leaders when the opponent's is the stronger (the plans are revealed).
+  if (has_kind(ActionKind::Respond) && decision(ActionKind::Respond) &&
+      decision(ActionKind::Respond)->prompt.find("'s Stone Burner: kill both leaders") != std::string::npos) {
+    const PlanInfo& mine = k_.plan[my_side()];
+    const PlanInfo& o = k_.plan[1 - my_side()];
+    const int my_str = mine.leader < data::kNumLeaders ? data::leader(mine.leader).strength : 0;
+    const int o_str = o.leader < data::kNumLeaders ? data::leader(o.leader).strength : 0;
+    const bool kill = o_str > my_str;
+    return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept == kill; }));
+  }
   if (has_kind(ActionKind::Respond)) return respond();
   if (has_kind(ActionKind::WormRide)) return k_.phase == Phase::SpiceBlow ? place_worm() : worm_ride();
   if (has_kind(ActionKind::ProposeAlliance) || has_kind(ActionKind::AcceptAlliance) || has_kind(ActionKind::BreakAlliance))
@@ -1361,6 +1371,7 @@ double Brain::card_value(uint8_t card) const {
       case TreacheryKind::Distrans: return 1.5;
       case TreacheryKind::ResidualPoison: return 3;
       case TreacheryKind::Ornithopter: return 2.5;
+      case TreacheryKind::StoneBurner: return 3;
       default: return 1;
     }
   const auto cat = category(card);

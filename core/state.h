@@ -115,6 +115,7 @@ enum class WindowKind : uint8_t {
   Truthtrance = 2,   // 3.01.22 the asked seat answers a free-form question yes/no (core/rules/cards.cpp)
   KaramaGiveBack = 3,  // 1.14.04 the Harkonnen give cards back for the hand they took
   DiscardSearch = 4,   // the Nullentropy Box: its holder takes a card of the treachery discard pile (core/cards/nullentropy_box.cpp)
+  StoneBurner = 5,     // the Stone Burner's owner: kill both leaders or not (core/cards/stone_burner.cpp)
 };
 
 struct Window {
@@ -264,6 +265,7 @@ struct BattleState {
   // as one in this battle (2.03.08 / 2.04.18 prevented); 1: the Fremen need spice (2.04.21 prevented).
   FactionMask karama_elite_off = 0;
   uint8_t karama_hardened_off = 0;
+  uint8_t stone_burner = 0;        // the Stone Burner's choice (core/cards/stone_burner.cpp): 0 not yet, 1 leaders live at 0, 2 both killed; public
   BattlePlanState plan[2];       // [0] aggressor, [1] defender
   Pile<6> wheels;                // cards on the revealed battle wheels
 };

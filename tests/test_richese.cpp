@@ -562,12 +562,12 @@ TEST_CASE("The Richese Karama is a Karama like the base ones: it cancels, preven
     CHECK(s.treachery_discard.contains(rk));
     check_custody(s);
   }
-  // Another Richese card is refused as a play, with a clear sentence.
+  // A Richese card not implemented yet is refused as a play, with a clear sentence.
   {
     GameState s = richese_game({Faction::Atreides, kRichese});
     play_until(s, Phase::Storm, 1);
-    const uint8_t stone = from_cache(s, Faction::Atreides, data::TreacheryKind::StoneBurner);
-    const auto r = rejected(s, Faction::Atreides, play(stone));
+    const uint8_t semuta = from_cache(s, Faction::Atreides, data::TreacheryKind::SemutaDrug);
+    const auto r = rejected(s, Faction::Atreides, play(semuta));
     CHECK(r.code == RejectCode::IllegalChoice);
     CHECK_THAT(r.reason, Catch::Contains("not implemented yet"));
   }

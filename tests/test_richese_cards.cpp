@@ -343,13 +343,33 @@ TEST_CASE("Mirror Weapon and Portable Snooper are discarded after use, even by t
   check_custody(s);
 }
 
-TEST_CASE("Stone Burner stays held and counted only: its battle use is refused with a reason", "[richese_cards][battle]") {
-  std::vector<uint8_t> c;
-  GameState s = battle_of({}, &c);
-  const uint8_t stone = from_cache(s, kAtreides, TreacheryKind::StoneBurner);
-  const auto r = rejected(s, kAtreides, plan(L(kAtreides, 0), 1, stone));
-  CHECK(r.code == RejectCode::IllegalChoice);
-  CHECK_THAT(r.reason, Catch::Contains("not implemented yet"));
+TEST_CASE("Stone Burner: its owner kills both leaders or neither, both count 0, the undialled forces decide, no other weapon acts",
+          "[richese_cards][stone_burner][battle]") {
+  for (bool kill : {true, false}) {
+    INFO("kill " << kill);
+    std::vector<uint8_t> c;
+    GameState s = battle_of({{kAtreides, TreacheryKind::Crysknife}, {kHarkonnen, TreacheryKind::Crysknife}}, &c);
+    const uint8_t stone = from_cache(s, kAtreides, TreacheryKind::StoneBurner);
+    CHECK(rejected(s, kAtreides, play(stone)).code == RejectCode::IllegalChoice);  // a battle card
+    // The Atreides dial 4 (one force left undialled), the Harkonnen 1 (four left): the Harkonnen win on forces.
+    act(s, kAtreides, plan(L(kAtreides, 0), 4, stone));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, c[1]));
+    decline_traitors(s);
+    REQUIRE(s.window_depth == 1);
+    CHECK(s.windows[0].kind == WindowKind::StoneBurner);
+    CHECK(waiting_for(s) == rules::bit(s.seat_of(kAtreides)));
+    CHECK(validate(s, s.seat_of(kHarkonnen), pass()).has_value());
+    check_projections(s);
+    act(s, kAtreides, respond(kill));
+    CHECK(s.window_depth == 0);
+    CHECK(dead(s, L(kAtreides, 0)) == kill);  // the Crysknife did nothing to it
+    CHECK(dead(s, L(kHarkonnen, 0)) == kill);
+    CHECK(s.forces_in_location(kAtreides, kArrakeen) == 0);  // the loser
+    CHECK(s.forces_in_location(kHarkonnen, kArrakeen) == 4);  // the winner lost its dial
+    keep_all(s);
+    CHECK(s.treachery_discard.contains(stone));
+    check_custody(s);
+  }
 }
 
 // ---- bots ----------------------------------------------------------------------------------
@@ -641,4 +661,22 @@ TEST_CASE("Ornithopter: not with Hajr in the same turn, nor after a movement", "
   act(s, kAtreides, move(kFlat, 1, one));
   CHECK(rejected(s, kAtreides, orn_move(kFlat, 1, one, 2)).code == RejectCode::IllegalChoice);
   CHECK(s.of(kAtreides).hand.contains(card));
+}
+
+TEST_CASE("Bots choose the Stone Burner's kill only against a stronger leader", "[richese_cards][stone_burner][bots]") {
+  for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    for (int opp_leader : {0, 4}) {  // the Harkonnen's strongest (Feyd, 6) or weakest (1); the Atreides' Gurney (4)
+      INFO(bots::profile_name(profile) << " opponent leader " << opp_leader);
+      std::vector<uint8_t> c;
+      GameState s = battle_of({}, &c);
+      const uint8_t stone = from_cache(s, kAtreides, TreacheryKind::StoneBurner);
+      act(s, kAtreides, plan(L(kAtreides, 2), 1, stone));
+      act(s, kHarkonnen, plan(L(kHarkonnen, opp_leader), 1));
+      decline_traitors(s);
+      REQUIRE(s.window_depth == 1);
+      const Action a = bots::make_bot(profile, 1)->choose(bots::make_input(s, s.seat_of(kAtreides)));
+      REQUIRE(a.kind() == ActionKind::Respond);
+      CHECK(a.as<action::Respond>().accept == (opp_leader == 0));
+    }
+  }
 }

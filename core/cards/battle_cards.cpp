@@ -31,7 +31,7 @@ using data::TreacheryKind;
 bool battle_card_implemented(uint8_t card) {
   if (card >= data::kNumAllTreacheryCards) return false;
   const auto k = data::treachery_card(card).kind;
-  return k == TreacheryKind::MirrorWeapon || k == TreacheryKind::PortableSnooper;
+  return k == TreacheryKind::MirrorWeapon || k == TreacheryKind::PortableSnooper || k == TreacheryKind::StoneBurner;
 }
 
 uint8_t acting_weapon(const BattlePlanState& mine, const BattlePlanState& theirs) {

@@ -48,6 +48,8 @@ struct CardRules {
     bool (*apply)(Ctx& c, Seat seat, const action::Respond& a, Window& w) = nullptr;
     void (*decisions)(const GameState& s, Seat seat, const Window& w, std::vector<Decision>& out) = nullptr;
     void (*legal)(const GameState& s, Seat seat, const Window& w, std::vector<Action>& out) = nullptr;
+    // After the window closed (its answer applied and `waiting` restored): what goes on (may be null).
+    void (*closed)(Ctx& c, const Window& w) = nullptr;
   } window;
 };
 
@@ -86,5 +88,12 @@ extern const CardRules kDistransRules;        // core/cards/distrans.cpp
 extern const CardRules kNullentropyBoxRules;  // core/cards/nullentropy_box.cpp
 extern const CardRules kPortableSnooperRules; // core/cards/battle_cards.cpp (its play after the reveal)
 extern const CardRules kResidualPoisonRules;  // core/cards/residual_poison.cpp
+extern const CardRules kStoneBurnerRules;     // core/cards/stone_burner.cpp (its choice window)
+
+// ---- the Stone Burner (core/cards/stone_burner.cpp), asked by battle.cpp resolve ----
+// The side (0, 1) whose plan's weapon is a Stone Burner, or -1.
+int stone_burner_side(const GameState& s);
+// Opens its owner's choice (kill both leaders or not); the window's close resolves the battle again.
+void ask_stone_burner(Ctx& c, Seat owner);
 
 }  // namespace mentat::rules

@@ -673,6 +673,47 @@ void resolve(Ctx& c) {
     return;
   }
 
+  // The Stone Burner (core/cards/stone_burner.cpp): its owner chooses, then
+  // both leaders count 0 and the undialled forces decide; no other weapon or
+  // defense acts.
+  if (const int sb = stone_burner_side(s); sb >= 0) {
+    if (!b.stone_burner) {
+      ask_stone_burner(c, seat_of_side(s, sb));
+      return;
+    }
+    int left[2];
+    for (int i = 0; i < 2; ++i) {
+      pay_dialed_spice(s, fa[i], p[i]);
+      int regs = 0, els = 0;
+      for_area(t, b.area, [&](LocationId loc) {
+        regs += s.forces_at(fa[i], loc, 0);
+        if (specials_fight(s, fa[i])) els += s.forces_at(fa[i], loc, 1);
+      });
+      const int worth = elite_worth(s, fa[i], fa[1 - i]);
+      const int lost_r = std::min<int>(p[i].dial, regs);
+      const int lost_e = std::min(els, (p[i].dial - lost_r + worth - 1) / worth);
+      left[i] = regs + els - lost_r - lost_e;
+    }
+    const int w = left[0] >= left[1] ? 0 : 1, l = 1 - w;  // ties: the aggressor
+    note(BattleOutcome::Totals, w, 2 * left[w], 2 * left[l]);
+    int leader_spice = 0;
+    for (int i = 0; i < 2; ++i) {
+      if (p[i].leader == kNone8) continue;
+      if (b.stone_burner == 2) {
+        leader_spice += data::leader(p[i].leader).strength;  // 1.07.06.03: the winner is paid for killed leaders
+        kill_leader(s, p[i].leader);
+      } else {
+        leader_survives(s, p[i].leader, t);
+      }
+    }
+    if (leader_spice > 0) transfer_spice(s, bank(), shield(fa[w]), leader_spice);
+    lose_all_in_area(s, fa[l], t, b.area);
+    discard_plan(s, p[l]);
+    lose_dialed(s, fa[w], fa[l], t, b.area, p[w].dial);
+    winner_cards(c, w);
+    return;
+  }
+
   // 1.07.06.02 weapons.
   const bool killed[2] = {weapon_kills(s, acting[1], acting[0]), weapon_kills(s, acting[0], acting[1])};
   // 1.07.06 totals in half units (1.13.04.03).
@@ -1119,6 +1160,7 @@ bool battle_fits_defense_slot(uint8_t card) { return fits_defense_slot(card); }
 bool battle_is_cheap_hero(uint8_t card) { return is_cheap_hero(card); }
 void battle_end(Ctx& c) { end_battle(c); }
 void battle_kill_leader(GameState& s, uint8_t id) { kill_leader(s, id); }
+void battle_resolve(Ctx& c) { resolve(c); }
 
 namespace {
 // 1.00.05: the battle's ability steps.

@@ -38,6 +38,7 @@ bool battle_fits_defense_slot(uint8_t card);
 bool battle_is_cheap_hero(uint8_t card);
 void battle_end(Ctx& c);  // finishes the resolved battle (end_battle) and goes on with the next one
 void battle_kill_leader(GameState& s, uint8_t id);  // to the tanks (face down if it died before), back to its owner
+void battle_resolve(Ctx& c);  // resolves the revealed battle (again, after a card's choice: the Stone Burner)
 // ---- defined in battle_abilities.cpp, for the factions' battle hooks ----
 Faction battle_faction_of_side(const GameState& s, int side);  // 0 aggressor, 1 defender
 // Side `side` won by a traitor call its opponent did not match (1.07.06.07.01).
