@@ -680,3 +680,23 @@ TEST_CASE("Bots choose the Stone Burner's kill only against a stronger leader", 
     }
   }
 }
+
+TEST_CASE("Distrans never gives a card of a submitted battle plan", "[richese_cards][distrans][battle]") {
+  std::vector<uint8_t> c;
+  GameState s = battle_of({{kAtreides, TreacheryKind::Crysknife}, {kAtreides, TreacheryKind::Baliset}}, &c);
+  const uint8_t d = data::card_set(data::CardSet::Richese).first;  // Distrans: wherever the cache lot of turn 1 sent it
+  REQUIRE(data::treachery_card(d).kind == TreacheryKind::Distrans);
+  bool found = s.richese.cache.remove(d) || s.treachery_discard.remove(d);
+  for (auto& fs : s.f) found = found || fs.hand.remove(d);
+  REQUIRE(found);
+  s.of(kAtreides).hand.push(d);
+  check_custody(s);
+  act(s, kAtreides, plan(L(kAtreides, 0), 1, c[0]));
+  REQUIRE_FALSE(rules::battle_plans_revealed(s));
+  const auto r = rejected(s, kAtreides, play(d, c[0], fa(kRichese)));
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK_THAT(r.reason, Catch::Contains("battle plan"));
+  act(s, kAtreides, play(d, c[1], fa(kRichese)));  // another card may go
+  CHECK(s.of(kRichese).hand.contains(c[1]));
+  check_custody(s);
+}
