@@ -499,6 +499,12 @@ struct GameState {
   // ---- decks ----
   Pile<data::kNumAllTreacheryCards> treachery_deck;  // wide enough for every card set a module adds
   Pile<data::kNumAllTreacheryCards> treachery_discard;
+  // The bottom cards of treachery_discard whose faces and order no seat's
+  // view shows: the rest of the pile a Nullentropy Box search shuffled
+  // (core/cards/nullentropy_box.cpp). Cards discarded later lie above them
+  // and are public. Back to 0 when the pile becomes the deck. Encoded with
+  // the CHOAM & Richese module (its only source).
+  uint8_t treachery_discard_hidden = 0;
   Pile<data::kNumSpiceCards> spice_deck;
   Pile<data::kNumSpiceCards> spice_discard[2];  // A and B (1.13.02 advanced: two piles)
   Pile<data::kNumSpiceCards> spice_set_aside;   // turn-1 Shai-Hulud (1.02.02)

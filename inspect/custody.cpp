@@ -238,6 +238,8 @@ std::optional<Violation> check_invariants(const GameState& s) {
   });
   if (twice) return twice;
   if (auto v = check_module_sections(s, seen)) return v;
+  if (s.treachery_discard_hidden > s.treachery_discard.n)
+    return Violation{"custody", fmt::format("{} hidden discards below the Nullentropy Box, but the pile holds {}", s.treachery_discard_hidden, s.treachery_discard.n)};
   // Every treachery card of the card sets the game's modules put in the deck.
   const uint8_t sets = data::card_sets_in(s.modules, data::CardPlace::TreacheryDeck);
   for (int i = 0; i < data::kNumAllTreacheryCards; ++i)

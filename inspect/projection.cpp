@@ -46,6 +46,13 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
   for (Seat x = 0; x < s.num_seats; ++x)
     if (!(seat && x == viewer.seat) && s.richese.bidding.lot != LotKind::None && s.richese.bidding.auction == AuctionKind::Silent)
       t.richese.bidding.silent_bid[x] = static_cast<uint8_t>(t.richese.bidding.silent_bid[x] ^ 1);
+  // The shuffled rest below a Nullentropy Box (core/state.h): its order, and
+  // which cards it holds (swapped with the deck's: the card the searcher took
+  // is one of them or in its hand). Before the hands are swapped with the deck.
+  if (const int hidden = t.treachery_discard_hidden; hidden > 0) {
+    std::reverse(t.treachery_discard.ids, t.treachery_discard.ids + hidden);
+    for (int i = 0; i < hidden && i < t.treachery_deck.n; i += 2) std::swap(t.treachery_discard.ids[i], t.treachery_deck.ids[i]);
+  }
   reverse_pile(t.spice_deck);
   reverse_pile(t.traitor_deck);
   reverse_pile(t.fremen.storm_deck);

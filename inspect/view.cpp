@@ -469,8 +469,15 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   using FactionVec = flatbuffers::Vector<Offset<fb::FactionView>>;
   using DecisionVec = flatbuffers::Vector<Offset<fb::DecisionView>>;
   const auto v_leaders = front_block<1, LeaderVec>(strs, leaders_key(s, mine), build_leaders);
+  // The discard pile above the Nullentropy Box's shuffled rest (all of it for "state").
+  const int tdiscard_hidden = all ? 0 : s.treachery_discard_hidden;
+  auto tdiscard_shown = s.treachery_discard;
+  if (tdiscard_hidden > 0) {
+    tdiscard_shown.n = static_cast<uint8_t>(s.treachery_discard.n - tdiscard_hidden);
+    std::memmove(tdiscard_shown.ids, s.treachery_discard.ids + tdiscard_hidden, tdiscard_shown.n);
+  }
   const auto v_tdiscard = front_block<2, CardVec>(
-      strs, PileKey(s.treachery_discard), [](Interned& in, const auto& k) { return cards(in, k.pile()); });
+      strs, PileKey(tdiscard_shown), [](Interned& in, const auto& k) { return cards(in, k.pile()); });
   const auto spice_pile = [](Interned& in, const auto& k) { return spice_names(in, k.pile()); };
   const auto v_sa = front_block<3, NameVec>(strs, PileKey(s.spice_discard[0]), spice_pile);
   const auto v_sb = front_block<4, NameVec>(strs, PileKey(s.spice_discard[1]), spice_pile);
@@ -748,6 +755,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   if (v_choam.o) vb.add_choam(v_choam);
   if (v_richese.o) vb.add_richese(v_richese);
   if (v_played.o) vb.add_treachery_played(v_played);
+  if (tdiscard_hidden > 0) vb.add_treachery_discard_hidden(static_cast<uint8_t>(tdiscard_hidden));
   if (s.shipmove.orn_to != kNone8) {
     vb.add_ornithopter_to(s.shipmove.orn_to);
     vb.add_ornithopter_arrived(v_orn_arrived);

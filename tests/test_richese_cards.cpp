@@ -195,6 +195,34 @@ TEST_CASE("Nullentropy Box: one fee to the bank, a private search that pauses th
   CHECK_THAT(pub, Catch::Contains("takes a card"));
   CHECK_THAT(pub, !Catch::Contains(face));
   CHECK_THAT(own, Catch::Contains(face));
+  // Below the Box the shuffled rest is listed to no seat (what is missing
+  // would name the card taken): its number only; the state view lists it.
+  auto discard_shown = [&](inspect::Viewer who) {
+    const std::string v = inspect::build_view(s, who);
+    const auto* fv = fb::GetView(v.data());
+    std::vector<int> ids;
+    if (fv->treachery_discard())
+      for (const auto* c : *fv->treachery_discard()) ids.push_back(c->id());
+    return std::make_pair(ids, static_cast<int>(fv->treachery_discard_hidden()));
+  };
+  for (Faction f : {kAtreides, kHarkonnen, kRichese}) {
+    const auto [ids, hidden] = discard_shown(inspect::Viewer::of(s.seat_of(f)));
+    CHECK(ids == std::vector<int>{box});
+    CHECK(hidden == discard_n - 1);
+  }
+  CHECK(discard_shown(inspect::Viewer::state()).first.size() == static_cast<size_t>(discard_n));
+  CHECK(discard_shown(inspect::Viewer::state()).second == 0);
+  check_projections(s);  // the rest's faces and order permuted: no view changes
+  // A card discarded later is public above them; the pile becoming the deck ends it.
+  const uint8_t later = s.treachery_deck.pop();
+  s.treachery_discard.push(later);
+  CHECK(discard_shown(inspect::Viewer::of(s.seat_of(kHarkonnen))).first == std::vector<int>{box, later});
+  while (!s.treachery_deck.empty()) s.treachery_discard.push(s.treachery_deck.pop());
+  rules::Ctx c{s, nullptr};
+  const uint8_t drawn = rules::draw_treachery(c);
+  CHECK(drawn != kNone8);
+  CHECK(s.treachery_discard.empty());
+  CHECK(s.treachery_discard_hidden == 0);
 }
 
 TEST_CASE("Nullentropy Box: 2 spice, a card to take, and a full hand only under ruling box_full_hand", "[richese_cards][box][rulings]") {

@@ -93,7 +93,11 @@ uint8_t snooper_askers(const GameState& s) {
     if (data::treachery_card(static_cast<uint8_t>(id)).kind == TreacheryKind::PortableSnooper) card = static_cast<uint8_t>(id);
   const uint8_t sets = data::card_sets_in(s.modules, data::CardPlace::RicheseCache) | data::card_sets_in(s.modules, data::CardPlace::TreacheryDeck);
   if (card == kNone8 || !(sets & (1u << static_cast<int>(data::CardSet::Richese)))) return 0;
-  if (s.treachery_discard.contains(card) || s.battle.wheels.contains(card) || s.richese.removed.contains(card)) return 0;
+  // Public facts only: a Snooper in the shuffled rest below a Nullentropy Box
+  // is not known to be there.
+  for (int i = s.treachery_discard_hidden; i < s.treachery_discard.n; ++i)
+    if (s.treachery_discard.ids[i] == card) return 0;
+  if (s.battle.wheels.contains(card) || s.richese.removed.contains(card)) return 0;
   uint8_t w = 0;
   for (Seat seat : {s.battle.aggressor, s.battle.defender}) {
     if (seat < 0 || s.of(s.faction_at(seat)).hand.n == 0 || plan_open(s, seat)) continue;

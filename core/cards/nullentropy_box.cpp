@@ -23,8 +23,11 @@
 //
 // Private: the options (the eligible faces) are in the searcher's decisions
 // only; the answer names the card only to the searcher (inspect/report.cpp);
-// the pile itself stays the public face-up pile (every card in it was public
-// when it was discarded), its new order unknown to everyone but the Rng.
+// the rest of the pile, shuffled, becomes GameState::treachery_discard_hidden
+// cards that no seat's view lists (views show their number; the cards
+// discarded afterwards, the Box first, lie above them, public): were the pile
+// still listed, the card taken would follow from what is missing. The faces
+// and order below the Box are permuted by the projection check.
 #include <algorithm>
 
 #include "core/cards/card_rules.h"
@@ -95,6 +98,7 @@ bool apply_answer(Ctx& c, Seat seat, const action::Respond& a, Window& w) {
   const bool box_in_hand = hand.remove(w.subject);  // the Box leaves first (ruling box_full_hand = exchange)
   if (s.treachery_discard.remove(a.card)) hand.push(a.card);
   shuffle_pile(c, s.treachery_discard, DrawKind::ShuffleTreachery);
+  s.treachery_discard_hidden = static_cast<uint8_t>(s.treachery_discard.n);
   if (box_in_hand) s.treachery_discard.push(w.subject);  // on top
   return true;
 }

@@ -1016,7 +1016,9 @@ bool may_hold_karama(const GameState& s, Faction f) {
   if (!s.has(f) || s.of(f).hand.n == 0) return false;
   if (const auto h = faction_rules(f).worthless_as_karama; h && h(s)) return true;  // 1.14.06
   int gone = 0;
-  for (int i = 0; i < s.treachery_discard.n; ++i)
+  // Only the discards every seat sees (not the shuffled rest below a
+  // Nullentropy Box: its Karamas count as possibly held).
+  for (int i = s.treachery_discard_hidden; i < s.treachery_discard.n; ++i)
     if (kind_of(s.treachery_discard.ids[i]) == TreacheryKind::Karama) ++gone;
   // The base deck's Karama cards, and the Richese Karama while it can reach
   // a hand: its set in the game and a faction seated that sells its cache

@@ -79,6 +79,7 @@ uint8_t draw_treachery(Ctx& c) {
   if (s.treachery_deck.empty()) {
     if (s.treachery_discard.empty()) return kNone8;
     while (!s.treachery_discard.empty()) s.treachery_deck.push(s.treachery_discard.pop());
+    s.treachery_discard_hidden = 0;
     shuffle_pile(c, s.treachery_deck, DrawKind::ShuffleTreachery);
   }
   uint8_t id = s.treachery_deck.pop();
