@@ -404,9 +404,11 @@ std::vector<std::string> what_changed(const GameState& before, const GameState& 
           continue;
         }
         if (secret_zone(d.after)) {
-          // A card reaching a hand or the auction: where it went is public, which card is not.
+          // A card reaching a hand or the auction: where it went is public,
+          // which card is not. After the named lines too: the diff's order
+          // (by card id) would tell a base card from a Richese one.
           if (d.after.rfind("hand:", 0) == 0 || d.after == "up_for_bid")
-            out.push_back(fmt::format("a treachery card: {} -> {}", d.before, d.after));
+            anonymous.push_back(fmt::format("a treachery card: {} -> {}", d.before, d.after));
           continue;
         }
       }

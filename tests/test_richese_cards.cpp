@@ -101,6 +101,33 @@ TEST_CASE("Distrans: a card of the hand to another player, hand to hand, Distran
   CHECK_THAT(own, Catch::Contains(face));
 }
 
+TEST_CASE("Distrans: the public changes list the given card after the named ones, base card or Richese card alike",
+          "[richese_cards][distrans][secrecy]") {
+  // The changes are diffed in card-id order: were the anonymous line left in
+  // its place, it would come before or after "Distrans" by the given card's
+  // id, telling a base card (ids below the Richese set) from a Richese one.
+  for (const bool richese_card : {false, true}) {
+    GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
+    const uint8_t d = from_cache(s, kAtreides, TreacheryKind::Distrans);
+    const uint8_t given = richese_card ? from_cache(s, kAtreides, TreacheryKind::Karama) : s.of(kAtreides).hand.ids[0];
+    REQUIRE((given != d && s.of(kAtreides).hand.contains(given)));
+    CHECK((given >= data::kNumTreacheryCards) == richese_card);
+    const GameState before = s;
+    act(s, kAtreides, play(d, given, fa(kHarkonnen)));
+    const auto lines = inspect::what_changed(before, s, false, nullptr);
+    int named = -1, anon = -1;
+    for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
+      if (lines[i].rfind("Distrans", 0) == 0) named = i;
+      if (lines[i].rfind("a treachery card", 0) == 0) anon = i;
+      CHECK_THAT(lines[i], !Catch::Contains(std::string(data::treachery_card(given).name) + ":"));
+    }
+    INFO("richese card given: " << richese_card);
+    REQUIRE(named >= 0);
+    REQUIRE(anon >= 0);
+    CHECK(anon > named);
+  }
+}
+
 TEST_CASE("Distrans: never to a full hand, nor a committed card, and itself only under ruling distrans_self", "[richese_cards][distrans][rulings]") {
   GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
   const uint8_t d = from_cache(s, kAtreides, TreacheryKind::Distrans);
