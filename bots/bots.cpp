@@ -657,7 +657,7 @@ int Brain::token_forces(const action::Ship& a) const {
 // reserve; brutal whenever it can spare the spice above its reserve.
 size_t Brain::choam_audit() {
   bool secret = false;
-  for (uint8_t c : k_.hand) secret |= c < data::kNumTreacheryCards && (is_real_weapon(c) || is_real_defense(c));
+  for (uint8_t c : k_.hand) secret |= c < data::kNumAllTreacheryCards && (is_real_weapon(c) || is_real_defense(c));
   const size_t pay = find_kind<action::Respond>([](const action::Respond& r) { return r.accept; });
   const size_t let = find([](const Action& a) { return a.kind() == ActionKind::Pass; });
   const bool spare = spice() - 2 >= reserve();
@@ -1993,12 +1993,12 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
     switch (k_.prescience_element) {
       case 0: leaders.assign(1, v < data::kNumLeaders ? static_cast<uint8_t>(v) : kNone8); break;
       case 1: {
-        const int c = v < data::kNumTreacheryCards ? weapon_class(category(static_cast<uint8_t>(v))) : 0;
+        const int c = v < data::kNumAllTreacheryCards ? weapon_class(category(static_cast<uint8_t>(v))) : 0;
         for (int i = 0; i < 4; ++i) pw[i] = i == c ? 1.0 : 0.0;
         break;
       }
       case 2: {
-        const int c = v < data::kNumTreacheryCards ? defense_class(category(static_cast<uint8_t>(v))) : 0;
+        const int c = v < data::kNumAllTreacheryCards ? defense_class(category(static_cast<uint8_t>(v))) : 0;
         for (int i = 0; i < 3; ++i) pd[i] = i == c ? 1.0 : 0.0;
         break;
       }
@@ -2173,7 +2173,7 @@ size_t Brain::alliance_spice() {
 size_t Brain::keep_cards() {
   const int limit = hand_limit_of(me());
   auto keep_value = [&](uint8_t c) -> double {
-    if (c >= data::kNumTreacheryCards) return 0;
+    if (c >= data::kNumAllTreacheryCards) return 0;
     if (karama_like(c)) return karama_keep(c);
     if (is_worthless(c)) return -0.5;
     return hard() ? card_value(c) : 1.0;

@@ -32,7 +32,7 @@ const Names& names() {
       x.locations.emplace(data::location(static_cast<LocationId>(l)).name, static_cast<LocationId>(l));
     for (int l = 0; l < data::kNumLeaders; ++l)
       x.leaders.emplace(data::leader(static_cast<LeaderId>(l)).name, static_cast<uint8_t>(l));
-    for (int c = 0; c < data::kNumTreacheryCards; ++c) {
+    for (int c = 0; c < data::kNumAllTreacheryCards; ++c) {  // a name twice (Karama): the first id
       const auto& card = data::treachery_card(static_cast<TreacheryId>(c));
       x.cards.emplace(card.name, card.kind);
       x.card_ids.emplace(card.name, static_cast<uint8_t>(c));

@@ -41,7 +41,7 @@ std::string voice_kind_name(int k) {
   static constexpr const char* kKinds[] = {"poison weapon", "projectile weapon", "poison defense", "projectile defense",
                                            "worthless card", "Cheap Hero"};
   if (k >= 0 && k < 6) return kKinds[k];
-  if (k >= rules::ability::kNamed && k - rules::ability::kNamed < data::kNumTreacheryKinds)
+  if (k >= rules::ability::kNamed && k - rules::ability::kNamed < data::kNumAllTreacheryKinds)
     return std::string(data::treachery_kind_name(static_cast<data::TreacheryKind>(k - rules::ability::kNamed)));
   return std::to_string(k);
 }

@@ -191,7 +191,7 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       const auto& kept = a.as<action::KeepCards>();
       what = "keeps";
       for (int i = 0; i < kept.keep.size(); ++i)
-        what += std::string(i ? ", " : " ") + (kept.keep[i] < data::kNumTreacheryCards ? std::string(data::treachery_card(kept.keep[i]).name) : "?");
+        what += std::string(i ? ", " : " ") + (kept.keep[i] < data::kNumAllTreacheryCards ? std::string(data::treachery_card(kept.keep[i]).name) : "?");
       if (!kept.keep.size()) what = "discards all its battle cards";
       break;
     }
@@ -235,8 +235,8 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       const auto& plan = a.as<action::BattlePlan>();
       what = show_hidden ? fmt::format("battle plan: leader {}, dial {}, weapon {}, defense {}",
                                                                  plan.leader < data::kNumLeaders ? std::string(data::leader(plan.leader).name) : "none", plan.dial,
-                                                                 plan.weapon < data::kNumTreacheryCards ? std::string(data::treachery_card(plan.weapon).name) : "none",
-                                                                 plan.defense < data::kNumTreacheryCards ? std::string(data::treachery_card(plan.defense).name) : "none")
+                                                                 plan.weapon < data::kNumAllTreacheryCards ? std::string(data::treachery_card(plan.weapon).name) : "none",
+                                                                 plan.defense < data::kNumAllTreacheryCards ? std::string(data::treachery_card(plan.defense).name) : "none")
                                                    : "submits a battle plan"; break;
     }
     case ActionKind::ChooseBattle: {
@@ -264,10 +264,10 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       const uint8_t el = before ? before->atreides.battle.prescience : 0;  // 1 + element asked
       std::string v = "not played";
       if (answer.value != kNone8) {
-        if (el == 1) v = answer.value >= 100 && answer.value - 100 < data::kNumTreacheryCards ? std::string(data::treachery_card(answer.value - 100).name)
+        if (el == 1) v = answer.value >= 100 && answer.value - 100 < data::kNumAllTreacheryCards ? std::string(data::treachery_card(answer.value - 100).name)
                          : answer.value < data::kNumLeaders                            ? std::string(data::leader(answer.value).name)
                                                                                   : "?";
-        else if (el == 2 || el == 3) v = answer.value < data::kNumTreacheryCards ? std::string(data::treachery_card(answer.value).name) : "?";
+        else if (el == 2 || el == 3) v = answer.value < data::kNumAllTreacheryCards ? std::string(data::treachery_card(answer.value).name) : "?";
         else if (el == 4) v = fmt::format("dial {}", answer.value);
         else v = fmt::format("{}", answer.value);
       }
@@ -285,7 +285,7 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
         case 4: k = "a worthless card"; break;
         case 5: k = "a Cheap Hero"; break;
         default:
-          if (voice.kind >= 64 && voice.kind - 64 < data::kNumTreacheryKinds)
+          if (voice.kind >= 64 && voice.kind - 64 < data::kNumAllTreacheryKinds)
             k = std::string(data::treachery_kind_name(static_cast<data::TreacheryKind>(voice.kind - 64)));
       }
       what = fmt::format("uses the Voice: {} {}", voice.must ? "play" : "do not play", k);

@@ -44,7 +44,7 @@ struct Interned {
   // The strings written so far, by kind and id (zero: not yet).
   struct Slots {
     Offset<flatbuffers::String> faction[kNumFactions], zone[4], location[data::kNumLocations],
-        card[data::kNumTreacheryCards], leader[data::kNumLeaders], spice[data::kNumSpiceCards];
+        card[data::kNumAllTreacheryCards], leader[data::kNumLeaders], spice[data::kNumSpiceCards];
   };
   Slots own;
   // A copied block's slots (front_block), read in only when a string is
@@ -533,7 +533,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     const Seat sides[2] = {s.battle.aggressor, s.battle.defender};
     Offset<fb::PlanView> plans[2] = {0, 0};
     auto card_name = [&](uint8_t id) {
-      return id < data::kNumTreacheryCards ? strs.card_name(id) : Offset<flatbuffers::String>(0);
+      return id < data::kNumAllTreacheryCards ? strs.card_name(id) : Offset<flatbuffers::String>(0);
     };
     for (int i = 0; i < 2; ++i) {
       const bool in = (s.battle.plans_in >> sides[i]) & 1u;

@@ -755,3 +755,93 @@ TEST_CASE("Distrans never gives a card of a submitted battle plan", "[richese_ca
   CHECK(s.of(kRichese).hand.contains(c[1]));
   check_custody(s);
 }
+
+// ---- Prescience, Voice and the views name the Richese battle cards -----------------------
+
+TEST_CASE("Prescience may be answered with a Richese weapon, and the revealed plan names it in every view",
+          "[richese_cards][mirror][battle][prescience]") {
+  namespace ab = rules::ability;
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(),
+                                      data::module_bit(data::Module::ChoamRichese)));
+  for (Faction f : {kAtreides, kHarkonnen}) empty_hand(s, f);
+  place(s, kAtreides, kArrakeen, 5);
+  place(s, kHarkonnen, kArrakeen, 5);
+  const uint8_t mirror = from_cache(s, kHarkonnen, TreacheryKind::MirrorWeapon);
+  const uint8_t knife = give_another(s, kAtreides, TreacheryKind::Crysknife);
+  enter_battle_phase(s);
+  REQUIRE(s.step == ab::kPrescience);
+  action::Prescience ask;
+  ask.element = ab::kWeapon;
+  act(s, kAtreides, ask);
+  REQUIRE(s.step == ab::kPrescienceAnswer);
+  bool offered = false;
+  for (const auto& a : legal_actions(s, s.seat_of(kHarkonnen)))
+    if (const auto* p = a.get_if<action::PrescienceAnswer>()) offered |= p->value == mirror;
+  CHECK(offered);
+  action::PrescienceAnswer answer;
+  answer.value = mirror;
+  act(s, kHarkonnen, answer);
+  CHECK(s.atreides.battle.prescience_value == mirror);
+  CHECK(rejected(s, kHarkonnen, plan(L(kHarkonnen, 0), 1)).code == RejectCode::IllegalChoice);  // bound to it
+  act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, mirror));
+  act(s, kAtreides, plan(L(kAtreides, 0), 1, knife));
+  REQUIRE(rules::battle_plans_revealed(s));
+  for (Faction f : {kAtreides, kHarkonnen, kRichese}) {
+    const std::string v = inspect::build_view(s, inspect::Viewer::of(s.seat_of(f)));
+    const auto* fv = fb::GetView(v.data());
+    REQUIRE(fv->battle());
+    const auto* hp = s.battle.aggressor == s.seat_of(kHarkonnen) ? fv->battle()->aggressor_plan() : fv->battle()->defender_plan();
+    REQUIRE(hp);
+    REQUIRE(hp->weapon());
+    CHECK(hp->weapon()->str() == "Mirror Weapon");
+  }
+  // The bots read it from their views (the name maps to the card) and decide.
+  for (Seat x = 0; x < s.num_seats; ++x)
+    if ((waiting_for(s) >> x) & 1u)
+      for (auto profile : {bots::Profile::Easy, bots::Profile::Brutal}) {
+        const Action a = bots::make_bot(profile, 1)->choose(bots::make_input(s, x));
+        CHECK_FALSE(validate(s, x, a).has_value());
+      }
+  decline_traitors(s);
+  CHECK(dead(s, L(kAtreides, 0)));
+  CHECK(dead(s, L(kHarkonnen, 0)));
+}
+
+TEST_CASE("The Voice may name a Richese special weapon, only in games with the Richese cards",
+          "[richese_cards][mirror][battle][voice]") {
+  namespace ab = rules::ability;
+  const int mirror_kind = ab::kNamed + static_cast<int>(TreacheryKind::MirrorWeapon);
+  auto voice = [](bool must, int kind) {
+    action::Voice a;
+    a.must = must;
+    a.kind = static_cast<uint8_t>(kind);
+    return Action(a);
+  };
+  SECTION("base game: unknown") {
+    GameState s = cleared_board({Faction::BeneGesserit, kHarkonnen});
+    place(s, Faction::BeneGesserit, kArrakeen, 5);
+    place(s, kHarkonnen, kArrakeen, 5);
+    enter_battle_phase(s);
+    REQUIRE(s.step == ab::kVoice);
+    CHECK(rejected(s, Faction::BeneGesserit, voice(true, mirror_kind)).code == RejectCode::Malformed);
+  }
+  SECTION("with the Richese cards: a must-play the opponent obeys") {
+    GameState s = cleared_board_of(game({Faction::BeneGesserit, kHarkonnen, kRichese}, false, 7, Rulings::defaults(),
+                                        data::module_bit(data::Module::ChoamRichese)));
+    for (Faction f : {Faction::BeneGesserit, kHarkonnen}) empty_hand(s, f);
+    place(s, Faction::BeneGesserit, kArrakeen, 5);
+    place(s, kHarkonnen, kArrakeen, 5);
+    const uint8_t mirror = from_cache(s, kHarkonnen, TreacheryKind::MirrorWeapon);
+    enter_battle_phase(s);
+    REQUIRE(s.step == ab::kVoice);
+    bool offered = false;
+    for (const auto& a : legal_actions(s, s.seat_of(Faction::BeneGesserit)))
+      if (const auto* v = a.get_if<action::Voice>()) offered |= v->kind == mirror_kind;
+    CHECK(offered);
+    act(s, Faction::BeneGesserit, voice(true, mirror_kind));
+    const auto r = rejected(s, kHarkonnen, plan(L(kHarkonnen, 0), 1));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("Mirror Weapon"));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, mirror));
+  }
+}

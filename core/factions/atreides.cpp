@@ -66,7 +66,7 @@ std::optional<Rejection> answer_problem(const GameState& s, Seat seat, int eleme
       }
       if (value >= kHeroOffset) {
         const int card = value - kHeroOffset;
-        if (card >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(card));
+        if (card >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(card));
         if (!hand.contains(static_cast<uint8_t>(card)))
           return reject(RejectCode::IllegalChoice, card_name(static_cast<uint8_t>(card)) + " is not in your hand");
         if (!battle_is_cheap_hero(static_cast<uint8_t>(card)))
@@ -81,7 +81,7 @@ std::optional<Rejection> answer_problem(const GameState& s, Seat seat, int eleme
     case kWeapon:
     case kDefense: {
       if (value == kNotPlayed) return std::nullopt;
-      if (value >= data::kNumTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(value));
+      if (value >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(value));
       if (!hand.contains(value)) return reject(RejectCode::IllegalChoice, card_name(value) + " is not in your hand");
       if (element == kWeapon && !battle_fits_weapon_slot(value))
         return reject(RejectCode::IllegalChoice, card_name(value) + " is not a weapon or a worthless card (1.07.04.07)");
@@ -228,10 +228,10 @@ std::string answer_text(int element, uint8_t v) {
   if (element == kDial) return "a dial of " + std::to_string(v);
   if (v == kNotPlayed) return std::string("no ") + battle_element_name(element);
   if (element == kLeader) {
-    if (v >= kHeroOffset && v - kHeroOffset < data::kNumTreacheryCards) return card_name(static_cast<uint8_t>(v - kHeroOffset));
+    if (v >= kHeroOffset && v - kHeroOffset < data::kNumAllTreacheryCards) return card_name(static_cast<uint8_t>(v - kHeroOffset));
     return v < data::kNumLeaders ? leader_name(v) : "?";
   }
-  return v < data::kNumTreacheryCards ? card_name(v) : "?";
+  return v < data::kNumAllTreacheryCards ? card_name(v) : "?";
 }
 
 // What the Prescience answer binds in `seat`'s plan.

@@ -27,17 +27,21 @@ using ability::kVoice;
 
 Action pass() { return action::Pass{}; }
 
-bool valid_voice_kind(uint8_t kind) {
+// A Voice kind: the five classes and the Cheap Hero, or a special weapon or
+// defense by name among the card sets of this game (the base deck's Lasgun;
+// with the Richese cards, Mirror Weapon and Stone Burner too).
+bool valid_voice_kind(const GameState& s, uint8_t kind) {
   if (kind <= kCheapHero) return true;
-  if (kind < kNamed || kind - kNamed >= data::kNumTreacheryKinds) return false;
-  // A special weapon or defense by name: the base deck's only one is the Lasgun.
-  for (int id = 0; id < data::kNumTreacheryCards; ++id) {
+  if (kind < kNamed || kind - kNamed >= data::kNumAllTreacheryKinds) return false;
+  const uint8_t sets = data::card_sets_in(s.modules, data::CardPlace::TreacheryDeck) | data::card_sets_in(s.modules, data::CardPlace::RicheseCache);
+  for (int id = 0; id < data::kNumAllTreacheryCards; ++id) {
     const auto& c = data::treachery_card(static_cast<uint8_t>(id));
-    if (static_cast<int>(c.kind) == kind - kNamed) return c.category == data::TreacheryCategory::WeaponLasgun;
+    if (static_cast<int>(c.kind) != kind - kNamed || !((sets >> static_cast<int>(c.set)) & 1u)) continue;
+    return c.category == data::TreacheryCategory::WeaponLasgun || c.category == data::TreacheryCategory::WeaponSpecial ||
+           c.category == data::TreacheryCategory::DefenseSpecial;
   }
   return false;
 }
-
 
 bool voice_opens(Ctx& c) {
   auto& s = c.s;
@@ -53,7 +57,7 @@ std::optional<Rejection> voice_validate(const GameState& s, Seat seat, const Act
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "the Bene Gesserit decide whether to use the Voice (2.02.06)");
   if (a.kind() == ActionKind::Voice)
     if (auto why = ability_blocked(s, kMe, Ability::BgVoice)) return reject(RejectCode::IllegalChoice, *why);
-  if (const auto* voice = a.get_if<action::Voice>(); voice && !valid_voice_kind(voice->kind))
+  if (const auto* voice = a.get_if<action::Voice>(); voice && !valid_voice_kind(s, voice->kind))
     return reject(RejectCode::Malformed, "unknown Voice kind " + std::to_string(voice->kind) +
                                              " (0-5, or 64 + the kind of a special weapon or defense, 78: Lasgun)");
   return std::nullopt;
@@ -81,8 +85,8 @@ void voice_decisions(const GameState& s, Seat, std::vector<Decision>& out) {
                  " to play (must) or not to play a kind of card (Voice.kind: one of the choices)",
              0, 0, {}};
   for (uint8_t k = 0; k <= kCheapHero; ++k) d.options.push_back(k);
-  for (int k = 0; k < data::kNumTreacheryKinds; ++k)
-    if (valid_voice_kind(static_cast<uint8_t>(kNamed + k))) d.options.push_back(static_cast<uint16_t>(kNamed + k));
+  for (int k = 0; k < data::kNumAllTreacheryKinds; ++k)
+    if (valid_voice_kind(s, static_cast<uint8_t>(kNamed + k))) d.options.push_back(static_cast<uint16_t>(kNamed + k));
   out.push_back(std::move(d));
   out.push_back(Decision{ActionKind::Pass, "Do not use the Voice in this battle", 0, 0, {}});
 }
@@ -90,8 +94,8 @@ void voice_decisions(const GameState& s, Seat, std::vector<Decision>& out) {
 void voice_legal(const GameState& s, Seat, std::vector<Action>& out) {
   for (bool must : {true, false}) {
     if (ability_cancelled(s, kMe, Ability::BgVoice)) break;
-    for (int k = 0; k < kNamed + data::kNumTreacheryKinds; ++k) {
-      if (!valid_voice_kind(static_cast<uint8_t>(k))) continue;
+    for (int k = 0; k < kNamed + data::kNumAllTreacheryKinds; ++k) {
+      if (!valid_voice_kind(s, static_cast<uint8_t>(k))) continue;
       out.push_back(action::Voice{.must = must, .kind = static_cast<uint8_t>(k)});
     }
   }
@@ -117,7 +121,7 @@ std::string voice_kind_name(uint8_t kind) {
     case ability::kWorthless: return "a worthless card";
     case kCheapHero: return "a Cheap Hero";
   }
-  if (kind >= kNamed && kind - kNamed < data::kNumTreacheryKinds)
+  if (kind >= kNamed && kind - kNamed < data::kNumAllTreacheryKinds)
     return "a " + std::string(data::treachery_kind_name(static_cast<data::TreacheryKind>(kind - kNamed)));
   return "?";
 }

@@ -909,7 +909,7 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
           if (keep[j] == keep[i]) return reject(RejectCode::Malformed, "a card is named twice");
         if (auto why = must_discard(s, keep[i]))
           return reject(RejectCode::IllegalChoice,
-                        (keep[i] < data::kNumTreacheryCards ? std::string(data::treachery_card(keep[i]).name) : std::string("that card")) +
+                        (keep[i] < data::kNumAllTreacheryCards ? std::string(data::treachery_card(keep[i]).name) : std::string("that card")) +
                             " cannot be kept: " + *why);
       }
       return std::nullopt;

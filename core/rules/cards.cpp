@@ -726,7 +726,7 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
         case Question::FreeForm:
         case Question::SpiceAtLeast: return std::nullopt;
         case Question::HoldsCard:
-          if (play.target >= data::kNumTreacheryKinds) return reject(RejectCode::Malformed, "unknown card kind (target)");
+          if (play.target >= data::kNumAllTreacheryKinds) return reject(RejectCode::Malformed, "unknown card kind (target)");
           return std::nullopt;
         case Question::IsTraitor:
           if (play.target >= data::kNumLeaders) return reject(RejectCode::Malformed, "unknown leader (target)");
