@@ -154,8 +154,14 @@ TEST_CASE("Distrans: other than during a bid (ruling distrans_span)", "[richese_
     play_until(s, Phase::Bidding, 1);
     const uint8_t d = from_cache(s, kAtreides, TreacheryKind::Distrans);
     const uint8_t given = s.of(kAtreides).hand.ids[0];
-    REQUIRE(s.step != 0);  // the Richese decide when their cache lot comes: a faction's lot step
-    CHECK(rejected(s, kAtreides, play(d, given, fa(kHarkonnen))).code == RejectCode::WrongPhase);
+    REQUIRE(s.step != 0);  // the Richese decide when their cache lot comes: a faction's step, no lot offered yet
+    CHECK(rules::current_lot_card(s) == kNone8);
+    {  // between lots: allowed under both readings (the seeds' "between lots when no bid is pending")
+      GameState t = s;
+      act(t, kAtreides, play(d, given, fa(kHarkonnen)));
+      CHECK(t.of(kHarkonnen).hand.contains(given));
+      CHECK(t.treachery_discard.top() == d);
+    }
     act(s, kRichese, action::RicheseCacheTiming{.first = false});
     REQUIRE(s.step == 0);
     REQUIRE(s.bidding.high_bidder == kNoSeat);  // a card is up for bid, nobody has bid yet
@@ -275,6 +281,63 @@ TEST_CASE("Nullentropy Box: 2 spice, a card to take, and a full hand only under 
       CHECK(s.of(kAtreides).spice == 0);
       check_custody(s);
     }
+  }
+}
+
+TEST_CASE("Nullentropy Box: its fee never comes from spice a standing bid needs (a high bid, a sealed silent bid, the backing ally)",
+          "[richese_cards][box][bidding]") {
+  auto bidding_game = [] {
+    GameState s = game({kAtreides, kRichese, kHarkonnen}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+    play_until(s, Phase::Bidding, 1);
+    return s;
+  };
+  SECTION("the regular auction: the high bidder keeps its bid's spice") {
+    GameState s = bidding_game();
+    const uint8_t box = from_cache(s, kAtreides, TreacheryKind::NullentropyBox);
+    to_discard(s, 2);
+    act(s, kRichese, action::RicheseCacheTiming{.first = false});
+    REQUIRE(s.step == 0);
+    for (Faction f : {kRichese, kHarkonnen}) set_spice(s, f, 10);
+    for (int b = 1; s.faction_at(s.bidding.current) != kAtreides; ++b) act(s, s.faction_at(s.bidding.current), bid(b));
+    set_spice(s, kAtreides, 5);
+    act(s, kAtreides, bid(4));
+    REQUIRE(s.bidding.high_bidder == s.seat_of(kAtreides));
+    const GameState before = s;
+    const auto r = rejected(s, kAtreides, play(box));
+    CHECK(r.code == RejectCode::NotEnoughSpice);
+    CHECK_THAT(r.reason, Catch::Contains("bid of 4"));
+    CHECK(s.of(kAtreides).spice == 5);
+    CHECK(s.window_depth == before.window_depth);
+    set_spice(s, kAtreides, 6);  // 6 - 2 still pays the 4
+    CHECK_FALSE(validate(s, s.seat_of(kAtreides), play(box)).has_value());
+    // With an ally backing the bid (1.10.02.05): what both may pay counts.
+    s.of(kAtreides).ally = fa(kHarkonnen);
+    s.of(kHarkonnen).ally = fa(kAtreides);
+    set_spice(s, kAtreides, 3);
+    set_spice(s, kHarkonnen, 3);
+    CHECK_FALSE(validate(s, s.seat_of(kAtreides), play(box)).has_value());  // 1 + 3 pays the 4
+    set_spice(s, kAtreides, 2);
+    CHECK(rejected(s, kAtreides, play(box)).code == RejectCode::NotEnoughSpice);  // 0 + 3 does not
+  }
+  SECTION("a Richese silent lot: a sealed bid binds the same way, and Distrans waits for the lot") {
+    GameState s = bidding_game();
+    const uint8_t box = from_cache(s, kAtreides, TreacheryKind::NullentropyBox);
+    const uint8_t distrans = from_cache(s, kHarkonnen, TreacheryKind::Distrans);
+    to_discard(s, 2);
+    act(s, kRichese, action::RicheseCacheTiming{.first = true});
+    REQUIRE(rules::current_lot_card(s) == kNone8);  // the cache card not offered yet: Distrans may be played
+    CHECK_FALSE(validate(s, s.seat_of(kHarkonnen), play(distrans, s.of(kHarkonnen).hand.ids[0], fa(kAtreides))).has_value());
+    uint8_t card = kNone8;
+    for (int i = 0; i < s.richese.cache.n; ++i)
+      if (data::treachery_card(s.richese.cache.ids[i]).kind == TreacheryKind::Karama) card = s.richese.cache.ids[i];
+    REQUIRE(card != kNone8);
+    act(s, kRichese, action::RicheseLot{.card = card, .auction = 3});
+    REQUIRE(rules::current_lot_card(s) == card);
+    CHECK(rejected(s, kHarkonnen, play(distrans, s.of(kHarkonnen).hand.ids[0], fa(kAtreides))).code == RejectCode::WrongPhase);
+    set_spice(s, kAtreides, 5);
+    act(s, kAtreides, bid(4));
+    CHECK(rejected(s, kAtreides, play(box)).code == RejectCode::NotEnoughSpice);
+    CHECK(s.of(kAtreides).spice == 5);
   }
 }
 
@@ -843,5 +906,59 @@ TEST_CASE("The Voice may name a Richese special weapon, only in games with the R
     CHECK(r.code == RejectCode::IllegalChoice);
     CHECK_THAT(r.reason, Catch::Contains("Mirror Weapon"));
     act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, mirror));
+  }
+}
+
+TEST_CASE("Distrans never gives a card the Prescience answer binds, one the Voice commands, or one CHOAM offered in trade",
+          "[richese_cards][distrans][battle][choam]") {
+  namespace ab = rules::ability;
+  auto battle_game = [](Faction first) {
+    GameState s = cleared_board_of(game({first, kHarkonnen, kRichese}, false, 7, Rulings::defaults(),
+                                        data::module_bit(data::Module::ChoamRichese)));
+    for (Faction f : {first, kHarkonnen}) empty_hand(s, f);
+    place(s, first, kArrakeen, 5);
+    place(s, kHarkonnen, kArrakeen, 5);
+    return s;
+  };
+  SECTION("the Prescience answer") {
+    GameState s = battle_game(kAtreides);
+    const uint8_t d = from_cache(s, kHarkonnen, TreacheryKind::Distrans);
+    const uint8_t knife = give_another(s, kHarkonnen, TreacheryKind::Crysknife);
+    const uint8_t shield = give_another(s, kHarkonnen, TreacheryKind::Shield);
+    enter_battle_phase(s);
+    REQUIRE(s.step == ab::kPrescience);
+    act(s, kAtreides, action::Prescience{.element = ab::kWeapon});
+    act(s, kHarkonnen, action::PrescienceAnswer{.value = knife});
+    const auto r = rejected(s, kHarkonnen, play(d, knife, fa(kRichese)));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("Prescience"));
+    CHECK(s.of(kHarkonnen).hand.contains(knife));
+    act(s, kHarkonnen, play(d, shield, fa(kRichese)));  // an unbound card goes
+    CHECK(s.of(kRichese).hand.contains(shield));
+  }
+  SECTION("the Voice") {
+    GameState s = battle_game(Faction::BeneGesserit);
+    const uint8_t d = from_cache(s, kHarkonnen, TreacheryKind::Distrans);
+    const uint8_t chaumas = give_another(s, kHarkonnen, TreacheryKind::Chaumas);
+    enter_battle_phase(s);
+    REQUIRE(s.step == ab::kVoice);
+    act(s, Faction::BeneGesserit, action::Voice{.must = true, .kind = ab::kPoisonWeapon});
+    const auto r = rejected(s, kHarkonnen, play(d, chaumas, fa(kRichese)));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("Voice"));
+  }
+  SECTION("CHOAM's trade offer") {
+    GameState s = game({Faction::Choam, kAtreides, kRichese}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+    play_until(s, Phase::ShipmentMovement, 1);
+    empty_hand(s, Faction::Choam);
+    const uint8_t d = from_cache(s, Faction::Choam, TreacheryKind::Distrans);
+    const uint8_t shield = give_another(s, Faction::Choam, TreacheryKind::Shield);
+    ally(s, Faction::Choam, kAtreides);
+    if (s.of(kAtreides).hand.empty()) give_another(s, kAtreides, TreacheryKind::Crysknife);
+    act(s, Faction::Choam, action::ChoamTrade{.card = shield});
+    REQUIRE(s.choam.trade_open == 1);
+    const auto r = rejected(s, Faction::Choam, play(d, shield, fa(kRichese)));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("trade"));
   }
 }

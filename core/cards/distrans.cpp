@@ -12,7 +12,10 @@
 //  * distrans_span (reference RP-distrans-during-bidding): `lot` (the seeds'
 //    bounded policy) — no Distrans while a lot is unresolved in the Bidding
 //    phase: a card up for bid, or a faction's lot (the Richese cache lot, the
-//    Black Market) from its offer to its payment; `no_standing_bid`
+//    Black Market) from its offer to its payment; between lots it may be
+//    played (the next dealt card is up for bid at once, so in practice at a
+//    faction's step before its lot is offered, e.g. the Richese choosing
+//    their cache lot's timing, and once the round's cards are sold); `no_standing_bid`
 //    (treachery.online) — in the regular auction only while no bid stands on
 //    the card up for bid, never during a faction's lot. A recipient whose
 //    hand the gift fills only passes (bidding.cpp, 1.04.03).
@@ -38,9 +41,12 @@ std::string name_of(uint8_t card) { return std::string(data::treachery_card(card
 // "Other than during a bid" under ruling distrans_span.
 std::optional<std::string> during_a_bid(const GameState& s) {
   if (s.phase != Phase::Bidding) return std::nullopt;
-  if (s.step != 0)  // a faction's lot (the Richese cache lot, the Black Market): never
+  // No card up for bid: between lots (a faction's step before its lot is
+  // offered: the Richese choosing the cache lot's timing, card or auction,
+  // or the Black Market card), or once the round's cards are sold.
+  if (current_lot_card(s) == kNone8) return std::nullopt;
+  if (s.step != 0)  // a faction's lot (the Richese cache lot, the Black Market) from its offer to its payment: never
     return "a lot is being auctioned: Distrans is played other than during a bid (ruling distrans_span)";
-  if (current_lot_card(s) == kNone8) return std::nullopt;  // no card up for bid
   if (s.rulings.is(RulingId::DistransSpan, kSpanLot))
     return "a card is up for bid: Distrans waits until its auction ends (ruling distrans_span = lot)";
   if (s.bidding.high_bidder != kNoSeat)

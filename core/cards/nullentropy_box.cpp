@@ -15,7 +15,8 @@
 // The Box stays in its holder's hand until then (it is the window's subject,
 // never playable or given meanwhile).
 //
-// Needs: 2 spice, a card to take (an empty pile, or one of Boxes only, is
+// Needs: 2 spice that no standing bid needs (rules::spending_breaks_bid: a
+// high bidder, or its backing ally, keeps what the bid will cost), a card to take (an empty pile, or one of Boxes only, is
 // rejected before paying: the seeds and treachery.online agree), and, under
 // ruling box_full_hand = free_slot (the seeds' guard), a hand that is not
 // full with the Box in it; `exchange` (treachery.online) allows a full hand:
@@ -52,6 +53,7 @@ bool any_eligible(const GameState& s) {
 std::optional<Rejection> check(const GameState& s, Seat seat, const action::PlayCard&) {
   const Faction me = s.faction_at(seat);
   if (s.of(me).spice < kFee) return reject(RejectCode::IllegalChoice, "the Nullentropy Box costs 2 spice, paid to the bank");
+  if (auto why = spending_breaks_bid(s, me, kFee)) return reject(RejectCode::NotEnoughSpice, *why + ": the Nullentropy Box's 2 spice may not come from it");
   if (!any_eligible(s))
     return reject(RejectCode::IllegalChoice, "the treachery discard pile holds no card the Nullentropy Box may take");
   if (hand_full(s, me) && !s.rulings.is(RulingId::BoxFullHand, kExchange))

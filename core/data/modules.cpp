@@ -123,6 +123,20 @@ uint8_t card_sets_in(ModuleSet modules, CardPlace place) {
   return sets;
 }
 
+uint8_t card_sets_in_game(ModuleSet modules) {
+  return static_cast<uint8_t>(card_sets_in(modules, CardPlace::TreacheryDeck) | card_sets_in(modules, CardPlace::RicheseCache));
+}
+
+int first_card_of_kind_in_game(ModuleSet modules, int kind) {
+  if (kind < 0 || kind >= kNumAllTreacheryKinds) return -1;
+  const uint8_t sets = card_sets_in_game(modules);
+  for (int id = 0; id < kNumAllTreacheryCards; ++id) {
+    const auto& c = treachery_card(static_cast<uint8_t>(id));
+    if (static_cast<int>(c.kind) == kind && ((sets >> static_cast<int>(c.set)) & 1u)) return id;
+  }
+  return -1;
+}
+
 std::optional<std::string> check_factions_and_modules(const std::vector<Faction>& factions, ModuleSet modules) {
   if (modules & ~kAllModules) return std::string("unknown module id");
   for (const ModuleInfo& m : kModules) {

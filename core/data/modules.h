@@ -63,6 +63,11 @@ bool faction_rules_implemented(Faction f);
 // The card sets a game with `modules` puts in `place` (bit i = CardSet i); the
 // base set is always in the treachery deck.
 uint8_t card_sets_in(ModuleSet modules, CardPlace place);
+// The card sets anywhere in a game with `modules` (treachery deck and Richese cache).
+uint8_t card_sets_in_game(ModuleSet modules);
+// The first card (id) of `kind` among the card sets of a game with `modules`, or
+// -1 when no card of that kind is in the game (a kind out of range included).
+int first_card_of_kind_in_game(ModuleSet modules, int kind);
 
 // Why a game cannot be created with these factions and modules (one sentence
 // naming the faction or module and what is implemented), or nullopt.

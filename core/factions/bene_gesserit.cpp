@@ -32,15 +32,12 @@ Action pass() { return action::Pass{}; }
 // with the Richese cards, Mirror Weapon and Stone Burner too).
 bool valid_voice_kind(const GameState& s, uint8_t kind) {
   if (kind <= kCheapHero) return true;
-  if (kind < kNamed || kind - kNamed >= data::kNumAllTreacheryKinds) return false;
-  const uint8_t sets = data::card_sets_in(s.modules, data::CardPlace::TreacheryDeck) | data::card_sets_in(s.modules, data::CardPlace::RicheseCache);
-  for (int id = 0; id < data::kNumAllTreacheryCards; ++id) {
-    const auto& c = data::treachery_card(static_cast<uint8_t>(id));
-    if (static_cast<int>(c.kind) != kind - kNamed || !((sets >> static_cast<int>(c.set)) & 1u)) continue;
-    return c.category == data::TreacheryCategory::WeaponLasgun || c.category == data::TreacheryCategory::WeaponSpecial ||
-           c.category == data::TreacheryCategory::DefenseSpecial;
-  }
-  return false;
+  if (kind < kNamed) return false;
+  const int id = data::first_card_of_kind_in_game(s.modules, kind - kNamed);
+  if (id < 0) return false;
+  const auto category = data::treachery_card(static_cast<uint8_t>(id)).category;
+  return category == data::TreacheryCategory::WeaponLasgun || category == data::TreacheryCategory::WeaponSpecial ||
+         category == data::TreacheryCategory::DefenseSpecial;
 }
 
 bool voice_opens(Ctx& c) {

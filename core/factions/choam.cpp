@@ -176,6 +176,12 @@ bool charity_payer(const GameState& s) { return s.choam.charity_bank == 0; }
 
 // ---- selling cards -----------------------------------------------------------
 
+// The card CHOAM has offered its ally in trade stays in hand for the answer.
+std::optional<std::string> card_promised(const GameState& s, Seat seat, uint8_t card) {
+  if (!s.choam.trade_open || card != s.choam.trade_offer || s.faction_at(seat) != kMe) return std::nullopt;
+  return std::string(data::treachery_card(card).name) + " is offered to your ally in trade: it stays in hand until the answer";
+}
+
 // What CHOAM receives for `card` from its hand now (0: it cannot sell it).
 int price(const GameState& s, uint8_t card) {
   const auto& hand = s.of(kMe).hand;
@@ -798,6 +804,7 @@ constexpr FactionRules make() {
   r.ally_battle_paid = ally_battle_paid;
   r.after_battle_more = after_battle_more;
   r.battle_ends = battle_ends;
+  r.card_promised = card_promised;
   r.battle_step = {ability::kAudit, ability::kAudit, nullptr, audit_validate, audit_apply, audit_decisions, audit_legal};
   r.movement_bonus = movement_bonus;
   r.move_blocked = move_blocked;

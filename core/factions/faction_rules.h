@@ -243,6 +243,9 @@ struct FactionRules {
     // True when `card` in `seat`'s hand is promised to this faction's lot up
     // for bid (its seller keeps it in hand until the auction ends).
     bool (*promised)(const GameState& s, Seat seat, uint8_t card) = nullptr;
+    // The spice `seat` has bid on this faction's lot and would owe beyond
+    // the phase's high bid (a sealed silent bid), 0: none.
+    int (*pledged)(const GameState& s, Seat seat) = nullptr;
   } bidding_step;
 
   // ---- 1.05 revival (revival.cpp) ----
@@ -397,6 +400,10 @@ struct FactionRules {
   std::optional<Rejection> (*plan_check)(const GameState& s, Seat seat, const action::BattlePlan& plan, const PlanBinding& bound) = nullptr;
   void (*narrow_plan)(const GameState& s, Seat seat, const PlanBinding& bound, Decision& d) = nullptr;
   bool (*forbids_cheap_hero)(const GameState& s, Seat seat) = nullptr;
+  // Why `card` in `seat`'s hand is promised to this faction's pending
+  // exchange and may not be played, given or sold meanwhile (CHOAM's card
+  // trade offer); std::nullopt: it is not (cards.cpp committed()).
+  std::optional<std::string> (*card_promised)(const GameState& s, Seat seat, uint8_t card) = nullptr;
   // The token this faction's plan may add to its leader or Cheap Hero
   // (BattlePlan.flag; 2.01.10-14 the Kwisatz Haderach). No `check`: the
   // faction has none.

@@ -152,6 +152,11 @@ bool promised(const GameState& s, Seat seat, uint8_t card) {
   return s.step == kAuction && rb(s).lot == LotKind::BlackMarket && rb(s).lot_card == card && seat == my_seat(s);
 }
 
+int pledged(const GameState& s, Seat seat) {
+  const auto& b = rb(s);
+  return s.step == kAuction && b.lot != LotKind::None && b.auction == AuctionKind::Silent && has_bit(b.turns, seat) ? b.silent_bid[seat] : 0;
+}
+
 uint8_t lot_card(const GameState& s) {
   return (s.step == kAuction || s.step == kUnsold) && rb(s).lot != LotKind::None ? rb(s).lot_card : kNone8;
 }
@@ -572,9 +577,7 @@ std::optional<Rejection> buy_validate(const GameState& s, const action::RicheseB
   if (s.phase == Phase::Bidding && (rb(s).cache_timing == 1 || rb(s).cache_timing == 2) && !rb(s).cache_done && s.richese.cache.n == 1)
     return reject(RejectCode::IllegalChoice, "the last cache card is this round's announced cache lot");
   if (s.of(kMe).spice < kBuyPrice) return reject(RejectCode::NotEnoughSpice, "the special purchase costs 3 spice");
-  if (s.phase == Phase::Bidding && current_lot_card(s) != kNone8 && s.bidding.high_bidder == my_seat(s) && !s.bidding.karama_bid &&
-      s.of(kMe).spice - kBuyPrice < s.bidding.high_bid)
-    return reject(RejectCode::NotEnoughSpice, "your spice is promised to your high bid of " + std::to_string(s.bidding.high_bid));
+  if (auto why = spending_breaks_bid(s, kMe, kBuyPrice)) return reject(RejectCode::NotEnoughSpice, *why);
   if (!s.rulings.is(RulingId::RicheseBuyFullHand, kBuyFullHandOk) && hand.n >= hand_limit(s, kMe))
     return reject(RejectCode::IllegalChoice, "the special purchase needs a free hand slot (ruling richese_buy_full_hand)");
   return std::nullopt;
@@ -748,7 +751,7 @@ constexpr AbilityInfo kAbilities[] = {
 constexpr FactionRules make() {
   FactionRules r;
   r.abilities = kAbilities;
-  r.bidding_step = {begins, lots, first_lot, row_done, step_validate, step_apply, step_decisions, step_legal, lot_card, promised};
+  r.bidding_step = {begins, lots, first_lot, row_done, step_validate, step_apply, step_decisions, step_legal, lot_card, promised, pledged};
   r.anytime = {owns, anytime_validate, anytime_apply, anytime_decisions, anytime_legal};
   r.mentat_pause_step = {pause_begins, nullptr, nullptr, nullptr, nullptr, ""};
   r.force_token = {no_field::check_ship, no_field::ship,         Ability::RicheseNoField, no_field::destroyed,

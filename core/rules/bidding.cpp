@@ -566,6 +566,30 @@ bool lot_promises(const GameState& s, Seat seat, uint8_t card) {
 bool lots_sold(const GameState& s) { return lot_steps(s) != nullptr; }
 
 int bid_limit(const GameState& s, Faction f) { return bid_limit_of(s, f); }
+
+std::optional<std::string> spending_breaks_bid(const GameState& s, Faction f, int amount) {
+  if (s.phase != Phase::Bidding || amount <= 0) return std::nullopt;
+  const auto* st = s.step != 0 ? lot_steps(s) : nullptr;
+  for (Seat x = 0; x < s.num_seats; ++x) {
+    const Faction xf = s.faction_at(x);
+    int pledge = s.bidding.high_bidder == x && !s.bidding.karama_bid ? s.bidding.high_bid : 0;
+    if (st && st->pledged) pledge = std::max(pledge, st->pledged(s, x));
+    const uint8_t backer = supporting_ally(s, xf);
+    if (pledge == 0 || (xf != f && backer != static_cast<uint8_t>(f))) continue;  // f's spice does not pay x's bid
+    // What x may pay with f's spice `amount` lower.
+    const int own = s.of(xf).spice - (xf == f ? amount : 0);
+    int share = 0;
+    if (backer != kNoFaction) {
+      const auto a = static_cast<Faction>(backer);
+      const int sp = s.of(a).spice - (a == f ? amount : 0);
+      share = s.rulings.is(RulingId::AllyBidSupport, kAllyBidPermission) ? std::min<int>(sp, s.of(a).permit_bids) : sp;
+    }
+    if (own + share < pledge)
+      return xf == f ? "your spice is promised to your bid of " + std::to_string(pledge) + " spice"
+                     : "your spice backs your ally's bid of " + std::to_string(pledge) + " spice (1.10.02.05)";
+  }
+  return std::nullopt;
+}
 void pay_for_lot(GameState& s, Faction buyer, int amount, Faction seller) { pay_for_card(s, buyer, amount, static_cast<uint8_t>(seller)); }
 
 const PhaseRules& bidding_rules() {

@@ -123,6 +123,7 @@
 
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
+#include "core/rules/battle_abilities.h"
 #include "core/rules/rules.h"
 #include "core/rules/shipment_movement.h"
 
@@ -163,6 +164,19 @@ std::optional<std::string> committed(const GameState& s, Seat seat, uint8_t card
     return card_name(card) + " is up for bid (the Richese Black Market): it stays in hand until its auction ends";
   if (s.phase == Phase::Bidding && s.bidding.karama_bid && s.bidding.high_bidder == seat && is_karama(s, me_at(s, seat), card))
     return "your high bid was made with a Karama: your Karama cards stay in hand until the card is sold (3.01.11.04)";
+  // Before the plan is in: a card the Prescience answer binds (2.01.08), or
+  // one of the kind the Voice commands to play (2.02.06), stays for the plan.
+  if (s.phase == Phase::Battle && !has_bit(s.battle.plans_in, seat) && (seat == s.battle.aggressor || seat == s.battle.defender)) {
+    const auto k = battle_plan_binding(s, seat);
+    if ((k.weapon && k.weapon_card == card) || (k.defense && k.defense_card == card) || (k.lead && k.hero == card))
+      return card_name(card) + " is bound by the Prescience answer: it stays in hand for your plan (2.01.08)";
+    const auto v = battle_plan_command(s, seat);
+    if (v.on && v.must && battle_card_matches(v.kind, card))
+      return card_name(card) + " is of the kind the Voice commands you to play: it stays in hand for your plan (2.02.06)";
+  }
+  for (int fi = 0; fi < kNumFactions; ++fi)
+    if (const auto h = faction_rules(static_cast<Faction>(fi)).card_promised; h && s.has(static_cast<Faction>(fi)))
+      if (auto why = h(s, seat, card)) return why;
   return std::nullopt;
 }
 
@@ -726,7 +740,8 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
         case Question::FreeForm:
         case Question::SpiceAtLeast: return std::nullopt;
         case Question::HoldsCard:
-          if (play.target >= data::kNumAllTreacheryKinds) return reject(RejectCode::Malformed, "unknown card kind (target)");
+          if (data::first_card_of_kind_in_game(s.modules, play.target) < 0)
+            return reject(RejectCode::Malformed, "unknown card kind (target): no card of that kind is in this game's decks");
           return std::nullopt;
         case Question::IsTraitor:
           if (play.target >= data::kNumLeaders) return reject(RejectCode::Malformed, "unknown leader (target)");

@@ -281,6 +281,11 @@ void bidding_deal(Ctx& c);
 void bidding_lot_done(Ctx& c);
 // 1.04.06.04 + 1.10.02.05: the most faction f may bid (its spice and its ally's support).
 int bid_limit(const GameState& s, Faction f);
+// Why f may not spend `amount` spice now (a Nullentropy Box's fee, the
+// special Karama purchase): a standing bid of f, or of the ally f backs
+// (1.10.02.05), a high bid or a sealed silent bid, would then exceed what its
+// bidder may pay. std::nullopt: no bid is broken.
+std::optional<std::string> spending_breaks_bid(const GameState& s, Faction f, int amount);
 // A lot of `seller`'s bought by `buyer` for `amount`: paid to the seller; the
 // seller's own purchase (buyer == seller) as 1.04.06.03 / 2.03.04.
 void pay_for_lot(GameState& s, Faction buyer, int amount, Faction seller);

@@ -25,7 +25,8 @@ inline void check_projections(const GameState& s) {
   CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::observer(), inspect::build_view).has_value());
 }
 
-// Moves a card of the Richese cache into f's hand; returns its id.
+// Moves a card of the Richese cache into f's hand (sold already: from
+// another hand or the discard pile); returns its id.
 inline uint8_t from_cache(GameState& s, Faction f, data::TreacheryKind kind) {
   for (int i = 0; i < s.richese.cache.n; ++i)
     if (data::treachery_card(s.richese.cache.ids[i]).kind == kind) {
@@ -34,6 +35,15 @@ inline uint8_t from_cache(GameState& s, Faction f, data::TreacheryKind kind) {
       s.of(f).hand.push(id);
       return id;
     }
+  // Sold already (a cache lot of an earlier Bidding phase): from another hand or the discard pile.
+  for (int id = data::kNumTreacheryCards; id < data::kNumAllTreacheryCards; ++id) {
+    if (data::treachery_card(static_cast<uint8_t>(id)).kind != kind || data::treachery_card(static_cast<uint8_t>(id)).set != data::CardSet::Richese) continue;
+    bool found = s.treachery_discard.remove(static_cast<uint8_t>(id));
+    for (int fi = 0; fi < kNumFactions && !found; ++fi) found = s.f[fi].hand.remove(static_cast<uint8_t>(id));
+    if (!found) continue;
+    s.of(f).hand.push(static_cast<uint8_t>(id));
+    return static_cast<uint8_t>(id);
+  }
   FAIL("no such card in the cache");
   return kNone8;
 }
