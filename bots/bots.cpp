@@ -384,6 +384,10 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::Respond) && decision(ActionKind::Respond) &&
       decision(ActionKind::Respond)->prompt.find("(Nullentropy Box)") != std::string::npos)
     return discard_search();
+  // The Semuta Drug's window: take the best card just discarded when it is worth more than the Drug itself.
+  if (has_kind(ActionKind::Respond) && decision(ActionKind::Respond) &&
+      decision(ActionKind::Respond)->prompt.find("(Semuta Drug)") != std::string::npos)
+    return or_fallback(best<action::Respond>([&](const action::Respond& a) { return a.accept ? card_value(a.card) : 2.0; }));
   // The Stone Burner's choice: kill both leaders when the opponent's is the stronger (the plans are revealed).
   if (has_kind(ActionKind::Respond) && decision(ActionKind::Respond) &&
       decision(ActionKind::Respond)->prompt.find("'s Stone Burner: kill both leaders") != std::string::npos) {
@@ -1250,6 +1254,12 @@ size_t Brain::richese_cards() {
   if (k_.phase == Phase::Battle) {
     const size_t i = best<action::PlayCard>(
         [&](const action::PlayCard& a) { return kind(a.card) == TreacheryKind::ResidualPoison ? 1.0 : kNeg; }, 0.0);
+    if (i != npos) return i;
+  }
+  // The Semuta Drug (ruling semuta_timing = next_action: offered until the next action): a card worth more than 2.
+  {
+    const size_t i = best<action::PlayCard>(
+        [&](const action::PlayCard& a) { return kind(a.card) == TreacheryKind::SemutaDrug ? card_value(a.target) - 2.0 : kNeg; }, 0.0);
     if (i != npos) return i;
   }
   const int limit = hand_limit_of(me());

@@ -6,6 +6,7 @@
 #include <array>
 
 #include "core/creation.h"
+#include "core/cards/card_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat {
@@ -189,6 +190,7 @@ void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws) { apply(s, 
 
 void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws, ApplyNotes* notes) {
   rules::Ctx c{s, draws, notes};
+  rules::semuta_begin_action(s);  // what the previous action discarded is no longer "just discarded"
   if (const auto* set = a.get_if<action::SetRulings>()) {
     s.rulings = *set->rulings;
   } else if (rules::is_card_action(s, a)) {
@@ -198,6 +200,7 @@ void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws, ApplyNotes*
   } else {
     rules::phase_rules(s.phase).apply(c, seat, a);
   }
+  rules::semuta_end_action(c);  // a card just discarded: the Semuta Drug's window (core/cards/semuta_drug.cpp)
   ++s.version;
 }
 

@@ -279,6 +279,12 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "the face (reference: before battle plans and leaders are chosen): only while the opponent's plan is not in; "
        "treachery.online: any time before the reveal, a plan already naming the leader is revoked (its owner plans "
        "again)"},
+      {RulingId::SemutaTiming, "semuta_timing",
+       "CHOAM & Richese: the Semuta Drug takes a card \"right after another player discards it\": when may it be played?",
+       {"window", "next_action"}, 0,
+       "reference richese_treachery_cards Semuta Drug (the face: right after the discard); window: the engine's reading, "
+       "a response window after the discarding action asks every seat that may hold it by public facts; treachery.online: "
+       "any card the last event discarded, until the next event (no window)"},
   }};
   return r;
 }

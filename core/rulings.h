@@ -77,8 +77,9 @@ enum class RulingId : uint8_t {
   DistransSelf = 58,              // Distrans given as the card it gives: rejected, or given (not discarded)
   BoxFullHand = 59,               // the Nullentropy Box with a full hand: needs a free slot, or allowed (the Box leaves)
   ResidualPoisonTiming = 60,      // Residual Poison: before the opponent's plan is in, or until the reveal (a plan naming the leader revoked)
+  SemutaTiming = 61,              // the Semuta Drug "right after" a discard: a window asking the possible holders, or until the next action
 };
-inline constexpr int kNumRulings = 61;
+inline constexpr int kNumRulings = 62;
 
 struct RulingInfo {
   RulingId id;

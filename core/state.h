@@ -116,6 +116,7 @@ enum class WindowKind : uint8_t {
   KaramaGiveBack = 3,  // 1.14.04 the Harkonnen give cards back for the hand they took
   DiscardSearch = 4,   // the Nullentropy Box: its holder takes a card of the treachery discard pile (core/cards/nullentropy_box.cpp)
   StoneBurner = 5,     // the Stone Burner's owner: kill both leaders or not (core/cards/stone_burner.cpp)
+  SemutaTake = 6,      // the Semuta Drug: cards just discarded, a holder may take one (core/cards/semuta_drug.cpp)
 };
 
 struct Window {
@@ -139,6 +140,7 @@ struct Window {
   uint16_t act_amount2 = 0;   // Ship.ally_pays (1.10.02.06)
 };
 inline constexpr int kMaxWindows = 4;
+inline constexpr int kMaxRecentDiscards = 8;  // GameState::recent_discard
 inline constexpr int kPendingPlacements = 12;  // == kMaxPlacements (core/action.h)
 
 // 3.01.22 Truthtrance: the last question asked and its answer (public: the
@@ -505,6 +507,13 @@ struct GameState {
   // and are public. Back to 0 when the pile becomes the deck. Encoded with
   // the CHOAM & Richese module (its only source).
   uint8_t treachery_discard_hidden = 0;
+  // The cards the action being applied discarded and who discarded each
+  // (rules::to_treachery_discard), for the Semuta Drug (core/cards/semuta_drug.cpp):
+  // cleared as the next action begins, kept while its window is answered.
+  // Public (every discard is). Encoded with the CHOAM & Richese module (recorded only there).
+  uint8_t recent_discard_n = 0;
+  uint8_t recent_discard[kMaxRecentDiscards] = {kNone8, kNone8, kNone8, kNone8, kNone8, kNone8, kNone8, kNone8};
+  uint8_t recent_discard_by[kMaxRecentDiscards] = {kNoFaction, kNoFaction, kNoFaction, kNoFaction, kNoFaction, kNoFaction, kNoFaction, kNoFaction};
   Pile<data::kNumSpiceCards> spice_deck;
   Pile<data::kNumSpiceCards> spice_discard[2];  // A and B (1.13.02 advanced: two piles)
   Pile<data::kNumSpiceCards> spice_set_aside;   // turn-1 Shai-Hulud (1.02.02)

@@ -334,6 +334,7 @@ TEST_CASE("Richese special Karama purchase: advanced, once a game, a Karama and 
     CHECK(s.richese.karama_used == 1);
     // The choice is secret: the Emperor's view does not change with which card it was.
     check_projections(s);
+    let_semuta_pass(s);  // the Karama discarded, a cache card out: a possible Semuta Drug holder is asked
     const uint8_t k2 = give(s, kRichese, data::TreacheryKind::Karama);
     set_spice(s, kRichese, 5);
     CHECK(rejected(s, kRichese, action::RicheseBuy{.karama = k2, .card = s.richese.cache.ids[0]}).code == RejectCode::IllegalChoice);  // once
@@ -406,6 +407,7 @@ TEST_CASE("Richese gift: a Karama cancels it and the card stays, ruling richese_
     CHECK(s.of(kRichese).hand.contains(card));
     CHECK(rejected(s, kRichese, action::RicheseGift{.card = card}).code == RejectCode::WrongPhase);
     act(s, Faction::Atreides, respond(true, karama));
+    let_semuta_pass(s);  // the Karama was discarded
     CHECK_FALSE(rules::window_open(s));
     CHECK(s.of(kRichese).hand.contains(card));
     CHECK_FALSE(s.of(Faction::Harkonnen).hand.contains(card));
@@ -566,8 +568,8 @@ TEST_CASE("The Richese Karama is a Karama like the base ones: it cancels, preven
   {
     GameState s = richese_game({Faction::Atreides, kRichese});
     play_until(s, Phase::Storm, 1);
-    const uint8_t semuta = from_cache(s, Faction::Atreides, data::TreacheryKind::SemutaDrug);
-    const auto r = rejected(s, Faction::Atreides, play(semuta));
+    const uint8_t juice = from_cache(s, Faction::Atreides, data::TreacheryKind::JuiceOfSapho);
+    const auto r = rejected(s, Faction::Atreides, play(juice));
     CHECK(r.code == RejectCode::IllegalChoice);
     CHECK_THAT(r.reason, Catch::Contains("not implemented yet"));
   }

@@ -216,6 +216,10 @@ TEST_CASE("Nullentropy Box: one fee to the bank, a private search that pauses th
   const int discard_n = s.treachery_discard.n;
   const uint8_t taken = pile[1];
   const auto [pub, own] = summaries(s, kAtreides, respond(true, taken));
+  // The Box was discarded: a possible Semuta Drug holder may take it (core/cards/semuta_drug.cpp).
+  REQUIRE(s.window_depth <= 1);
+  if (s.window_depth == 1) CHECK(s.windows[0].kind == WindowKind::SemutaTake);
+  let_semuta_pass(s);
   CHECK(s.window_depth == 0);
   CHECK(s.of(kAtreides).hand.contains(taken));
   CHECK_FALSE(s.of(kAtreides).hand.contains(box));
@@ -961,4 +965,115 @@ TEST_CASE("Distrans never gives a card the Prescience answer binds, one the Voic
     CHECK(r.code == RejectCode::IllegalChoice);
     CHECK_THAT(r.reason, Catch::Contains("trade"));
   }
+}
+
+// ---- Semuta Drug -----------------------------------------------------------------------
+
+namespace {
+action::PlayCard spice_question(uint8_t card, Faction asked) {
+  return action::PlayCard{.card = card, .target = 1, .value = static_cast<uint8_t>(3 << 4 | fa(asked))};  // "do you hold 1 spice?"
+}
+}  // namespace
+
+TEST_CASE("Semuta Drug: right after another player discards, every possible holder is asked, the holder takes the card",
+          "[richese_cards][semuta]") {
+  GameState s = cards_game({kRichese, kAtreides, kHarkonnen});
+  const uint8_t semuta = from_cache(s, kHarkonnen, TreacheryKind::SemutaDrug);
+  const uint8_t tt = give_another(s, kAtreides, TreacheryKind::Truthtrance);
+  const uint8_t waiting_before = s.waiting;
+  act(s, kAtreides, spice_question(tt, kHarkonnen));
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].kind == WindowKind::SemutaTake);
+  // Asked: the seats with cards for which another's card was discarded; never the discarder.
+  const uint8_t asked = rules::bit(s.seat_of(kRichese)) | rules::bit(s.seat_of(kHarkonnen));
+  CHECK(waiting_for(s) == asked);
+  CHECK(respond_options(s, kRichese).empty());
+  CHECK(respond_options(s, kHarkonnen) == std::vector<uint16_t>{tt});
+  CHECK(rejected(s, kRichese, respond(true, tt)).code == RejectCode::IllegalChoice);  // no Semuta Drug in that hand
+  CHECK(rejected(s, kAtreides, respond(false)).code == RejectCode::NotYourDecision);
+  SECTION("taken") {
+    act(s, kRichese, respond(false));
+    act(s, kHarkonnen, respond(true, tt));
+    CHECK(s.window_depth == 0);
+    CHECK(s.waiting == waiting_before);
+    CHECK(s.of(kHarkonnen).hand.contains(tt));
+    CHECK_FALSE(s.of(kHarkonnen).hand.contains(semuta));
+    CHECK(s.treachery_discard.n > 0);
+    CHECK(s.treachery_discard.ids[s.treachery_discard.n - 1] == semuta);  // discarded on top
+    CHECK_FALSE(s.treachery_discard.contains(tt));
+    CHECK(s.recent_discard_n == 0);
+    check_projections(s);
+  }
+  SECTION("let pass by everyone") {
+    act(s, kHarkonnen, respond(false));
+    act(s, kRichese, respond(false));
+    CHECK(s.window_depth == 0);
+    CHECK(s.waiting == waiting_before);
+    CHECK(s.treachery_discard.contains(tt));
+    CHECK(s.of(kHarkonnen).hand.contains(semuta));
+    CHECK(s.recent_discard_n == 0);
+  }
+}
+
+TEST_CASE("Semuta Drug: who is asked follows from public facts only, not from who holds it", "[richese_cards][semuta][privacy]") {
+  GameState holder = cards_game({kRichese, kAtreides, kHarkonnen});
+  GameState other = holder;
+  from_cache(holder, kHarkonnen, TreacheryKind::SemutaDrug);
+  from_cache(other, kHarkonnen, TreacheryKind::MirrorWeapon);  // the Semuta Drug still in the cache
+  const uint8_t tt = give_another(holder, kAtreides, TreacheryKind::Truthtrance);
+  REQUIRE(give_another(other, kAtreides, TreacheryKind::Truthtrance) == tt);
+  act(holder, kAtreides, spice_question(tt, kHarkonnen));
+  act(other, kAtreides, spice_question(tt, kHarkonnen));
+  REQUIRE(holder.window_depth == 1);
+  REQUIRE(other.window_depth == 1);
+  CHECK(waiting_for(holder) == waiting_for(other));
+  CHECK(respond_options(other, kHarkonnen).empty());
+  // Before any Richese card has left the cache nobody can hold it: no window.
+  GameState none = cards_game({kRichese, kAtreides, kHarkonnen});
+  act(none, kAtreides, spice_question(give_another(none, kAtreides, TreacheryKind::Truthtrance), kHarkonnen));
+  CHECK(none.window_depth == 0);
+}
+
+TEST_CASE("Semuta Drug: never one's own discard, and no record in a game without the Richese cards", "[richese_cards][semuta]") {
+  GameState s = cards_game({kRichese, kAtreides, kHarkonnen});
+  from_cache(s, kAtreides, TreacheryKind::SemutaDrug);
+  const uint8_t tt = give_another(s, kAtreides, TreacheryKind::Truthtrance);
+  act(s, kAtreides, spice_question(tt, kHarkonnen));
+  if (s.window_depth == 1) CHECK_FALSE(rules::has_bit(waiting_for(s), s.seat_of(kAtreides)));
+  CHECK(respond_options(s, kAtreides).empty());
+  GameState base = game({kAtreides, kHarkonnen, Faction::Emperor});
+  play_until(base, Phase::Storm, 1);
+  const uint8_t tt2 = give_another(base, kAtreides, TreacheryKind::Truthtrance);
+  act(base, kAtreides, spice_question(tt2, kHarkonnen));
+  CHECK(base.recent_discard_n == 0);
+  CHECK(base.window_depth == 0);
+}
+
+TEST_CASE("Semuta Drug: ruling semuta_timing = next_action, a play until the next action and no window",
+          "[richese_cards][semuta][rulings]") {
+  Rulings r = Rulings::defaults();
+  r.value[static_cast<int>(RulingId::SemutaTiming)] = 1;
+  GameState s = cards_game({kRichese, kAtreides, kHarkonnen}, r);
+  const uint8_t semuta = from_cache(s, kHarkonnen, TreacheryKind::SemutaDrug);
+  const uint8_t tt = give_another(s, kAtreides, TreacheryKind::Truthtrance);
+  act(s, kAtreides, spice_question(tt, kHarkonnen));
+  CHECK(s.window_depth == 0);
+  const action::PlayCard take{.card = semuta, .target = tt};
+  SECTION("at once") {
+    act(s, kHarkonnen, take);
+    CHECK(s.of(kHarkonnen).hand.contains(tt));
+    CHECK(s.treachery_discard.ids[s.treachery_discard.n - 1] == semuta);
+  }
+  SECTION("too late after another action") {
+    const uint8_t tt2 = give(s, kRichese, TreacheryKind::Truthtrance, 1);  // the other Truthtrance
+    REQUIRE(tt2 != tt);
+    act(s, kRichese, spice_question(tt2, kAtreides));
+    CHECK(rejected(s, kHarkonnen, take).code == RejectCode::IllegalChoice);
+    act(s, kHarkonnen, action::PlayCard{.card = semuta, .target = tt2});  // the new discard may be taken
+    CHECK(s.of(kHarkonnen).hand.contains(tt2));
+  }
+  Rulings d = Rulings::defaults();
+  GameState w = cards_game({kRichese, kAtreides, kHarkonnen}, d);
+  const uint8_t semuta_w = from_cache(w, kHarkonnen, TreacheryKind::SemutaDrug);
+  CHECK(rejected(w, kHarkonnen, action::PlayCard{.card = semuta_w, .target = tt}).code == RejectCode::WrongPhase);
 }

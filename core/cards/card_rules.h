@@ -89,6 +89,13 @@ extern const CardRules kNullentropyBoxRules;  // core/cards/nullentropy_box.cpp
 extern const CardRules kPortableSnooperRules; // core/cards/battle_cards.cpp (its play after the reveal)
 extern const CardRules kResidualPoisonRules;  // core/cards/residual_poison.cpp
 extern const CardRules kStoneBurnerRules;     // core/cards/stone_burner.cpp (its choice window)
+extern const CardRules kSemutaDrugRules;      // core/cards/semuta_drug.cpp (its window after a discard)
+
+// ---- the Semuta Drug (core/cards/semuta_drug.cpp), asked by core/engine.cpp around every action ----
+// Clears the record of what the previous action discarded (unless its window is being answered).
+void semuta_begin_action(GameState& s);
+// Opens the Semuta window when the action discarded a card a possible holder may take (ruling semuta_timing = window).
+void semuta_end_action(Ctx& c);
 
 // ---- the Stone Burner (core/cards/stone_burner.cpp), asked by battle.cpp resolve ----
 // The side (0, 1) whose plan's weapon is a Stone Burner, or -1.

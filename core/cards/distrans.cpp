@@ -80,7 +80,7 @@ void apply(Ctx& c, Seat seat, const action::PlayCard& a) {
     return;
   }
   if (hand.remove(a.value)) s.of(to).hand.push(a.value);
-  if (hand.remove(a.card)) s.treachery_discard.push(a.card);
+  if (hand.remove(a.card)) to_treachery_discard(s, a.card, s.faction_at(seat));
 }
 
 void candidates(const GameState& s, Seat seat, const action::PlayCard& base, std::vector<Action>& out) {

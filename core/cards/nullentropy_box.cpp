@@ -101,7 +101,7 @@ bool apply_answer(Ctx& c, Seat seat, const action::Respond& a, Window& w) {
   if (s.treachery_discard.remove(a.card)) hand.push(a.card);
   shuffle_pile(c, s.treachery_discard, DrawKind::ShuffleTreachery);
   s.treachery_discard_hidden = static_cast<uint8_t>(s.treachery_discard.n);
-  if (box_in_hand) s.treachery_discard.push(w.subject);  // on top
+  if (box_in_hand) to_treachery_discard(s, w.subject, s.faction_at(seat));  // on top
   return true;
 }
 

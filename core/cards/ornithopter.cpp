@@ -78,7 +78,7 @@ void ornithopter_moved(GameState& s, Faction me, const action::Move& a, const ui
   const uint8_t card = ornithopter_in_hand(s, me);
   if (card == kNone8 || !s.of(me).hand.remove(card)) return;
   if (a.ornithopter == 1) {
-    s.treachery_discard.push(card);
+    to_treachery_discard(s, card, me);
     return;
   }
   s.treachery_played.push(card);
@@ -98,7 +98,8 @@ void ornithopter_turn_ends(GameState& s) {
     const uint8_t c = s.treachery_played.ids[i];
     if (c < data::kNumAllTreacheryCards && data::treachery_card(c).kind == TreacheryKind::Ornithopter) {
       s.treachery_played.remove(c);
-      s.treachery_discard.push(c);
+      const Seat mover = s.shipmove.current;  // the card's user: the turn's faction
+      to_treachery_discard(s, c, mover >= 0 && mover < s.num_seats ? s.faction_at(mover) : static_cast<Faction>(kNoFaction));
       break;
     }
   }

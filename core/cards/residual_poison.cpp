@@ -44,7 +44,7 @@ void apply(Ctx& c, Seat seat, const action::PlayCard& a) {
   auto& s = c.s;
   auto& b = s.battle;
   auto& hand = s.of(s.faction_at(seat)).hand;
-  if (hand.remove(a.card)) s.treachery_discard.push(a.card);
+  if (hand.remove(a.card)) to_treachery_discard(s, a.card, s.faction_at(seat));
   const Seat opp = opponent_of(s, seat);
   const auto leaders = battle_available_leaders(s, s.faction_at(opp), b.territory);
   if (leaders.empty()) return;

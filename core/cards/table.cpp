@@ -4,7 +4,7 @@
 namespace mentat::rules {
 
 namespace {
-const CardRules* const kCards[] = {&kDistransRules, &kNullentropyBoxRules, &kPortableSnooperRules, &kResidualPoisonRules, &kStoneBurnerRules};
+const CardRules* const kCards[] = {&kDistransRules, &kNullentropyBoxRules, &kPortableSnooperRules, &kResidualPoisonRules, &kStoneBurnerRules, &kSemutaDrugRules};
 }  // namespace
 
 const CardRules* card_rules(data::TreacheryKind kind) {

@@ -263,7 +263,7 @@ void card_apply(GameState& s, const action::ChoamCard& a) {
   auto& c = s.choam;
   const TreacheryKind k = kind_of(a.card);
   s.of(kMe).hand.remove(a.card);
-  s.treachery_discard.push(a.card);  // discarded on use
+  to_treachery_discard(s, a.card, kMe);  // discarded on use
   switch (k) {
     case TreacheryKind::Baliset:
       c.baliset_territory = data::territory_of(a.location);
@@ -520,7 +520,7 @@ void anytime_apply(Ctx& c, Seat seat, const Action& a) {
   const uint8_t card = a.as<action::ChoamSell>().card;
   const int p = price(s, card);
   s.of(kMe).hand.remove(card);
-  s.treachery_discard.push(card);
+  to_treachery_discard(s, card, kMe);
   transfer_spice(s, bank(), shield(kMe), p);
 }
 
@@ -648,10 +648,10 @@ std::optional<Rejection> karama_validate(const GameState& s, const action::Choam
 void karama_apply(GameState& s, const action::ChoamKarama& a) {
   auto& hand = s.of(kMe).hand;
   hand.remove(a.karama);
-  s.treachery_discard.push(a.karama);
+  to_treachery_discard(s, a.karama, kMe);
   for (uint8_t card : a.cards) {
     hand.remove(card);
-    s.treachery_discard.push(card);
+    to_treachery_discard(s, card, kMe);
   }
   transfer_spice(s, bank(), shield(kMe), kKaramaPrice * a.cards.size());
   s.choam.karama_used = 1;

@@ -586,7 +586,7 @@ std::optional<Rejection> buy_validate(const GameState& s, const action::RicheseB
 void buy_apply(GameState& s, const action::RicheseBuy& a) {
   auto& hand = s.of(kMe).hand;
   hand.remove(a.karama);
-  s.treachery_discard.push(a.karama);
+  to_treachery_discard(s, a.karama, kMe);
   s.richese.cache.remove(a.card);
   hand.push(a.card);
   SpiceAccount to = bank();

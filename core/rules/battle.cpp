@@ -469,8 +469,19 @@ void lose_dialed(GameState& s, Faction f, Faction opp, TerritoryId t, uint8_t ar
   });
 }
 
+// The faction whose plan put `card` on the wheels (kNoFaction-valued if none).
+Faction wheel_owner(const GameState& s, uint8_t card) {
+  const auto& b = s.battle;
+  for (int side = 0; side < 2; ++side) {
+    const auto& p = b.plan[side];
+    const Seat seat = side == 0 ? b.aggressor : b.defender;
+    if (seat >= 0 && (p.weapon == card || p.defense == card || p.cheap_hero == card)) return s.faction_at(seat);
+  }
+  return static_cast<Faction>(kNoFaction);
+}
+
 void discard_from_wheels(GameState& s, uint8_t card) {
-  if (card != kNone8 && s.battle.wheels.remove(card)) s.treachery_discard.push(card);
+  if (card != kNone8 && s.battle.wheels.remove(card)) to_treachery_discard(s, card, wheel_owner(s, card));
 }
 void keep_from_wheels(GameState& s, Faction f, uint8_t card) {
   if (card != kNone8 && s.battle.wheels.remove(card)) s.of(f).hand.push(card);
@@ -588,7 +599,10 @@ void end_battle(Ctx& c) {
   const uint8_t index = b.aggressor_index;
   const uint8_t fought_in = b.territory;
   // Anything still on the wheels (a plan's card missing) is discarded.
-  while (!b.wheels.empty()) c.s.treachery_discard.push(b.wheels.pop());
+  while (!b.wheels.empty()) {
+    const uint8_t card = b.wheels.pop();
+    to_treachery_discard(c.s, card, wheel_owner(c.s, card));
+  }
   clear_battle_scratch(c.s);
   b.aggressor_index = index;
   b.finish_in = fought_in;  // ruling aggressor_order

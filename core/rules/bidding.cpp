@@ -298,7 +298,7 @@ void sell(Ctx& c) {
   if (karama != kNone8) {
     // 3.01.11.04: bought without paying; the Karama is discarded.
     hand.remove(karama);
-    s.treachery_discard.push(karama);
+    to_treachery_discard(s, karama, buyer);
   } else {
     pay_for_card(s, buyer, b.high_bid);
   }

@@ -181,7 +181,7 @@ std::optional<std::string> committed(const GameState& s, Seat seat, uint8_t card
 }
 
 void discard(GameState& s, Faction f, uint8_t card) {
-  if (s.of(f).hand.remove(card)) s.treachery_discard.push(card);
+  if (s.of(f).hand.remove(card)) to_treachery_discard(s, card, f);
 }
 
 // ---- revival by card or Karama power ---------------------------------------------

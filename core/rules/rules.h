@@ -255,6 +255,10 @@ void forces_to_tanks(GameState& s, Faction f, LocationId loc, int regular, int s
 bool path_blocked_by_storm(const GameState& s, LocationId loc);
 int hand_limit(const GameState& s, Faction f);
 bool hand_full(const GameState& s, Faction f);
+// Every treachery card goes to the discard pile through here: on top of the
+// pile, discarded by `by` (kNoFaction-valued: nobody's), recorded for the
+// Semuta Drug in games with the CHOAM & Richese module (core/cards/semuta_drug.cpp).
+void to_treachery_discard(GameState& s, uint8_t card, Faction by);
 // Factions other than `f` with forces (fighters; BG advisors excluded in the
 // advanced game) in territory t.
 int other_factions_in(const GameState& s, Faction f, TerritoryId t);

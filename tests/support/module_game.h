@@ -48,6 +48,16 @@ inline uint8_t from_cache(GameState& s, Faction f, data::TreacheryKind kind) {
   return kNone8;
 }
 
+// Lets an open Semuta Drug window (core/cards/semuta_drug.cpp) pass: every
+// asked seat declines. Returns whether one was open.
+inline bool let_semuta_pass(GameState& s) {
+  if (s.window_depth == 0 || s.windows[s.window_depth - 1].kind != WindowKind::SemutaTake) return false;
+  const int depth = s.window_depth;
+  for (Seat x = 0; x < s.num_seats && s.window_depth == depth; ++x)
+    if ((s.waiting >> x) & 1u) scenario::act(s, s.faction_at(x), scenario::respond(false));
+  return true;
+}
+
 // Empties f's hand into the discard pile.
 inline void empty_hand(GameState& s, Faction f) {
   auto& h = s.of(f).hand;
