@@ -1256,6 +1256,22 @@ size_t Brain::richese_cards() {
         [&](const action::PlayCard& a) { return kind(a.card) == TreacheryKind::ResidualPoison ? 1.0 : kNeg; }, 0.0);
     if (i != npos) return i;
   }
+  // The Juice of Sapho (PlayCard.value 1 aggressor, 3 go_last; core/cards/juice_of_sapho.cpp), offered
+  // only when it would act: the defender of the battle being fought becomes its aggressor (it wins a
+  // tie); at its own shipment turn, before acting, a seat goes last (it sees every other shipment).
+  {
+    const bool defending = k_.phase == Phase::Battle && k_.defender >= 0 && k_.seat == k_.defender;
+    const bool my_ship_turn = k_.phase == Phase::ShipmentMovement && has_kind(ActionKind::Ship);
+    const size_t i = best<action::PlayCard>(
+        [&](const action::PlayCard& a) {
+          if (kind(a.card) != TreacheryKind::JuiceOfSapho) return kNeg;
+          if (a.value == 1 && defending) return 1.0;
+          if (a.value == 3 && my_ship_turn) return 1.0;
+          return kNeg;
+        },
+        0.0);
+    if (i != npos) return i;
+  }
   // The Semuta Drug (ruling semuta_timing = next_action: offered until the next action): a card worth more than 2.
   {
     const size_t i = best<action::PlayCard>(
@@ -1382,6 +1398,7 @@ double Brain::card_value(uint8_t card) const {
       case TreacheryKind::ResidualPoison: return 3;
       case TreacheryKind::Ornithopter: return 2.5;
       case TreacheryKind::StoneBurner: return 3;
+      case TreacheryKind::JuiceOfSapho: return 2;
       default: return 1;
     }
   const auto cat = category(card);

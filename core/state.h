@@ -268,6 +268,7 @@ struct BattleState {
   FactionMask karama_elite_off = 0;
   uint8_t karama_hardened_off = 0;
   uint8_t stone_burner = 0;        // the Stone Burner's choice (core/cards/stone_burner.cpp): 0 not yet, 1 leaders live at 0, 2 both killed; public
+  uint8_t fought = 0;              // battles begun this phase (capped at 255; kept in module games only, for the Juice of Sapho); public
   BattlePlanState plan[2];       // [0] aggressor, [1] defender
   Pile<6> wheels;                // cards on the revealed battle wheels
 };
@@ -554,6 +555,17 @@ struct GameState {
 
   // ---- module sections (encoded only with their module; see above) ----
   Pile<kMaxPlayed> treachery_played;  // cards whose effect is resolving (public; encoded when any module is used)
+  // The Juice of Sapho (core/cards/juice_of_sapho.cpp): the seat that played
+  // it, its choice (JuiceMode) and the turn, phase and battle it was played
+  // in; in effect only while those are the current ones, so nothing clears
+  // it. Public. Encoded with the CHOAM & Richese module (its only source).
+  struct Juice {
+    int8_t seat = kNoSeat;
+    uint8_t mode = 0;    // 0 none, 1 aggressor (this battle), 2 first, 3 last (this phase's turn order)
+    uint8_t turn = 0;
+    uint8_t phase = 0;
+    uint8_t battle = 0;  // BattleState::fought when played (the aggressor choice's battle)
+  } juice;
   RicheseState richese;               // Module::ChoamRichese
   LeaderSkillsState skills;           // Module::LeaderSkills
   StrongholdCardsState stronghold_cards;  // Module::StrongholdCards

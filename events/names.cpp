@@ -331,7 +331,10 @@ std::optional<int> play_card_value(const Scanner& sc, const ObjectValue* obj, co
   static constexpr const char* kQuestions[] = {"free_form", "holds_card", "is_traitor", "spice_at_least", "predicted_faction", "predicted_turn"};
   if (str) {
     if (norm(str->text) == "guildrates") return 0x80;
-    *error = "PlayCard.value: '" + str->text + "' is not a value (a number, \"guild_rates\", or an object: see docs/CLI.md)";
+    if (norm(str->text) == "aggressor") return 1;  // the Juice of Sapho (core/cards/juice_of_sapho.cpp)
+    if (norm(str->text) == "gofirst") return 2;
+    if (norm(str->text) == "golast") return 3;
+    *error = "PlayCard.value: '" + str->text + "' is not a value (a number, \"guild_rates\", \"aggressor\", \"go_first\", \"go_last\", or an object: see docs/CLI.md)";
     return std::nullopt;
   }
   auto field = [&](const char* key) -> std::optional<std::string> {

@@ -613,6 +613,13 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   auto v_waiting = b.CreateVector(waiting, n_waiting);
   auto v_tdeck = all ? cards(strs, s.treachery_deck) : 0;
   auto v_played = s.treachery_played.empty() ? 0 : cards(strs, s.treachery_played);
+  Offset<flatbuffers::String> v_juice = 0, v_juice_faction = 0;  // the Juice of Sapho, public
+  for (const uint8_t mode : {rules::kJuiceAggressor, rules::kJuiceFirst, rules::kJuiceLast}) {
+    const Seat j = rules::juice_seat(s, mode);
+    if (j == kNoSeat || (mode == rules::kJuiceAggressor && s.phase == Phase::Battle && s.battle.territory >= data::kNumTerritories)) continue;
+    v_juice = b.CreateString(mode == rules::kJuiceAggressor ? "aggressor" : mode == rules::kJuiceFirst ? "first" : "last");
+    v_juice_faction = strs.of(s.faction_at(j));
+  }
   auto v_orn_arrived = s.shipmove.orn_to == kNone8 ? 0 : b.CreateVector(s.shipmove.orn_arrived, 2);
   auto v_sdeck = all ? spice_names(strs, s.spice_deck) : 0;
   auto v_winners = winners.create(b);
@@ -755,6 +762,10 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   if (v_choam.o) vb.add_choam(v_choam);
   if (v_richese.o) vb.add_richese(v_richese);
   if (v_played.o) vb.add_treachery_played(v_played);
+  if (v_juice.o) {
+    vb.add_juice(v_juice);
+    vb.add_juice_faction(v_juice_faction);
+  }
   if (tdiscard_hidden > 0) vb.add_treachery_discard_hidden(static_cast<uint8_t>(tdiscard_hidden));
   if (s.shipmove.orn_to != kNone8) {
     vb.add_ornithopter_to(s.shipmove.orn_to);

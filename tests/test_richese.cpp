@@ -517,7 +517,7 @@ TEST_CASE("Richese Black Market: a card that left the Richese hand during its au
   check_custody(s);
 }
 
-TEST_CASE("The Richese Karama is a Karama like the base ones: it cancels, prevents and buys, the other Richese cards wait for their effects",
+TEST_CASE("The Richese Karama is a Karama like the base ones: it cancels, prevents and buys, and the Juice of Sapho waits for a turn order",
           "[richese][karama]") {
   const auto karama = data::TreacheryKind::Karama;
   // Cancel: the cache lot as it is announced.
@@ -564,14 +564,16 @@ TEST_CASE("The Richese Karama is a Karama like the base ones: it cancels, preven
     CHECK(s.treachery_discard.contains(rk));
     check_custody(s);
   }
-  // A Richese card not implemented yet is refused as a play, with a clear sentence.
+  // The last Richese card to get its effect, the Juice of Sapho, is refused outside a turn order it can change.
   {
     GameState s = richese_game({Faction::Atreides, kRichese});
     play_until(s, Phase::Storm, 1);
     const uint8_t juice = from_cache(s, Faction::Atreides, data::TreacheryKind::JuiceOfSapho);
-    const auto r = rejected(s, Faction::Atreides, play(juice));
-    CHECK(r.code == RejectCode::IllegalChoice);
-    CHECK_THAT(r.reason, Catch::Contains("not implemented yet"));
+    CHECK(rejected(s, Faction::Atreides, play(juice)).code == RejectCode::Malformed);  // no choice named
+    const auto r = rejected(s, Faction::Atreides, play(juice, rules::kJuiceLast));
+    CHECK(r.code == RejectCode::WrongPhase);
+    CHECK_THAT(r.reason, Catch::Contains("Bidding, Shipment and Movement, or Battle"));
+    CHECK(s.of(Faction::Atreides).hand.contains(juice));
   }
 }
 

@@ -1077,3 +1077,180 @@ TEST_CASE("Semuta Drug: ruling semuta_timing = next_action, a play until the nex
   const uint8_t semuta_w = from_cache(w, kHarkonnen, TreacheryKind::SemutaDrug);
   CHECK(rejected(w, kHarkonnen, action::PlayCard{.card = semuta_w, .target = tt}).code == RejectCode::WrongPhase);
 }
+
+// ---- Juice of Sapho ----------------------------------------------------------------------
+namespace {
+std::string juice_in_view(const GameState& s, Faction f, std::string* who) {
+  const std::string v = inspect::build_view(s, inspect::Viewer::of(s.seat_of(f)));
+  const auto* fv = fb::GetView(v.data());
+  if (who) *who = fv->juice_faction() ? fv->juice_faction()->str() : "";
+  return fv->juice() ? fv->juice()->str() : "";
+}
+// Passes the current seat's shipment and movement.
+void pass_ship_turn(GameState& s) {
+  const Seat x = s.shipmove.current;
+  while (s.phase == Phase::ShipmentMovement && s.shipmove.current == x) act(s, s.faction_at(x), pass());
+}
+}  // namespace
+
+TEST_CASE("Juice of Sapho as the aggressor: the defender wins a tie, the card discarded once, public in every view",
+          "[richese_cards][juice][battle]") {
+  for (bool juice : {false, true}) {
+    INFO(juice);
+    std::vector<uint8_t> c;
+    GameState s = battle_of({}, &c);
+    const Faction agg = s.faction_at(s.battle.aggressor), def = s.faction_at(s.battle.defender);
+    const int sa = data::leader(L(agg, 0)).strength, sd = data::leader(L(def, 0)).strength;
+    // Equal totals: dial_a + sa == dial_d + sd, both dials in 0..5.
+    const int dial_a = std::max(0, sd - sa), dial_d = dial_a + sa - sd;
+    REQUIRE(dial_a <= 5);
+    REQUIRE(dial_d <= 5);
+    if (juice) {
+      const uint8_t j = from_cache(s, def, TreacheryKind::JuiceOfSapho);
+      CHECK(rejected(s, agg, play(j, rules::kJuiceAggressor)).code == RejectCode::IllegalChoice);  // not in its hand
+      CHECK(rejected(s, kRichese, play(j, rules::kJuiceAggressor)).code == RejectCode::IllegalChoice);
+      act(s, def, play(j, rules::kJuiceAggressor));
+      CHECK(s.treachery_discard.top() == j);
+      CHECK_FALSE(s.of(def).hand.contains(j));
+      let_semuta_pass(s);
+      std::string who;
+      for (Faction f : {kAtreides, kHarkonnen, kRichese}) {
+        CHECK(juice_in_view(s, f, &who) == "aggressor");
+        CHECK(who == faction_key(def));
+      }
+      {  // back in hand (as a Semuta Drug could bring it): not twice in one phase
+        GameState t = s;
+        REQUIRE(t.treachery_discard.remove(j));
+        t.of(def).hand.push(j);
+        CHECK(rejected(t, def, play(j, rules::kJuiceAggressor)).code == RejectCode::IllegalChoice);
+      }
+      check_custody(s);
+    }
+    act(s, agg, plan(L(agg, 0), dial_a));
+    act(s, def, plan(L(def, 0), dial_d));
+    decline_traitors(s);
+    const Faction loser = juice ? agg : def;
+    const Faction winner = juice ? def : agg;
+    CHECK(s.forces_in_location(loser, kArrakeen) == 0);
+    CHECK(s.forces_in_location(winner, kArrakeen) > 0);
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Juice of Sapho in Shipment and Movement: go last at one's own untouched turn, go first before anyone acts",
+          "[richese_cards][juice][shipment]") {
+  SECTION("go_last: the turn passes on, the player ships after everyone else") {
+    GameState s = cards_game({kAtreides, kHarkonnen, kRichese});
+    play_until(s, Phase::ShipmentMovement, 1);
+    let_semuta_pass(s);
+    REQUIRE(s.phase == Phase::ShipmentMovement);
+    const Seat first = s.shipmove.current;
+    const Faction j = s.faction_at(first);
+    const uint8_t card = from_cache(s, j, TreacheryKind::JuiceOfSapho);
+    act(s, j, play(card, rules::kJuiceLast));
+    let_semuta_pass(s);
+    CHECK(s.shipmove.current != first);
+    CHECK(storm_order(s).back() == first);
+    CHECK(juice_in_view(s, kAtreides, nullptr) == "last");
+    int others = 0;
+    while (s.phase == Phase::ShipmentMovement && s.shipmove.current != first) {
+      pass_ship_turn(s);
+      ++others;
+    }
+    CHECK(others == 2);
+    REQUIRE(s.phase == Phase::ShipmentMovement);
+    CHECK(s.shipmove.done == static_cast<uint8_t>(((1u << s.num_seats) - 1) & ~rules::bit(first)));
+    pass_ship_turn(s);
+    CHECK(s.phase != Phase::ShipmentMovement);
+    check_custody(s);
+  }
+  SECTION("go_first: the first turn is handed over; refused once someone has shipped or moved") {
+    GameState s = cards_game({kAtreides, kHarkonnen, kRichese});
+    play_until(s, Phase::ShipmentMovement, 1);
+    let_semuta_pass(s);
+    const auto order = storm_order(s);
+    const Seat first = order[0], third = order[2];
+    const Faction j = s.faction_at(third);
+    const uint8_t card = from_cache(s, j, TreacheryKind::JuiceOfSapho);
+    {
+      GameState t = s;
+      pass_ship_turn(t);  // the first seat's turn is over: too late
+      CHECK(rejected(t, j, play(card, rules::kJuiceFirst)).code == RejectCode::WrongPhase);
+    }
+    act(s, j, play(card, rules::kJuiceFirst));
+    let_semuta_pass(s);
+    CHECK(s.shipmove.current == third);
+    CHECK(waiting(s, j));
+    pass_ship_turn(s);
+    CHECK(s.shipmove.current == first);  // then storm order
+  }
+}
+
+TEST_CASE("Juice of Sapho in Bidding: go first opens the first card before any bid, refused once one is made",
+          "[richese_cards][juice][bidding]") {
+  GameState s = game({kAtreides, kRichese, kHarkonnen}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  play_until(s, Phase::Bidding, 1);
+  act(s, kRichese, action::RicheseCacheTiming{.first = false});
+  REQUIRE(s.step == 0);
+  const Seat opener = s.bidding.current;
+  Seat other = kNoSeat;
+  for (Seat x : storm_order(s))
+    if (x != opener && rules::has_bit(s.bidding.eligible, x)) other = x;
+  REQUIRE(other != kNoSeat);
+  const Faction j = s.faction_at(other);
+  const uint8_t card = from_cache(s, j, TreacheryKind::JuiceOfSapho);
+  {
+    GameState t = s;
+    act(t, t.faction_at(opener), pass());
+    CHECK(rejected(t, j, play(card, rules::kJuiceFirst)).code == RejectCode::WrongPhase);
+  }
+  act(s, j, play(card, rules::kJuiceFirst));
+  let_semuta_pass(s);
+  CHECK(s.bidding.current == other);
+  CHECK(s.bidding.opener == other);
+  CHECK(storm_order(s).front() == other);
+  CHECK(waiting(s, j));
+  check_custody(s);
+}
+
+TEST_CASE("Juice of Sapho: refused in the Battle phase once its first battle began, and by the current aggressor going last",
+          "[richese_cards][juice][battle]") {
+  std::vector<uint8_t> c;
+  GameState s = battle_of({}, &c);
+  const Faction agg = s.faction_at(s.battle.aggressor), def = s.faction_at(s.battle.defender);
+  const uint8_t ja = from_cache(s, agg, TreacheryKind::JuiceOfSapho);
+  CHECK(rejected(s, agg, play(ja, rules::kJuiceFirst)).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, agg, play(ja, rules::kJuiceLast)).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, agg, play(ja, rules::kJuiceAggressor)).code == RejectCode::IllegalChoice);
+  CHECK(s.of(agg).hand.contains(ja));
+  (void)def;
+}
+
+TEST_CASE("Bots play the Juice of Sapho as the defender of a battle, and to ship last at their own turn",
+          "[richese_cards][juice][bots]") {
+  // Easy plays a uniformly random legal action (bots/bot.h): the others.
+  for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    {
+      std::vector<uint8_t> c;
+      GameState s = battle_of({}, &c);
+      const Faction def = s.faction_at(s.battle.defender);
+      const uint8_t j = from_cache(s, def, TreacheryKind::JuiceOfSapho);
+      const Action a = bots::make_bot(profile, 1)->choose(bots::make_input(s, s.battle.defender));
+      REQUIRE(a.kind() == ActionKind::PlayCard);
+      CHECK(a.as<action::PlayCard>().card == j);
+      CHECK(a.as<action::PlayCard>().value == rules::kJuiceAggressor);
+    }
+    {
+      GameState s = cards_game({kAtreides, kHarkonnen, kRichese});
+      play_until(s, Phase::ShipmentMovement, 1);
+      let_semuta_pass(s);
+      const Seat x = s.shipmove.current;
+      const uint8_t j = from_cache(s, s.faction_at(x), TreacheryKind::JuiceOfSapho);
+      const Action a = bots::make_bot(profile, 1)->choose(bots::make_input(s, x));
+      REQUIRE(a.kind() == ActionKind::PlayCard);
+      CHECK(a.as<action::PlayCard>().card == j);
+      CHECK(a.as<action::PlayCard>().value == rules::kJuiceLast);
+    }
+  }
+}

@@ -90,6 +90,7 @@ extern const CardRules kPortableSnooperRules; // core/cards/battle_cards.cpp (it
 extern const CardRules kResidualPoisonRules;  // core/cards/residual_poison.cpp
 extern const CardRules kStoneBurnerRules;     // core/cards/stone_burner.cpp (its choice window)
 extern const CardRules kSemutaDrugRules;      // core/cards/semuta_drug.cpp (its window after a discard)
+extern const CardRules kJuiceOfSaphoRules;    // core/cards/juice_of_sapho.cpp
 
 // ---- the Semuta Drug (core/cards/semuta_drug.cpp), asked by core/engine.cpp around every action ----
 // Clears the record of what the previous action discarded (unless its window is being answered).

@@ -4,7 +4,7 @@
 namespace mentat::rules {
 
 namespace {
-const CardRules* const kCards[] = {&kDistransRules, &kNullentropyBoxRules, &kPortableSnooperRules, &kResidualPoisonRules, &kStoneBurnerRules, &kSemutaDrugRules};
+const CardRules* const kCards[] = {&kDistransRules, &kNullentropyBoxRules, &kPortableSnooperRules, &kResidualPoisonRules, &kStoneBurnerRules, &kSemutaDrugRules, &kJuiceOfSaphoRules};
 }  // namespace
 
 const CardRules* card_rules(data::TreacheryKind kind) {

@@ -708,7 +708,8 @@ void resolve(Ctx& c) {
       const int lost_e = std::min(els, (p[i].dial - lost_r + worth - 1) / worth);
       left[i] = regs + els - lost_r - lost_e;
     }
-    const int w = left[0] >= left[1] ? 0 : 1, l = 1 - w;  // ties: the aggressor
+    const int tie = juice_tie_side(s);  // ties: the aggressor (or the Juice of Sapho's player)
+    const int w = left[tie] >= left[1 - tie] ? tie : 1 - tie, l = 1 - w;
     note(BattleOutcome::Totals, w, 2 * left[w], 2 * left[l]);
     int leader_spice = 0;
     for (int i = 0; i < 2; ++i) {
@@ -741,7 +742,8 @@ void resolve(Ctx& c) {
     if (p[i].leader != kNone8 && !killed[i]) total[i] += 2 * data::leader(p[i].leader).strength;
     total[i] += ability::kwisatz_haderach_bonus2(fa[i], p[i], killed[i]);  // 2.01.11
   }
-  const int w = total[0] >= total[1] ? 0 : 1, l = 1 - w;  // 1.07.06.01 ties: aggressor
+  const int tie = juice_tie_side(s);  // 1.07.06.01 ties: the aggressor (or the Juice of Sapho's player)
+  const int w = total[tie] >= total[1 - tie] ? tie : 1 - tie, l = 1 - w;
   note(BattleOutcome::Totals, w, total[w], total[l]);
 
   // 1.07.06.03 killed leaders; 1.07.06.04 survivors.
@@ -824,6 +826,7 @@ void start_battle(Ctx& c, Seat aggressor, const Option& o) {
   b.traitor_calls = 0;
   b.plan[0] = b.plan[1] = BattlePlanState{};
   b.karama_seen = 0;  // 1.14.01 (cards.cpp)
+  if (s.modules != 0 && b.fought < 255) ++b.fought;  // for the Juice of Sapho (core/cards/juice_of_sapho.cpp)
   karama_prevented_battle(s);
   ability::open_battle(c);  // 2.01.08 Prescience, 2.02.06 Voice, then kPlans
 }
@@ -1150,6 +1153,11 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 }
 
 }  // namespace
+
+void battle_order_changed(Ctx& c) {
+  c.s.battle.aggressor_index = 0;  // no battle has begun: the seats before the old index had none
+  next_battle(c);
+}
 
 bool battle_plans_revealed(const GameState& s) {
   return s.phase == Phase::Battle &&

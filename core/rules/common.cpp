@@ -50,6 +50,21 @@ int marker_sector(const GameState& s, Seat seat) {
 }
 
 std::vector<Seat> order_from_first(const GameState& s) {
+  auto out = storm_order_only(s);
+  if (s.juice.mode == 0) return out;  // the common case: no Juice of Sapho played
+  for (const uint8_t mode : {kJuiceFirst, kJuiceLast}) {
+    const Seat j = juice_seat(s, mode);
+    if (j == kNoSeat) continue;
+    auto it = std::find(out.begin(), out.end(), j);
+    if (it == out.end()) continue;
+    out.erase(it);
+    if (mode == kJuiceFirst) out.insert(out.begin(), j);
+    else out.push_back(j);
+  }
+  return out;
+}
+
+std::vector<Seat> storm_order_only(const GameState& s) {
   // 1.01.01: the first player is the one whose marker the storm next
   // approaches, moving counterclockwise (increasing sector numbers).
   // Sorted by (distance, seat) with an insertion sort on the stack: this runs

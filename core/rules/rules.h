@@ -295,7 +295,23 @@ std::optional<std::string> spending_breaks_bid(const GameState& s, Faction f, in
 void pay_for_lot(GameState& s, Faction buyer, int amount, Faction seller);
 // 1.07.05: are the current battle's plans face up? (defined in battle.cpp)
 bool battle_plans_revealed(const GameState& s);
-// Storm order (seat list) from the first player.
+// This phase's turn order (seat list): storm order from the first player
+// (1.01.01), with a Juice of Sapho's seat moved first or last while its
+// choice is in effect (core/cards/juice_of_sapho.cpp). Every phase's turn
+// order asks this; the storm's dialers ask storm_order_only.
 std::vector<Seat> order_from_first(const GameState& s);
+// Storm order from the first player, without any Juice of Sapho.
+std::vector<Seat> storm_order_only(const GameState& s);
+
+// ---- the Juice of Sapho (core/cards/juice_of_sapho.cpp) ----
+inline constexpr uint8_t kJuiceAggressor = 1, kJuiceFirst = 2, kJuiceLast = 3;  // PlayCard.value, GameState::juice.mode
+// The seat whose Juice of Sapho choice `mode` is in effect now (the aggressor
+// choice: in the battle being fought), or kNoSeat.
+Seat juice_seat(const GameState& s, uint8_t mode);
+// The side (0 aggressor, 1 defender) that wins a tie of the battle being fought (1.07.06.01).
+int juice_tie_side(const GameState& s);
+// The turn order of the Battle phase changed before its first battle (defined in battle.cpp):
+// the aggressors are taken again from the first.
+void battle_order_changed(Ctx& c);
 
 }  // namespace mentat::rules

@@ -712,12 +712,24 @@ void advance(Ctx& c) {
       holder = &r;
     }
   }
+  // A Juice of Sapho (core/cards/juice_of_sapho.cpp): its player goes first,
+  // before the Guild may step in, or last, after the Guild's held turn too.
+  const Seat juice_first = juice_seat(s, kJuiceFirst), juice_last = juice_seat(s, kJuiceLast);
+  if (juice_first != kNoSeat && s.shipmove.done == 0) {
+    begin_turn(c, juice_first);
+    return;
+  }
   Seat next = kNoSeat;
   for (Seat seat : order)
-    if (!has_bit(s.shipmove.done, seat) && seat != held) {
+    if (!has_bit(s.shipmove.done, seat) && seat != held && seat != juice_last) {
       next = seat;
       break;
     }
+  if (next == kNoSeat && juice_last != kNoSeat && juice_last != held && !has_bit(s.shipmove.done, juice_last) &&
+      (held == kNoSeat || has_bit(s.shipmove.done, held))) {
+    begin_turn(c, juice_last);
+    return;
+  }
   if (held != kNoSeat && !has_bit(s.shipmove.done, held)) {
     if (next == kNoSeat)
       begin_turn(c, held);

@@ -87,7 +87,7 @@ void choose_dialers(GameState& s) {
   }
   if (s.rulings.is(RulingId::StormDialersWithoutBattle, 1) && s.storm_dialers[0] != kNone8) return;
   // Nearest on either side of the storm: the first and the last in storm order.
-  auto order = order_from_first(s);
+  auto order = storm_order_only(s);
   s.storm_dialers[0] = static_cast<uint8_t>(order.front());
   s.storm_dialers[1] = static_cast<uint8_t>(order.back());
 }
