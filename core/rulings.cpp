@@ -285,6 +285,24 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "reference richese_treachery_cards Semuta Drug (the face: right after the discard); window: the engine's reading, "
        "a response window after the discarding action asks every seat that may hold it by public facts; treachery.online: "
        "any card the last event discarded, until the next event (no window)"},
+      {RulingId::OrnithopterHajr, "ornithopter_hajr",
+       "CHOAM & Richese: may the Ornithopter card go with a movement other than the turn's first, and with Hajr in the same turn?",
+       {"first_move_only", "any_move"}, 0,
+       "seeds RICHESE_ORNITHOPTER_ENGINE_AUDIT (open question 1, Hajr and prior moves): the bounded reading plays the card "
+       "with the turn's first movement and not in a turn with Hajr; treachery.online lets the card go with any movement of "
+       "the turn, Hajr's included, and Hajr and the card's second group add up"},
+      {RulingId::OrnithopterAdvisors, "ornithopter_advisors",
+       "CHOAM & Richese: which of the Ornithopter card's modes may a group with Bene Gesserit advisors use (advisors never use "
+       "ornithopters, 2.02.12)?",
+       {"two_groups_only", "neither"}, 0,
+       "seeds RICHESE_ORNITHOPTER_ENGINE_AUDIT (open question 3): the printed prohibition covers the ornithopter range of the "
+       "one-group mode, the two-group mode is ordinary movement; the stricter reading keeps advisors out of both modes"},
+      {RulingId::JuiceAggressorTiming, "juice_aggressor_timing",
+       "CHOAM & Richese: until when may the defender play the Juice of Sapho to be considered the aggressor of its battle?",
+       {"until_resolved", "before_reveal"}, 0,
+       "reference richese_treachery_cards Juice of Sapho: treachery.online allows it until the battle is resolved and "
+       "DuneBot applies it at the resolution, both after the plans are revealed; the stricter reading makes the choice "
+       "before the plans are revealed, as a battle plan's own cards are"},
   }};
   return r;
 }

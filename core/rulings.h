@@ -78,8 +78,11 @@ enum class RulingId : uint8_t {
   BoxFullHand = 59,               // the Nullentropy Box with a full hand: needs a free slot, or allowed (the Box leaves)
   ResidualPoisonTiming = 60,      // Residual Poison: before the opponent's plan is in, or until the reveal (a plan naming the leader revoked)
   SemutaTiming = 61,              // the Semuta Drug "right after" a discard: a window asking the possible holders, or until the next action
+  OrnithopterHajr = 62,           // the Ornithopter card and Hajr: only with the turn's first movement and never with Hajr, or with any movement
+  OrnithopterAdvisors = 63,       // the Ornithopter card and advisors: its three-territory mode refused to advisors, or both modes
+  JuiceAggressorTiming = 64,      // the Juice of Sapho's aggressor choice: until the battle is resolved, or before the plans are revealed
 };
-inline constexpr int kNumRulings = 62;
+inline constexpr int kNumRulings = 65;
 
 struct RulingInfo {
   RulingId id;

@@ -1,5 +1,6 @@
 #include "inspect/report.h"
 
+#include <cstdlib>
 #include <fmt/format.h>
 
 #include "core/rules/rules.h"
@@ -379,6 +380,20 @@ std::string battle_line(const BattleOutcome& b) {
   return fmt::format("battle in {}: {} wins against {} ({} to {})", where, fac(b.winner), fac(b.loser), units(b.total2[0]), units(b.total2[1]));
 }
 
+// A card taken into a hand from the listed (face-up) part of the discard pile,
+// the pile still listed afterwards (a Semuta Drug's take; not the Nullentropy
+// Box's search, which hides the shuffled rest): every seat sees which card
+// left the pile, so the line may name it.
+static bool taken_from_listed_pile(const GameState& before, const GameState& after, const replay::DiffEntry& d) {
+  if (d.before != "treachery_discard" || after.treachery_discard_hidden > before.treachery_discard_hidden) return false;
+  const auto hash = d.what.rfind('#');
+  if (hash == std::string::npos) return false;
+  const int id = std::atoi(d.what.c_str() + hash + 1);
+  for (int i = before.treachery_discard_hidden; i < before.treachery_discard.n; ++i)
+    if (before.treachery_discard.ids[i] == id) return true;
+  return false;
+}
+
 std::vector<std::string> what_changed(const GameState& before, const GameState& after, bool show_hidden, const ApplyNotes* notes) {
   std::vector<std::string> out;
   if (notes)
@@ -407,6 +422,10 @@ std::vector<std::string> what_changed(const GameState& before, const GameState& 
           // A card reaching a hand or the auction: where it went is public,
           // which card is not. After the named lines too: the diff's order
           // (by card id) would tell a base card from a Richese one.
+          if (d.after.rfind("hand:", 0) == 0 && taken_from_listed_pile(before, after, d)) {
+            out.push_back(fmt::format("{}: {} -> {}", d.what, d.before, d.after));  // public: it left the listed pile
+            continue;
+          }
           if (d.after.rfind("hand:", 0) == 0 || d.after == "up_for_bid")
             anonymous.push_back(fmt::format("a treachery card: {} -> {}", d.before, d.after));
           continue;

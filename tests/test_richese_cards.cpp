@@ -1015,6 +1015,62 @@ TEST_CASE("Semuta Drug: right after another player discards, every possible hold
   }
 }
 
+TEST_CASE("Semuta Drug in a stored room: the window survives a new process, the card is taken once and the room verifies",
+          "[richese_cards][semuta][store]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mentat-semuta-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  int tt = -1, semuta = -1;
+  for (int id = 0; id < data::kNumAllTreacheryCards; ++id) {
+    const auto kind = data::treachery_card(static_cast<uint8_t>(id)).kind;
+    if (kind == TreacheryKind::Truthtrance && tt < 0) tt = id;
+    if (kind == TreacheryKind::SemutaDrug) semuta = id;
+  }
+  REQUIRE(tt >= 0);
+  REQUIRE(semuta >= 0);
+  const fs::path pos = dir / "pos.json";
+  std::ofstream(pos) << R"({"seats": ["Atreides", "Harkonnen", "Richese"], "seed": 7, "turn": 2, "phase": "Storm", "storm_sector": 3,
+    "modules": ["ChoamRichese"],
+    "factions": [
+      {"faction": "Atreides", "spice": 10, "forces": [{"place": "Arrakeen", "forces": 10}], "hand": [)" << tt << R"(], "traitors": ["Feyd Rautha"]},
+      {"faction": "Harkonnen", "spice": 8, "forces": [{"place": "Carthag", "forces": 10}], "hand": [)" << semuta << R"(], "traitors": ["Lady Jessica"]},
+      {"faction": "Richese", "spice": 5, "traitors": ["Duncan Idaho"]}],
+    "shuffle": true})";
+  const std::string data = "--data " + (dir / "store").string();
+  auto r = testrun::run_mentat(data + " new --position " + pos.string() + " --room sem1");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const std::string ask = " act sem1 '{\"action_type\":\"PlayCard\",\"action\":{\"card\":" + std::to_string(tt) +
+                          ",\"value\":{\"ask\":\"harkonnen\",\"question\":\"holds_card\"},\"target\":0}}' --seat atreides --expect head";
+  r = testrun::run_mentat(data + ask);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // A new process (as after a kill -9): the window is pending for the Harkonnen only (Richese hold no card).
+  r = testrun::run_mentat(data + " actions sem1 --seat harkonnen");
+  CHECK_THAT(r.out, Catch::Contains("Semuta Drug"));
+  CHECK_THAT(r.out, Catch::Contains("Respond"));
+  r = testrun::run_mentat(data + ask);  // the Truthtrance is discarded: not played twice
+  CHECK(r.code != 0);
+  const std::string take = " act sem1 '{\"action_type\":\"Respond\",\"action\":{\"accept\":true,\"card\":" + std::to_string(tt) +
+                           "}}' --seat harkonnen --expect head";
+  r = testrun::run_mentat(data + take);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // The card taken left the face-up pile: the public report names it.
+  r = testrun::run_mentat(data + " log sem1");
+  CHECK_THAT(r.out, Catch::Contains("Truthtrance #" + std::to_string(tt) + ": treachery_discard -> hand:harkonnen"));
+  r = testrun::run_mentat(data + take);  // the window is closed: refused, nothing changes
+  CHECK(r.code != 0);
+  r = testrun::run_mentat(data + " show sem1");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  r = testrun::run_mentat(data + " verify sem1");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("Semuta Drug: who is asked follows from public facts only, not from who holds it", "[richese_cards][semuta][privacy]") {
   GameState holder = cards_game({kRichese, kAtreides, kHarkonnen});
   GameState other = holder;
@@ -1253,4 +1309,197 @@ TEST_CASE("Bots play the Juice of Sapho as the defender of a battle, and to ship
       CHECK(a.as<action::PlayCard>().value == rules::kJuiceLast);
     }
   }
+}
+
+// ---- the rulings of the Ornithopter and the Juice of Sapho, and the Juice's first battle ----
+
+TEST_CASE("Ornithopter with Hajr and after a first movement: ruling ornithopter_hajr = any_move, the extra movements add up",
+          "[richese_cards][ornithopter][rulings]") {
+  uint8_t card = kNone8;
+  GameState s = orn_board(&card);
+  REQUIRE(s.rulings.set("ornithopter_hajr", "any_move", nullptr));
+  const LocationId one = at_distance(s, kFlat, 1);
+  const uint8_t hajr = give(s, kAtreides, TreacheryKind::Hajr);
+  act(s, kAtreides, play(hajr));
+  act(s, kAtreides, move(kFlat, 1, one));  // the turn's first movement, without the card
+  REQUIRE(waiting(s, kAtreides));          // Hajr's movement
+  act(s, kAtreides, orn_move(kFlat, 2, one, 2));  // the card with Hajr's movement: one more group
+  CHECK(s.treachery_played.contains(card));
+  REQUIRE(waiting(s, kAtreides));
+  CHECK(rejected(s, kAtreides, move(one, 2, kFlat)).code == RejectCode::IllegalChoice);  // the arrivals of the card's first group
+  act(s, kAtreides, move(kFlat, 2, one));  // the second group
+  CHECK(s.forces_at(kAtreides, one, 0) == 5);
+  CHECK(s.treachery_discard.top() == card);
+  CHECK_FALSE((waiting(s, kAtreides) && s.shipmove.current == s.seat_of(kAtreides)));  // three movements: the turn is over
+  check_custody(s);
+
+  SECTION("the second group first, then Hajr's movement (which may move any group)") {
+    GameState t = orn_board(&card);
+    REQUIRE(t.rulings.set("ornithopter_hajr", "any_move", nullptr));
+    const uint8_t h = give(t, kAtreides, TreacheryKind::Hajr);
+    act(t, kAtreides, orn_move(kFlat, 2, one, 2));
+    act(t, kAtreides, play(h));  // Hajr after the card's declaration
+    act(t, kAtreides, move(kFlat, 1, one));  // the second group: Hajr's movement is still to come
+    REQUIRE(waiting(t, kAtreides));
+    CHECK(t.shipmove.current == t.seat_of(kAtreides));
+    act(t, kAtreides, move(one, 3, kFlat));  // Hajr's: the same forces may move again
+    CHECK(t.forces_at(kAtreides, kFlat, 0) == 5);
+    check_custody(t);
+  }
+  SECTION("first_move_only (the default): Hajr is refused while the card's second group is pending") {
+    GameState t = orn_board(&card);
+    const uint8_t h = give(t, kAtreides, TreacheryKind::Hajr);
+    act(t, kAtreides, orn_move(kFlat, 2, one, 2));
+    CHECK(rejected(t, kAtreides, play(h)).code == RejectCode::IllegalChoice);
+    CHECK(t.of(kAtreides).hand.contains(h));
+  }
+}
+
+TEST_CASE("Ornithopter with advisors: the one-group mode refused, the two-group mode by ruling ornithopter_advisors",
+          "[richese_cards][ornithopter][rulings]") {
+  for (bool neither : {false, true}) {
+    INFO(neither);
+    Rulings r = Rulings::defaults();
+    if (neither) REQUIRE(r.set("ornithopter_advisors", "neither", nullptr));
+    GameState s = cleared_board_of(game({kAtreides, Faction::BeneGesserit, kRichese}, true, 7, r, data::module_bit(data::Module::ChoamRichese)));
+    place(s, Faction::BeneGesserit, kFlat, 0, 3);  // three advisors, not alone (they would flip, 2.02.16)
+    place(s, kAtreides, kFlat, 1);
+    place(s, Faction::BeneGesserit, kArrakeen, 2);  // fighters elsewhere
+    const uint8_t card = from_cache(s, Faction::BeneGesserit, TreacheryKind::Ornithopter);
+    pass_until_ship_or_move(s, Faction::BeneGesserit);
+    while (s.step != 2 && waiting(s, Faction::BeneGesserit)) act(s, Faction::BeneGesserit, pass());
+    REQUIRE(s.step == 2);
+    REQUIRE(waiting(s, Faction::BeneGesserit));
+    const LocationId one = [&] {
+      for (int l = 0; l < data::kNumLocations; ++l) {
+        const auto to = static_cast<LocationId>(l);
+        if (data::crossing_distance(kFlat, to) == 1 && !s.in_storm(to) && !data::territory(data::territory_of(to)).stronghold) return to;
+      }
+      return kNone8;
+    }();
+    REQUIRE(one != kNone8);
+    action::Move m1 = orn_move(kFlat, 0, one, 1);
+    m1.from[0].special = 3;
+    CHECK(rejected(s, Faction::BeneGesserit, m1).code == RejectCode::IllegalChoice);  // advisors never use ornithopters
+    action::Move m2 = m1;
+    m2.ornithopter = 2;
+    if (neither) {
+      CHECK(rejected(s, Faction::BeneGesserit, m2).code == RejectCode::IllegalChoice);
+      CHECK(s.of(Faction::BeneGesserit).hand.contains(card));
+    } else {
+      act(s, Faction::BeneGesserit, m2);
+      CHECK(s.treachery_played.contains(card));
+      CHECK(s.forces_at(Faction::BeneGesserit, one, 0) + s.forces_at(Faction::BeneGesserit, one, 1) == 3);  // alone there: they flip (2.02.16)
+      CHECK(s.forces_at(Faction::BeneGesserit, kFlat, 1) == 0);
+    }
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Juice of Sapho as the aggressor after the reveal: allowed until resolved, refused under ruling juice_aggressor_timing = before_reveal",
+          "[richese_cards][juice][battle][rulings]") {
+  for (bool before_reveal : {false, true}) {
+    INFO(before_reveal);
+    std::vector<uint8_t> c;
+    GameState s = battle_of({}, &c);
+    if (before_reveal) REQUIRE(s.rulings.set("juice_aggressor_timing", "before_reveal", nullptr));
+    const Faction agg = s.faction_at(s.battle.aggressor), def = s.faction_at(s.battle.defender);
+    const uint8_t j = from_cache(s, def, TreacheryKind::JuiceOfSapho);
+    act(s, agg, plan(L(agg, 0), 1));
+    act(s, def, plan(L(def, 0), 1));
+    REQUIRE(rules::battle_plans_revealed(s));
+    if (before_reveal) {
+      CHECK(rejected(s, def, play(j, rules::kJuiceAggressor)).code == RejectCode::WrongPhase);
+      CHECK(s.of(def).hand.contains(j));
+    } else {
+      act(s, def, play(j, rules::kJuiceAggressor));
+      CHECK(s.treachery_discard.top() == j);
+      CHECK(rules::juice_tie_side(s) == 1);
+    }
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Juice of Sapho in the Battle phase: a single first battle waits for its aggressor while the card may be out, go first takes over",
+          "[richese_cards][juice][battle]") {
+  const LocationId carthag = *data::find_location("Carthag");
+  // Two battles: x0 and x1 in Arrakeen, x1 and x2 in Carthag (x0, x1, x2 the storm order): x0 is the first aggressor with one battle.
+  auto setup = [&](int richese_card) {  // 0: none out of the cache, 1: the Juice to x2, 2: another Richese card to x2
+    GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(),
+                                        data::module_bit(data::Module::ChoamRichese)));
+    const auto order = rules::order_from_first(s);
+    place(s, s.faction_at(order[0]), kArrakeen, 3);
+    place(s, s.faction_at(order[1]), kArrakeen, 3);
+    place(s, s.faction_at(order[1]), carthag, 3);
+    place(s, s.faction_at(order[2]), carthag, 3);
+    if (richese_card == 1) from_cache(s, s.faction_at(order[2]), TreacheryKind::JuiceOfSapho);
+    if (richese_card == 2) from_cache(s, s.faction_at(order[2]), TreacheryKind::MirrorWeapon);
+    enter_battle_phase(s, false);
+    return s;
+  };
+  {
+    GameState s = setup(0);  // every Richese card in the cache: nobody can hold the Juice, the battle begins
+    CHECK(s.battle.territory == data::territory_of(kArrakeen));
+  }
+  for (int which : {1, 2}) {  // the same wait whether x2 holds the Juice or another card: public facts only
+    INFO(which);
+    GameState s = setup(which);
+    const auto order = rules::order_from_first(s);
+    CHECK(s.step == 0);
+    CHECK(s.battle.territory == kNone8);
+    CHECK(s.waiting == rules::bit(order[0]));
+    check_projections(s);
+    if (which == 2) {
+      act(s, s.faction_at(order[0]), choose(data::territory_of(kArrakeen), s.faction_at(order[1])));
+      CHECK(s.battle.territory == data::territory_of(kArrakeen));
+      CHECK(s.battle.aggressor == order[0]);
+      continue;
+    }
+    const Faction j = s.faction_at(order[2]);
+    const uint8_t card = s.of(j).hand.ids[0];
+    act(s, j, play(card, rules::kJuiceFirst));
+    let_semuta_pass(s);
+    CHECK(rules::order_from_first(s).front() == order[2]);
+    CHECK(s.battle.territory == data::territory_of(carthag));  // its one battle begins at once: nothing left to wait for
+    CHECK(s.battle.aggressor == order[2]);
+    CHECK(s.treachery_discard.top() == card);
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Juice of Sapho with the Guild: go last comes after the Guild's held turn", "[richese_cards][juice][shipment]") {
+  GameState s = game({kAtreides, Faction::Guild, kRichese}, true, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  play_until(s, Phase::ShipmentMovement, 1);
+  let_semuta_pass(s);
+  REQUIRE(s.phase == Phase::ShipmentMovement);
+  REQUIRE(s.step == 3);  // the Guild is asked whether it goes now
+  const auto order = storm_order(s);
+  Seat j = kNoSeat, other = kNoSeat;  // the two non-Guild seats: j the first of them in storm order
+  for (Seat x : order)
+    if (s.faction_at(x) != Faction::Guild) (j == kNoSeat ? j : other) = x;
+  const uint8_t card = from_cache(s, s.faction_at(j), TreacheryKind::JuiceOfSapho);
+  // The Guild's timing is a step of its own (ruling ability_step_deals): the card waits for j's own untouched turn.
+  CHECK(rejected(s, s.faction_at(j), play(card, rules::kJuiceLast)).code != RejectCode::Malformed);
+  std::vector<Seat> turns;
+  bool played = false;
+  for (int guard = 0; s.phase == Phase::ShipmentMovement && guard < 40; ++guard) {
+    if (s.step == 3) {  // the Guild waits every time it is asked
+      act(s, Faction::Guild, pass());
+      continue;
+    }
+    const Seat x = s.shipmove.current;
+    if (x == j && !played) {
+      act(s, s.faction_at(j), play(card, rules::kJuiceLast));
+      let_semuta_pass(s);
+      played = true;
+      CHECK(s.shipmove.current != j);
+      continue;
+    }
+    if (turns.empty() || turns.back() != x) turns.push_back(x);
+    act(s, s.faction_at(x), pass());
+  }
+  CHECK(played);
+  const std::vector<Seat> expected = {other, s.seat_of(Faction::Guild), j};
+  CHECK(turns == expected);
+  check_custody(s);
 }

@@ -58,6 +58,13 @@ struct CardRules {
 const CardRules* card_rules(data::TreacheryKind kind);
 // The card entry whose window is of kind k, or null.
 const CardRules::CardWindow* card_window(WindowKind k);
+// Could the game's Richese card of this kind be in some hand, by public facts
+// only (core/cards/table.cpp)? False when the game has no such card, when it
+// is listed on the discard pile, in the played-card zone or removed from the
+// game, or while the cache holds every Richese card; true otherwise (a
+// superset: the deck after a reshuffle is not tracked). Being asked because of
+// it tells nobody who holds the card.
+bool card_may_be_held(const GameState& s, data::TreacheryKind kind);
 
 // ---- battle cards (core/cards/battle_cards.cpp) ----
 // A card id of the expansions whose battle-wheel use is implemented (Mirror

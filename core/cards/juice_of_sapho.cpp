@@ -8,8 +8,9 @@
 // phase is refused).
 //
 //  * aggressor: in the Battle phase, by the defender of the battle being
-//    fought, from the battle's start until it is resolved (treachery.online's
-//    timing); its player is considered the aggressor: it wins a tie
+//    fought, from the battle's start until it is resolved (ruling
+//    juice_aggressor_timing: `until_resolved`, both programs; `before_reveal`
+//    ends the chance as the plans are revealed); its player is considered the aggressor: it wins a tie
 //    (1.07.06.01; battle.cpp asks juice_tie_side). The seats keep their plan
 //    slots (`aggressor`/`defender` in the view stay the seats the storm order
 //    made), the view's `juice` says who counts as the aggressor.
@@ -27,8 +28,10 @@
 //        player has not had its turn, or at its own turn before acting (the
 //        turn passes on).
 //      - Battle: go_first while no battle of the phase has begun (an
-//        aggressor choosing its first battle); go_last while the player has
-//        not yet been the aggressor.
+//        aggressor choosing its first battle: while juice_may_go_first says
+//        the card may be out, battle.cpp asks the first aggressor to confirm
+//        even a single battle, so that the moment exists for everyone);
+//        go_last while the player has not yet been the aggressor.
 //      - elsewhere: refused (the Mentat Pause checks victory as it begins,
 //        before anyone could play the card: named partial in the docs).
 #include "core/cards/card_rules.h"
@@ -39,12 +42,17 @@ namespace {
 
 using data::TreacheryKind;
 
+constexpr uint8_t kBeforeReveal = 1;  // RulingId::JuiceAggressorTiming
+
 std::optional<Rejection> check_aggressor(const GameState& s, Seat seat) {
   const auto& b = s.battle;
   if (s.phase != Phase::Battle || b.territory >= data::kNumTerritories || b.aggressor < 0 || b.defender < 0 || b.winner != 0)
     return reject(RejectCode::WrongPhase, "Juice of Sapho makes you the aggressor in a battle being fought, before it is resolved");
   if (seat == b.aggressor) return reject(RejectCode::IllegalChoice, "you are the aggressor of this battle already");
   if (seat != b.defender) return reject(RejectCode::IllegalChoice, "Juice of Sapho makes you the aggressor in a battle you fight");
+  if (s.rulings.is(RulingId::JuiceAggressorTiming, kBeforeReveal) && battle_plans_revealed(s))
+    return reject(RejectCode::WrongPhase,
+                  "the plans are revealed: Juice of Sapho makes you the aggressor before the reveal (ruling juice_aggressor_timing)");
   return std::nullopt;
 }
 
@@ -164,6 +172,12 @@ Seat juice_seat(const GameState& s, uint8_t mode) {
   if (j.mode != mode || j.seat < 0 || j.turn != s.turn || j.phase != static_cast<uint8_t>(s.phase)) return kNoSeat;
   if (mode == kJuiceAggressor && j.battle != s.battle.fought) return kNoSeat;
   return j.seat;
+}
+
+bool juice_may_go_first(const GameState& s) {
+  if (!s.uses(data::Module::ChoamRichese) || s.phase != Phase::Battle || s.battle.fought != 0) return false;
+  if (s.juice.mode != 0 && s.juice.turn == s.turn && s.juice.phase == static_cast<uint8_t>(s.phase)) return false;
+  return card_may_be_held(s, TreacheryKind::JuiceOfSapho);
 }
 
 int juice_tie_side(const GameState& s) {

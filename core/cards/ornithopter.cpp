@@ -18,9 +18,16 @@
 //    Other forces at that place or elsewhere may form the second group. The
 //    card is discarded once, when the second group has moved or when the
 //    turn ends without it (end_turn calls ornithopter_turn_ends).
-// An illegal route spends nothing (check_move before any effect). Guards
-// (named in the docs, not rules): not with Hajr in the same turn, and only on
-// the turn's first Move (the card's second group is not Hajr's extra move).
+// An illegal route spends nothing (check_move before any effect).
+// Ruling ornithopter_hajr: `first_move_only` (default, the seeds' bounded
+// reading) plays the card with the turn's first Move only and not in a turn
+// with Hajr (Hajr is refused while the second group is pending too);
+// `any_move` (treachery.online) lets it go with any Move the turn still has,
+// Hajr's included, and Hajr's extra movement and the second group add up
+// (after_move takes the second group first, then Hajr's).
+// Ruling ornithopter_advisors: `two_groups_only` (default) refuses advisors
+// the one-group mode (its range is an ornithopter's); `neither` refuses a
+// group with advisors both modes, the second group included.
 // It is a card, not a faction ability: no Karama window of its own.
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
@@ -30,6 +37,9 @@ namespace mentat::rules {
 using data::TreacheryKind;
 
 namespace {
+constexpr uint8_t kAnyMove = 1;  // RulingId::OrnithopterHajr
+constexpr uint8_t kNeither = 1;  // RulingId::OrnithopterAdvisors
+
 uint8_t ornithopter_in_hand(const GameState& s, Faction f) {
   const auto& h = s.of(f).hand;
   for (int i = 0; i < h.n; ++i)
@@ -41,6 +51,9 @@ uint8_t ornithopter_in_hand(const GameState& s, Faction f) {
 std::optional<Rejection> ornithopter_check(const GameState& s, Faction me, const action::Move& a, bool advisors, int* range) {
   if (a.ornithopter == 0) {
     if (s.shipmove.orn_to == kNone8) return std::nullopt;
+    if (advisors && s.rulings.is(RulingId::OrnithopterAdvisors, kNeither))
+      return reject(RejectCode::IllegalChoice,
+                    "advisors never use ornithopters (2.02.12), the Ornithopter card's second group neither (ruling ornithopter_advisors)");
     // The second group: not the forces that arrived with the first.
     for (int i = 0; i < a.from.size(); ++i) {
       const auto& p = a.from[i];
@@ -55,12 +68,18 @@ std::optional<Rejection> ornithopter_check(const GameState& s, Faction me, const
   if (a.ornithopter > 2) return reject(RejectCode::Malformed, "Move.ornithopter is 1 (one group, three territories) or 2 (two groups)");
   if (ornithopter_in_hand(s, me) == kNone8) return reject(RejectCode::IllegalChoice, "you hold no Ornithopter card");
   if (auto why = card_committed(s, s.seat_of(me), ornithopter_in_hand(s, me))) return reject(RejectCode::IllegalChoice, *why);
-  if (s.of(me).moved || s.shipmove.orn_to != kNone8)
-    return reject(RejectCode::IllegalChoice, "the Ornithopter is played with the turn's first movement");
-  if (s.shipmove.hajr)
-    return reject(RejectCode::IllegalChoice, "Hajr is in play this turn: the Ornithopter with Hajr is not supported (docs/cards/richese-cards.md)");
+  if (s.shipmove.orn_to != kNone8) return reject(RejectCode::IllegalChoice, "the Ornithopter's second group is moving: this Move is that group");
+  if (!s.rulings.is(RulingId::OrnithopterHajr, kAnyMove)) {
+    if (s.of(me).moved)
+      return reject(RejectCode::IllegalChoice, "the Ornithopter is played with the turn's first movement (ruling ornithopter_hajr)");
+    if (s.shipmove.hajr)
+      return reject(RejectCode::IllegalChoice, "Hajr is in play this turn: no Ornithopter with Hajr (ruling ornithopter_hajr)");
+  }
+  if (advisors && (a.ornithopter == 1 || s.rulings.is(RulingId::OrnithopterAdvisors, kNeither)))
+    return reject(RejectCode::IllegalChoice, a.ornithopter == 1 ? "advisors never use ornithopters (2.02.12)"
+                                                                : "advisors never use ornithopters (2.02.12), the Ornithopter card's two groups neither "
+                                                                  "(ruling ornithopter_advisors)");
   if (a.ornithopter == 1) {
-    if (advisors) return reject(RejectCode::IllegalChoice, "advisors never use ornithopters (2.02.12)");
     int r = 3;
     for (int fi = 0; fi < kNumFactions; ++fi)  // CHOAM's Kulon (ruling kulon_ornithopter)
       if (const auto h = faction_rules(static_cast<Faction>(fi)).movement_bonus; h && s.has(static_cast<Faction>(fi))) r = h(s, me, r);
@@ -89,7 +108,8 @@ void ornithopter_moved(GameState& s, Faction me, const action::Move& a, const ui
 bool ornithopter_second_group(const GameState& s) { return s.shipmove.orn_to != kNone8; }
 
 bool ornithopter_usable(const GameState& s, Faction me) {
-  return ornithopter_in_hand(s, me) != kNone8 && !s.of(me).moved && s.shipmove.orn_to == kNone8 && !s.shipmove.hajr &&
+  const bool any_move = s.rulings.is(RulingId::OrnithopterHajr, kAnyMove);
+  return ornithopter_in_hand(s, me) != kNone8 && (any_move || (!s.of(me).moved && !s.shipmove.hajr)) && s.shipmove.orn_to == kNone8 &&
          !card_committed(s, s.seat_of(me), ornithopter_in_hand(s, me));
 }
 

@@ -62,17 +62,6 @@ uint8_t semuta_card(const GameState& s) {
   return id < 0 ? kNone8 : static_cast<uint8_t>(id);
 }
 
-// Could the Semuta Drug be in some hand, by public facts only?
-bool may_be_held(const GameState& s) {
-  const uint8_t semuta = semuta_card(s);
-  if (semuta == kNone8 || !lots_sold(s)) return false;
-  if (listed_in_discard(s, semuta) || s.treachery_played.contains(semuta) || s.richese.removed.contains(semuta)) return false;
-  int richese_cards = 0;  // the cache holds only Richese cards: while it holds them all, nobody has one
-  for (int id = 0; id < data::kNumAllTreacheryCards; ++id)
-    if (data::treachery_card(static_cast<uint8_t>(id)).set == data::CardSet::Richese) ++richese_cards;
-  return s.richese.cache.n + s.richese.removed.n < richese_cards;
-}
-
 // A card `f` may take: discarded by another faction in the recorded action, still listed on the pile.
 bool takeable(const GameState& s, Faction f, uint8_t card) {
   if (is_semuta(card) || !listed_in_discard(s, card)) return false;
@@ -92,7 +81,7 @@ std::vector<uint8_t> takeable_cards(const GameState& s, Faction f) {
 
 // The seats the window asks (public facts only).
 uint8_t askable(const GameState& s) {
-  if (!may_be_held(s)) return 0;
+  if (!card_may_be_held(s, TreacheryKind::SemutaDrug)) return 0;
   uint8_t m = 0;
   for (Seat x = 0; x < s.num_seats; ++x) {
     const Faction f = s.faction_at(x);

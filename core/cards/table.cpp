@@ -13,6 +13,19 @@ const CardRules* card_rules(data::TreacheryKind kind) {
   return nullptr;
 }
 
+bool card_may_be_held(const GameState& s, data::TreacheryKind kind) {
+  const int id = data::first_card_of_kind_in_game(s.modules, static_cast<int>(kind));
+  if (id < 0 || !lots_sold(s)) return false;
+  const auto card = static_cast<uint8_t>(id);
+  for (int i = s.treachery_discard_hidden; i < s.treachery_discard.n; ++i)
+    if (s.treachery_discard.ids[i] == card) return false;  // listed on the discard pile
+  if (s.treachery_played.contains(card) || s.richese.removed.contains(card)) return false;
+  int richese_cards = 0;  // the cache holds only Richese cards: while it holds them all, nobody has one
+  for (int c = 0; c < data::kNumAllTreacheryCards; ++c)
+    if (data::treachery_card(static_cast<uint8_t>(c)).set == data::CardSet::Richese) ++richese_cards;
+  return s.richese.cache.n + s.richese.removed.n < richese_cards;
+}
+
 const CardRules::CardWindow* card_window(WindowKind k) {
   if (k == WindowKind::None) return nullptr;
   for (const CardRules* r : kCards)

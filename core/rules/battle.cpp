@@ -844,6 +844,17 @@ void finish(Ctx& c) {  // 1.07.07
   enter_phase(c, Phase::SpiceCollection);
 }
 
+// A single battle begins at once, unless a Juice of Sapho may still make
+// another aggressor go first (juice_may_go_first, from public facts): then
+// the first aggressor confirms it with ChooseBattle, and the others may play
+// the card meanwhile.
+bool confirm_first_battle(const GameState& s, Seat x) {
+  if (!juice_may_go_first(s)) return false;
+  for (Seat o = 0; o < s.num_seats; ++o)
+    if (o != x && s.of(s.faction_at(o)).hand.n > 0 && !battles_of(s, o).empty()) return true;
+  return false;
+}
+
 void next_battle(Ctx& c) {
   auto& s = c.s;
   auto& b = s.battle;
@@ -856,7 +867,7 @@ void next_battle(Ctx& c) {
       b.finish_in = kNone8;
       continue;
     }
-    if (opts.size() == 1) {
+    if (opts.size() == 1 && !confirm_first_battle(s, x)) {
       start_battle(c, x, opts[0]);
       return;
     }

@@ -726,6 +726,8 @@ std::optional<Rejection> validate_play(const GameState& s, Seat seat, const Acti
       if (s.shipmove.current != seat || !has_bit(s.waiting, seat) || (s.step != kShipStep && s.step != kMoveStep))
         return reject(RejectCode::NotYourDecision, "Hajr is played in your own shipment and movement turn, before your movement (3.01.09)");
       if (s.shipmove.hajr) return reject(RejectCode::IllegalChoice, "you already have Hajr's extra movement this turn");
+      if (ornithopter_second_group(s) && !s.rulings.is(RulingId::OrnithopterHajr, 1))
+        return reject(RejectCode::IllegalChoice, "the Ornithopter card is in use this turn: no Hajr with it (ruling ornithopter_hajr)");
       return std::nullopt;
     case TreacheryKind::TleilaxuGhola:
       return check_revival(s, me, a, kGholaForces, ghola_elite_limit(s), "3.01.20");

@@ -309,6 +309,11 @@ inline constexpr uint8_t kJuiceAggressor = 1, kJuiceFirst = 2, kJuiceLast = 3;  
 // choice: in the battle being fought), or kNoSeat.
 Seat juice_seat(const GameState& s, uint8_t mode);
 // The side (0 aggressor, 1 defender) that wins a tie of the battle being fought (1.07.06.01).
+// In the Battle phase before its first battle: could a Juice of Sapho still
+// be played to go first (the card may be held by public facts, none played
+// this phase)? battle.cpp then lets the first aggressor confirm even a single
+// battle, so that the moment exists (core/cards/juice_of_sapho.cpp).
+bool juice_may_go_first(const GameState& s);
 int juice_tie_side(const GameState& s);
 // The turn order of the Battle phase changed before its first battle (defined in battle.cpp):
 // the aggressors are taken again from the first.

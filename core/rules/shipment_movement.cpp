@@ -1149,8 +1149,9 @@ void begin_turn(Ctx& c, Seat seat) { rules::begin_turn(c, seat); }
 void advance(Ctx& c) { rules::advance(c); }
 void to_move_step(Ctx& c) { rules::to_move_step(c); }
 void after_move(Ctx& c, bool moved) {
-  // 3.01.09 Hajr: one more movement (cards.cpp); the Ornithopter's second group (core/cards/ornithopter.cpp).
-  if (moved && (take_hajr_move(c.s) || ornithopter_second_group(c.s)))
+  // The Ornithopter's second group (core/cards/ornithopter.cpp), then 3.01.09 Hajr's one more movement (cards.cpp):
+  // under ruling ornithopter_hajr = any_move both may be pending, and the second group does not use up Hajr's.
+  if (moved && (ornithopter_second_group(c.s) || take_hajr_move(c.s)))
     rules::to_move_step(c);
   else
     end_turn(c);

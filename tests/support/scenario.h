@@ -351,10 +351,20 @@ inline action::CallTraitor traitor(bool call) { return action::CallTraitor{.call
 
 // Enters the Battle phase of the position built (rules::enter_phase) and
 // checks custody.
-inline void enter_battle_phase(GameState& s) {
+// Enters the Battle phase. With `confirm` (the default), a single first
+// battle that waits for its aggressor's ChooseBattle only because a Juice of
+// Sapho could still go first (rules::juice_may_go_first) is confirmed, so the
+// battle is under way as in a game without the card.
+inline void enter_battle_phase(GameState& s, bool confirm = true) {
   rules::Ctx c{s, nullptr};
   rules::enter_phase(c, Phase::Battle);
   check_custody(s);
+  if (!confirm || s.phase != Phase::Battle || s.step != 0 || s.battle.aggressor < 0 || !rules::juice_may_go_first(s)) return;
+  const Seat x = s.battle.aggressor;
+  if (!rules::has_bit(s.waiting, x)) return;
+  const auto acts = legal_actions(s, x);
+  if (acts.size() != 1 || !acts[0].is<action::ChooseBattle>()) return;
+  act(s, s.faction_at(x), acts[0]);
 }
 
 // Passes Prescience (2.01.08) and Voice (2.02.06) while they are asked, so
