@@ -1503,3 +1503,60 @@ TEST_CASE("Juice of Sapho with the Guild: go last comes after the Guild's held t
   CHECK(turns == expected);
   check_custody(s);
 }
+
+TEST_CASE("Ornithopter under a Karama window over its move: played as declared, back in hand when the move is cancelled",
+          "[richese_cards][ornithopter][karama]") {
+  GameState s = game({Faction::Fremen, kAtreides, kRichese}, false, 7, ruling("karama_windows", "all_other_seats"),
+                     data::module_bit(data::Module::ChoamRichese));
+  play_until(s, Phase::ShipmentMovement, 1);
+  const uint8_t karama = give(s, kAtreides, TreacheryKind::Karama);
+  const uint8_t card = from_cache(s, Faction::Fremen, TreacheryKind::Ornithopter);
+  for (int i = 0; i < 80; ++i) {
+    if (s.shipmove.current == s.seat_of(Faction::Fremen) && s.step == 2 && waiting(s, Faction::Fremen)) break;
+    if (let_semuta_pass(s)) continue;
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+  }
+  REQUIRE(s.step == 2);
+  REQUIRE(waiting(s, Faction::Fremen));
+  // A move of two territories (the Fremen's ability: its Karama window), with the card's two-group mode.
+  GameState one = s;
+  one.prevented[static_cast<int>(Faction::Fremen)] |= 1u << static_cast<int>(rules::Ability::FremenMovement);
+  std::optional<action::Move> two;
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::Fremen))) {
+    if (a.kind() != ActionKind::Move || a.as<action::Move>().ornithopter != 2) continue;
+    const auto& m = a.as<action::Move>();  // forces left behind for a second group
+    if (m.from.size() != 1 || m.from[0].forces + m.from[0].special >= s.forces_at(Faction::Fremen, m.from[0].location)) continue;
+    if (!validate(s, s.seat_of(Faction::Fremen), a) && validate(one, one.seat_of(Faction::Fremen), a)) {
+      two = a.as<action::Move>();
+      break;
+    }
+  }
+  REQUIRE(two.has_value());
+  act(s, Faction::Fremen, *two);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].kind == WindowKind::KaramaCancel);
+  CHECK(s.treachery_played.contains(card));  // public from its declaration
+  CHECK_FALSE(s.of(Faction::Fremen).hand.contains(card));
+  check_custody(s);
+  check_projections(s);
+  SECTION("let through: the first group moves, the card stays in play for the second") {
+    while (s.window_depth == 1) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), respond(false));
+    CHECK(s.shipmove.orn_to == two->to);
+    CHECK(s.treachery_played.contains(card));
+    REQUIRE(waiting(s, Faction::Fremen));
+    act(s, Faction::Fremen, pass());  // no second group: the card is discarded once
+    CHECK(s.treachery_discard.top() == card);
+    CHECK(s.treachery_played.empty());
+    check_custody(s);
+  }
+  SECTION("cancelled: nothing spent, the card back in the hand") {
+    act(s, kAtreides, respond(true, karama));
+    let_semuta_pass(s);
+    CHECK(s.window_depth == 0);
+    CHECK(s.of(Faction::Fremen).hand.contains(card));
+    CHECK(s.treachery_played.empty());
+    CHECK(s.shipmove.orn_to == kNone8);
+    CHECK(waiting(s, Faction::Fremen));
+    check_custody(s);
+  }
+}

@@ -86,6 +86,10 @@ std::optional<Rejection> ornithopter_check(const GameState& s, Faction me, const
 // (`before_at_to`: me's regular and special forces at a.to before the move).
 void ornithopter_moved(GameState& s, Faction me, const action::Move& a, const uint8_t before_at_to[2]);
 bool ornithopter_second_group(const GameState& s);  // a second group may move now
+// A Karama window opened over a Move with the card: the card from me's hand to
+// the played-card zone; the Move cancelled: back to the hand (nothing spent).
+void ornithopter_declared(GameState& s, Faction me);
+void ornithopter_declaration_cancelled(GameState& s, Faction me);
 bool ornithopter_usable(const GameState& s, Faction me);  // me may play the card with its next Move
 // The turn ends: an Ornithopter in the played-card zone is discarded, the record cleared.
 void ornithopter_turn_ends(GameState& s);

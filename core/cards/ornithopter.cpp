@@ -28,7 +28,12 @@
 // Ruling ornithopter_advisors: `two_groups_only` (default) refuses advisors
 // the one-group mode (its range is an ornithopter's); `neither` refuses a
 // group with advisors both modes, the second group included.
-// It is a card, not a faction ability: no Karama window of its own.
+// It is a card, not a faction ability: no Karama window of its own. When a
+// Karama window opens over its move (a Fremen group's two territories in
+// mode 2), the card goes to the played-card zone as the move is declared
+// (ornithopter_declared, from cards.cpp karama_window); a cancelled move
+// gives it back to the hand (ornithopter_declaration_cancelled), and nothing
+// is spent.
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 
@@ -44,6 +49,14 @@ uint8_t ornithopter_in_hand(const GameState& s, Faction f) {
   const auto& h = s.of(f).hand;
   for (int i = 0; i < h.n; ++i)
     if (h.ids[i] < data::kNumAllTreacheryCards && data::treachery_card(h.ids[i]).kind == TreacheryKind::Ornithopter) return h.ids[i];
+  return kNone8;
+}
+// The Ornithopter in the played-card zone, or kNone8.
+uint8_t ornithopter_played(const GameState& s) {
+  for (int i = 0; i < s.treachery_played.n; ++i) {
+    const uint8_t c = s.treachery_played.ids[i];
+    if (c < data::kNumAllTreacheryCards && data::treachery_card(c).kind == TreacheryKind::Ornithopter) return c;
+  }
   return kNone8;
 }
 }  // namespace
@@ -94,8 +107,14 @@ void ornithopter_moved(GameState& s, Faction me, const action::Move& a, const ui
     ornithopter_turn_ends(s);  // the second group moved: the card's use ends
     return;
   }
-  const uint8_t card = ornithopter_in_hand(s, me);
-  if (card == kNone8 || !s.of(me).hand.remove(card)) return;
+  uint8_t card = ornithopter_in_hand(s, me);
+  if (card != kNone8) {
+    s.of(me).hand.remove(card);
+  } else {  // declared before a Karama window over the move (ornithopter_declared): in the played-card zone already
+    card = ornithopter_played(s);
+    if (card == kNone8) return;
+    s.treachery_played.remove(card);
+  }
   if (a.ornithopter == 1) {
     to_treachery_discard(s, card, me);
     return;
@@ -103,6 +122,18 @@ void ornithopter_moved(GameState& s, Faction me, const action::Move& a, const ui
   s.treachery_played.push(card);
   s.shipmove.orn_to = a.to;
   for (int k = 0; k < 2; ++k) s.shipmove.orn_arrived[k] = static_cast<uint8_t>(s.forces_at(me, a.to, k) - before_at_to[k]);
+}
+
+void ornithopter_declared(GameState& s, Faction me) {
+  const uint8_t card = ornithopter_in_hand(s, me);
+  if (card == kNone8 || !s.of(me).hand.remove(card)) return;
+  s.treachery_played.push(card);
+}
+
+void ornithopter_declaration_cancelled(GameState& s, Faction me) {
+  const uint8_t card = ornithopter_played(s);
+  if (card == kNone8 || s.shipmove.orn_to != kNone8 || !s.treachery_played.remove(card)) return;
+  s.of(me).hand.push(card);
 }
 
 bool ornithopter_second_group(const GameState& s) { return s.shipmove.orn_to != kNone8; }

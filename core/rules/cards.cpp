@@ -472,8 +472,13 @@ void close_window(Ctx& c) {
   auto& s = c.s;
   const Window w = s.windows[--s.window_depth];
   s.waiting = w.saved_waiting;
-  if (w.kind != WindowKind::KaramaCancel || w.cancelled) return;
+  if (w.kind != WindowKind::KaramaCancel) return;
   const Action p = pending_action(s, w);
+  if (w.cancelled) {
+    if (const auto* m = p.get_if<action::Move>(); m && m->ornithopter != 0)
+      ornithopter_declaration_cancelled(s, s.faction_at(w.owner));  // nothing spent: the card back to the hand
+    return;
+  }
   s.ability_cleared = w.subject;
   if (is_anytime(p.kind()))
     apply_anytime(c, w.owner, p);  // an any-time ability (the Richese gift)
@@ -1005,7 +1010,10 @@ bool karama_window(Ctx& c, Seat owner, Ability ability, const Action& pending) {
   w.asked = asked;
   w.subject = static_cast<uint8_t>(ability);
   keep_pending(s, w, pending);
-  return push_window(s, w);
+  if (!push_window(s, w)) return false;
+  if (const auto* m = pending.get_if<action::Move>(); m && m->ornithopter != 0)
+    ornithopter_declared(s, s.faction_at(owner));  // the card is played as the move is declared
+  return true;
 }
 
 bool ability_cancelled(const GameState& s, Faction f, Ability ability) {
