@@ -14,6 +14,7 @@
 #include "core/rules/battle_abilities.h"
 #include "core/rules/shipment_movement.h"
 #include "events/codec.h"
+#include "events/position.h"
 #include "events/view_generated.h"
 #include "inspect/report.h"
 #include "inspect/view.h"
@@ -1559,4 +1560,48 @@ TEST_CASE("Ornithopter under a Karama window over its move: played as declared, 
     CHECK(waiting(s, Faction::Fremen));
     check_custody(s);
   }
+}
+
+TEST_CASE("Ornithopter in a stored room: between the two groups a new process resumes the second group, the card discarded once",
+          "[richese_cards][ornithopter][store]") {
+  namespace fs = std::filesystem;
+  uint8_t card = kNone8;
+  const GameState s = orn_board(&card);
+  const LocationId next = at_distance(s, kFlat, 1);
+  std::string json, err;
+  REQUIRE(position::to_json(s, true, false, &json, &err));
+  const fs::path dir = fs::temp_directory_path() / ("mentat-orn-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path pos = dir / "pos.json";
+  std::ofstream(pos) << json;
+  const std::string data = "--data " + (dir / "store").string();
+  auto r = testrun::run_mentat(data + " new --position " + pos.string() + " --room orn1");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const std::string first = " act orn1 '{\"action_type\":\"Move\",\"action\":{\"from\":[{\"location\":\"The Great Flat\",\"forces\":2}],\"to\":" +
+                            std::to_string(next) + ",\"ornithopter\":2}}' --seat atreides --expect head";
+  r = testrun::run_mentat(data + first);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // A new process: the second group is pending, the arrivals are kept apart, the card is in play.
+  r = testrun::run_mentat(data + first);  // the card's use is under way: not a second declaration
+  CHECK(r.code != 0);
+  const std::string back = " act orn1 '{\"action_type\":\"Move\",\"action\":{\"from\":[{\"location\":" + std::to_string(next) +
+                           ",\"forces\":1}],\"to\":\"The Great Flat\"}}' --seat atreides --expect head";
+  r = testrun::run_mentat(data + back);  // an arrival of the first group: refused, nothing changes
+  CHECK(r.code != 0);
+  const std::string second = " act orn1 '{\"action_type\":\"Move\",\"action\":{\"from\":[{\"location\":\"The Great Flat\",\"forces\":3}],\"to\":" +
+                             std::to_string(next) + "}}' --seat atreides --expect head";
+  r = testrun::run_mentat(data + second);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  r = testrun::run_mentat(data + " log orn1");
+  INFO(r.out);
+  CHECK_THAT(r.out, Catch::Contains("Ornithopter #" + std::to_string(card) + ": played -> treachery_discard"));
+  CHECK(r.out.find("treachery_discard") == r.out.rfind("treachery_discard"));  // discarded once
+  r = testrun::run_mentat(data + " verify orn1");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  fs::remove_all(dir);
 }
