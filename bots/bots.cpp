@@ -1380,8 +1380,9 @@ int Brain::reserve() const {
 // What holding a card is worth, in spice.
 double Brain::card_value(uint8_t card) const {
   // The Richese cards: Mirror Weapon as a weapon that needs the opponent's,
-  // Portable Snooper as a poison defense, Distrans and the Nullentropy Box as
-  // small helpers; the others are held and counted only (not implemented).
+  // Portable Snooper as a poison defense, Distrans, the Nullentropy Box and
+  // the Semuta Drug as helpers, the others by what they do in a battle or a
+  // turn order (all ten are implemented; the default 1 is for none of them).
   if (card >= data::kNumAllTreacheryCards) return 0;
   bool weapon = false, defense = false;
   for (auto c : k_.hand) {
@@ -1399,6 +1400,7 @@ double Brain::card_value(uint8_t card) const {
       case TreacheryKind::Ornithopter: return 2.5;
       case TreacheryKind::StoneBurner: return 3;
       case TreacheryKind::JuiceOfSapho: return 2;
+      case TreacheryKind::SemutaDrug: return 2.5;  // a discarded weapon or Karama back
       default: return 1;
     }
   const auto cat = category(card);

@@ -303,6 +303,12 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "reference richese_treachery_cards Juice of Sapho: treachery.online allows it until the battle is resolved and "
        "DuneBot applies it at the resolution, both after the plans are revealed; the stricter reading makes the choice "
        "before the plans are revealed, as a battle plan's own cards are"},
+      {RulingId::HabbanyaJuice, "habbanya_juice",
+       "Advanced Stronghold Cards: the aggressor holds the Habbanya Sietch card in a battle there and the defender played the "
+       "Juice of Sapho to be the aggressor: who wins a tie?",
+       {"holder_wins", "defender_juice"}, 0,
+       "reference RP-habbanya-juice: treachery.online gives the tie to the card's holder despite the Juice; DuneBot gives it to "
+       "a defender who played the Juice, even against an aggressor holding the card"},
   }};
   return r;
 }

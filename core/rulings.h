@@ -81,8 +81,9 @@ enum class RulingId : uint8_t {
   OrnithopterHajr = 62,           // the Ornithopter card and Hajr: only with the turn's first movement and never with Hajr, or with any movement
   OrnithopterAdvisors = 63,       // the Ornithopter card and advisors: its three-territory mode refused to advisors, or both modes
   JuiceAggressorTiming = 64,      // the Juice of Sapho's aggressor choice: until the battle is resolved, or before the plans are revealed
+  HabbanyaJuice = 65,             // the Habbanya Sietch card's tie against a defender's Juice of Sapho: the holder wins, or the Juice
 };
-inline constexpr int kNumRulings = 65;
+inline constexpr int kNumRulings = 66;
 
 struct RulingInfo {
   RulingId id;

@@ -381,11 +381,14 @@ std::string battle_line(const BattleOutcome& b) {
 }
 
 // A card taken into a hand from the listed (face-up) part of the discard pile,
-// the pile still listed afterwards (a Semuta Drug's take; not the Nullentropy
-// Box's search, which hides the shuffled rest): every seat sees which card
-// left the pile, so the line may name it.
+// the pile still listed afterwards, outside a Nullentropy Box search (a
+// Semuta Drug's take): every seat sees which card left the pile, so the line
+// may name it. The Box's take stays anonymous even when no hidden rest grows
+// (a second search after a Semuta Drug took the Box back).
 static bool taken_from_listed_pile(const GameState& before, const GameState& after, const replay::DiffEntry& d) {
   if (d.before != "treachery_discard" || after.treachery_discard_hidden > before.treachery_discard_hidden) return false;
+  for (int i = 0; i < before.window_depth; ++i)  // a Box search's take is private even from the listed part
+    if (before.windows[i].kind == WindowKind::DiscardSearch) return false;
   const auto hash = d.what.rfind('#');
   if (hash == std::string::npos) return false;
   const int id = std::atoi(d.what.c_str() + hash + 1);

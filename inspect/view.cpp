@@ -621,6 +621,16 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     v_juice_faction = strs.of(s.faction_at(j));
   }
   auto v_orn_arrived = s.shipmove.orn_to == kNone8 ? 0 : b.CreateVector(s.shipmove.orn_arrived, 2);
+  Offset<flatbuffers::Vector<Offset<fb::StrongholdCardView>>> v_scards = 0;  // public
+  if (s.uses(data::Module::StrongholdCards)) {
+    std::vector<Offset<fb::StrongholdCardView>> cs;
+    for (int i = 0; i < 5; ++i) {  // the CHOAM & Richese set (the Hidden Mobile Stronghold's card is not in play)
+      const uint8_t h = s.stronghold_cards.holder[i];
+      cs.push_back(fb::CreateStrongholdCardView(b, b.CreateString(data::stronghold_card_name(static_cast<uint8_t>(i))),
+                                                h < kNumFactions ? strs.of(static_cast<Faction>(h)) : 0));
+    }
+    v_scards = b.CreateVector(cs);
+  }
   auto v_sdeck = all ? spice_names(strs, s.spice_deck) : 0;
   auto v_winners = winners.create(b);
   Offset<fb::TruthtranceView> v_tt = 0;  // 3.01.22, public
@@ -767,6 +777,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     vb.add_juice_faction(v_juice_faction);
   }
   if (tdiscard_hidden > 0) vb.add_treachery_discard_hidden(static_cast<uint8_t>(tdiscard_hidden));
+  if (v_scards.o) vb.add_stronghold_cards(v_scards);
   if (s.shipmove.orn_to != kNone8) {
     vb.add_ornithopter_to(s.shipmove.orn_to);
     vb.add_ornithopter_arrived(v_orn_arrived);

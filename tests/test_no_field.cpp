@@ -444,3 +444,32 @@ TEST_CASE("No-Field battle: the Atreides' Karama look shows the plan without the
     check_projections(s);
   }
 }
+
+TEST_CASE("No-Field with the Ornithopter: the marker is one member of the first group, and revealed there it grants no second move",
+          "[richese][no_field][ornithopter]") {
+  GameState s = nf_board({kRichese, kAtreides, Faction::Harkonnen});
+  lay(s, 5, kFlat);
+  place(s, kRichese, kFlat, 3);
+  const uint8_t card = from_cache(s, kRichese, data::TreacheryKind::Ornithopter);
+  pass_until_ship_or_move(s, kRichese);
+  if (s.step == 0) act(s, kRichese, pass());
+  REQUIRE(s.step == 2);
+  action::Move first = move(kFlat, 1, 31, 1);  // to the Funeral Plain: the marker and one force, the first of two groups
+  first.ornithopter = 2;
+  act(s, kRichese, first);
+  REQUIRE(s.shipmove.orn_to == 31);
+  CHECK(s.shipmove.orn_arrived[0] == 1);
+  CHECK(s.shipmove.orn_arrived[1] == 1);  // the marker, by identity
+  CHECK(rejected(s, kRichese, move(31, 0, kFlat, 1)).code == RejectCode::IllegalChoice);  // not the marker again
+  // Revealed at the arrival place while the second group is pending: its forces are arrivals too.
+  act(s, kRichese, action::RicheseReveal{});
+  const int at = s.forces_at(kRichese, 31, 0);
+  CHECK(at == 1 + 5);
+  CHECK(s.shipmove.orn_arrived[0] == at);
+  CHECK(s.shipmove.orn_arrived[1] == 0);
+  CHECK(rejected(s, kRichese, move(31, 1, kFlat)).code == RejectCode::IllegalChoice);
+  act(s, kRichese, move(kFlat, 2, 31));  // the second group: the forces left behind
+  CHECK(s.forces_at(kRichese, 31, 0) == at + 2);
+  CHECK(s.treachery_discard.top() == card);
+  check_custody(s);
+}

@@ -18,8 +18,9 @@
 //    it by public information (snooper_askers: its plan has a hero and no
 //    defense, it holds a card, the Portable Snooper is in no public place);
 //    that seat answers the step with CallTraitor{call = false} or Pass.
-// Stone Burner, Residual Poison, Juice of Sapho: not implemented (rejected
-// with a reason by battle.cpp and cards.cpp).
+// The other Richese battle cards have their own files: the Stone Burner
+// (stone_burner.cpp), Residual Poison (residual_poison.cpp), the Juice of
+// Sapho (juice_of_sapho.cpp).
 #include "core/cards/card_rules.h"
 #include "core/rules/battle_abilities.h"
 

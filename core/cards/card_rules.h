@@ -89,6 +89,10 @@ bool ornithopter_second_group(const GameState& s);  // a second group may move n
 // A Karama window opened over a Move with the card: the card from me's hand to
 // the played-card zone; the Move cancelled: back to the hand (nothing spent).
 void ornithopter_declared(GameState& s, Faction me);
+// A concealed No-Field marker at `loc` became `forces` regular forces of `f`:
+// when it arrived with the Ornithopter's first group, those forces are
+// arrivals too (they never move as the second group).
+void ornithopter_marker_revealed(GameState& s, Faction f, LocationId loc, int forces);
 void ornithopter_declaration_cancelled(GameState& s, Faction me);
 bool ornithopter_usable(const GameState& s, Faction me);  // me may play the card with its next Move
 // The turn ends: an Ornithopter in the played-card zone is discarded, the record cleared.
@@ -114,5 +118,17 @@ void semuta_end_action(Ctx& c);
 int stone_burner_side(const GameState& s);
 // Opens its owner's choice (kill both leaders or not); the window's close resolves the battle again.
 void ask_stone_burner(Ctx& c, Seat owner);
+
+// ---- the Advanced Stronghold Cards (core/cards/stronghold_cards.cpp, module stronghold_cards) ----
+// As the Mentat Pause ends (mentat_pause.cpp): each card to the one faction occupying its stronghold, or back.
+void stronghold_cards_mentat_pause_ends(GameState& s);
+// Asked by battle.cpp for the battle being fought (0 / false / -1 outside the card's stronghold or without the module):
+int stronghold_battle_discount(const GameState& s, Faction f);  // Arrakeen: the spice the bank pays of f's dialled spice
+// Carthag: f's defense also counts as a Snooper (its acting plan: no poison weapon, a defense).
+bool defense_counts_as_snooper(const GameState& s, Faction f, const BattlePlanState& acting);
+int stronghold_tie_side(const GameState& s);  // Habbanya Sietch: the side that wins a tie, or -1
+// After the resolution (winner: the side, -1 none; loser_dial2: the loser's dial value in half units):
+// Tuek's Sietch pays 2 per worthless card its holder played, Sietch Tabr the winning holder the loser's dial.
+void stronghold_cards_battle_resolved(GameState& s, int winner, const BattlePlanState plans[2], int loser_dial2);
 
 }  // namespace mentat::rules

@@ -130,6 +130,14 @@ void ornithopter_declared(GameState& s, Faction me) {
   s.treachery_played.push(card);
 }
 
+void ornithopter_marker_revealed(GameState& s, Faction f, LocationId loc, int forces) {
+  auto& m = s.shipmove;
+  if (m.orn_to == kNone8 || m.orn_to != loc || m.orn_arrived[1] == 0) return;
+  if (m.current < 0 || m.current >= s.num_seats || s.faction_at(m.current) != f) return;
+  m.orn_arrived[1] = static_cast<uint8_t>(m.orn_arrived[1] - 1);  // the marker counted as one special force
+  m.orn_arrived[0] = static_cast<uint8_t>(m.orn_arrived[0] + forces);
+}
+
 void ornithopter_declaration_cancelled(GameState& s, Faction me) {
   const uint8_t card = ornithopter_played(s);
   if (card == kNone8 || s.shipmove.orn_to != kNone8 || !s.treachery_played.remove(card)) return;

@@ -44,6 +44,7 @@
 
 #include "core/factions/faction_rules.h"
 #include "core/factions/richese_no_field.h"
+#include "core/cards/card_rules.h"
 
 namespace mentat::rules {
 namespace {
@@ -87,7 +88,9 @@ int reveal_marker(GameState& s, LocationId loc) {
   s.forces_at(kMe, loc, 1) = 0;
   release_face_up(s);  // only the last revealed stays face up
   s.richese.no_field[i] = NoFieldToken{TokenZone::Revealed, kNone8};
-  return materialize(s, kMe, loc, kNoFieldValues[i]);
+  const int forces = materialize(s, kMe, loc, kNoFieldValues[i]);
+  ornithopter_marker_revealed(s, kMe, loc, forces);  // an Ornithopter arrival stays one (core/cards/ornithopter.cpp)
+  return forces;
 }
 
 void place(GameState& s, int i, LocationId loc) {

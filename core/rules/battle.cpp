@@ -409,9 +409,11 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const action:
     if (a.spice > dial_tokens(s, me, opp, t, b.area, a.dial))
       return reject(RejectCode::IllegalChoice, "at most one spice for each force token dialed (1.13.04, ruling spice_dialing_elite=per_token): " +
                                                    std::to_string(dial_tokens(s, me, opp, t, b.area, a.dial)) + " here");
-    if (a.spice - a.ally_pays > s.of(me).spice)
+    const int by_bank = stronghold_battle_discount(s, me);  // the Arrakeen stronghold card (core/cards/stronghold_cards.cpp)
+    if (a.spice - a.ally_pays > s.of(me).spice + by_bank)
       return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice (1.13.04.04)" +
-                                                    (a.ally_pays ? " besides what your ally pays" : ""));
+                                                    (a.ally_pays ? " besides what your ally pays" : "") +
+                                                    (by_bank ? " and the bank pays 2 (the Arrakeen stronghold card)" : ""));
   }
   return ability::check_commitments(s, seat, a);  // 2.01.08 Prescience, 2.02.06 Voice
 }
@@ -558,12 +560,15 @@ int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p, bool sha
       if (const auto h = faction_rules(static_cast<Faction>(ally)).ally_battle_paid) h(s, from_ally);
     }
   }
-  const int paid = std::min<int>(p.spice - p.ally_pays, s.of(f).spice);
+  // The Arrakeen stronghold card: the bank pays 2 of it (core/cards/stronghold_cards.cpp); it counts as paid.
+  const int by_bank = std::min<int>(std::max(0, p.spice - p.ally_pays), stronghold_battle_discount(s, f));
+  const int paid = std::min<int>(p.spice - p.ally_pays - by_bank, s.of(f).spice);
   if (paid > 0) transfer_spice(s, shield(f), bank(), paid);
-  if (paid > 0 && share)
+  if (paid + by_bank > 0 && share)
     for (int fi = 0; fi < kNumFactions; ++fi)
-      if (const auto h = faction_rules(static_cast<Faction>(fi)).battle_spice_paid; h && s.has(static_cast<Faction>(fi))) h(s, f, paid);
-  return paid + from_ally;
+      if (const auto h = faction_rules(static_cast<Faction>(fi)).battle_spice_paid; h && s.has(static_cast<Faction>(fi)))
+        h(s, f, std::max(0, paid) + by_bank);
+  return std::max(0, paid) + from_ally + by_bank;
 }
 
 bool has_kind(const BattlePlanState& p, TreacheryKind k) {
@@ -578,7 +583,8 @@ bool defense_of(const BattlePlanState& p, TreacheryCategory c) {
 }
 
 // 1.07.06.02: does the plan `att`'s weapon kill the leader (or Cheap Hero) of `def`?
-bool weapon_kills(const GameState& s, const BattlePlanState& att, const BattlePlanState& def) {
+// `def_snooper`: def's defense also counts as a Snooper (the Carthag stronghold card).
+bool weapon_kills(const GameState& s, const BattlePlanState& att, const BattlePlanState& def, bool def_snooper = false) {
   if (def.leader == kNone8 && def.cheap_hero == kNone8) return false;
   if (weapon_of(att, TreacheryCategory::WeaponLasgun)) return true;  // 3.01.14 no defense
   // 3.01.06 Ellaca Drug: a poison weapon that a projectile defense stops (ruling ellaca_drug_defense).
@@ -586,8 +592,20 @@ bool weapon_kills(const GameState& s, const BattlePlanState& att, const BattlePl
       data::treachery_card(att.weapon).kind == TreacheryKind::EllacaDrug)
     return !defense_of(def, TreacheryCategory::DefenseProjectile);
   if (weapon_of(att, TreacheryCategory::WeaponProjectile)) return !defense_of(def, TreacheryCategory::DefenseProjectile);
-  if (weapon_of(att, TreacheryCategory::WeaponPoison)) return !defense_of(def, TreacheryCategory::DefensePoison);
+  if (weapon_of(att, TreacheryCategory::WeaponPoison)) return !defense_of(def, TreacheryCategory::DefensePoison) && !def_snooper;
   return false;
+}
+
+// 1.07.06.01 ties: the aggressor wins; the Juice of Sapho's defender
+// (core/cards/juice_of_sapho.cpp); the Habbanya Sietch card's holder
+// (core/cards/stronghold_cards.cpp), against a defender's Juice by ruling
+// habbanya_juice (holder_wins: the holder; defender_juice: the Juice).
+int tie_side(const GameState& s) {
+  const int juice = juice_tie_side(s);
+  const int holder = stronghold_tie_side(s);
+  if (holder < 0) return juice;
+  if (juice == 1 && s.rulings.is(RulingId::HabbanyaJuice, 1)) return 1;
+  return holder;
 }
 
 void next_battle(Ctx& c);
@@ -629,6 +647,11 @@ void resolve(Ctx& c) {
   };
   const BattlePlanState p[2] = {b.plan[0], b.plan[1]};
   const bool called[2] = {has_bit(b.traitor_calls, b.aggressor), has_bit(b.traitor_calls, b.defender)};
+  // A side's dial in half units, given the spice that backs it (1.13.04.02/.03; 2.04.21; ruling spice_dialing_elite).
+  auto dial2_of = [&](int i, int paid) {
+    return s.advanced && !battle_hardened(s, fa[i]) ? p[i].dial + spiced_units(s, fa[i], fa[1 - i], t, b.area, p[i].dial, paid)
+                                                    : 2 * p[i].dial;
+  };
 
   if (called[0] && called[1]) {  // 1.07.06.07.03
     note(BattleOutcome::BothTraitors, -1);
@@ -638,13 +661,15 @@ void resolve(Ctx& c) {
       discard_plan(s, p[i]);
       kill_leader(s, p[i].leader);
     }
+    stronghold_cards_battle_resolved(s, -1, p, 0);  // Tuek's Sietch (core/cards/stronghold_cards.cpp)
     end_battle(c);
     return;
   }
   if (called[0] || called[1]) {  // 1.07.06.07.01/02
     const int w = called[0] ? 0 : 1, l = 1 - w;
     note(BattleOutcome::Traitor, w);
-    pay_dialed_spice(s, fa[l], p[l], false);  // 1.13.05: the winner keeps its spice
+    const int loser_paid = pay_dialed_spice(s, fa[l], p[l], false);  // 1.13.05: the winner keeps its spice
+    stronghold_cards_battle_resolved(s, w, p, dial2_of(l, loser_paid));  // Tuek's Sietch, Sietch Tabr
     lose_all_in_area(s, fa[l], t, b.area);
     discard_plan(s, p[l]);
     const int strength = data::leader(p[l].leader).strength;
@@ -667,6 +692,7 @@ void resolve(Ctx& c) {
   if (lasgun && shield_played) {  // 3.01.14
     note(BattleOutcome::LasgunShield, -1);
     for (int i = 0; i < 2; ++i) pay_dialed_spice(s, fa[i], p[i]);
+    stronghold_cards_battle_resolved(s, -1, p, 0);  // Tuek's Sietch
     const auto& ter = data::territory(t);
     for (int i = 0; i < ter.num_locations; ++i) {
       const auto loc = static_cast<LocationId>(ter.first_location + i);
@@ -695,9 +721,9 @@ void resolve(Ctx& c) {
       ask_stone_burner(c, seat_of_side(s, sb));
       return;
     }
-    int left[2];
+    int left[2], paid_sb[2];
     for (int i = 0; i < 2; ++i) {
-      pay_dialed_spice(s, fa[i], p[i]);
+      paid_sb[i] = pay_dialed_spice(s, fa[i], p[i]);
       int regs = 0, els = 0;
       for_area(t, b.area, [&](LocationId loc) {
         regs += s.forces_at(fa[i], loc, 0);
@@ -708,9 +734,10 @@ void resolve(Ctx& c) {
       const int lost_e = std::min(els, (p[i].dial - lost_r + worth - 1) / worth);
       left[i] = regs + els - lost_r - lost_e;
     }
-    const int tie = juice_tie_side(s);  // ties: the aggressor (or the Juice of Sapho's player)
+    const int tie = tie_side(s);  // ties: the aggressor (the Juice of Sapho, the Habbanya Sietch card)
     const int w = left[tie] >= left[1 - tie] ? tie : 1 - tie, l = 1 - w;
     note(BattleOutcome::Totals, w, 2 * left[w], 2 * left[l]);
+    stronghold_cards_battle_resolved(s, w, p, dial2_of(l, paid_sb[l]));  // Tuek's Sietch, Sietch Tabr
     int leader_spice = 0;
     for (int i = 0; i < 2; ++i) {
       if (p[i].leader == kNone8) continue;
@@ -730,21 +757,21 @@ void resolve(Ctx& c) {
   }
 
   // 1.07.06.02 weapons.
-  const bool killed[2] = {weapon_kills(s, acting[1], acting[0]), weapon_kills(s, acting[0], acting[1])};
+  const bool snooper[2] = {defense_counts_as_snooper(s, fa[0], acting[0]), defense_counts_as_snooper(s, fa[1], acting[1])};  // Carthag
+  const bool killed[2] = {weapon_kills(s, acting[1], acting[0], snooper[0]), weapon_kills(s, acting[0], acting[1], snooper[1])};
   // 1.07.06 totals in half units (1.13.04.03).
-  int total[2];
+  int total[2], dials2[2];
   for (int i = 0; i < 2; ++i) {
     const int paid = pay_dialed_spice(s, fa[i], p[i]);
-    int dial2 = 2 * p[i].dial;
-    if (s.advanced && !battle_hardened(s, fa[i]))  // 1.13.04.02, 2.04.21; ruling spice_dialing_elite
-      dial2 = p[i].dial + spiced_units(s, fa[i], fa[1 - i], t, b.area, p[i].dial, paid);
-    total[i] = dial2;
+    dials2[i] = dial2_of(i, paid);  // 1.13.04.02, 2.04.21; ruling spice_dialing_elite
+    total[i] = dials2[i];
     if (p[i].leader != kNone8 && !killed[i]) total[i] += 2 * data::leader(p[i].leader).strength;
     total[i] += ability::kwisatz_haderach_bonus2(fa[i], p[i], killed[i]);  // 2.01.11
   }
-  const int tie = juice_tie_side(s);  // 1.07.06.01 ties: the aggressor (or the Juice of Sapho's player)
+  const int tie = tie_side(s);  // 1.07.06.01 ties: the aggressor (the Juice of Sapho, the Habbanya Sietch card)
   const int w = total[tie] >= total[1 - tie] ? tie : 1 - tie, l = 1 - w;
   note(BattleOutcome::Totals, w, total[w], total[l]);
+  stronghold_cards_battle_resolved(s, w, p, dials2[l]);  // Tuek's Sietch, Sietch Tabr (core/cards/stronghold_cards.cpp)
 
   // 1.07.06.03 killed leaders; 1.07.06.04 survivors.
   int leader_spice = 0;

@@ -6,6 +6,7 @@
 // default_victory (2.04.09 Fremen, 2.06.08 Spacing Guild special victories);
 // mentat_pause_step: a faction's step when the game goes on (CHOAM's
 // Inflation token), by faction id, before the next turn begins.
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
@@ -57,6 +58,7 @@ void faction_steps_from(Ctx& c, int first) {
   }
   s.step = 0;
   s.waiting = 0;
+  stronghold_cards_mentat_pause_ends(s);  // the Advanced Stronghold Cards change hands (core/cards/stronghold_cards.cpp)
   ++s.turn;
   enter_phase(c, Phase::Storm);
 }

@@ -350,8 +350,7 @@ inline action::ChooseBattle choose(TerritoryId t, Faction opp) { return action::
 inline action::CallTraitor traitor(bool call) { return action::CallTraitor{.call = call}; }
 
 // Enters the Battle phase of the position built (rules::enter_phase) and
-// checks custody.
-// Enters the Battle phase. With `confirm` (the default), a single first
+// checks custody. With `confirm` (the default), a single first
 // battle that waits for its aggressor's ChooseBattle only because a Juice of
 // Sapho could still go first (rules::juice_may_go_first) is confirmed, so the
 // battle is under way as in a game without the card.

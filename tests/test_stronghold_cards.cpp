@@ -1,0 +1,226 @@
+// The Advanced Stronghold Cards (module stronghold_cards;
+// core/cards/stronghold_cards.cpp; docs/cards/stronghold-cards.md).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "bots/bot.h"
+#include "events/view_generated.h"
+#include "inspect/view.h"
+#include "support/module_game.h"
+#include "support/scenario.h"
+
+using namespace mentat;
+using namespace scenario;
+using data::TreacheryKind;
+
+namespace {
+
+constexpr auto kAtreides = Faction::Atreides;
+constexpr auto kHarkonnen = Faction::Harkonnen;
+constexpr int kArrakeenCard = 0, kCarthagCard = 1, kHabbanyaCard = 2, kTabrCard = 3, kTueksCard = 4;
+
+const char* const kStronghold[5] = {"Arrakeen", "Carthag", "Habbanya Sietch", "Sietch Tabr", "Tuek's Sietch"};
+
+data::ModuleSet modules(bool richese = false) {
+  return static_cast<data::ModuleSet>(data::module_bit(data::Module::StrongholdCards) |
+                                      (richese ? data::module_bit(data::Module::ChoamRichese) : 0));
+}
+
+// The Atreides (the aggressor: seat 0, the storm at 17) and the Harkonnen, 5 forces each in the card's
+// stronghold, empty hands; `holder` holds that stronghold's card; the battle plans next.
+GameState battle_in(int card, Faction holder, bool advanced = false, Rulings r = Rulings::defaults(), bool richese = false) {
+  std::initializer_list<Faction> two = {kAtreides, kHarkonnen};
+  std::initializer_list<Faction> three = {kAtreides, kHarkonnen, Faction::Richese};
+  GameState s = cleared_board_of(game(richese ? three : two, advanced, 7, r, modules(richese)));
+  const LocationId l = loc(kStronghold[card]);
+  place(s, kAtreides, l, 5);
+  place(s, kHarkonnen, l, 5);
+  s.stronghold_cards.holder[card] = static_cast<uint8_t>(holder);
+  return s;
+}
+void to_plans(GameState& s) {
+  enter_battle_phase(s);
+  no_abilities(s);
+  REQUIRE(s.phase == Phase::Battle);
+  REQUIRE(s.battle.territory < data::kNumTerritories);
+}
+bool dead(const GameState& s, LeaderId l) { return s.leaders[l].zone == LeaderZone::Tanks || s.leaders[l].zone == LeaderZone::TanksFaceDown; }
+int strength(Faction f, int i) { return data::leader(L(f, i)).strength; }
+
+}  // namespace
+
+TEST_CASE("Stronghold cards: the one occupant at the end of the Mentat Pause holds the card, none while shared or empty",
+          "[stronghold_cards]") {
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen, Faction::Fremen}, false, 7, Rulings::defaults(), modules()));
+  for (int c = 0; c < 5; ++c) CHECK(s.stronghold_cards.holder[c] == kNoFaction);  // turn 1: nobody yet
+  place(s, kAtreides, loc("Arrakeen"), 3);
+  place(s, kAtreides, loc("Carthag"), 2);
+  place(s, kHarkonnen, loc("Carthag"), 2);
+  place(s, kHarkonnen, loc("Tuek's Sietch"), 1);
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::MentatPause);
+  REQUIRE(s.turn == 2);
+  CHECK(s.stronghold_cards.holder[kArrakeenCard] == static_cast<uint8_t>(kAtreides));
+  CHECK(s.stronghold_cards.holder[kCarthagCard] == kNoFaction);  // shared: back by its stronghold
+  CHECK(s.stronghold_cards.holder[kHabbanyaCard] == kNoFaction);
+  CHECK(s.stronghold_cards.holder[kTabrCard] == kNoFaction);
+  CHECK(s.stronghold_cards.holder[kTueksCard] == static_cast<uint8_t>(kHarkonnen));
+  // Public in every view.
+  for (Faction f : {kAtreides, kHarkonnen, Faction::Fremen}) {
+    const std::string v = inspect::build_view(s, inspect::Viewer::of(s.seat_of(f)));
+    const auto* cards = fb::GetView(v.data())->stronghold_cards();
+    REQUIRE(cards);
+    REQUIRE(cards->size() == 5);
+    CHECK(cards->Get(0)->card()->str() == "Arrakeen");
+    REQUIRE(cards->Get(0)->holder());
+    CHECK(cards->Get(0)->holder()->str() == "atreides");
+    CHECK_FALSE(cards->Get(1)->holder());
+  }
+  check_projections(s);
+  // Without the module: no card changes hands.
+  GameState base = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7));
+  place(base, kAtreides, loc("Arrakeen"), 3);
+  rules::Ctx cb{base, nullptr};
+  rules::enter_phase(cb, Phase::MentatPause);
+  CHECK(base.stronghold_cards.holder[kArrakeenCard] == kNoFaction);
+}
+
+TEST_CASE("Stronghold cards: Arrakeen, the bank pays 2 of its holder's battle spice there", "[stronghold_cards][battle]") {
+  for (bool held : {false, true}) {
+    INFO(held);
+    GameState s = battle_in(kArrakeenCard, held ? kAtreides : static_cast<Faction>(kNoFaction), true);
+    set_spice(s, kAtreides, 2);
+    const uint8_t kept = give(s, kAtreides, TreacheryKind::Shield);  // a card to keep: the battle waits at KeepCards
+    to_plans(s);
+    const auto four = plan(L(kAtreides, 0), 4, kNone8, kept, kNone8, 4);
+    if (!held) {
+      CHECK(rejected(s, kAtreides, four).code == RejectCode::NotEnoughSpice);
+      continue;
+    }
+    CHECK(rejected(s, kAtreides, plan(L(kAtreides, 0), 5, kNone8, kept, kNone8, 5)).code == RejectCode::NotEnoughSpice);
+    const int64_t bank = s.bank;
+    act(s, kAtreides, four);
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 0));
+    decline_traitors(s);
+    REQUIRE(s.phase == Phase::Battle);
+    CHECK(s.of(kAtreides).spice == 0);  // 2 paid by the Atreides, 2 by the bank
+    CHECK(s.bank == bank + 2);
+    // Four forces at full strength: 4 + the leader against the Harkonnen's leader alone.
+    CHECK(s.forces_in_location(kHarkonnen, loc("Arrakeen")) == 0);
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Stronghold cards: Carthag, its holder's defense also counts as a Snooper unless it plays a poison weapon",
+          "[stronghold_cards][battle]") {
+  for (int variant : {0, 1, 2}) {  // 0: held, a Shield; 1: not held; 2: held, but a poison weapon of its own
+    INFO(variant);
+    GameState s = battle_in(kCarthagCard, variant == 1 ? static_cast<Faction>(kNoFaction) : kAtreides);
+    const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
+    const uint8_t poison = give(s, kHarkonnen, TreacheryKind::Chaumas);
+    const uint8_t own = variant == 2 ? give(s, kAtreides, TreacheryKind::GomJabbar) : kNone8;
+    to_plans(s);
+    act(s, kAtreides, plan(L(kAtreides, 0), 1, own, shield));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, poison));
+    decline_traitors(s);
+    CHECK(dead(s, L(kAtreides, 0)) == (variant != 0));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Stronghold cards: Habbanya Sietch, its holder wins a tie there, against the Juice by ruling habbanya_juice",
+          "[stronghold_cards][battle][juice][rulings]") {
+  // Equal totals: the Atreides' leader 0 and dial a, the Harkonnen's leader 0 and dial d.
+  const int sa = strength(kAtreides, 0), sd = strength(kHarkonnen, 0);
+  const int dial_a = std::max(0, sd - sa), dial_d = dial_a + sa - sd;
+  auto fight = [&](GameState& s) {
+    act(s, kAtreides, plan(L(kAtreides, 0), dial_a));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), dial_d));
+    decline_traitors(s);
+  };
+  const LocationId h = loc("Habbanya Sietch");
+  {  // without a holder the aggressor wins the tie; the defender holding the card wins it
+    GameState s = battle_in(kHabbanyaCard, static_cast<Faction>(kNoFaction));
+    to_plans(s);
+    fight(s);
+    CHECK(s.forces_in_location(kHarkonnen, h) == 0);
+    GameState t = battle_in(kHabbanyaCard, kHarkonnen);
+    to_plans(t);
+    fight(t);
+    CHECK(t.forces_in_location(kAtreides, h) == 0);
+    CHECK(t.forces_in_location(kHarkonnen, h) > 0);
+  }
+  for (bool defender_juice : {false, true}) {  // the aggressor holds the card, the defender plays the Juice of Sapho
+    INFO(defender_juice);
+    Rulings r = Rulings::defaults();
+    if (defender_juice) REQUIRE(r.set("habbanya_juice", "defender_juice", nullptr));
+    GameState s = battle_in(kHabbanyaCard, kAtreides, false, r, true);
+    to_plans(s);
+    const uint8_t juice = from_cache(s, kHarkonnen, TreacheryKind::JuiceOfSapho);
+    act(s, kHarkonnen, play(juice, rules::kJuiceAggressor));
+    let_semuta_pass(s);
+    fight(s);
+    const Faction loser = defender_juice ? kAtreides : kHarkonnen;
+    CHECK(s.forces_in_location(loser, h) == 0);
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Stronghold cards: Sietch Tabr, its holder winning there collects the opponent's dial", "[stronghold_cards][battle]") {
+  for (bool held : {false, true}) {
+    INFO(held);
+    GameState s = battle_in(kTabrCard, held ? kAtreides : static_cast<Faction>(kNoFaction));
+    to_plans(s);
+    const int spice = s.of(kAtreides).spice;
+    act(s, kAtreides, plan(L(kAtreides, 0), 5));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 1), 3));
+    decline_traitors(s);
+    REQUIRE(s.forces_in_location(kHarkonnen, loc("Sietch Tabr")) == 0);  // the Atreides won
+    CHECK(s.of(kAtreides).spice == spice + (held ? 3 : 0));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Stronghold cards: Tuek's Sietch, 2 spice for each worthless card its holder plays there, win or lose",
+          "[stronghold_cards][battle]") {
+  for (bool held : {false, true}) {
+    INFO(held);
+    GameState s = battle_in(kTueksCard, held ? kAtreides : static_cast<Faction>(kNoFaction));
+    const uint8_t w1 = give(s, kAtreides, TreacheryKind::Baliset);
+    const uint8_t w2 = give(s, kAtreides, TreacheryKind::JubbaCloak);
+    to_plans(s);
+    const int spice = s.of(kAtreides).spice;
+    act(s, kAtreides, plan(L(kAtreides, 0), 0, w1, w2));
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 5));
+    decline_traitors(s);
+    REQUIRE(s.forces_in_location(kAtreides, loc("Tuek's Sietch")) == 0);  // the Atreides lost
+    CHECK(s.of(kAtreides).spice == spice + (held ? 4 : 0));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Stronghold cards: mentat new accepts the module, and self-play games with it run to their end",
+          "[stronghold_cards][bots]") {
+  CHECK_FALSE(data::check_factions_and_modules({kAtreides, kHarkonnen}, modules()).has_value());
+  CHECK(data::module_info(data::Module::StrongholdCards).implemented);
+  int ever_held = 0;
+  for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    GameState s = game({kAtreides, kHarkonnen, Faction::Fremen, Faction::Emperor}, true, 11, Rulings::defaults(), modules());
+    for (int i = 0; i < 20000 && s.phase != Phase::GameOver; ++i) {
+      const uint8_t w = waiting_for(s);
+      REQUIRE(w != 0);
+      const Seat x = static_cast<Seat>(__builtin_ctz(w));
+      const Action a = bots::make_bot(profile, 5 + i)->choose(bots::make_input(s, x));
+      act(s, s.faction_at(x), a);
+    }
+    check_custody(s);
+    int held = 0;
+    for (int c = 0; c < 5; ++c) held += s.stronghold_cards.holder[c] != kNoFaction ? 1 : 0;
+    INFO("phase " << static_cast<int>(s.phase) << " step " << static_cast<int>(s.step) << " turn " << static_cast<int>(s.turn));
+    CHECK(s.phase == Phase::GameOver);
+    ever_held += held;
+  }
+  CHECK(ever_held > 0);  // the cards changed hands in these games
+}
