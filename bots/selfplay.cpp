@@ -336,6 +336,11 @@ int run_selfplay(const SelfPlayOptions& o) {
     for (int m = 0; m < data::kNumModules; ++m)
       if (data::module_info(static_cast<data::Module>(m)).factions & faction_bit(f))
         base.modules = static_cast<uint16_t>(base.modules | data::module_bit(static_cast<data::Module>(m)));
+  if (!o.modules.empty()) {
+    data::ModuleSet extra = 0;
+    if (!data::parse_module_list(o.modules, &extra, &error)) return fail(2, error);
+    base.modules = static_cast<uint16_t>(base.modules | extra);
+  }
   if (auto bad = check_setup(base)) return fail(2, *bad);
   auto st = open_store(o.data_dir, o.no_sync, &error);
   if (!st) return fail(3, error);

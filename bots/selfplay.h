@@ -79,6 +79,7 @@ struct SelfPlayOptions {
   bool no_sync = false;
   bool projection = false;
   bool json = false;  // the summary as one JSON object on stdout (docs/CLI.md)
+  std::string modules;  // "stronghold_cards,...": added to the modules the factions bring
 };
 int run_selfplay(const SelfPlayOptions& o);
 

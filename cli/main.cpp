@@ -231,6 +231,7 @@ int main(int argc, char** argv) {
   cmd_selfplay->add_flag("--no-sync", sp.no_sync, "do not fsync each event (simulation only: a crash may lose games)");
   cmd_selfplay->add_flag("--projection", sp.projection, "also check every seat's view after every event when verifying (slow)");
   cmd_selfplay->add_flag("--json", sp.json, "the summary and every game's result as one JSON object on stdout");
+  cmd_selfplay->add_option("--modules", sp.modules, "modules besides those the factions bring (e.g. stronghold_cards)");
   auto* cmd_tournament = app.add_subcommand("tournament", "bot strength: one seat per profile, factions rotated; win rates");
   bots::TournamentOptions tp;
   cmd_tournament->add_option("--games", tp.games, "number of games")->capture_default_str();

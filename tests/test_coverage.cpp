@@ -83,13 +83,14 @@ TEST_CASE("the rules coverage file names existing tests and known statuses", "[c
   CHECK(rules == 336);  // numbered_rules/0.md-3.md
 }
 
-// docs/rules-coverage-choam.tsv and docs/rules-coverage-richese.tsv: the
-// items of the expansion issues (15 CHOAM, 13 Richese; item number and name,
+// docs/rules-coverage-choam.tsv, docs/rules-coverage-richese.tsv and
+// docs/rules-coverage-skills-strongholds.tsv: the items of the expansion
+// issues (15 CHOAM, 13 Richese, 16 Leader Skills and Stronghold Cards; item number and name,
 // e.g. choam.2.charity), the same columns and checks as above.
 TEST_CASE("the expansion coverage files (CHOAM, Richese) name existing tests and known statuses", "[coverage]") {
   const std::string root = MENTAT_SOURCE_DIR;
   const std::set<std::string> names = test_case_names(root);
-  for (const char* file : {"/docs/rules-coverage-choam.tsv", "/docs/rules-coverage-richese.tsv"}) {
+  for (const char* file : {"/docs/rules-coverage-choam.tsv", "/docs/rules-coverage-richese.tsv", "/docs/rules-coverage-skills-strongholds.tsv"}) {
     int rows = 0;
     for (const auto& cols : coverage_rows(root + file)) {
       ++rows;
