@@ -216,6 +216,15 @@ TEST_CASE("Nullentropy Box: one fee to the bank, a private search that pauses th
   CHECK(rejected(s, kAtreides, respond(true, in_deck)).code == RejectCode::IllegalChoice);
   const int discard_n = s.treachery_discard.n;
   const uint8_t taken = pile[1];
+  {  // one shuffle, drawn from the game's random stream and recorded in the event's draws
+    GameState t = s;
+    DrawLog draws;
+    apply(t, t.seat_of(kAtreides), respond(true, taken), &draws);
+    int cards = 0;  // a shuffle records each card's new position
+    for (const auto& d : draws) cards += d.kind == DrawKind::ShuffleTreachery ? 1 : 0;
+    CHECK(cards == discard_n - 1);  // one shuffle of the rest: every card but the one taken (the Box goes on top after)
+    CHECK(t.rng != s.rng);
+  }
   const auto [pub, own] = summaries(s, kAtreides, respond(true, taken));
   // The Box was discarded: a possible Semuta Drug holder may take it (core/cards/semuta_drug.cpp).
   REQUIRE(s.window_depth <= 1);
@@ -1604,4 +1613,92 @@ TEST_CASE("Ornithopter in a stored room: between the two groups a new process re
   INFO(r.out);
   CHECK(r.code == 0);
   fs::remove_all(dir);
+}
+
+TEST_CASE("Bots take a card with the Semuta Drug only when it is worth more than the Drug", "[richese_cards][semuta][bots]") {
+  for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    {  // a weapon the loser of a battle discards: taken
+      std::vector<uint8_t> c;
+      GameState s = battle_of({{kHarkonnen, TreacheryKind::Crysknife}}, &c);
+      from_cache(s, kRichese, TreacheryKind::SemutaDrug);
+      act(s, kAtreides, plan(L(kAtreides, 0), 5));
+      act(s, kHarkonnen, plan(L(kHarkonnen, 4), 0, c[0]));  // its weakest leader (1): the Harkonnen lose, the Crysknife discarded
+      decline_traitors(s);
+      keep_all(s);
+      REQUIRE(s.window_depth > 0);
+      REQUIRE(s.windows[s.window_depth - 1].kind == WindowKind::SemutaTake);
+      REQUIRE(waiting(s, kRichese));
+      const Action a = bots::make_bot(profile, 3)->choose(bots::make_input(s, s.seat_of(kRichese)));
+      REQUIRE(a.kind() == ActionKind::Respond);
+      CHECK(a.as<action::Respond>().accept);
+      CHECK(a.as<action::Respond>().card == c[0]);
+    }
+    {  // a Truthtrance (worth 2 to the bots): let pass
+      GameState s = cards_game({kRichese, kAtreides, kHarkonnen});
+      from_cache(s, kHarkonnen, TreacheryKind::SemutaDrug);
+      const uint8_t tt = give_another(s, kAtreides, TreacheryKind::Truthtrance);
+      act(s, kAtreides, spice_question(tt, kHarkonnen));
+      REQUIRE(waiting(s, kHarkonnen));
+      const Action a = bots::make_bot(profile, 3)->choose(bots::make_input(s, s.seat_of(kHarkonnen)));
+      REQUIRE(a.kind() == ActionKind::Respond);
+      CHECK_FALSE(a.as<action::Respond>().accept);
+    }
+  }
+}
+
+TEST_CASE("Ornithopter with CHOAM's Kulon: four territories, or three under ruling kulon_ornithopter = cap_three",
+          "[richese_cards][ornithopter][choam][rulings]") {
+  for (bool cap : {false, true}) {
+    INFO(cap);
+    Rulings r = Rulings::defaults();
+    if (cap) REQUIRE(r.set("kulon_ornithopter", "cap_three", nullptr));
+    GameState s = cleared_board_of(game({Faction::Choam, kHarkonnen, kRichese}, false, 7, r, data::module_bit(data::Module::ChoamRichese)));
+    place(s, Faction::Choam, kFlat, 3);
+    const uint8_t card = from_cache(s, Faction::Choam, TreacheryKind::Ornithopter);
+    const uint8_t kulon = give(s, Faction::Choam, TreacheryKind::Kulon);
+    pass_until_ship_or_move(s, Faction::Choam);
+    if (s.step == 0) act(s, Faction::Choam, pass());
+    REQUIRE(s.step == 2);
+    REQUIRE(waiting(s, Faction::Choam));
+    act(s, Faction::Choam, action::ChoamCard{.card = kulon});
+    LocationId four = kNone8;
+    for (int l = 0; l < data::kNumLocations && four == kNone8; ++l) {
+      const auto to = static_cast<LocationId>(l);
+      if (data::crossing_distance(kFlat, to) != 4 || s.in_storm(to) || data::territory(data::territory_of(to)).stronghold) continue;
+      GameState t = s;
+      t.rulings = Rulings::defaults();  // plus_one: a route of four exists
+      if (!rules::ship::check_move(t, Faction::Choam, orn_move(kFlat, 1, to, 1))) four = to;
+    }
+    REQUIRE(four != kNone8);
+    if (cap) {
+      CHECK(rejected(s, Faction::Choam, orn_move(kFlat, 1, four, 1)).code == RejectCode::IllegalChoice);
+    } else {
+      act(s, Faction::Choam, orn_move(kFlat, 1, four, 1));
+      CHECK(s.forces_at(Faction::Choam, four, 0) == 1);
+      CHECK(s.treachery_discard.contains(card));
+    }
+    check_custody(s);
+  }
+}
+
+TEST_CASE("The Richese Karama cannot cancel another faction's special Karama power: no window is offered over the Harkonnen's",
+          "[richese_cards][karama]") {
+  GameState s = game({kHarkonnen, kAtreides, kRichese}, true, 7, ruling("karama_windows", "all_other_seats"),
+                     data::module_bit(data::Module::ChoamRichese));
+  play_until(s, Phase::Bidding, 1);
+  const uint8_t karama = give_another(s, kHarkonnen, TreacheryKind::Karama);
+  give_another(s, kAtreides, TreacheryKind::Lasgun);
+  const uint8_t richese_karama = from_cache(s, kRichese, TreacheryKind::Karama);
+  REQUIRE(data::treachery_card(richese_karama).set == data::CardSet::Richese);
+  act(s, kHarkonnen, play(karama, 0, static_cast<uint8_t>(kAtreides)));
+  CHECK(s.of(kHarkonnen).karama_power_used == 1);
+  bool give_back = false;
+  for (int i = 0; i < s.window_depth; ++i) {
+    CHECK(s.windows[i].kind != WindowKind::KaramaCancel);  // the power is not an ability a Karama reaches
+    give_back |= s.windows[i].kind == WindowKind::KaramaGiveBack;
+  }
+  CHECK(give_back);
+  CHECK(s.of(kRichese).hand.contains(richese_karama));
+  check_custody(s);
 }
