@@ -1702,3 +1702,100 @@ TEST_CASE("The Richese Karama cannot cancel another faction's special Karama pow
   CHECK(s.of(kRichese).hand.contains(richese_karama));
   check_custody(s);
 }
+
+TEST_CASE("Ornithopter two groups: an intrusion answered between the groups keeps the second group, arrivals merged into a stack stay apart",
+          "[richese_cards][ornithopter]") {
+  GameState s = cleared_board_of(game({kAtreides, Faction::BeneGesserit, kRichese}, true, 7, Rulings::defaults(),
+                                      data::module_bit(data::Module::ChoamRichese)));
+  place(s, kAtreides, kFlat, 5);
+  LocationId next = kNone8;
+  for (int l = 0; l < data::kNumLocations && next == kNone8; ++l) {
+    const auto to = static_cast<LocationId>(l);
+    if (data::crossing_distance(kFlat, to) == 1 && !s.in_storm(to) && !data::territory(data::territory_of(to)).stronghold) next = to;
+  }
+  REQUIRE(next != kNone8);
+  place(s, kAtreides, next, 2);               // a stack already there
+  place(s, Faction::BeneGesserit, next, 1);   // Bene Gesserit fighters: an intrusion (2.02.15)
+  const uint8_t card = from_cache(s, kAtreides, TreacheryKind::Ornithopter);
+  pass_until_ship_or_move(s, kAtreides);
+  if (s.step == 0) act(s, kAtreides, pass());
+  for (int i = 0; i < 6 && !(s.step == 2 && waiting(s, kAtreides)); ++i)  // the Bene Gesserit's own questions after a shipment pass
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+  REQUIRE(s.step == 2);
+  REQUIRE(waiting(s, kAtreides));
+  act(s, kAtreides, orn_move(kFlat, 2, next, 2));
+  REQUIRE(s.shipmove.orn_to == next);
+  CHECK(s.shipmove.orn_arrived[0] == 2);
+  REQUIRE(waiting(s, Faction::BeneGesserit));  // the intrusion question first
+  act(s, Faction::BeneGesserit, pass());
+  REQUIRE(waiting(s, kAtreides));  // the second group's entitlement survived the response
+  CHECK(s.shipmove.current == s.seat_of(kAtreides));
+  CHECK(s.treachery_played.contains(card));
+  CHECK(s.forces_at(kAtreides, next, 0) == 4);
+  CHECK(rejected(s, kAtreides, move(next, 3, kFlat)).code == RejectCode::IllegalChoice);  // 3 > the 2 that were there before
+  act(s, kAtreides, move(next, 2, kFlat));  // the old stack may be the second group
+  CHECK(s.forces_at(kAtreides, next, 0) == 2);
+  CHECK(s.forces_at(kAtreides, kFlat, 0) == 5);
+  CHECK(s.treachery_discard.top() == card);
+  check_custody(s);
+}
+
+TEST_CASE("Ornithopter one group: the storm still stops it", "[richese_cards][ornithopter]") {
+  uint8_t card = kNone8;
+  GameState s = orn_board(&card);
+  LocationId stormy = kNone8;  // a place within three territories under the storm (sector 17)
+  for (int l = 0; l < data::kNumLocations && stormy == kNone8; ++l) {
+    const auto to = static_cast<LocationId>(l);
+    if (data::crossing_distance(kFlat, to) <= 3 && s.in_storm(to)) stormy = to;
+  }
+  if (stormy == kNone8) {
+    SUCCEED("no place under the storm within three territories of The Great Flat");
+    return;
+  }
+  CHECK(rejected(s, kAtreides, orn_move(kFlat, 1, stormy, 1)).code == RejectCode::Storm);
+  CHECK(s.of(kAtreides).hand.contains(card));
+}
+
+TEST_CASE("Bots fly the Ornithopter's one group to an empty stronghold beyond their normal range", "[richese_cards][ornithopter][bots]") {
+  for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    uint8_t card = kNone8;
+    GameState s = orn_board(&card);  // five forces on The Great Flat, no ornithopters of their own, every stronghold empty
+    const Action a = bots::make_bot(profile, 3)->choose(bots::make_input(s, s.seat_of(kAtreides)));
+    REQUIRE(a.kind() == ActionKind::Move);
+    const auto& m = a.as<action::Move>();
+    CHECK(m.ornithopter == 1);
+    CHECK(data::crossing_distance(kFlat, m.to) > 1);  // beyond the range without the card
+    CHECK(data::territory(data::territory_of(m.to)).stronghold);
+    CHECK_FALSE(validate(s, s.seat_of(kAtreides), a).has_value());
+    {  // without the card: no such flight
+      GameState t = s;
+      REQUIRE(t.of(kAtreides).hand.remove(card));
+      t.treachery_discard.push(card);
+      const Action b = bots::make_bot(profile, 3)->choose(bots::make_input(t, t.seat_of(kAtreides)));
+      if (b.kind() == ActionKind::Move) {
+        CHECK(b.as<action::Move>().ornithopter == 0);
+        CHECK(data::crossing_distance(kFlat, b.as<action::Move>().to) <= 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("Bots plan the Mirror Weapon against an opponent that may hold a weapon, and hard and brutal keep it against an empty hand",
+          "[richese_cards][mirror][bots]") {
+  for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    for (bool opp_cards : {true, false}) {
+      INFO(opp_cards);
+      std::vector<uint8_t> c;
+      GameState s = opp_cards ? battle_of({{kAtreides, TreacheryKind::MirrorWeapon}, {kHarkonnen, TreacheryKind::Crysknife}}, &c)
+                              : battle_of({{kAtreides, TreacheryKind::MirrorWeapon}}, &c);
+      const Action a = bots::make_bot(profile, 3)->choose(bots::make_input(s, s.seat_of(kAtreides)));
+      REQUIRE(a.kind() == ActionKind::BattlePlan);
+      CHECK_FALSE(validate(s, s.seat_of(kAtreides), a).has_value());
+      const bool mirror = a.as<action::BattlePlan>().weapon == c[0];
+      if (opp_cards) CHECK(mirror);  // (the Crysknife is not in the bot's view: only that the Harkonnen hold a card)
+      else if (profile != bots::Profile::Medium) CHECK_FALSE(mirror);  // nothing to copy: an empty hand holds no weapon
+    }
+  }
+}
