@@ -1430,22 +1430,31 @@ TEST_CASE("Juice of Sapho as the aggressor after the reveal: allowed until resol
   }
 }
 
+namespace {
+// Two battles, the storm order x0, x1, x2: x0-x1 in Arrakeen and, with `same`, x0-x1 in Carthag too (x0 the aggressor of
+// both), else x1-x2 there. Seat order[to] (-1: none) gets the Richese card `kind` from the cache. The Battle phase is
+// entered without confirming a waiting first battle.
+GameState two_battles(bool same, int to, TreacheryKind kind) {
+  const LocationId carthag = *data::find_location("Carthag");
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(),
+                                      data::module_bit(data::Module::ChoamRichese)));
+  const auto order = rules::order_from_first(s);
+  place(s, s.faction_at(order[0]), kArrakeen, 3);
+  place(s, s.faction_at(order[1]), kArrakeen, 3);
+  place(s, s.faction_at(order[1]), carthag, 3);
+  place(s, s.faction_at(same ? order[0] : order[2]), carthag, 3);
+  if (to >= 0) from_cache(s, s.faction_at(order[to]), kind);
+  enter_battle_phase(s, false);
+  return s;
+}
+}  // namespace
+
 TEST_CASE("Juice of Sapho in the Battle phase: a single first battle waits for its aggressor while the card may be out, go first takes over",
           "[richese_cards][juice][battle]") {
   const LocationId carthag = *data::find_location("Carthag");
   // Two battles: x0 and x1 in Arrakeen, x1 and x2 in Carthag (x0, x1, x2 the storm order): x0 is the first aggressor with one battle.
   auto setup = [&](int richese_card) {  // 0: none out of the cache, 1: the Juice to x2, 2: another Richese card to x2
-    GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(),
-                                        data::module_bit(data::Module::ChoamRichese)));
-    const auto order = rules::order_from_first(s);
-    place(s, s.faction_at(order[0]), kArrakeen, 3);
-    place(s, s.faction_at(order[1]), kArrakeen, 3);
-    place(s, s.faction_at(order[1]), carthag, 3);
-    place(s, s.faction_at(order[2]), carthag, 3);
-    if (richese_card == 1) from_cache(s, s.faction_at(order[2]), TreacheryKind::JuiceOfSapho);
-    if (richese_card == 2) from_cache(s, s.faction_at(order[2]), TreacheryKind::MirrorWeapon);
-    enter_battle_phase(s, false);
-    return s;
+    return two_battles(false, richese_card == 0 ? -1 : 2, richese_card == 1 ? TreacheryKind::JuiceOfSapho : TreacheryKind::MirrorWeapon);
   };
   {
     GameState s = setup(0);  // every Richese card in the cache: nobody can hold the Juice, the battle begins
@@ -1797,5 +1806,61 @@ TEST_CASE("Bots plan the Mirror Weapon against an opponent that may hold a weapo
       if (opp_cards) CHECK(mirror);  // (the Crysknife is not in the bot's view: only that the Harkonnen hold a card)
       else if (profile != bots::Profile::Medium) CHECK_FALSE(mirror);  // nothing to copy: an empty hand holds no weapon
     }
+  }
+}
+
+TEST_CASE("Juice of Sapho in the Battle phase after its first battle: no go first, no second wait, the aggressor choice ends with its battle",
+          "[richese_cards][juice][battle]") {
+  const LocationId carthag = *data::find_location("Carthag");
+  auto setup = [&](bool same, int juice_to) { return two_battles(same, juice_to, TreacheryKind::JuiceOfSapho); };
+  auto fight = [&](GameState& s) {
+    no_abilities(s);
+    const Faction a = s.faction_at(s.battle.aggressor), d = s.faction_at(s.battle.defender);
+    act(s, a, plan(L(a, 0), 3));
+    act(s, d, plan(L(d, 1), 0));
+    decline_traitors(s);
+    keep_all(s);
+    let_semuta_pass(s);
+  };
+  SECTION("the second aggressor's single battle begins at once, and go first is refused") {
+    GameState s = setup(false, 2);
+    const auto order = rules::order_from_first(s);
+    REQUIRE(s.battle.territory == kNone8);  // the first battle waits for its confirmation
+    act(s, s.faction_at(order[0]), choose(data::territory_of(kArrakeen), s.faction_at(order[1])));
+    fight(s);
+    REQUIRE(s.phase == Phase::Battle);
+    CHECK(s.battle.fought == 2);  // battles begun this phase: kept across the first one's end
+    CHECK(s.battle.territory == data::territory_of(carthag));  // no wait: the phase's first battle is over
+    CHECK(s.battle.aggressor == order[1]);
+    const Faction j = s.faction_at(order[2]);
+    CHECK(rejected(s, j, play(s.of(j).hand.ids[0], rules::kJuiceFirst)).code == RejectCode::WrongPhase);
+  }
+  SECTION("the defender's aggressor choice counts for its battle only") {
+    GameState s = setup(true, 1);
+    const auto order = rules::order_from_first(s);
+    REQUIRE(s.step == 0);
+    REQUIRE(s.waiting == rules::bit(order[0]));  // two battles to choose from
+    act(s, s.faction_at(order[0]), choose(data::territory_of(kArrakeen), s.faction_at(order[1])));
+    const Faction d = s.faction_at(order[1]);
+    no_abilities(s);
+    act(s, d, play(s.of(d).hand.ids[0], rules::kJuiceAggressor));
+    let_semuta_pass(s);
+    CHECK(rules::juice_tie_side(s) == 1);
+    fight(s);
+    REQUIRE(s.phase == Phase::Battle);
+    REQUIRE(s.battle.territory == data::territory_of(carthag));
+    CHECK(rules::juice_tie_side(s) == 0);  // not in the next battle
+  }
+  SECTION("the aggressor choosing its battle may go last: the next seat takes its turn") {
+    GameState s = setup(true, 0);
+    const auto order = rules::order_from_first(s);
+    REQUIRE(s.waiting == rules::bit(order[0]));
+    const Faction j = s.faction_at(order[0]);
+    act(s, j, play(s.of(j).hand.ids[0], rules::kJuiceLast));
+    let_semuta_pass(s);
+    CHECK(rules::order_from_first(s).back() == order[0]);
+    CHECK(s.battle.aggressor != order[0]);  // order[1] fights x0 in both territories as the aggressor now
+    CHECK(s.battle.aggressor == order[1]);
+    check_custody(s);
   }
 }

@@ -114,17 +114,23 @@ TEST_CASE("Stronghold cards: Arrakeen, the bank pays 2 of its holder's battle sp
 
 TEST_CASE("Stronghold cards: Carthag, its holder's defense also counts as a Snooper unless it plays a poison weapon",
           "[stronghold_cards][battle]") {
-  for (int variant : {0, 1, 2}) {  // 0: held, a Shield; 1: not held; 2: held, but a poison weapon of its own
+  // 0: held, a Shield; 1: not held; 2: held, but a poison weapon of its own; 3: held, a Mirror Weapon (no poison weapon played,
+  // though it copies the Chaumas)
+  for (int variant : {0, 1, 2, 3}) {
     INFO(variant);
-    GameState s = battle_in(kCarthagCard, variant == 1 ? static_cast<Faction>(kNoFaction) : kAtreides);
+    const bool mirror = variant == 3;
+    GameState s = battle_in(kCarthagCard, variant == 1 ? static_cast<Faction>(kNoFaction) : kAtreides, false, Rulings::defaults(), mirror);
     const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
     const uint8_t poison = give(s, kHarkonnen, TreacheryKind::Chaumas);
-    const uint8_t own = variant == 2 ? give(s, kAtreides, TreacheryKind::GomJabbar) : kNone8;
+    const uint8_t own = variant == 2 ? give(s, kAtreides, TreacheryKind::GomJabbar)
+                        : mirror     ? from_cache(s, kAtreides, TreacheryKind::MirrorWeapon)
+                                     : kNone8;
     to_plans(s);
     act(s, kAtreides, plan(L(kAtreides, 0), 1, own, shield));
     act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, poison));
     decline_traitors(s);
-    CHECK(dead(s, L(kAtreides, 0)) == (variant != 0));
+    CHECK(dead(s, L(kAtreides, 0)) == (variant == 1 || variant == 2));
+    if (mirror) CHECK(dead(s, L(kHarkonnen, 0)));  // the copy of the Chaumas kills
     check_custody(s);
   }
 }

@@ -124,8 +124,8 @@ void ask_stone_burner(Ctx& c, Seat owner);
 void stronghold_cards_mentat_pause_ends(GameState& s);
 // Asked by battle.cpp for the battle being fought (0 / false / -1 outside the card's stronghold or without the module):
 int stronghold_battle_discount(const GameState& s, Faction f);  // Arrakeen: the spice the bank pays of f's dialled spice
-// Carthag: f's defense also counts as a Snooper (its acting plan: no poison weapon, a defense).
-bool defense_counts_as_snooper(const GameState& s, Faction f, const BattlePlanState& acting);
+// Carthag: f's defense also counts as a Snooper (the plan it played: no poison weapon, a defense).
+bool defense_counts_as_snooper(const GameState& s, Faction f, const BattlePlanState& played);
 int stronghold_tie_side(const GameState& s);  // Habbanya Sietch: the side that wins a tie, or -1
 // After the resolution (winner: the side, -1 none; loser_dial2: the loser's dial value in half units):
 // Tuek's Sietch pays 2 per worthless card its holder played, Sietch Tabr the winning holder the loser's dial.

@@ -31,7 +31,8 @@
 //        aggressor choosing its first battle: while juice_may_go_first says
 //        the card may be out, battle.cpp asks the first aggressor to confirm
 //        even a single battle, so that the moment exists for everyone);
-//        go_last while the player has not yet been the aggressor.
+//        go_last while the player has not yet been the aggressor (the seat
+//        choosing its battle included: the next seat takes its turn).
 //      - elsewhere: refused (the Mentat Pause checks victory as it begins,
 //        before anyone could play the card: named partial in the docs).
 #include "core/cards/card_rules.h"
@@ -104,7 +105,9 @@ std::optional<Rejection> check_order(const GameState& s, Seat seat, bool first) 
       }
       size_t at = 0;
       while (at < order.size() && order[at] != seat) ++at;
-      if (at <= s.battle.aggressor_index)
+      // The seat choosing its battle now may still go last (its turn has not begun, as in Shipment and Movement).
+      const bool choosing = s.step == 0 && s.battle.territory == kNone8 && s.battle.aggressor == seat && has_bit(s.waiting, seat);
+      if (at < s.battle.aggressor_index || (at == s.battle.aggressor_index && !choosing))
         return reject(RejectCode::IllegalChoice, "you have been the aggressor this phase already: Juice of Sapho goes last before your turn");
       return std::nullopt;
     }
@@ -146,7 +149,8 @@ void apply(Ctx& c, Seat seat, const action::PlayCard& a) {
       if (s.shipmove.current != kNoSeat && (a.value == kJuiceFirst || s.shipmove.current == seat)) ship::advance(c);
       return;
     case Phase::Battle:
-      if (a.value == kJuiceFirst) battle_order_changed(c);
+      if (a.value == kJuiceFirst) battle_order_changed(c, true);
+      else if (s.step == 0 && s.battle.territory == kNone8 && s.battle.aggressor == seat) battle_order_changed(c, false);
       return;
     default: return;
   }

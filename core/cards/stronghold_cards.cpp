@@ -14,12 +14,14 @@
 // holder fights it (battle.cpp asks):
 //  * Arrakeen (stronghold_battle_discount): of the spice its holder pays for
 //    its forces in the battle (1.13.04, advanced), 2 is paid by the bank: the
-//    plan may back its dial with up to 2 more than the holder's spice, the
-//    bank's part still counts as paid (the advanced CHOAM's half of it too,
-//    as DuneBot reads it).
-//  * Carthag (defense_counts_as_snooper): when its holder's plan has no poison
-//    weapon (the acting weapon: a Mirror Weapon copying one counts) and has a
-//    defense, that defense also counts as a Snooper (it stops poison).
+//    plan may back its dial with up to 2 more than the holder's spice; the
+//    bank pays first, then the ally's part (CHOAM's alliance support) and the
+//    holder the rest; the bank's part still counts as paid (the advanced
+//    CHOAM's half of it too, as DuneBot reads it).
+//  * Carthag (defense_counts_as_snooper): when its holder plays no poison
+//    weapon (the card played: a Mirror Weapon is none, even copying one, as
+//    treachery.online reads "HasPoison") and plays a defense, that defense
+//    also counts as a Snooper (it stops poison).
 //  * Habbanya Sietch (stronghold_tie_side): its holder wins a tie, despite
 //    the storm order; against the Juice of Sapho, ruling habbanya_juice
 //    (battle.cpp tie_side).
@@ -86,12 +88,12 @@ int stronghold_battle_discount(const GameState& s, Faction f) {
   return side >= 0 && side_faction(s, side) == f ? 2 : 0;
 }
 
-bool defense_counts_as_snooper(const GameState& s, Faction f, const BattlePlanState& acting) {
+bool defense_counts_as_snooper(const GameState& s, Faction f, const BattlePlanState& played) {
   const int side = holder_side(s, kCarthagCard);
   if (side < 0 || side_faction(s, side) != f) return false;
-  if (is_category(acting.weapon, data::TreacheryCategory::WeaponPoison)) return false;
-  return is_category(acting.defense, data::TreacheryCategory::DefenseProjectile) ||
-         is_category(acting.defense, data::TreacheryCategory::DefensePoison);
+  if (is_category(played.weapon, data::TreacheryCategory::WeaponPoison)) return false;
+  return is_category(played.defense, data::TreacheryCategory::DefenseProjectile) ||
+         is_category(played.defense, data::TreacheryCategory::DefensePoison);
 }
 
 int stronghold_tie_side(const GameState& s) { return holder_side(s, kHabbanyaCard); }

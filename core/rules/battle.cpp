@@ -551,24 +551,25 @@ void winner_cards(Ctx& c, int w) {
 // The ally's part (BattlePlan.ally_pays, CHOAM's alliance ability) is paid
 // from the ally's spice, within what it still allows, and is not shared.
 int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p, bool share = true) {
+  // The Arrakeen stronghold card: the bank pays 2 of it first (core/cards/stronghold_cards.cpp); it counts as paid.
+  const int by_bank = std::min<int>(p.spice, stronghold_battle_discount(s, f));
+  const int ally_part = std::min<int>(p.ally_pays, p.spice - by_bank);  // the ally's part of the rest
   int from_ally = 0;
-  if (p.ally_pays > 0) {
+  if (ally_part > 0) {
     const uint8_t ally = ally_in_game(s, f);
-    from_ally = std::min<int>(p.ally_pays, ally_battle_support(s, f));
+    from_ally = std::min<int>(ally_part, ally_battle_support(s, f));
     if (from_ally > 0) {
       transfer_spice(s, shield(static_cast<Faction>(ally)), bank(), from_ally);
       if (const auto h = faction_rules(static_cast<Faction>(ally)).ally_battle_paid) h(s, from_ally);
     }
   }
-  // The Arrakeen stronghold card: the bank pays 2 of it (core/cards/stronghold_cards.cpp); it counts as paid.
-  const int by_bank = std::min<int>(std::max(0, p.spice - p.ally_pays), stronghold_battle_discount(s, f));
-  const int paid = std::min<int>(p.spice - p.ally_pays - by_bank, s.of(f).spice);
+  const int paid = std::min<int>(std::max(0, p.spice - by_bank - p.ally_pays), s.of(f).spice);
   if (paid > 0) transfer_spice(s, shield(f), bank(), paid);
   if (paid + by_bank > 0 && share)
     for (int fi = 0; fi < kNumFactions; ++fi)
       if (const auto h = faction_rules(static_cast<Faction>(fi)).battle_spice_paid; h && s.has(static_cast<Faction>(fi)))
-        h(s, f, std::max(0, paid) + by_bank);
-  return std::max(0, paid) + from_ally + by_bank;
+        h(s, f, paid + by_bank);
+  return paid + from_ally + by_bank;
 }
 
 bool has_kind(const BattlePlanState& p, TreacheryKind k) {
@@ -616,6 +617,7 @@ void end_battle(Ctx& c) {
   auto& b = c.s.battle;
   const uint8_t index = b.aggressor_index;
   const uint8_t fought_in = b.territory;
+  const uint8_t fought = b.fought;  // battles begun this phase: kept until the phase ends
   // Anything still on the wheels (a plan's card missing) is discarded.
   while (!b.wheels.empty()) {
     const uint8_t card = b.wheels.pop();
@@ -624,6 +626,7 @@ void end_battle(Ctx& c) {
   clear_battle_scratch(c.s);
   b.aggressor_index = index;
   b.finish_in = fought_in;  // ruling aggressor_order
+  b.fought = fought;
   c.s.step = kChoose;
   c.s.waiting = 0;
   next_battle(c);
@@ -757,7 +760,7 @@ void resolve(Ctx& c) {
   }
 
   // 1.07.06.02 weapons.
-  const bool snooper[2] = {defense_counts_as_snooper(s, fa[0], acting[0]), defense_counts_as_snooper(s, fa[1], acting[1])};  // Carthag
+  const bool snooper[2] = {defense_counts_as_snooper(s, fa[0], p[0]), defense_counts_as_snooper(s, fa[1], p[1])};  // Carthag: the cards played
   const bool killed[2] = {weapon_kills(s, acting[1], acting[0], snooper[0]), weapon_kills(s, acting[0], acting[1], snooper[1])};
   // 1.07.06 totals in half units (1.13.04.03).
   int total[2], dials2[2];
@@ -1192,8 +1195,12 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 }  // namespace
 
-void battle_order_changed(Ctx& c) {
-  c.s.battle.aggressor_index = 0;  // no battle has begun: the seats before the old index had none
+void battle_order_changed(Ctx& c, bool from_start) {
+  // go_first: no battle has begun, the seats before the old index had none; go_last by the seat choosing its battle:
+  // the seats before it keep their places, the next one takes its turn.
+  if (from_start) c.s.battle.aggressor_index = 0;
+  c.s.step = kChoose;
+  c.s.waiting = 0;
   next_battle(c);
 }
 

@@ -315,8 +315,10 @@ Seat juice_seat(const GameState& s, uint8_t mode);
 // battle, so that the moment exists (core/cards/juice_of_sapho.cpp).
 bool juice_may_go_first(const GameState& s);
 int juice_tie_side(const GameState& s);
-// The turn order of the Battle phase changed before its first battle (defined in battle.cpp):
-// the aggressors are taken again from the first.
-void battle_order_changed(Ctx& c);
+// The turn order of the Battle phase changed (defined in battle.cpp): with
+// `from_start` (go_first, before the phase's first battle) the aggressors are
+// taken again from the first; without (go_last by the seat choosing its
+// battle) from the same place in the new order.
+void battle_order_changed(Ctx& c, bool from_start);
 
 }  // namespace mentat::rules
