@@ -745,3 +745,28 @@ TEST_CASE("Richese second review regressions: the Black Market card promised onl
     CHECK_FALSE(rules::may_hold_karama(s, Faction::Atreides));  // the cache is never sold without the Richese
   }
 }
+
+TEST_CASE("Richese silent auction: the ally's sealed bid freezes the Richese spice it may back, whatever its amount (no leak)",
+          "[richese][bidding][views][privacy]") {
+  for (int amount : {0, 3, 9}) {
+    INFO(amount);
+    GameState s = at_bidding({Faction::Atreides, Faction::Guild, kRichese}, true);
+    ally(s, kRichese, Faction::Guild);
+    if (validate(s, s.seat_of(kRichese), action::RicheseCacheTiming{.first = true})) act(s, kRichese, pass());  // no Black Market
+    act(s, kRichese, action::RicheseCacheTiming{.first = true});
+    const uint8_t card = cache_card(s, data::TreacheryKind::Ornithopter);
+    act(s, kRichese, lot(card, 3));
+    REQUIRE(s.step == kAuction);
+    set_spice(s, kRichese, 10);
+    set_spice(s, Faction::Guild, 2);
+    const uint8_t karama = give_another(s, kRichese, data::TreacheryKind::Karama);
+    const auto buy = action::RicheseBuy{.karama = karama, .card = cache_card(s, data::TreacheryKind::Distrans)};
+    CHECK_FALSE(validate(s, s.seat_of(kRichese), buy).has_value());  // before the ally's bid: allowed
+    act(s, Faction::Guild, amount == 0 ? Action(pass()) : Action(bid(amount)));
+    // Refused whatever the Guild bid (0, within its own spice, or needing the Richese spice): nothing tells the amount.
+    const auto why = validate(s, s.seat_of(kRichese), buy);
+    REQUIRE(why.has_value());
+    CHECK_THAT(why->reason, Catch::Contains("sealed bid"));
+    check_projections(s);
+  }
+}

@@ -246,6 +246,9 @@ struct FactionRules {
     // The spice `seat` has bid on this faction's lot and would owe beyond
     // the phase's high bid (a sealed silent bid), 0: none.
     int (*pledged)(const GameState& s, Seat seat) = nullptr;
+    // True while `seat` has a sealed bid in on this faction's lot (a public
+    // fact: that it is in, not how much).
+    bool (*sealed)(const GameState& s, Seat seat) = nullptr;
   } bidding_step;
 
   // ---- 1.05 revival (revival.cpp) ----

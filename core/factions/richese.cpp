@@ -157,6 +157,11 @@ int pledged(const GameState& s, Seat seat) {
   return s.step == kAuction && b.lot != LotKind::None && b.auction == AuctionKind::Silent && has_bit(b.turns, seat) ? b.silent_bid[seat] : 0;
 }
 
+bool sealed(const GameState& s, Seat seat) {
+  const auto& b = rb(s);
+  return s.step == kAuction && b.lot != LotKind::None && b.auction == AuctionKind::Silent && has_bit(b.turns, seat);
+}
+
 uint8_t lot_card(const GameState& s) {
   return (s.step == kAuction || s.step == kUnsold) && rb(s).lot != LotKind::None ? rb(s).lot_card : kNone8;
 }
@@ -751,7 +756,7 @@ constexpr AbilityInfo kAbilities[] = {
 constexpr FactionRules make() {
   FactionRules r;
   r.abilities = kAbilities;
-  r.bidding_step = {begins, lots, first_lot, row_done, step_validate, step_apply, step_decisions, step_legal, lot_card, promised, pledged};
+  r.bidding_step = {begins, lots, first_lot, row_done, step_validate, step_apply, step_decisions, step_legal, lot_card, promised, pledged, sealed};
   r.anytime = {owns, anytime_validate, anytime_apply, anytime_decisions, anytime_legal};
   r.mentat_pause_step = {pause_begins, nullptr, nullptr, nullptr, nullptr, ""};
   r.force_token = {no_field::check_ship, no_field::ship,         Ability::RicheseNoField, no_field::destroyed,

@@ -575,6 +575,11 @@ std::optional<std::string> spending_breaks_bid(const GameState& s, Faction f, in
     int pledge = s.bidding.high_bidder == x && !s.bidding.karama_bid ? s.bidding.high_bid : 0;
     if (st && st->pledged) pledge = std::max(pledge, st->pledged(s, x));
     const uint8_t backer = supporting_ally(s, xf);
+    // An ally's sealed bid (a silent lot): its amount is hidden from f, so f's spice stays as long as it is in,
+    // whatever the amount (a refusal that depended on it would tell f the bid).
+    const bool backs = !s.rulings.is(RulingId::AllyBidSupport, kAllyBidPermission) || s.of(f).permit_bids > 0;
+    if (xf != f && backer == static_cast<uint8_t>(f) && backs && st && st->sealed && st->sealed(s, x))
+      return std::string("your ally's sealed bid is in: your spice may back it until the lot is sold (1.10.02.05)");
     if (pledge == 0 || (xf != f && backer != static_cast<uint8_t>(f))) continue;  // f's spice does not pay x's bid
     // What x may pay with f's spice `amount` lower.
     const int own = s.of(xf).spice - (xf == f ? amount : 0);
