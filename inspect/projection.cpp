@@ -49,7 +49,11 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
   // The shuffled rest below a Nullentropy Box (core/state.h): its order, and
   // which cards it holds (swapped with the deck's: the card the searcher took
   // is one of them or in its hand). Before the hands are swapped with the deck.
-  if (const int hidden = t.treachery_discard_hidden; hidden > 0) {
+  // The searcher of an open Nullentropy Box search sees the whole pile, that rest included.
+  bool searching = false;
+  for (int i = 0; i < s.window_depth; ++i)
+    searching |= seat && s.windows[i].kind == WindowKind::DiscardSearch && s.windows[i].owner == viewer.seat;
+  if (const int hidden = t.treachery_discard_hidden; hidden > 0 && !searching) {
     std::reverse(t.treachery_discard.ids, t.treachery_discard.ids + hidden);
     for (int i = 0; i < hidden && i < t.treachery_deck.n; i += 2) std::swap(t.treachery_discard.ids[i], t.treachery_deck.ids[i]);
   }

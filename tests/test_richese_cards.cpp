@@ -1864,3 +1864,28 @@ TEST_CASE("Juice of Sapho in the Battle phase after its first battle: no go firs
     check_custody(s);
   }
 }
+
+TEST_CASE("Nullentropy Box searched again (the Semuta Drug took it back): the new searcher sees the hidden rest, nobody else does",
+          "[richese_cards][box][projection]") {
+  GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
+  const uint8_t box = from_cache(s, kAtreides, TreacheryKind::NullentropyBox);
+  const auto pile = to_discard(s, 4);
+  set_spice(s, kAtreides, 5);
+  set_spice(s, kHarkonnen, 5);
+  act(s, kAtreides, play(box));
+  act(s, kAtreides, respond(true, pile[0]));
+  let_semuta_pass(s);
+  REQUIRE(s.treachery_discard_hidden > 0);
+  REQUIRE(s.treachery_discard.top() == box);
+  // The Harkonnen get the Box (as a Semuta Drug would take it) and search: the hidden rest is among their options.
+  REQUIRE(s.treachery_discard.remove(box));
+  s.of(kHarkonnen).hand.push(box);
+  const uint8_t hidden_card = s.treachery_discard.ids[0];
+  act(s, kHarkonnen, play(box));
+  REQUIRE(s.window_depth > 0);
+  const auto options = respond_options(s, kHarkonnen);
+  CHECK(std::find(options.begin(), options.end(), hidden_card) != options.end());
+  CHECK(respond_options(s, kAtreides).empty());
+  check_projections(s);  // the searcher's view may show the rest; the others' may not
+  check_custody(s);
+}
