@@ -181,12 +181,23 @@ TEST_CASE("Distrans: other than during a bid (ruling distrans_span)", "[richese_
 
 // ---- Nullentropy Box ---------------------------------------------------------------------
 
+namespace {
+// The Atreides hold the Nullentropy Box and 5 spice; four cards on the discard pile (*pile).
+GameState box_game(uint8_t* box, std::vector<uint8_t>* pile) {
+  GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
+  *box = from_cache(s, kAtreides, TreacheryKind::NullentropyBox);
+  const auto p = to_discard(s, 4);
+  pile->assign(p.begin(), p.end());
+  set_spice(s, kAtreides, 5);
+  return s;
+}
+}  // namespace
+
 TEST_CASE("Nullentropy Box: one fee to the bank, a private search that pauses the game, the card taken, one shuffle, the Box on top",
           "[richese_cards][box]") {
-  GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
-  const uint8_t box = from_cache(s, kAtreides, TreacheryKind::NullentropyBox);
-  const auto pile = to_discard(s, 4);
-  set_spice(s, kAtreides, 5);
+  uint8_t box = kNone8;
+  std::vector<uint8_t> pile;
+  GameState s = box_game(&box, &pile);
   const int64_t bank = s.bank;
   const int emperor_free = s.of(kHarkonnen).spice;
   act(s, kAtreides, play(box));
@@ -1867,10 +1878,9 @@ TEST_CASE("Juice of Sapho in the Battle phase after its first battle: no go firs
 
 TEST_CASE("Nullentropy Box searched again (the Semuta Drug took it back): the new searcher sees the hidden rest, nobody else does",
           "[richese_cards][box][projection]") {
-  GameState s = cards_game({kAtreides, kRichese, kHarkonnen});
-  const uint8_t box = from_cache(s, kAtreides, TreacheryKind::NullentropyBox);
-  const auto pile = to_discard(s, 4);
-  set_spice(s, kAtreides, 5);
+  uint8_t box = kNone8;
+  std::vector<uint8_t> pile;
+  GameState s = box_game(&box, &pile);
   set_spice(s, kHarkonnen, 5);
   act(s, kAtreides, play(box));
   act(s, kAtreides, respond(true, pile[0]));
