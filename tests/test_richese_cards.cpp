@@ -411,12 +411,25 @@ TEST_CASE("Nullentropy Box in a stored room: the search survives a new process, 
 
 namespace {
 // Atreides and Harkonnen in Arrakeen, the battle plans next.
-GameState battle_of(std::initializer_list<std::pair<Faction, TreacheryKind>> cards, std::vector<uint8_t>* ids) {
+// The Atreides and the Harkonnen, 5 forces each in Arrakeen, empty hands (the Richese in the game), before the Battle phase.
+GameState arrakeen_board() {
   GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(),
                                       data::module_bit(data::Module::ChoamRichese)));
   for (Faction f : {kAtreides, kHarkonnen}) empty_hand(s, f);
   place(s, kAtreides, kArrakeen, 5);
   place(s, kHarkonnen, kArrakeen, 5);
+  return s;
+}
+// Enters the Battle phase of arrakeen_board(): the Atreides ask the Harkonnen's weapon with Prescience (2.01.08).
+void battle_asking_weapon(GameState& s) {
+  enter_battle_phase(s);
+  REQUIRE(s.step == rules::ability::kPrescience);
+  action::Prescience ask;
+  ask.element = rules::ability::kWeapon;
+  act(s, kAtreides, ask);
+}
+GameState battle_of(std::initializer_list<std::pair<Faction, TreacheryKind>> cards, std::vector<uint8_t>* ids) {
+  GameState s = arrakeen_board();
   for (const auto& [f, k] : cards)
     ids->push_back(k == TreacheryKind::MirrorWeapon || k == TreacheryKind::PortableSnooper ? from_cache(s, f, k) : give_another(s, f, k));
   enter_battle_phase(s);
@@ -849,18 +862,10 @@ TEST_CASE("Distrans never gives a card of a submitted battle plan", "[richese_ca
 TEST_CASE("Prescience may be answered with a Richese weapon, and the revealed plan names it in every view",
           "[richese_cards][mirror][battle][prescience]") {
   namespace ab = rules::ability;
-  GameState s = cleared_board_of(game({kAtreides, kHarkonnen, kRichese}, false, 7, Rulings::defaults(),
-                                      data::module_bit(data::Module::ChoamRichese)));
-  for (Faction f : {kAtreides, kHarkonnen}) empty_hand(s, f);
-  place(s, kAtreides, kArrakeen, 5);
-  place(s, kHarkonnen, kArrakeen, 5);
+  GameState s = arrakeen_board();
   const uint8_t mirror = from_cache(s, kHarkonnen, TreacheryKind::MirrorWeapon);
   const uint8_t knife = give_another(s, kAtreides, TreacheryKind::Crysknife);
-  enter_battle_phase(s);
-  REQUIRE(s.step == ab::kPrescience);
-  action::Prescience ask;
-  ask.element = ab::kWeapon;
-  act(s, kAtreides, ask);
+  battle_asking_weapon(s);
   REQUIRE(s.step == ab::kPrescienceAnswer);
   bool offered = false;
   for (const auto& a : legal_actions(s, s.seat_of(kHarkonnen)))
@@ -1897,5 +1902,26 @@ TEST_CASE("Nullentropy Box searched again (the Semuta Drug took it back): the ne
   CHECK(std::find(options.begin(), options.end(), hidden_card) != options.end());
   CHECK(respond_options(s, kAtreides).empty());
   check_projections(s);  // the searcher's view may show the rest; the others' may not
+  check_custody(s);
+}
+
+TEST_CASE("Residual Poison after a Prescience answer: a plan left without a leader keeps no binding to the answered card",
+          "[richese_cards][residual][prescience][battle]") {
+  namespace ab = rules::ability;
+  GameState s = arrakeen_board();
+  for (int i = 1; i < 5; ++i) s.leaders[L(kHarkonnen, i)].zone = LeaderZone::Tanks;  // one Harkonnen leader left
+  const uint8_t knife = give_another(s, kHarkonnen, TreacheryKind::Crysknife);
+  const uint8_t poison = from_cache(s, kAtreides, TreacheryKind::ResidualPoison);
+  battle_asking_weapon(s);
+  action::PrescienceAnswer answer;
+  answer.value = knife;
+  act(s, kHarkonnen, answer);
+  CHECK(rejected(s, kHarkonnen, plan(L(kHarkonnen, 0), 1)).code == RejectCode::IllegalChoice);  // bound to the Crysknife
+  act(s, kAtreides, play(poison));
+  let_semuta_pass(s);
+  CHECK(s.leaders[L(kHarkonnen, 0)].zone == LeaderZone::Tanks);
+  // No leader, no Cheap Hero: no card may be played (1.07.04.06), so the answer binds nothing; a plan exists.
+  CHECK_FALSE(legal_actions(s, s.seat_of(kHarkonnen)).empty());
+  act(s, kHarkonnen, plan(kNone8, 2));
   check_custody(s);
 }

@@ -302,6 +302,16 @@ PlanBinding battle_plan_binding(const GameState& s, Seat seat) {
   PlanBinding k;
   for (int fi = 0; fi < kNumFactions; ++fi)  // 2.01.08 (hook plan_binding)
     if (const auto h = faction_rules(static_cast<Faction>(fi)).plan_binding; h && s.has(static_cast<Faction>(fi))) h(s, seat, k);
+  // A binding the plan can no longer keep lapses: the answered leader is gone (a Residual Poison after the answer), or no
+  // leader and no Cheap Hero is left, so no card may be played (1.07.04.06).
+  if ((k.lead || k.weapon || k.defense) && s.battle.territory < data::kNumTerritories) {
+    const Faction me = s.faction_at(seat);
+    const auto leaders = battle_available_leaders(s, me, s.battle.territory);
+    const auto heroes = battle_cheap_heroes(s, me);
+    if (k.lead && k.leader != kNone8 && std::find(leaders.begin(), leaders.end(), k.leader) == leaders.end()) k.lead = false;
+    if (k.lead && k.hero != kNone8 && std::find(heroes.begin(), heroes.end(), k.hero) == heroes.end()) k.lead = false;
+    if (leaders.empty() && heroes.empty()) k.weapon = k.defense = false;
+  }
   return k;
 }
 PlanCommand battle_plan_command(const GameState& s, Seat seat) {
