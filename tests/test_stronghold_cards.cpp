@@ -45,6 +45,12 @@ void to_plans(GameState& s) {
   REQUIRE(s.phase == Phase::Battle);
   REQUIRE(s.battle.territory < data::kNumTerritories);
 }
+// Both plans in (the Atreides' first), no traitor called.
+void fight(GameState& s, const action::BattlePlan& atreides, const action::BattlePlan& harkonnen) {
+  act(s, kAtreides, atreides);
+  act(s, kHarkonnen, harkonnen);
+  decline_traitors(s);
+}
 bool dead(const GameState& s, LeaderId l) { return s.leaders[l].zone == LeaderZone::Tanks || s.leaders[l].zone == LeaderZone::TanksFaceDown; }
 int strength(Faction f, int i) { return data::leader(L(f, i)).strength; }
 
@@ -126,9 +132,7 @@ TEST_CASE("Stronghold cards: Carthag, its holder's defense also counts as a Snoo
                         : mirror     ? from_cache(s, kAtreides, TreacheryKind::MirrorWeapon)
                                      : kNone8;
     to_plans(s);
-    act(s, kAtreides, plan(L(kAtreides, 0), 1, own, shield));
-    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1, poison));
-    decline_traitors(s);
+    fight(s, plan(L(kAtreides, 0), 1, own, shield), plan(L(kHarkonnen, 0), 1, poison));
     CHECK(dead(s, L(kAtreides, 0)) == (variant == 1 || variant == 2));
     if (mirror) CHECK(dead(s, L(kHarkonnen, 0)));  // the copy of the Chaumas kills
     check_custody(s);
@@ -140,20 +144,18 @@ TEST_CASE("Stronghold cards: Habbanya Sietch, its holder wins a tie there, again
   // Equal totals: the Atreides' leader 0 and dial a, the Harkonnen's leader 0 and dial d.
   const int sa = strength(kAtreides, 0), sd = strength(kHarkonnen, 0);
   const int dial_a = std::max(0, sd - sa), dial_d = dial_a + sa - sd;
-  auto fight = [&](GameState& s) {
-    act(s, kAtreides, plan(L(kAtreides, 0), dial_a));
-    act(s, kHarkonnen, plan(L(kHarkonnen, 0), dial_d));
-    decline_traitors(s);
+  auto tie = [&](GameState& s) {
+    fight(s, plan(L(kAtreides, 0), dial_a), plan(L(kHarkonnen, 0), dial_d));
   };
   const LocationId h = loc("Habbanya Sietch");
   {  // without a holder the aggressor wins the tie; the defender holding the card wins it
     GameState s = battle_in(kHabbanyaCard, static_cast<Faction>(kNoFaction));
     to_plans(s);
-    fight(s);
+    tie(s);
     CHECK(s.forces_in_location(kHarkonnen, h) == 0);
     GameState t = battle_in(kHabbanyaCard, kHarkonnen);
     to_plans(t);
-    fight(t);
+    tie(t);
     CHECK(t.forces_in_location(kAtreides, h) == 0);
     CHECK(t.forces_in_location(kHarkonnen, h) > 0);
   }
@@ -166,7 +168,7 @@ TEST_CASE("Stronghold cards: Habbanya Sietch, its holder wins a tie there, again
     const uint8_t juice = from_cache(s, kHarkonnen, TreacheryKind::JuiceOfSapho);
     act(s, kHarkonnen, play(juice, rules::kJuiceAggressor));
     let_semuta_pass(s);
-    fight(s);
+    tie(s);
     const Faction loser = defender_juice ? kAtreides : kHarkonnen;
     CHECK(s.forces_in_location(loser, h) == 0);
     check_custody(s);
@@ -179,9 +181,7 @@ TEST_CASE("Stronghold cards: Sietch Tabr, its holder winning there collects the 
     GameState s = battle_in(kTabrCard, held ? kAtreides : static_cast<Faction>(kNoFaction));
     to_plans(s);
     const int spice = s.of(kAtreides).spice;
-    act(s, kAtreides, plan(L(kAtreides, 0), 5));
-    act(s, kHarkonnen, plan(L(kHarkonnen, 1), 3));
-    decline_traitors(s);
+    fight(s, plan(L(kAtreides, 0), 5), plan(L(kHarkonnen, 1), 3));
     REQUIRE(s.forces_in_location(kHarkonnen, loc("Sietch Tabr")) == 0);  // the Atreides won
     CHECK(s.of(kAtreides).spice == spice + (held ? 3 : 0));
     check_custody(s);
@@ -197,9 +197,7 @@ TEST_CASE("Stronghold cards: Tuek's Sietch, 2 spice for each worthless card its 
     const uint8_t w2 = give(s, kAtreides, TreacheryKind::JubbaCloak);
     to_plans(s);
     const int spice = s.of(kAtreides).spice;
-    act(s, kAtreides, plan(L(kAtreides, 0), 0, w1, w2));
-    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 5));
-    decline_traitors(s);
+    fight(s, plan(L(kAtreides, 0), 0, w1, w2), plan(L(kHarkonnen, 0), 5));
     REQUIRE(s.forces_in_location(kAtreides, loc("Tuek's Sietch")) == 0);  // the Atreides lost
     CHECK(s.of(kAtreides).spice == spice + (held ? 4 : 0));
     check_custody(s);
