@@ -328,6 +328,10 @@ class Brain {
   }
   std::vector<uint8_t> opponent_leaders(Faction opp) const;
   double territory_value(TerritoryId t) const;
+  // The strength a's leader adds when it survives: its own plus the leader
+  // skill bonuses this seat's view shows (core/cards/leader_skills.cpp).
+  double leader_strength(const action::BattlePlan& a) const;
+  size_t assign_skill();
   double plan_value_simple(const action::BattlePlan& a) const;
   double plan_value_expected(const action::BattlePlan& a) const;
   double plan_value_known(const action::BattlePlan& a, const PlanInfo& o) const;
@@ -343,6 +347,7 @@ class Brain {
 // action that is not a card play.
 size_t Brain::decide() {
   if (has_kind(ActionKind::SelectTraitor)) return select_traitor();
+  if (has_kind(ActionKind::AssignSkill)) return assign_skill();
   if (has_kind(ActionKind::Predict)) return predict();
   if (has_kind(ActionKind::PlaceForces)) return place_forces();
   if (has_kind(ActionKind::ChoamInflation)) return choam_inflation();
@@ -680,6 +685,51 @@ size_t Brain::select_traitor() {
     if (hard() && !k_.has(L.faction)) v -= 20;
     return v;
   }));
+}
+
+// Leader Skills: the skill worth most to this seat under its strongest leader
+// (the leader it fights with most and loses least often). Skills whose bands
+// are not implemented (docs/cards/leader-skills.md) are worth little.
+size_t Brain::assign_skill() {
+  static constexpr double kWorth[data::kNumLeaderSkills] = {
+      1.5,  // Bureaucrat (battle band)
+      0.2,  // Diplomat (not implemented)
+      2.5, 3.0, 3.0,  // Killer Medic, Master of Assassins, Mentat
+      2.5,  // Planetologist
+      2.5,  // Prana Bindu Adept
+      0.2,  // Rihani Decipherer (not implemented)
+      1.5, 2.0, 2.0, 2.0, 3.0, 2.5,  // Sandmaster, Smuggler, Spice Banker, Suk Graduate, Swordmaster, Warmaster
+  };
+  return or_fallback(best<action::AssignSkill>([&](const action::AssignSkill& a) {
+    if (a.skill >= data::kNumLeaderSkills || a.leader >= data::kNumLeaders) return -100.0;
+    double v = 10 * kWorth[a.skill] + data::leader(a.leader).strength;
+    if (me() == Faction::Fremen && a.skill == static_cast<int>(data::LeaderSkill::Smuggler)) v -= 15;  // the Fremen never ship from off-planet
+    return v;
+  }));
+}
+
+double Brain::leader_strength(const action::BattlePlan& a) const {
+  if (a.leader >= data::kNumLeaders) return 0;
+  double v = data::leader(a.leader).strength;
+  using data::LeaderSkill;
+  const int own = k_.skill_of(a.leader);
+  auto cat = [](uint8_t card) { return card < data::kNumAllTreacheryCards ? data::treachery_card(card).category : data::TreacheryCategory::Special; };
+  const bool has_w = a.weapon != kNone8, has_d = a.defense != kNone8;
+  auto bonus = [&](LeaderSkill k, bool met) {
+    if (!met) return 0.0;
+    if (own == static_cast<int>(k)) return 3.0;
+    return k_.skill_in_front(me(), k) ? 1.0 : 0.0;
+  };
+  v += bonus(LeaderSkill::Warmaster, (has_w && cat(a.weapon) == data::TreacheryCategory::Worthless) ||
+                                         (has_d && cat(a.defense) == data::TreacheryCategory::Worthless));
+  v += bonus(LeaderSkill::PranaBinduAdept, has_d && cat(a.defense) == data::TreacheryCategory::DefenseProjectile);
+  v += bonus(LeaderSkill::SwordmasterOfGinaz, has_w && cat(a.weapon) == data::TreacheryCategory::WeaponProjectile);
+  v += bonus(LeaderSkill::KillerMedic, has_d && cat(a.defense) == data::TreacheryCategory::DefensePoison);
+  v += bonus(LeaderSkill::MasterOfAssassins, has_w && cat(a.weapon) == data::TreacheryCategory::WeaponPoison);
+  if (own == static_cast<int>(LeaderSkill::Mentat)) v += 2;
+  if (own == static_cast<int>(LeaderSkill::SpiceBanker)) v += a.skill_spice;
+  if (own == static_cast<int>(LeaderSkill::Planetologist) && has_w && cat(a.weapon) == data::TreacheryCategory::Special) v += 2;
+  return v;
 }
 
 size_t Brain::predict() {
@@ -1961,7 +2011,7 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   const double p_weapon = std::min(0.85, 0.3 * opp_hand);
 
   double mine = (k_.advanced && me() != Faction::Fremen && a.spice == 0) ? a.dial * 0.5 : a.dial;
-  double leader = a.leader < data::kNumLeaders ? data::leader(a.leader).strength : 0;
+  double leader = leader_strength(a);
   if (a.kwisatz_haderach) leader += 2;  // the Kwisatz Haderach
   const bool weapon = a.weapon != kNone8 && is_real_weapon(a.weapon);
   const bool defense = a.defense != kNone8 && is_real_defense(a.defense);
@@ -1977,7 +2027,7 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
   const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.dial;
   const double lose = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
-  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (leader + 1) - (a.spice - a.ally_pays);
+  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (leader + 1) - (a.spice - a.ally_pays + a.skill_spice);
 }
 
 // Brutal: the expected outcome over the opponent's possible plans: each of
@@ -2038,7 +2088,7 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
   const int my_w_card = a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;
   const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
   const bool my_leader = a.leader < data::kNumLeaders;
-  const int my_str = my_leader ? data::leader(a.leader).strength : 0;
+  const double my_str = my_leader ? leader_strength(a) : 0;
   const int kh = a.kwisatz_haderach ? 2 : 0;
   const double my_units2 = (k_.advanced && me() != Faction::Fremen && a.spice == 0) ? a.dial : 2.0 * a.dial;
   const int cards = (a.weapon != kNone8) + (a.defense != kNone8) + (a.cheap_hero != kNone8);
@@ -2086,7 +2136,7 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
           ev += p * v;
         }
   }
-  return ev - (a.spice - a.ally_pays);
+  return ev - (a.spice - a.ally_pays + a.skill_spice);
 }
 
 size_t Brain::battle_plan() {
@@ -2104,10 +2154,10 @@ size_t Brain::battle_plan() {
         best_leader = std::max<int>(best_leader, data::leader(a->leader).strength);
     const bool commit = my_max + best_leader >= opp_est + 2;
     return or_fallback(best<action::BattlePlan>([&](const action::BattlePlan& a) {
-      const double leader = a.leader < data::kNumLeaders ? data::leader(a.leader).strength : 0;
+      const double leader = leader_strength(a);
       const int cards = (a.weapon != kNone8) + (a.defense != kNone8);
       if (commit) return a.dial * 10.0 + leader * 3 + cards * 2 + (a.spice > 0 ? 1 : 0) - (a.kwisatz_haderach ? 0 : 0.5);
-      return -a.dial * 10.0 - leader * 3 - cards * 2 - (a.spice - a.ally_pays);
+      return -a.dial * 10.0 - leader * 3 - cards * 2 - (a.spice - a.ally_pays + a.skill_spice);
     }));
   }
   // 1.14.01: look at the opponent's plan first when it is worth a Karama.
@@ -2333,16 +2383,16 @@ double Brain::plan_value_known(const action::BattlePlan& a, const PlanInfo& o) c
   const int cards = (a.weapon != kNone8) + (a.defense != kNone8) + (a.cheap_hero != kNone8);
   const int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
   const bool my_leader = a.leader < data::kNumLeaders;
-  const int my_str = my_leader ? data::leader(a.leader).strength : 0;
+  const double my_str = my_leader ? leader_strength(a) : 0;
   // A traitor in the opponent's plan wins outright: spend nothing.
   if (o.leader < data::kNumLeaders && std::find(k_.traitors.begin(), k_.traitors.end(), o.leader) != k_.traitors.end())
-    return tv + 0.5 * opp_forces - 0.6 * a.dial - 1.0 * cards - (a.spice - a.ally_pays) - 0.1 * my_str;
+    return tv + 0.5 * opp_forces - 0.6 * a.dial - 1.0 * cards - (a.spice - a.ally_pays + a.skill_spice) - 0.1 * my_str;
   const int o_w = o.weapon_card != kNone8 ? weapon_class(category(o.weapon_card)) : 0;
   const int my_w = is_mirror(a.weapon) ? o_w : a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;  // a Mirror copies it
   const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
   const int o_d = o.defense_card != kNone8 ? defense_class(category(o.defense_card)) : 0;
   if ((o_w == 3 && my_d == 1) || (my_w == 3 && o_d == 1))  // 3.01.14: everything in the territory is lost
-    return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - (a.spice - a.ally_pays);
+    return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - (a.spice - a.ally_pays + a.skill_spice);
   const bool o_leader = o.leader < data::kNumLeaders;
   const int o_str = o_leader ? data::leader(o.leader).strength : 0;
   const bool my_dead = my_leader && kills(o_w, my_d);
@@ -2363,7 +2413,7 @@ double Brain::plan_value_known(const action::BattlePlan& a, const PlanInfo& o) c
   else
     v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless - 0.01 * a.dial;
   if (my_dead) v -= my_str + 1;
-  return v - (a.spice - a.ally_pays);
+  return v - (a.spice - a.ally_pays + a.skill_spice);
 }
 
 // ---- the bots ---------------------------------------------------------------------------

@@ -242,6 +242,14 @@ Knowledge read_knowledge(const ViewInput& in) {
     k.no_field_face_up = r->no_field_face_up();
     k.no_field_value = r->no_field_value();
   }
+  if (v->leader_skills())
+    for (const auto* ls : *v->leader_skills())
+      if (ls->leader_id() < data::kNumLeaders && ls->skill_id() < data::kNumLeaderSkills) {
+        k.skill1[ls->leader_id()] = static_cast<uint8_t>(ls->skill_id() + 1);
+        k.skill_front[ls->leader_id()] = ls->front();
+      }
+  if (v->skill_hand_ids())
+    for (const uint8_t id : *v->skill_hand_ids()) k.skill_hand.push_back(id);
   if (v->spice_discard_a())
     for (const auto* c : *v->spice_discard_a()) {
       const uint8_t id = spice_card_by_name(c->str());
@@ -393,6 +401,12 @@ ViewInput make_input(const GameState& s, Seat seat) {
   in.trusted = in.view_bytes.data();
   in.trusted_size = in.view_bytes.size();
   return in;
+}
+
+bool Knowledge::skill_in_front(Faction f, data::LeaderSkill k) const {
+  for (int l = 0; l < data::kNumLeaders; ++l)
+    if (skill1[l] == static_cast<int>(k) + 1 && skill_front[l] && data::leader(static_cast<LeaderId>(l)).faction == f) return true;
+  return false;
 }
 
 }  // namespace mentat::bots

@@ -123,6 +123,14 @@ struct Knowledge {
   // Richese seat only, -1: unknown or none).
   uint8_t no_field_location = kNone8;
   int no_field_face_up = -1, no_field_value = -1;
+  // Leader Skills: the skill card (0..13) under each leader, -1 none or face
+  // down to this seat; front: its front band works now; my dealt cards.
+  uint8_t skill1[data::kNumLeaders] = {};  // 1 + the skill id, 0: none known
+  bool skill_front[data::kNumLeaders] = {};
+  std::vector<uint8_t> skill_hand;
+  int skill_of(uint8_t leader) const { return leader < data::kNumLeaders ? skill1[leader] - 1 : -1; }
+  // A leader of f has skill k in front of the shield.
+  bool skill_in_front(Faction f, data::LeaderSkill k) const;
   std::vector<uint8_t> spice_discard_a;  // spice card ids, top last
   std::vector<std::pair<std::string, std::string>> rulings;  // key, value
   struct Truthtrance {

@@ -84,8 +84,9 @@ enum class ActionKind : uint8_t {
   RicheseBuy = 41,
   RicheseGift = 42,
   RicheseReveal = 43,
+  AssignSkill = 44,
 };
-inline constexpr int kMaxActionKind = 43;
+inline constexpr int kMaxActionKind = 44;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -261,6 +262,7 @@ struct BattlePlan {
   uint8_t spice = 0;
   bool kwisatz_haderach = false;
   uint8_t ally_pays = 0;  // of `spice`, what the ally pays (CHOAM's alliance ability, up to its ChoamSupport)
+  uint8_t skill_spice = 0;  // Spice Banker (Leader Skills): 1-3 spice paid to add to that leader
   MENTAT_ACTION_KIND(BattlePlan);
 };
 struct ChooseBattle {
@@ -372,6 +374,13 @@ struct RicheseGift {
   MENTAT_ACTION_KIND(RicheseGift);
 };
 struct RicheseReveal { MENTAT_ACTION_KIND(RicheseReveal); };  // the concealed No-Field turned face up (before the Battle phase)
+// Leader Skills (core/cards/leader_skills.cpp): at setup, one of the two skill
+// cards dealt goes under one of the faction's leaders (the other back to the deck).
+struct AssignSkill {
+  uint8_t skill = kNone8;  // 0..13 (data::LeaderSkill)
+  LeaderId leader = kNone8;
+  MENTAT_ACTION_KIND(AssignSkill);
+};
 
 #undef MENTAT_ACTION_KIND
 
@@ -385,7 +394,8 @@ using ActionVariant =
                  action::GuildTiming, action::WormRide, action::BattlePlan, action::ChooseBattle, action::CallTraitor, action::SetRulings,
                  action::Prescience, action::PrescienceAnswer, action::Voice, action::GiveSpice, action::KeepCards, action::AllyPermission,
                  action::ChoamSell, action::ChoamInflation, action::ChoamCard, action::ChoamTrade, action::ChoamSupport,
-                 action::ChoamKarama, action::RicheseLot, action::RicheseCacheTiming, action::RicheseBuy, action::RicheseGift, action::RicheseReveal>;
+                 action::ChoamKarama, action::RicheseLot, action::RicheseCacheTiming, action::RicheseBuy, action::RicheseGift, action::RicheseReveal,
+                 action::AssignSkill>;
 static_assert(std::variant_size_v<ActionVariant> == kMaxActionKind + 1, "one alternative per union tag");
 
 namespace detail {

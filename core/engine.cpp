@@ -19,7 +19,7 @@ std::string_view action_kind_name(ActionKind k) {
       "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide", "BattlePlan", "ChooseBattle",
       "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice", "GiveSpice", "KeepCards",
       "AllyPermission", "ChoamSell", "ChoamInflation", "ChoamCard", "ChoamTrade", "ChoamSupport", "ChoamKarama",
-      "RicheseLot", "RicheseCacheTiming", "RicheseBuy", "RicheseGift", "RicheseReveal"};
+      "RicheseLot", "RicheseCacheTiming", "RicheseBuy", "RicheseGift", "RicheseReveal", "AssignSkill"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }

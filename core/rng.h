@@ -22,6 +22,8 @@ enum class DrawKind : uint8_t {
   StormCard = 8,         // value: storm card drawn (1..6)
   StormMove = 9,         // value: sectors the storm moved
   Random = 10,           // any other bounded draw
+  ShuffleSkills = 11,    // Leader Skills: the skill deck, card id at each position
+  DealSkill = 12,        // value: skill card id dealt
 };
 
 // xoshiro256** seeded through splitmix64.

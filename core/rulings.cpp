@@ -309,6 +309,23 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        {"holder_wins", "defender_juice"}, 0,
        "reference RP-habbanya-juice: treachery.online gives the tie to the card's holder despite the Juice; DuneBot gives it to "
        "a defender who played the Juice, even against an aggressor holding the card"},
+      {RulingId::SkillStacking, "skill_stacking",
+       "Leader Skills: a plan matches more than one skill bonus (a captured skilled leader used by its captor while the "
+       "captor's own skilled leader is in front of the shield): do they add up?",
+       {"every_bonus", "first_bonus"}, 0,
+       "reference RP-skill-stacking: DuneBot adds every matching bonus; treachery.online applies only the first match in "
+       "the order Mentat, Spice Banker, Warmaster, Prana Bindu Adept, Swordmaster of Ginaz, Planetologist, Killer Medic, "
+       "Master of Assassins; no printed rule limits a plan to one"},
+      {RulingId::PlanetologistCheapHero, "planetologist_cheap_hero",
+       "Leader Skills: may the Planetologist put a Cheap Hero in its weapon slot as its green Special?",
+       {"excluded", "allowed"}, 0,
+       "reference RP-planetologist-cheap-hero: the card and the seeds' contract (PLANETOLOGIST_RULES.md) exclude the Cheap "
+       "Hero, as treachery.online does; DuneBot accepts any card whose type starts with Special, the Cheap Hero included"},
+      {RulingId::PlanetologistExclusive, "planetologist_exclusive",
+       "Leader Skills: in one movement, may the Planetologist both add 1 to the range and gather from two territories?",
+       {"one_alternative", "both"}, 0,
+       "reference RP-planetologist-exclusive: the card's 'either ... or', the seeds' contract and treachery.online make "
+       "the two alternatives exclusive per movement; DuneBot adds 1 to the first group and still offers a second group"},
   }};
   return r;
 }

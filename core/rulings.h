@@ -82,8 +82,11 @@ enum class RulingId : uint8_t {
   OrnithopterAdvisors = 63,       // the Ornithopter card and advisors: its three-territory mode refused to advisors, or both modes
   JuiceAggressorTiming = 64,      // the Juice of Sapho's aggressor choice: until the battle is resolved, or before the plans are revealed
   HabbanyaJuice = 65,             // the Habbanya Sietch card's tie against a defender's Juice of Sapho: the holder wins, or the Juice
+  SkillStacking = 66,             // Leader Skills: every matching skill bonus of a plan adds up, or only the first
+  PlanetologistCheapHero = 67,    // Planetologist's weapon-slot Special: never a Cheap Hero, or any Special
+  PlanetologistExclusive = 68,    // Planetologist's movement: +1 range or the two-territory gather, or both in one movement
 };
-inline constexpr int kNumRulings = 66;
+inline constexpr int kNumRulings = 69;
 
 struct RulingInfo {
   RulingId id;

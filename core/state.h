@@ -248,6 +248,7 @@ struct BattlePlanState {
   uint8_t spice = 0;            // 1.13.04 spice dialed (advanced)
   uint8_t kwisatz_haderach = 0; // 2.01.11 the Kwisatz Haderach accompanies the leader (advanced Atreides)
   uint8_t ally_pays = 0;        // of `spice`, what CHOAM as the ally pays (CHOAM & Richese; encoded with the module only)
+  uint8_t skill_spice = 0;      // Spice Banker: spice paid to add to that leader (Leader Skills; encoded with the module only)
 };
 
 struct BattleState {
@@ -420,6 +421,11 @@ struct LeaderSkillsState {
   Pile<4> hand[kNumFactions];                             // dealt, not yet assigned (behind the shield)
   uint8_t assigned[data::kNumLeaders] = {};               // 1 + the skill card under each leader, 0: none
   uint8_t face_down[data::kNumLeaders] = {};              // 1: that card is face down (its owner's secret)
+  // Spice Banker's front band (core/cards/leader_skills.cpp): spice it collects
+  // at the next Mentat Pause, and the phase of its last gain (turn * 16 +
+  // phase: once a phase). Public.
+  uint8_t banked = 0;
+  uint16_t banked_mark = 0;
 };
 
 // Advanced Stronghold Cards (ids 0..5, data::stronghold_card_name): each is

@@ -110,7 +110,7 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
     }
     case ActionKind::BattlePlan: {
       const auto& a = action.as<action::BattlePlan>();
-      return fb::CreateBattlePlan(b, a.leader, a.cheap_hero, a.weapon, a.defense, a.dial, a.spice, a.kwisatz_haderach, a.ally_pays).Union();
+      return fb::CreateBattlePlan(b, a.leader, a.cheap_hero, a.weapon, a.defense, a.dial, a.spice, a.kwisatz_haderach, a.ally_pays, a.skill_spice).Union();
     }
     case ActionKind::ChooseBattle: {
       const auto& a = action.as<action::ChooseBattle>();
@@ -163,6 +163,10 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
     }
     case ActionKind::RicheseGift: return fb::CreateRicheseGift(b, action.as<action::RicheseGift>().card).Union();
     case ActionKind::RicheseReveal: return fb::CreateRicheseReveal(b).Union();
+    case ActionKind::AssignSkill: {
+      const auto& a = action.as<action::AssignSkill>();
+      return fb::CreateAssignSkill(b, a.skill, a.leader).Union();
+    }
     case ActionKind::None: break;
   }
   return 0;
@@ -359,7 +363,8 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
                              .dial = t->dial(),
                              .spice = t->spice(),
                              .kwisatz_haderach = t->kwisatz_haderach(),
-                             .ally_pays = t->ally_pays()});
+                             .ally_pays = t->ally_pays(),
+                             .skill_spice = t->skill_spice()});
       break;
     }
     case fb::Action::ChooseBattle: {
@@ -426,6 +431,11 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
     }
     case fb::Action::RicheseGift: out->emplace(action::RicheseGift{.card = table<fb::RicheseGift>(obj)->card()}); break;
     case fb::Action::RicheseReveal: out->emplace(action::RicheseReveal{}); break;
+    case fb::Action::AssignSkill: {
+      auto* t = table<fb::AssignSkill>(obj);
+      out->emplace(action::AssignSkill{.skill = t->skill(), .leader = t->leader()});
+      break;
+    }
     case fb::Action::NONE: *out = Action{}; break;
   }
   if (!ok) {

@@ -66,7 +66,7 @@ constexpr const char* kSchemaFaction[kNumFactions] = {"Atreides", "BeneGesserit"
                                                      "Ixians",   "Tleilaxu",     "Choam",   "Richese", "Ecaz",      "Moritani"};
 
 // ---- which schema fields take which ids ------------------------------------
-enum class IdKind { Location, Territory, Leader, Card, Faction, Target };
+enum class IdKind { Location, Territory, Leader, Card, Faction, Target, Skill };
 
 struct FieldKind {
   const char* table;  // the action table; "Placement" for the struct in lists
@@ -84,6 +84,8 @@ constexpr FieldKind kFields[] = {
     {"ChooseBattle", "territory", IdKind::Territory},
     {"SelectTraitor", "leader", IdKind::Leader},
     {"Revive", "leader", IdKind::Leader},
+    {"AssignSkill", "leader", IdKind::Leader},
+    {"AssignSkill", "skill", IdKind::Skill},
     {"BattlePlan", "leader", IdKind::Leader},
     {"BattlePlan", "cheap_hero", IdKind::Card},
     {"BattlePlan", "weapon", IdKind::Card},
@@ -309,6 +311,13 @@ std::optional<std::string> resolve_value(IdKind kind, const std::string& text, c
     case IdKind::Faction:
       if (auto f = find_faction(text, error)) return fmt::format("\"{}\"", kSchemaFaction[static_cast<int>(*f)]);
       return std::nullopt;
+    case IdKind::Skill: {  // a leader skill card by name ("Planetologist", "suk graduate")
+      auto ids = match(text, data::kNumLeaderSkills, [](int i) { return std::string(data::leader_skill_name(static_cast<uint8_t>(i))); });
+      if (ids.size() == 1) return std::to_string(ids[0]);
+      *error = "'" + text + "' is not a leader skill (Bureaucrat, Diplomat, Killer Medic, Master of Assassins, Mentat, Planetologist, "
+               "Prana Bindu Adept, Rihani Decipherer, Sandmaster, Smuggler, Spice Banker, Suk Graduate, Swordmaster of Ginaz, Warmaster)";
+      return std::nullopt;
+    }
     case IdKind::Target: {  // a faction, a leader or a location, whichever the name is
       std::string e1, e2, e3;
       if (auto f = find_faction(text, &e1)) return std::to_string(static_cast<int>(*f));

@@ -84,8 +84,8 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
   }
   // Module sections (core/state.h): the face-down leader skill cards (the
   // deck's order, other factions' dealt cards and face-down assigned cards)
-  // and the values of face-down No-Field tokens. Views show none of these
-  // yet (their rules come with issues 13-16); the check holds them to it.
+  // and the values of face-down No-Field tokens; the check holds the views
+  // (the leader_skills list, skill_hand) to them.
   reverse_pile(t.skills.deck);
   for (int fi = 0; fi < kNumFactions; ++fi)
     if (!(seat && static_cast<Faction>(fi) == me)) swap_with(t.skills.hand[fi], t.skills.deck);
@@ -115,6 +115,7 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
       if (seat && rules::sees_secret(s, me, rules::Secret::KaramaPlan, i)) continue;  // 1.14.01
       t.battle.plan[i].dial = static_cast<uint8_t>(t.battle.plan[i].dial ^ 1);
       t.battle.plan[i].spice = static_cast<uint8_t>(t.battle.plan[i].spice ^ 1);
+      t.battle.plan[i].skill_spice = static_cast<uint8_t>(t.battle.plan[i].skill_spice ^ 1);  // the Spice Banker's boost
     }
   // The prescience answer, for seats that are neither the Atreides side nor the answering side.
   if (s.phase == Phase::Battle && !rules::battle_plans_revealed(s) && s.atreides.battle.prescience_answered && seat) {

@@ -165,6 +165,13 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       what = fmt::format("puts {} up for bid by {}", which, lot.auction < 4 ? kAuctions[lot.auction] : "?");
       break;
     }
+    case ActionKind::AssignSkill: {  // face down until every faction has assigned (core/cards/leader_skills.cpp)
+      const auto& as = a.as<action::AssignSkill>();
+      const std::string leader = as.leader < data::kNumLeaders ? std::string(data::leader(as.leader).name) : "?";
+      what = show_hidden ? fmt::format("puts {} under {}", as.skill < data::kNumLeaderSkills ? std::string(data::leader_skill_name(as.skill)) : "?", leader)
+                         : "puts a leader skill card face down under " + leader;
+      break;
+    }
     case ActionKind::RicheseCacheTiming:
       what = a.as<action::RicheseCacheTiming>().first ? "will sell its cache card first" : "will sell its cache card last";
       break;
@@ -341,9 +348,11 @@ namespace {
 
 bool secret_zone(const std::string& z) {
   // Hands, decks, traitors, the storm card, the cards up for bid (face down,
-  // 1.04.03) and the cards a Harkonnen Karama took are not public.
+  // 1.04.03), the cards a Harkonnen Karama took and the leader skill cards
+  // dealt or face down are not public.
   return z.rfind("hand:", 0) == 0 || z.find("deck") != std::string::npos || z.rfind("traitor", 0) == 0 || z == "storm_card" ||
-         z == "up_for_bid" || z == "karama_taken" || z == "nowhere";
+         z == "up_for_bid" || z == "karama_taken" || z == "nowhere" ||
+         z.rfind("skill_hand:", 0) == 0 || z.rfind("skill_face_down:", 0) == 0;  // Leader Skills dealt, or face down
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "core/engine.h"
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 #include "events/codec.h"
@@ -559,6 +560,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
       pb.add_spice(p.spice);
       pb.add_kwisatz_haderach(p.kwisatz_haderach);
       if (p.ally_pays) pb.add_ally_pays(p.ally_pays);
+      if (p.skill_spice) pb.add_skill_spice(p.skill_spice);
       plans[i] = pb.Finish();
     }
     int8_t in[kMaxSeats];
@@ -630,6 +632,41 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
                                                 h < kNumFactions ? strs.of(static_cast<Faction>(h)) : 0));
     }
     v_scards = b.CreateVector(cs);
+  }
+  // Leader Skills (core/cards/leader_skills.cpp): a face-down card only for its owner.
+  Offset<flatbuffers::Vector<Offset<fb::LeaderSkillView>>> v_skills = 0;
+  Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> v_skill_hand = 0;
+  Offset<flatbuffers::Vector<uint8_t>> v_skill_hand_ids = 0;
+  if (s.uses(data::Module::LeaderSkills)) {
+    std::vector<Offset<fb::LeaderSkillView>> ls;
+    for (int l = 0; l < data::kNumLeaders; ++l) {
+      if (!s.skills.assigned[l]) continue;
+      const auto id = static_cast<LeaderId>(l);
+      const Faction owner = data::leader(id).faction;
+      const bool shown = all || !s.skills.face_down[l] || (who.kind == Viewer::SeatView && owner == me);
+      const uint8_t skill = static_cast<uint8_t>(s.skills.assigned[l] - 1);
+      const bool front = !s.skills.face_down[l] && rules::skill_in_front(s, owner, static_cast<data::LeaderSkill>(skill));
+      auto name = strs.leader_name(id);
+      auto fac = strs.of(owner);
+      auto sk = shown ? b.CreateString(data::leader_skill_name(skill)) : b.CreateString("");
+      fb::LeaderSkillViewBuilder lb(b);
+      lb.add_leader(name);
+      lb.add_leader_id(id);
+      lb.add_faction(fac);
+      lb.add_skill(sk);
+      if (shown) lb.add_skill_id(skill);
+      lb.add_face_down(s.skills.face_down[l] != 0);
+      lb.add_front(front);
+      ls.push_back(lb.Finish());
+    }
+    v_skills = b.CreateVector(ls);
+    if (who.kind == Viewer::SeatView && !s.skills.hand[static_cast<int>(me)].empty()) {  // the seat's own dealt cards
+      const auto& hand = s.skills.hand[static_cast<int>(me)];
+      std::vector<Offset<flatbuffers::String>> names;
+      for (int i = 0; i < hand.n; ++i) names.push_back(b.CreateString(data::leader_skill_name(hand.ids[i])));
+      v_skill_hand = b.CreateVector(names);
+      v_skill_hand_ids = b.CreateVector(hand.ids, static_cast<size_t>(hand.n));
+    }
   }
   auto v_sdeck = all ? spice_names(strs, s.spice_deck) : 0;
   auto v_winners = winners.create(b);
@@ -778,6 +815,15 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   }
   if (tdiscard_hidden > 0) vb.add_treachery_discard_hidden(static_cast<uint8_t>(tdiscard_hidden));
   if (v_scards.o) vb.add_stronghold_cards(v_scards);
+  if (v_skills.o) {
+    vb.add_leader_skills(v_skills);
+    vb.add_skill_deck(s.skills.deck.n);
+    vb.add_skill_banked(s.skills.banked);
+  }
+  if (v_skill_hand.o) {
+    vb.add_skill_hand(v_skill_hand);
+    vb.add_skill_hand_ids(v_skill_hand_ids);
+  }
   if (s.shipmove.orn_to != kNone8) {
     vb.add_ornithopter_to(s.shipmove.orn_to);
     vb.add_ornithopter_arrived(v_orn_arrived);

@@ -86,7 +86,7 @@ std::optional<std::string> OnceOnly::check(const GameState& before, const codec:
     const DrawKind k = e.draws[i].kind;
     size_t j = i;
     if (k == DrawKind::ShuffleTreachery || k == DrawKind::ShuffleSpice || k == DrawKind::ShuffleTraitors ||
-        k == DrawKind::ShuffleStormDeck) {
+        k == DrawKind::ShuffleStormDeck || k == DrawKind::ShuffleSkills) {
       uint64_t seen = 0;
       for (; j < e.draws.size() && e.draws[j].kind == k; ++j) {
         const uint16_t id = e.draws[j].value;

@@ -702,9 +702,10 @@ TEST_CASE("modules: keys, factions they seat, card sets they add", "[data][modul
   // Today the six base factions, CHOAM and the Richese (with choam_richese, issues 15 and 13) are implemented: each refusal names what is.
   CHECK_FALSE(check_factions_and_modules({Faction::Atreides, Faction::Fremen}, 0).has_value());
   CHECK_FALSE(check_factions_and_modules({Faction::Atreides, Faction::Choam}, module_bit(Module::ChoamRichese)).has_value());
-  auto why = check_factions_and_modules({Faction::Atreides, Faction::Fremen}, module_bit(Module::LeaderSkills));
+  CHECK_FALSE(check_factions_and_modules({Faction::Atreides, Faction::Fremen}, module_bit(Module::LeaderSkills)).has_value());  // issue 16
+  auto why = check_factions_and_modules({Faction::Atreides, Faction::Fremen}, module_bit(Module::Homeworlds));
   REQUIRE(why.has_value());
-  CHECK(why->find("leader_skills") != std::string::npos);
+  CHECK(why->find("homeworlds") != std::string::npos);
   CHECK(why->find("not implemented") != std::string::npos);
   // The Richese sit with choam_richese (issue 13); the Ixians do not sit yet.
   CHECK_FALSE(check_factions_and_modules({Faction::Atreides, Faction::Richese}, module_bit(Module::ChoamRichese)).has_value());

@@ -109,7 +109,7 @@ std::vector<Action> one_of_each_kind() {
           action::Flip{.location = 14},
           action::GuildTiming{.now = true},
           action::WormRide{.to = 15, .forces = 4, .special = 1},
-          action::BattlePlan{.leader = 6, .cheap_hero = 30, .weapon = 1, .defense = 2, .dial = 5, .spice = 3, .kwisatz_haderach = true, .ally_pays = 2},
+          action::BattlePlan{.leader = 6, .cheap_hero = 30, .weapon = 1, .defense = 2, .dial = 5, .spice = 3, .kwisatz_haderach = true, .ally_pays = 2, .skill_spice = 3},
           action::ChooseBattle{.territory = 16, .opponent = 5},
           action::CallTraitor{.call = true},
           action::SetRulings{.rulings = r},
@@ -129,7 +129,8 @@ std::vector<Action> one_of_each_kind() {
           action::RicheseCacheTiming{.first = true},
           action::RicheseBuy{.karama = 35, .card = 40},
           action::RicheseGift{.card = 38},
-          action::RicheseReveal{}};
+          action::RicheseReveal{},
+          action::AssignSkill{.skill = 5, .leader = 7}};
 }
 
 TEST_CASE("every typed action kind round-trips through bytes and JSON, field by field", "[events]") {

@@ -224,7 +224,7 @@ TEST_CASE("positions: bad input names the field", "[position]") {
   richese.replace(richese.find(seats), seats.size(), R"("seats": ["Atreides", "Ixians"])");
   CHECK_FALSE(position::from_json(richese, &g, &error));
   CHECK(error.find("not implemented") != std::string::npos);
-  CHECK_FALSE(position::from_json(small_position("", R"( "modules": ["LeaderSkills"],)"), &g, &error));
+  CHECK_FALSE(position::from_json(small_position("", R"( "modules": ["Homeworlds"],)"), &g, &error));
   CHECK(error.find("not implemented") != std::string::npos);
 }
 

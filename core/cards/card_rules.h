@@ -131,4 +131,47 @@ int stronghold_tie_side(const GameState& s);  // Habbanya Sietch: the side that 
 // Tuek's Sietch pays 2 per worthless card its holder played, Sietch Tabr the winning holder the loser's dial.
 void stronghold_cards_battle_resolved(GameState& s, int winner, const BattlePlanState plans[2], int loser_dial2);
 
+// ---- Leader Skills (core/cards/leader_skills.cpp, module leader_skills) ----
+// Every function is a no-op / 0 / false / -1 without the module.
+int leader_skill(const GameState& s, LeaderId l);  // the skill card (0..13) under leader l, or -1
+bool skilled_as(const GameState& s, LeaderId l, data::LeaderSkill k);
+// f's skilled leader with skill k is in front of f's shield: alive, not captured,
+// not the leader of f's plan in the battle being fought (its front band works).
+bool skill_in_front(const GameState& s, Faction f, data::LeaderSkill k);
+// Setup (setup.cpp, the traitor step): deal, then each faction's AssignSkill.
+void skills_deal(Ctx& c);
+bool skills_to_assign(const GameState& s, Faction f);  // f holds dealt cards not yet assigned
+std::optional<Rejection> skills_assign_validate(const GameState& s, Faction f, const action::AssignSkill& a);
+void skills_assign_apply(GameState& s, Faction f, const action::AssignSkill& a);  // precondition: validated
+void skills_assigned_all(Ctx& c);  // every faction assigned: cards face up, the deck shuffled
+void skills_decisions(const GameState& s, Faction f, std::vector<Decision>& out);
+void skills_legal(const GameState& s, Faction f, std::vector<Action>& out);
+// A leader died (kill_leader and every other death): its skill card back to the deck.
+void skills_leader_died(GameState& s, LeaderId l);
+// Battle (battle.cpp):
+// `card` may sit in the weapon slot of a plan led by `leader` as the Planetologist's green Special.
+bool planetologist_special(const GameState& s, LeaderId leader, uint8_t card);
+std::optional<Rejection> skills_check_plan(const GameState& s, Faction me, const action::BattlePlan& a);  // skill_spice
+// Strength points the skills add to f's plan p (0 when its leader is killed; ruling skill_stacking).
+int skills_bonus(const GameState& s, Faction f, const BattlePlanState& p, bool killed);
+// Bureaucrat: the points opp subtracts from its total because of `mine` (its leader surviving).
+int skills_penalty(const GameState& s, const BattlePlanState& mine, bool killed, Faction opp);
+// Why the winner may not keep `card` of its plan p because of a skill (nullopt: no skill says so).
+std::optional<std::string> skills_must_discard(const GameState& s, const BattlePlanState& p, uint8_t card);
+// After a resolution with a winner or not (-1): Smuggler's and Sandmaster's battle bands.
+void skills_battle_resolved(GameState& s, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t);
+// Suk Graduate: of the winner's `losses` force units, how many stay and how many go to its reserves.
+struct SukSaves {
+  int stay = 0;
+  int to_reserves = 0;
+};
+SukSaves suk_graduate_saves(const GameState& s, Faction winner, const BattlePlanState& p, bool killed, int losses);
+// Shipment and movement (shipment_movement.cpp):
+// Smuggler: 1 when f's shipment of `shipped_regular` regular forces from off-planet to `to` brings one more.
+int smuggler_extra_force(const GameState& s, Faction f, LocationId to, int shipped_regular);
+int planetologist_range(const GameState& s, Faction f, int range);  // f's movement range with the Planetologist's +1 (at most 3)
+// Spice Banker (common.cpp transfer_spice; mentat_pause.cpp).
+void skills_paid_to_bank(GameState& s, uint8_t payer, int amount);
+void skills_mentat_pause(GameState& s);
+
 }  // namespace mentat::rules

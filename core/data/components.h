@@ -151,6 +151,10 @@ std::optional<LeaderId> find_leader(std::string_view name);
 
 inline constexpr int kNumLeaderSkills = 14;
 std::string_view leader_skill_name(uint8_t id);  // ids 0..13 in name order
+enum class LeaderSkill : uint8_t {
+  Bureaucrat = 0, Diplomat, KillerMedic, MasterOfAssassins, Mentat, Planetologist, PranaBinduAdept,
+  RihaniDecipherer, Sandmaster, Smuggler, SpiceBanker, SukGraduate, SwordmasterOfGinaz, Warmaster,
+};
 inline constexpr int kNumStrongholdCards = 6;
 // Ids 0..5: Arrakeen, Carthag, Habbanya Sietch, Sietch Tabr, Tuek's Sietch (CHOAM &
 // Richese), Hidden Mobile Stronghold (Ixians & Tleilaxu). The name is the stronghold's.

@@ -10,7 +10,7 @@ using M = Module;
 constexpr ModuleInfo kModules[kNumModules] = {
   {M::ChoamRichese, "choam_richese", "CHOAM & Richese", static_cast<FactionMask>(faction_bit(F::Choam) | faction_bit(F::Richese)),
    static_cast<int8_t>(CardSet::Richese), CardPlace::RicheseCache, true},  // CHOAM and the Richese playable
-  {M::LeaderSkills, "leader_skills", "Leader Skills (CHOAM & Richese)", 0, -1, CardPlace::TreacheryDeck, false},
+  {M::LeaderSkills, "leader_skills", "Leader Skills (CHOAM & Richese)", 0, -1, CardPlace::TreacheryDeck, true},
   {M::StrongholdCards, "stronghold_cards", "Advanced Stronghold Cards (CHOAM & Richese)", 0, -1, CardPlace::TreacheryDeck, true},
   {M::IxiansTleilaxu, "ixians_tleilaxu", "Ixians & Tleilaxu", static_cast<FactionMask>(faction_bit(F::Ixians) | faction_bit(F::Tleilaxu)),
    static_cast<int8_t>(CardSet::IxiansTleilaxu), CardPlace::TreacheryDeck, false},

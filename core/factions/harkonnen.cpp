@@ -20,6 +20,7 @@
 // once (checked after each battle). 2.05.12 killed captured leaders go to
 // their own faction's tanks (kill_leader). 2.05.13 a captured leader can be
 // called traitor like any leader.
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/battle_abilities.h"
 
@@ -118,6 +119,7 @@ void capture_apply(Ctx& c, Seat seat, const Action& a) {
     l.holder = static_cast<uint8_t>(owner(id));
     l.aux = kNone8;
     l.used_in_territory = kNone8;
+    skills_leader_died(s, id);  // its leader skill card back to the deck (core/cards/leader_skills.cpp)
     transfer_spice(s, bank(), shield(kMe), kCaptureKillSpice);
   }
   s.waiting = 0;

@@ -378,8 +378,12 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const action:
     if (weapon >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(weapon));
     if (auto why = expansion_card_unusable(weapon)) return *why;
     if (!hand.contains(weapon)) return reject(RejectCode::IllegalChoice, card_name(weapon) + " is not in your hand");
-    if (!fits_weapon_slot(weapon))
-      return reject(RejectCode::IllegalChoice, card_name(weapon) + " is not a weapon or a worthless card (1.07.04.07)");
+    if (!fits_weapon_slot(weapon) && !planetologist_special(s, leader, weapon))  // the Planetologist's green Special (leader_skills.cpp)
+      return reject(RejectCode::IllegalChoice, card_name(weapon) + " is not a weapon or a worthless card (1.07.04.07)" +
+                                                   (leader_skill(s, leader) == static_cast<int>(data::LeaderSkill::Planetologist)
+                                                        ? "; the Planetologist takes a green Special, never a Cheap Hero (ruling planetologist_cheap_hero)"
+                                                        : ""));
+    if (weapon == cheap) return reject(RejectCode::IllegalChoice, "one card cannot be both the Cheap Hero and the weapon");
   }
   if (defense != kNone8) {
     if (defense >= data::kNumAllTreacheryCards) return reject(RejectCode::Malformed, "unknown card id " + std::to_string(defense));
@@ -415,6 +419,10 @@ std::optional<Rejection> check_plan(const GameState& s, Seat seat, const action:
                                                     (a.ally_pays ? " besides what your ally pays" : "") +
                                                     (by_bank ? " and the bank pays 2 (the Arrakeen stronghold card)" : ""));
   }
+  if (auto r = skills_check_plan(s, me, a)) return r;  // Spice Banker (core/cards/leader_skills.cpp)
+  const int own_dial_spice = std::max(0, a.spice - a.ally_pays - (a.spice > 0 ? stronghold_battle_discount(s, me) : 0));
+  if (a.skill_spice > 0 && own_dial_spice + a.skill_spice > s.of(me).spice)
+    return reject(RejectCode::NotEnoughSpice, "you hold only " + std::to_string(s.of(me).spice) + " spice for the Spice Banker's boost and your dial");
   return ability::check_commitments(s, seat, a);  // 2.01.08 Prescience, 2.02.06 Voice
 }
 
@@ -436,6 +444,7 @@ void kill_leader(GameState& s, uint8_t id) {
   l.holder = static_cast<uint8_t>(data::leader(id).faction);  // 2.05.12
   l.aux = kNone8;
   l.used_in_territory = kNone8;
+  skills_leader_died(s, id);  // its leader skill card back to the deck (core/cards/leader_skills.cpp)
 }
 
 void leader_survives(GameState& s, uint8_t id, TerritoryId t) {  // 1.07.06.04
@@ -515,6 +524,7 @@ std::optional<std::string> must_discard(const GameState& s, uint8_t card) {
     if (!traitor_win) return std::string("a Cheap Hero is discarded after use (3.01.04); only a traitor win lets you keep it (1.07.06.07.01)");
     return std::nullopt;
   }
+  if (auto why = skills_must_discard(s, p, card)) return why;  // the Planetologist's Special (core/cards/leader_skills.cpp)
   if (card >= data::kNumTreacheryCards && battle_card_implemented(card))  // "Discard after use" (core/cards/battle_cards.cpp)
     return std::string(data::treachery_card(card).name) + " is discarded after use";
   if (worthless(card) && !s.rulings.is(RulingId::WinnerWorthless, kWorthlessMayKeep))
@@ -565,6 +575,8 @@ int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p, bool sha
   }
   const int paid = std::min<int>(std::max(0, p.spice - by_bank - p.ally_pays), s.of(f).spice);
   if (paid > 0) transfer_spice(s, shield(f), bank(), paid);
+  // The Spice Banker's boost (core/cards/leader_skills.cpp): to the bank, not spice for forces (no share of it).
+  if (const int boost = std::min<int>(p.skill_spice, s.of(f).spice); boost > 0) transfer_spice(s, shield(f), bank(), boost);
   if (paid + by_bank > 0 && share)
     for (int fi = 0; fi < kNumFactions; ++fi)
       if (const auto h = faction_rules(static_cast<Faction>(fi)).battle_spice_paid; h && s.has(static_cast<Faction>(fi)))
@@ -632,6 +644,26 @@ void end_battle(Ctx& c) {
   next_battle(c);
 }
 
+// 1.07.06.06 the winner's dialled losses, less what a Suk Graduate saves
+// (core/cards/leader_skills.cpp): those to the reserves leave the area
+// (regular forces first), the one that stays is not lost.
+void winner_losses(GameState& s, Faction w, Faction l, TerritoryId t, uint8_t area, const BattlePlanState& p, bool killed) {
+  const auto saves = suk_graduate_saves(s, w, p, killed, p.dial);
+  lose_dialed(s, w, l, t, area, p.dial - saves.stay - saves.to_reserves);
+  int n = saves.to_reserves;
+  auto& fs = s.of(w);
+  for (int type = 0; type < 2 && n > 0; ++type) {
+    if (type == 1 && (!specials_fight(s, w) || data::faction_setup(w).special_forces == 0)) break;
+    for_area(t, area, [&](LocationId loc) {
+      const int k = std::min<int>(n, s.forces_at(w, loc, type));
+      if (k <= 0) return;
+      s.forces_at(w, loc, type) = static_cast<uint8_t>(s.forces_at(w, loc, type) - k);
+      fs.reserves[type] = static_cast<uint8_t>(fs.reserves[type] + k);
+      n -= k;
+    });
+  }
+}
+
 void resolve(Ctx& c) {
   auto& s = c.s;
   auto& b = s.battle;
@@ -684,6 +716,8 @@ void resolve(Ctx& c) {
       ld.aux = kNone8;
       ld.used_in_territory = kNone8;
     }
+    const bool survived[2] = {w == 0 && p[0].leader != kNone8, w == 1 && p[1].leader != kNone8};
+    skills_battle_resolved(s, w, p, survived, fa, t);  // Smuggler, Sandmaster (core/cards/leader_skills.cpp)
     winner_cards(c, w);
     return;
   }
@@ -752,9 +786,11 @@ void resolve(Ctx& c) {
       }
     }
     if (leader_spice > 0) transfer_spice(s, bank(), shield(fa[w]), leader_spice);
+    const bool survived[2] = {p[0].leader != kNone8 && b.stone_burner != 2, p[1].leader != kNone8 && b.stone_burner != 2};
+    skills_battle_resolved(s, w, p, survived, fa, t);  // Smuggler, Sandmaster (core/cards/leader_skills.cpp)
     lose_all_in_area(s, fa[l], t, b.area);
     discard_plan(s, p[l]);
-    lose_dialed(s, fa[w], fa[l], t, b.area, p[w].dial);
+    winner_losses(s, fa[w], fa[l], t, b.area, p[w], b.stone_burner == 2);
     winner_cards(c, w);
     return;
   }
@@ -770,7 +806,10 @@ void resolve(Ctx& c) {
     total[i] = dials2[i];
     if (p[i].leader != kNone8 && !killed[i]) total[i] += 2 * data::leader(p[i].leader).strength;
     total[i] += ability::kwisatz_haderach_bonus2(fa[i], p[i], killed[i]);  // 2.01.11
+    total[i] += 2 * skills_bonus(s, fa[i], p[i], killed[i]);  // Leader Skills (core/cards/leader_skills.cpp)
   }
+  for (int i = 0; i < 2; ++i)  // the Bureaucrat: the opponent less 1 per stronghold it occupies
+    total[1 - i] = std::max(0, total[1 - i] - 2 * skills_penalty(s, p[i], killed[i], fa[1 - i]));
   const int tie = tie_side(s);  // 1.07.06.01 ties: the aggressor (the Juice of Sapho, the Habbanya Sietch card)
   const int w = total[tie] >= total[1 - tie] ? tie : 1 - tie, l = 1 - w;
   note(BattleOutcome::Totals, w, total[w], total[l]);
@@ -788,11 +827,13 @@ void resolve(Ctx& c) {
     }
   }
   if (leader_spice > 0) transfer_spice(s, bank(), shield(fa[w]), leader_spice);
+  const bool survived[2] = {p[0].leader != kNone8 && !killed[0], p[1].leader != kNone8 && !killed[1]};
+  skills_battle_resolved(s, w, p, survived, fa, t);  // Smuggler, Sandmaster (core/cards/leader_skills.cpp)
 
-  // 1.07.06.05 the loser; 1.07.06.06 the winner.
+  // 1.07.06.05 the loser; 1.07.06.06 the winner (a Suk Graduate saves some).
   lose_all_in_area(s, fa[l], t, b.area);
   discard_plan(s, p[l]);
-  lose_dialed(s, fa[w], fa[l], t, b.area, p[w].dial);
+  winner_losses(s, fa[w], fa[l], t, b.area, p[w], killed[w]);
   winner_cards(c, w);
 }
 
@@ -1011,6 +1052,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       p.spice = plan.spice;
       p.kwisatz_haderach = plan.kwisatz_haderach ? 1 : 0;
       p.ally_pays = plan.ally_pays;
+      p.skill_spice = plan.skill_spice;  // Spice Banker
       if (const auto h = faction_rules(s.faction_at(seat)).plan_submitted) h(s);  // 3.01.11.02
       b.plans_in |= bit(seat);
       s.waiting &= static_cast<uint8_t>(~bit(seat));
@@ -1124,7 +1166,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
       }
       const bool spiced = s.advanced && !battle_hardened(s, me);
       const int support = spiced ? ally_battle_support(s, me) : 0;  // CHOAM's alliance ability
-      auto add = [&](uint8_t leader, uint8_t hero, int dial, uint8_t w, uint8_t d) {
+      auto add = [&](uint8_t leader, uint8_t hero, int dial, uint8_t w, uint8_t d, int boost = 0) {
         action::BattlePlan a;
         a.leader = leader;
         a.cheap_hero = hero;
@@ -1132,6 +1174,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
         a.defense = d;
         a.dial = static_cast<uint8_t>(dial);
         a.spice = 0;
+        a.skill_spice = static_cast<uint8_t>(boost);
         out.push_back(a);
         const int full = std::min<int>(dial_tokens(s, me, opp, b.territory, b.area, dial), s.of(me).spice);
         if (spiced && full > 0) {
@@ -1159,6 +1202,26 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
               add(leader, hero, max, w, d);
               both = true;
             }
+      }
+      // Leader Skills (core/cards/leader_skills.cpp): the Planetologist's green
+      // Special in the weapon slot, the Spice Banker's boost of 1 to 3.
+      for (const auto& [leader, hero] : leads) {
+        if (leader == kNone8) continue;
+        for (int i = 0; i < hand.n; ++i) {
+          const uint8_t special = hand.ids[i];
+          if (!planetologist_special(s, leader, special)) continue;
+          add(leader, hero, max, special, kNone8);
+          for (uint8_t d : defenses)
+            if (d != special) {
+              add(leader, hero, max, special, d);
+              break;
+            }
+        }
+        if (skilled_as(s, leader, data::LeaderSkill::SpiceBanker))
+          for (int boost = 1; boost <= 3; ++boost) {
+            add(leader, hero, 0, kNone8, kNone8, boost);
+            if (max > 0) add(leader, hero, max, weapons.empty() ? kNone8 : weapons.front(), defenses.empty() ? kNone8 : defenses.back(), boost);
+          }
       }
       // The abilities bind plans (Prescience, Voice) and add the Kwisatz
       // Haderach: add their candidates, keep what the plan check accepts, once.

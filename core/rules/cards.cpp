@@ -415,7 +415,7 @@ void keep_pending(GameState& s, Window& w, const Action& pending) {
     w.act_forces = plan->weapon;
     w.act_special = plan->defense;
     w.act_value = plan->dial;
-    w.act_amount2 = plan->spice;
+    w.act_amount2 = static_cast<uint16_t>(plan->spice | (plan->skill_spice << 8));  // Spice Banker's spice in the high byte
     w.act_flags = static_cast<uint8_t>((plan->kwisatz_haderach ? 1 : 0) | (plan->ally_pays << 1));  // ally_pays <= dial < 128
   } else if (const auto* lot = pending.get_if<action::RicheseLot>()) {
     w.act_to = lot->card;
@@ -457,9 +457,10 @@ Action pending_action(const GameState& s, const Window& w) {
                                 .weapon = w.act_forces,
                                 .defense = w.act_special,
                                 .dial = w.act_value,
-                                .spice = static_cast<uint8_t>(w.act_amount2),
+                                .spice = static_cast<uint8_t>(w.act_amount2 & 0xff),
                                 .kwisatz_haderach = (w.act_flags & 1) != 0,
-                                .ally_pays = static_cast<uint8_t>(w.act_flags >> 1)};
+                                .ally_pays = static_cast<uint8_t>(w.act_flags >> 1),
+                                .skill_spice = static_cast<uint8_t>(w.act_amount2 >> 8)};
     case ActionKind::RicheseLot: return action::RicheseLot{.card = w.act_to, .auction = w.act_value};
     case ActionKind::RicheseGift: return action::RicheseGift{.card = w.act_to};
     default: return Action::of_kind(static_cast<ActionKind>(w.act_kind));

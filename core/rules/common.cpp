@@ -1,6 +1,7 @@
 // Helpers shared by several phases: decks, forces, spice, storm order.
 #include <algorithm>
 
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
@@ -32,6 +33,8 @@ void transfer_spice(GameState& s, SpiceAccount from, SpiceAccount to, int amount
   };
   adjust(from, -amount);
   adjust(to, amount);
+  // Spice Banker's front band (core/cards/leader_skills.cpp): a payment of 4 or more to the bank.
+  if (from.holder == SpiceHolder::Faction && to.holder == SpiceHolder::Bank) rules::skills_paid_to_bank(s, from.index, amount);
 }
 
 namespace rules {

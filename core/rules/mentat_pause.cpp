@@ -79,6 +79,7 @@ void enter(Ctx& c) {
   auto& s = c.s;
   for (int i = 0; i < kNumFactions; ++i)
     if (s.f[i].bribes) transfer_spice(s, bribe_pool(static_cast<Faction>(i)), shield(static_cast<Faction>(i)), s.f[i].bribes);
+  skills_mentat_pause(s);  // the Spice Banker's gains (core/cards/leader_skills.cpp)
 
   FactionMask winners = 0;
   for (Seat seat : order_from_first(s)) {

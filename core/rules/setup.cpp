@@ -1,11 +1,14 @@
 // 0.xx Setup of the game: decks, spice, forces, traitors (0.11), starting
 // treachery cards (0.14, 2.05.04 from the faction data). The first storm
 // (0.16) is dialed in the Storm phase of turn 1 (core/rules/storm.cpp).
+// Leader Skills (core/cards/leader_skills.cpp): the skill cards are dealt
+// with the traitors and assigned in the same step (AssignSkill).
 // The factions' own setup reaches it through the hook table
 // (core/factions/faction_rules.h): setup_decks (2.04.13 the Fremen storm
 // deck), places_start_forces and setup_steps (2.02.03 the Bene Gesserit
 // prediction, 2.04.02 the Fremen placement, 2.02.02 / 2.02.08 the Bene
 // Gesserit's starting force), in core/factions/<faction>.cpp.
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 
 namespace mentat::rules {
@@ -34,7 +37,7 @@ void next_step(Ctx& c) {
     if (s.step == static_cast<uint8_t>(SetupStep::Traitors)) {
       for (int i = 0; i < kNumFactions; ++i) {
         auto& fs = s.f[i];
-        if (fs.in_game && fs.traitor_offer.n > 0) s.waiting |= bit(fs.seat);
+        if (fs.in_game && (fs.traitor_offer.n > 0 || skills_to_assign(s, static_cast<Faction>(i)))) s.waiting |= bit(fs.seat);
       }
       if (s.waiting) return;
     } else if (s.step == static_cast<uint8_t>(SetupStep::StormDial)) {
@@ -106,6 +109,7 @@ void enter(Ctx& c) {
       while (!fs.traitor_offer.empty()) fs.traitors.push(fs.traitor_offer.pop());
     }
   }
+  skills_deal(c);  // Leader Skills: two each
   // 0.14 starting treachery card (2.05.04 Harkonnen draws a second one).
   for (Seat seat = 0; seat < s.num_seats; ++seat) {
     const Faction fa = s.faction_at(seat);
@@ -118,7 +122,11 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat has no setup decision to make now");
   const Faction me = s.faction_at(seat);
   if (s.step == static_cast<uint8_t>(SetupStep::Traitors)) {
-    if (a.kind() != ActionKind::SelectTraitor) return reject(RejectCode::WrongPhase, "select one of the four traitor cards dealt (SelectTraitor)");
+    if (a.kind() == ActionKind::AssignSkill) return skills_assign_validate(s, me, a.as<action::AssignSkill>());
+    if (a.kind() != ActionKind::SelectTraitor)
+      return reject(RejectCode::WrongPhase, skills_to_assign(s, me) ? "select one of the traitor cards dealt (SelectTraitor) and assign a leader skill (AssignSkill)"
+                                                                    : "select one of the four traitor cards dealt (SelectTraitor)");
+    if (s.of(me).traitor_offer.empty()) return reject(RejectCode::IllegalChoice, "you have already kept your traitor card");
     if (!s.of(me).traitor_offer.contains(a.as<action::SelectTraitor>().leader))
       return reject(RejectCode::IllegalChoice, "that leader is not among the traitor cards dealt to you");
     return std::nullopt;
@@ -129,7 +137,9 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
-  if (s.step == static_cast<uint8_t>(SetupStep::Traitors)) {
+  if (s.step == static_cast<uint8_t>(SetupStep::Traitors) && a.kind() == ActionKind::AssignSkill) {
+    skills_assign_apply(s, s.faction_at(seat), a.as<action::AssignSkill>());
+  } else if (s.step == static_cast<uint8_t>(SetupStep::Traitors)) {
     auto& fs = s.of(s.faction_at(seat));
     const LeaderId kept = a.as<action::SelectTraitor>().leader;
     fs.traitors.push(kept);
@@ -138,14 +148,19 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   } else if (const auto* d = faction_setup_step(s)) {
     d->apply(s, a);
   }
-  s.waiting &= static_cast<uint8_t>(~bit(seat));
+  const Faction me = s.faction_at(seat);
+  if (s.step != static_cast<uint8_t>(SetupStep::Traitors) || (s.of(me).traitor_offer.empty() && !skills_to_assign(s, me)))
+    s.waiting &= static_cast<uint8_t>(~bit(seat));
   if (s.waiting == 0) {
+    if (s.step == static_cast<uint8_t>(SetupStep::Traitors)) skills_assigned_all(c);  // the skill cards face up
     ++s.step;
     next_step(c);
   }
 }
 
 void traitor_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  skills_decisions(s, s.faction_at(seat), out);
+  if (s.of(s.faction_at(seat)).traitor_offer.empty()) return;
   Decision d{ActionKind::SelectTraitor, "Keep one of the traitor cards dealt to you", 0, 0, {}};
   const auto& offer = s.of(s.faction_at(seat)).traitor_offer;
   for (int i = 0; i < offer.n; ++i) d.options.push_back(offer.ids[i]);
@@ -161,11 +176,9 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
   if (s.step == static_cast<uint8_t>(SetupStep::Traitors)) {
-    std::vector<Decision> ds;
-    traitor_decisions(s, seat, ds);
-    for (auto l : ds.front().options) {
-      out.push_back(action::SelectTraitor{.leader = static_cast<LeaderId>(l)});
-    }
+    skills_legal(s, s.faction_at(seat), out);
+    const auto& offer = s.of(s.faction_at(seat)).traitor_offer;
+    for (int i = 0; i < offer.n; ++i) out.push_back(action::SelectTraitor{.leader = offer.ids[i]});
   } else if (const auto* d = faction_setup_step(s)) {
     d->legal(s, out);
   }

@@ -431,11 +431,13 @@ GroupType moved_group(const GameState& s, Faction me, const action::Move& a) {
 
 // Movement range in territories (1.06.05.03/.04, 2.04.06).
 int move_range(const GameState& s, Faction me, bool group_has_advisors) {
-  if (group_has_advisors && !specials_fight(s, me)) return 1;  // 2.02.12: advisors never use ornithopters
+  // 2.02.12: advisors never use ornithopters (the Planetologist's +1 is none: core/cards/leader_skills.cpp).
+  if (group_has_advisors && !specials_fight(s, me)) return planetologist_range(s, me, 1);
   const auto& fr = faction_rules(me);  // 2.04.06 (3.01.11.02: not when prevented)
   int r = fr.movement_ability != Ability::None && !ability_cancelled(s, me, fr.movement_ability) ? fr.movement_range : 1;
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
   if (orn) r = std::max(r, 3);
+  r = planetologist_range(s, me, r);  // Leader Skills: +1, at most 3 (core/cards/leader_skills.cpp)
   for (int fi = 0; fi < kNumFactions; ++fi)  // after every other range rule: CHOAM's Kulon
     if (const auto h = faction_rules(static_cast<Faction>(fi)).movement_bonus; h && s.has(static_cast<Faction>(fi))) r = h(s, me, r);
   return r;
@@ -861,9 +863,12 @@ void apply_ship(GameState& s, Faction me, const action::Ship& a) {
         s.shipmove.last_ally_paid = static_cast<uint16_t>(ally_part.part);
         s.shipmove.last_ally_bank = ally_part.to_bank ? 1 : 0;
       }
-      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - a.forces);
+      // The Smuggler's front band (core/cards/leader_skills.cpp): one more force, free, into an empty territory.
+      const int smuggled = kind == ShipKind::Normal ? smuggler_extra_force(s, me, a.to, a.forces) : 0;
+      if (smuggled) s.shipmove.last_forces = static_cast<uint8_t>(s.shipmove.last_forces + smuggled);  // 1.14.05 takes it back too
+      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - a.forces - smuggled);
       fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - a.special);
-      s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
+      s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces + smuggled);
       s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + a.special);
       if (kind == ShipKind::FremenSend) faction_rules(me).sent(s, a);  // 2.04.17
       if (a.no_field != kNone8) {  // the token arrives (hook force_token); 1.14.05 does not take it back

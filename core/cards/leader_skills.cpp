@@ -1,0 +1,351 @@
+// Leader Skills (CHOAM & Richese, module leader_skills; docs/cards/leader-skills.md;
+// reference choam-richese.json leader_skills; the Planetologist's contract:
+// ../shared/seeds/PLANETOLOGIST_RULES.md).
+//
+// Custody (core/state.h LeaderSkillsState; inspect/custody.cpp counts each
+// card once): the deck (face down), a faction's two dealt cards (its secret),
+// under a leader (face down, its owner's secret, until every faction has
+// assigned; then face up), back to the deck when that leader dies
+// (skills_leader_died, from battle.cpp kill_leader and every other death).
+//
+// Setup (setup.cpp, in the traitor step, every faction at once): the deck is
+// shuffled and each faction dealt two; it puts one under one of its leaders
+// in its pool (never the CHOAM Auditor) with AssignSkill, the other goes back
+// to the deck, which is shuffled when everyone has assigned.
+//
+// Bands. A skilled leader is "in front of the shield" while it is alive, in
+// its owner's pool or on the battlefield, and not captured; its front band
+// then works for its owner. In a battle whose plan uses it, it is behind the
+// shield: its front band is off and its battle band works for whoever plays
+// it (a captor too: the captor never has the front band), only if it
+// survives the battle (not killed by a weapon, a traitor or the explosion).
+// Named limit: the bluff of moving a skilled leader behind the shield without
+// using it is not offered; the leader is behind the shield exactly when its
+// plan uses it, which the others learn at the reveal.
+//
+// Implemented (each a function below, asked by the phase that needs it):
+//  * Battle bonuses (skills_bonus, battle.cpp totals): Mentat +2; Spice Banker
+//    + the 1-3 spice its plan pays (BattlePlan.skill_spice); Warmaster (a
+//    worthless card in the plan), Prana Bindu Adept (projectile defense),
+//    Swordmaster of Ginaz (projectile weapon), Killer Medic (poison defense),
+//    Master of Assassins (poison weapon): +3 to the skilled leader, or +1 to
+//    another leader of its owner while the skilled one is in front; the
+//    Planetologist +2 with a green Special in its weapon slot. Bonuses count
+//    only for a leader that survives. Ruling skill_stacking.
+//  * Bureaucrat (skills_penalty): its surviving leader's opponent subtracts 1
+//    per stronghold it occupies.
+//  * Planetologist's battle role (planetologist_special, skills_must_discard):
+//    a green Special (category Special; never a Cheap Hero, ruling
+//    planetologist_cheap_hero) in place of a weapon: not a weapon for any rule,
+//    its own effect not used, discarded after the battle in every outcome.
+//  * Planetologist's front band, the +1 range (planetologist_range): one
+//    movement of its owner may go one territory further, at most 3.
+//  * Smuggler: front band, one extra force free from the reserves with a
+//    shipment from off-planet into a territory where no forces are
+//    (smuggler_extra_force; a real force, also beside a concealed No-Field);
+//    battle band, its surviving leader collects spice equal to its strength
+//    from the battle territory (skills_battle_resolved).
+//  * Sandmaster's battle band: the winner's surviving leader adds 3 spice to
+//    the battle territory when spice is there (skills_battle_resolved).
+//  * Suk Graduate (suk_graduate_saves): the winner losing forces saves 1 to
+//    its reserves (front band), or up to 3 with the leader in the battle (1
+//    stays in the territory, up to 2 to the reserves).
+//  * Spice Banker's front band (skills_paid_to_bank, skills_mentat_pause): once
+//    a phase, when another faction pays 4 or more to the bank in one payment,
+//    its owner gains 1, collected in the Mentat Pause.
+// Not implemented yet (docs/cards/leader-skills.md names them partial): the
+// front bands of the Bureaucrat, Diplomat, Mentat, Rihani Decipherer and
+// Sandmaster, the battle bands of the Diplomat and the Rihani Decipherer, the
+// Planetologist's two-territory gather, the draw of a new skill at a revival.
+#include "core/cards/card_rules.h"
+
+namespace mentat::rules {
+namespace {
+
+using data::LeaderSkill;
+
+bool is_category(uint8_t card, data::TreacheryCategory c) {
+  return card < data::kNumAllTreacheryCards && data::treachery_card(card).category == c;
+}
+bool alive(const LeaderState& l) { return l.zone == LeaderZone::Pool || l.zone == LeaderZone::Battlefield; }
+
+// The revealed plan of f's side in the battle being fought, or null (before
+// the reveal nobody knows which leader a plan uses: its front band still works).
+const BattlePlanState* plan_of(const GameState& s, Faction f) {
+  if (s.phase != Phase::Battle || !battle_plans_revealed(s)) return nullptr;
+  const auto& b = s.battle;
+  for (int side = 0; side < 2; ++side) {
+    const Seat seat = side == 0 ? b.aggressor : b.defender;
+    if (seat >= 0 && s.faction_at(seat) == f && has_bit(b.plans_in, seat)) return &b.plan[side];
+  }
+  return nullptr;
+}
+
+bool poison_weapon(uint8_t card) {
+  return is_category(card, data::TreacheryCategory::WeaponPoison) ||
+         (card < data::kNumAllTreacheryCards && data::treachery_card(card).kind == data::TreacheryKind::PoisonTooth);
+}
+
+// The bonus condition of the five weapon/defense skills for plan p.
+bool condition_met(LeaderSkill k, const BattlePlanState& p) {
+  switch (k) {
+    case LeaderSkill::Warmaster:
+      return is_category(p.weapon, data::TreacheryCategory::Worthless) || is_category(p.defense, data::TreacheryCategory::Worthless);
+    case LeaderSkill::PranaBinduAdept: return is_category(p.defense, data::TreacheryCategory::DefenseProjectile);
+    case LeaderSkill::SwordmasterOfGinaz: return is_category(p.weapon, data::TreacheryCategory::WeaponProjectile);
+    case LeaderSkill::KillerMedic: return is_category(p.defense, data::TreacheryCategory::DefensePoison);
+    case LeaderSkill::MasterOfAssassins: return poison_weapon(p.weapon);
+    default: return false;
+  }
+}
+
+}  // namespace
+
+int leader_skill(const GameState& s, LeaderId l) {
+  if (!s.uses(data::Module::LeaderSkills) || l >= data::kNumLeaders || !s.skills.assigned[l]) return -1;
+  return s.skills.assigned[l] - 1;
+}
+
+bool skill_in_front(const GameState& s, Faction f, LeaderSkill k) {
+  if (!s.uses(data::Module::LeaderSkills)) return false;
+  const BattlePlanState* p = plan_of(s, f);
+  for (int l = 0; l < data::kNumLeaders; ++l) {
+    if (s.skills.assigned[l] != static_cast<uint8_t>(k) + 1 || s.skills.face_down[l]) continue;
+    const auto& ld = s.leaders[l];
+    if (data::leader(static_cast<LeaderId>(l)).faction != f || ld.holder != static_cast<uint8_t>(f) || !alive(ld)) continue;
+    if (p && p->leader == l) continue;  // behind the shield in this battle
+    return true;
+  }
+  return false;
+}
+
+bool skilled_as(const GameState& s, LeaderId l, LeaderSkill k) { return leader_skill(s, l) == static_cast<int>(k); }
+
+// ---- setup ----------------------------------------------------------------------
+
+void skills_deal(Ctx& c) {
+  auto& s = c.s;
+  if (!s.uses(data::Module::LeaderSkills)) return;
+  for (int i = 0; i < data::kNumLeaderSkills; ++i) s.skills.deck.push(static_cast<uint8_t>(i));
+  shuffle_pile(c, s.skills.deck, DrawKind::ShuffleSkills);
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {
+    const Faction f = s.faction_at(seat);
+    for (int k = 0; k < 2 && !s.skills.deck.empty(); ++k) {
+      const uint8_t card = s.skills.deck.pop();
+      c.record(DrawKind::DealSkill, card);
+      s.skills.hand[static_cast<int>(f)].push(card);
+    }
+  }
+}
+
+bool skills_to_assign(const GameState& s, Faction f) {
+  return s.uses(data::Module::LeaderSkills) && !s.skills.hand[static_cast<int>(f)].empty();
+}
+
+namespace {
+bool may_hold_skill(const GameState& s, Faction f, LeaderId l) {
+  return l < data::kNumLeaders && l != data::kAuditor && data::leader(l).faction == f && s.leader_in_game(l) &&
+         s.leaders[l].holder == static_cast<uint8_t>(f) && s.leaders[l].zone == LeaderZone::Pool && !s.skills.assigned[l];
+}
+}  // namespace
+
+std::optional<Rejection> skills_assign_validate(const GameState& s, Faction f, const action::AssignSkill& a) {
+  if (!skills_to_assign(s, f)) return reject(RejectCode::NotYourDecision, "you have no leader skill card to assign");
+  if (a.skill >= data::kNumLeaderSkills) return reject(RejectCode::Malformed, "unknown leader skill id " + std::to_string(a.skill));
+  if (!s.skills.hand[static_cast<int>(f)].contains(a.skill))
+    return reject(RejectCode::IllegalChoice, std::string(data::leader_skill_name(a.skill)) + " is not one of the skill cards dealt to you");
+  if (a.leader >= data::kNumLeaders) return reject(RejectCode::Malformed, "unknown leader id " + std::to_string(a.leader));
+  if (a.leader == data::kAuditor) return reject(RejectCode::IllegalChoice, "the Auditor cannot hold a leader skill");
+  if (!may_hold_skill(s, f, a.leader))
+    return reject(RejectCode::IllegalChoice, std::string(data::leader(a.leader).name) + " is not a leader in your pool");
+  return std::nullopt;
+}
+
+void skills_assign_apply(GameState& s, Faction f, const action::AssignSkill& a) {
+  auto& hand = s.skills.hand[static_cast<int>(f)];
+  hand.remove(a.skill);
+  s.skills.assigned[a.leader] = static_cast<uint8_t>(a.skill + 1);
+  s.skills.face_down[a.leader] = 1;  // until every faction has assigned
+  while (!hand.empty()) s.skills.deck.push(hand.pop());
+}
+
+void skills_assigned_all(Ctx& c) {
+  auto& s = c.s;
+  if (!s.uses(data::Module::LeaderSkills)) return;
+  for (auto& d : s.skills.face_down) d = 0;
+  shuffle_pile(c, s.skills.deck, DrawKind::ShuffleSkills);
+}
+
+void skills_decisions(const GameState& s, Faction f, std::vector<Decision>& out) {
+  if (!skills_to_assign(s, f)) return;
+  const auto& hand = s.skills.hand[static_cast<int>(f)];
+  std::string names;
+  for (int i = 0; i < hand.n; ++i) names += (i ? " or " : "") + std::string(data::leader_skill_name(hand.ids[i]));
+  Decision d{ActionKind::AssignSkill, "Put one of your leader skill cards (" + names + ") under one of your leaders (AssignSkill: skill, leader)", 0, 0, {}};
+  for (int l = 0; l < data::kNumLeaders; ++l)
+    if (may_hold_skill(s, f, static_cast<LeaderId>(l))) d.options.push_back(static_cast<uint16_t>(l));
+  out.push_back(d);
+}
+
+void skills_legal(const GameState& s, Faction f, std::vector<Action>& out) {
+  if (!skills_to_assign(s, f)) return;
+  const auto& hand = s.skills.hand[static_cast<int>(f)];
+  for (int i = 0; i < hand.n; ++i)
+    for (int l = 0; l < data::kNumLeaders; ++l)
+      if (may_hold_skill(s, f, static_cast<LeaderId>(l)))
+        out.push_back(action::AssignSkill{.skill = hand.ids[i], .leader = static_cast<LeaderId>(l)});
+}
+
+void skills_leader_died(GameState& s, LeaderId l) {
+  if (!s.uses(data::Module::LeaderSkills) || l >= data::kNumLeaders || !s.skills.assigned[l]) return;
+  s.skills.deck.push(static_cast<uint8_t>(s.skills.assigned[l] - 1));  // back to the deck (both programs)
+  s.skills.assigned[l] = 0;
+  s.skills.face_down[l] = 0;
+}
+
+// ---- battle -----------------------------------------------------------------------
+
+bool planetologist_special(const GameState& s, LeaderId leader, uint8_t card) {
+  if (!skilled_as(s, leader, LeaderSkill::Planetologist) || card >= data::kNumAllTreacheryCards) return false;
+  if (!is_category(card, data::TreacheryCategory::Special)) return false;
+  const auto k = data::treachery_card(card).kind;
+  const bool hero = k == data::TreacheryKind::CheapHero || k == data::TreacheryKind::CheapHeroine;
+  return !hero || s.rulings.is(RulingId::PlanetologistCheapHero, 1);
+}
+
+std::optional<Rejection> skills_check_plan(const GameState& s, Faction me, const action::BattlePlan& a) {
+  if (a.skill_spice == 0) return std::nullopt;
+  if (!skilled_as(s, a.leader, LeaderSkill::SpiceBanker))
+    return reject(RejectCode::IllegalChoice, "only a leader with the Spice Banker skill is boosted with spice (skill_spice)");
+  if (a.skill_spice > 3) return reject(RejectCode::IllegalChoice, "the Spice Banker adds 1 to 3 spice to its leader");
+  (void)me;
+  return std::nullopt;
+}
+
+int skills_bonus(const GameState& s, Faction f, const BattlePlanState& p, bool killed) {
+  if (!s.uses(data::Module::LeaderSkills) || p.leader >= data::kNumLeaders || killed) return 0;
+  const bool first_only = s.rulings.is(RulingId::SkillStacking, 1);
+  const int own = leader_skill(s, p.leader);
+  int total = 0;
+  // treachery.online's order (ruling skill_stacking = first_bonus stops at the first match).
+  static constexpr LeaderSkill kOrder[] = {LeaderSkill::Mentat, LeaderSkill::SpiceBanker, LeaderSkill::Warmaster,
+                                           LeaderSkill::PranaBinduAdept, LeaderSkill::SwordmasterOfGinaz, LeaderSkill::Planetologist,
+                                           LeaderSkill::KillerMedic, LeaderSkill::MasterOfAssassins};
+  for (const LeaderSkill k : kOrder) {
+    int add = 0;
+    const bool mine = own == static_cast<int>(k);
+    switch (k) {
+      case LeaderSkill::Mentat: add = mine ? 2 : 0; break;
+      case LeaderSkill::SpiceBanker: add = mine ? p.skill_spice : 0; break;
+      case LeaderSkill::Planetologist: add = mine && planetologist_special(s, p.leader, p.weapon) ? 2 : 0; break;
+      default:
+        if (condition_met(k, p)) add = mine ? 3 : skill_in_front(s, f, k) ? 1 : 0;
+    }
+    if (add <= 0) continue;
+    total += add;
+    if (first_only) break;
+  }
+  return total;
+}
+
+int skills_penalty(const GameState& s, const BattlePlanState& mine, bool killed, Faction opp) {
+  if (killed || !skilled_as(s, mine.leader, LeaderSkill::Bureaucrat)) return 0;
+  int n = 0;
+  for (const TerritoryId t : data::strongholds()) n += occupies(s, opp, t) ? 1 : 0;
+  return n;
+}
+
+std::optional<std::string> skills_must_discard(const GameState& s, const BattlePlanState& p, uint8_t card) {
+  if (card != kNone8 && card == p.weapon && planetologist_special(s, p.leader, card))
+    return std::string("a Special played through the Planetologist is discarded after the battle");
+  return std::nullopt;
+}
+
+namespace {
+// The first location of t with spice on it, or kNone8.
+LocationId spice_location(const GameState& s, TerritoryId t) {
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    if (s.spice_on_board[loc] > 0) return loc;
+  }
+  return kNone8;
+}
+}  // namespace
+
+void skills_battle_resolved(GameState& s, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t) {
+  if (!s.uses(data::Module::LeaderSkills)) return;
+  for (int i = 0; i < 2; ++i) {  // Smuggler: its strength in spice from the territory
+    if (!survived[i] || !skilled_as(s, p[i].leader, LeaderSkill::Smuggler)) continue;
+    const LocationId loc = spice_location(s, t);
+    if (loc == kNone8) continue;
+    const int n = std::min<int>(s.spice_on_board[loc], data::leader(p[i].leader).strength);
+    if (n > 0) transfer_spice(s, board(loc), shield(fa[i]), n);
+  }
+  if (winner >= 0 && survived[winner] && skilled_as(s, p[winner].leader, LeaderSkill::Sandmaster)) {
+    const LocationId loc = spice_location(s, t);  // Sandmaster: 3 more where spice is
+    if (loc != kNone8) transfer_spice(s, bank(), board(loc), std::min<int>(3, s.bank));
+  }
+}
+
+SukSaves suk_graduate_saves(const GameState& s, Faction winner, const BattlePlanState& p, bool killed, int losses) {
+  SukSaves out;
+  if (losses <= 0 || !s.uses(data::Module::LeaderSkills)) return out;
+  if (!killed && skilled_as(s, p.leader, LeaderSkill::SukGraduate)) {
+    out.stay = 1;
+    out.to_reserves = std::min(2, losses - 1);
+  } else if (skill_in_front(s, winner, LeaderSkill::SukGraduate)) {
+    out.to_reserves = 1;
+  }
+  return out;
+}
+
+// ---- shipment and movement -----------------------------------------------------------
+
+int smuggler_extra_force(const GameState& s, Faction f, LocationId to, int shipped_regular) {
+  if (!skill_in_front(s, f, LeaderSkill::Smuggler) || to >= data::kNumLocations) return 0;
+  if (s.of(f).reserves[0] <= shipped_regular) return 0;  // no regular force left to bring
+  const auto& ter = data::territory(data::territory_of(to));
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    for (Seat seat = 0; seat < s.num_seats; ++seat)
+      if (s.forces_in_location(s.faction_at(seat), loc) > 0) return 0;
+  }
+  return 1;
+}
+
+int planetologist_range(const GameState& s, Faction f, int range) {
+  if (!skill_in_front(s, f, LeaderSkill::Planetologist) || range >= 3) return range;
+  return range + 1;
+}
+
+// ---- Spice Banker's front band ------------------------------------------------------------
+
+void skills_paid_to_bank(GameState& s, uint8_t payer, int amount) {
+  if (!s.uses(data::Module::LeaderSkills) || amount < 4 || payer >= kNumFactions) return;
+  const uint16_t mark = static_cast<uint16_t>(s.turn * 16 + static_cast<int>(s.phase));
+  if (s.skills.banked_mark == mark) return;  // once a phase
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {
+    const Faction f = s.faction_at(seat);
+    if (static_cast<uint8_t>(f) == payer || !skill_in_front(s, f, LeaderSkill::SpiceBanker)) continue;
+    s.skills.banked = static_cast<uint8_t>(std::min(255, s.skills.banked + 1));
+    s.skills.banked_mark = mark;
+    return;
+  }
+}
+
+void skills_mentat_pause(GameState& s) {
+  if (!s.uses(data::Module::LeaderSkills) || !s.skills.banked) return;
+  for (Seat seat = 0; seat < s.num_seats; ++seat) {
+    const Faction f = s.faction_at(seat);
+    for (int l = 0; l < data::kNumLeaders; ++l)
+      if (s.skills.assigned[l] == static_cast<uint8_t>(LeaderSkill::SpiceBanker) + 1 && data::leader(static_cast<LeaderId>(l)).faction == f) {
+        transfer_spice(s, bank(), shield(f), std::min<int>(s.skills.banked, s.bank));
+        s.skills.banked = 0;
+        return;
+      }
+  }
+  s.skills.banked = 0;  // the Spice Banker died meanwhile: its gains are lost
+}
+
+}  // namespace mentat::rules
