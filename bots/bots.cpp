@@ -2027,7 +2027,8 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
   const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.dial;
   const double lose = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
-  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (leader + 1) - (a.spice - a.ally_pays + a.skill_spice);
+  const double base = a.leader < data::kNumLeaders ? data::leader(a.leader).strength : 0;  // what its death costs
+  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (base + 1) - (a.spice - a.ally_pays + a.skill_spice);
 }
 
 // Brutal: the expected outcome over the opponent's possible plans: each of
@@ -2089,6 +2090,7 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
   const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
   const bool my_leader = a.leader < data::kNumLeaders;
   const double my_str = my_leader ? leader_strength(a) : 0;
+  const int my_base = my_leader ? data::leader(a.leader).strength : 0;  // what its death costs
   const int kh = a.kwisatz_haderach ? 2 : 0;
   const double my_units2 = (k_.advanced && me() != Faction::Fremen && a.spice == 0) ? a.dial : 2.0 * a.dial;
   const int cards = (a.weapon != kNone8) + (a.defense != kNone8) + (a.cheap_hero != kNone8);
@@ -2128,11 +2130,11 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
           const double theirs = opp_units2 + (ol != kNone8 && !opp_dead ? 2.0 * o_str : 0.0);
           const bool win = aggressor ? mine >= theirs : mine > theirs;
           if (win) {
-            v = tv + 0.5 * opp_forces - 0.6 * a.dial + (opp_dead ? o_str : 0) + (my_dead ? my_str : 0);
+            v = tv + 0.5 * opp_forces - 0.6 * a.dial + (opp_dead ? o_str : 0) + (my_dead ? my_base : 0);
           } else {
             v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
           }
-          if (my_dead) v -= my_str + 1;
+          if (my_dead) v -= my_base + 1;
           ev += p * v;
         }
   }

@@ -1,0 +1,577 @@
+// Leader Skills (module leader_skills; core/cards/leader_skills.cpp;
+// docs/cards/leader-skills.md; the Planetologist's contract:
+// ../shared/seeds/PLANETOLOGIST_RULES.md).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "bots/bot.h"
+#include "core/cards/card_rules.h"
+#include "events/view_generated.h"
+#include "inspect/view.h"
+#include "support/module_game.h"
+#include "support/scenario.h"
+
+using namespace mentat;
+using namespace scenario;
+using data::LeaderSkill;
+using data::TreacheryKind;
+
+namespace {
+
+constexpr auto kAtreides = Faction::Atreides;
+constexpr auto kHarkonnen = Faction::Harkonnen;
+
+data::ModuleSet skills_module() { return data::module_bit(data::Module::LeaderSkills); }
+
+// Every skill card back in the deck, then `k` under `leader` (face up).
+void set_skill(GameState& s, LeaderId leader, LeaderSkill k) {
+  for (int l = 0; l < data::kNumLeaders; ++l)
+    if (s.skills.assigned[l]) {
+      s.skills.deck.push(static_cast<uint8_t>(s.skills.assigned[l] - 1));
+      s.skills.assigned[l] = 0;
+      s.skills.face_down[l] = 0;
+    }
+  REQUIRE(s.skills.deck.remove(static_cast<uint8_t>(k)));
+  s.skills.assigned[leader] = static_cast<uint8_t>(static_cast<int>(k) + 1);
+}
+void clear_skills(GameState& s) {
+  for (int l = 0; l < data::kNumLeaders; ++l)
+    if (s.skills.assigned[l]) {
+      s.skills.deck.push(static_cast<uint8_t>(s.skills.assigned[l] - 1));
+      s.skills.assigned[l] = 0;
+    }
+}
+
+// The Atreides (the aggressor: seat 0, the storm at 17) and the Harkonnen, 5
+// forces each in the Great Flat, empty hands, no skill card assigned yet.
+GameState skill_battle(Rulings r = Rulings::defaults(), bool advanced = false, const char* where = "The Great Flat") {
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, advanced, 7, r, skills_module()));
+  clear_skills(s);
+  place(s, kAtreides, loc(where), 5);
+  place(s, kHarkonnen, loc(where), 5);
+  return s;
+}
+void to_plans(GameState& s) {
+  enter_battle_phase(s);
+  no_abilities(s);
+  REQUIRE(s.phase == Phase::Battle);
+  REQUIRE(s.battle.territory < data::kNumTerritories);
+}
+void fight(GameState& s, const action::BattlePlan& atreides, const action::BattlePlan& harkonnen) {
+  act(s, kAtreides, atreides);
+  act(s, kHarkonnen, harkonnen);
+  decline_traitors(s);
+}
+// The battle's winner, read from the forces: the loser lost all of its own.
+Faction winner_in(const GameState& s, const char* where) {
+  const bool a = s.forces_in_location(kAtreides, loc(where)) > 0, h = s.forces_in_location(kHarkonnen, loc(where)) > 0;
+  REQUIRE(a != h);
+  return a ? kAtreides : kHarkonnen;
+}
+bool dead(const GameState& s, LeaderId l) { return s.leaders[l].zone == LeaderZone::Tanks || s.leaders[l].zone == LeaderZone::TanksFaceDown; }
+
+const LeaderId kDuncan = L(kAtreides, 3);   // strength 2
+const LeaderId kThufir = L(kAtreides, 1);   // 5
+const LeaderId kRabban = L(kHarkonnen, 1);  // 4
+const LeaderId kPiter = L(kHarkonnen, 2);   // 3
+
+}  // namespace
+
+TEST_CASE("Leader Skills: two cards dealt to each faction, one assigned face down to a leader, face up once all have chosen",
+          "[leader_skills][setup]") {
+  GameState s = game({kAtreides, kHarkonnen, Faction::Fremen}, false, 7, Rulings::defaults(), skills_module());
+  REQUIRE(s.phase == Phase::Setup);
+  for (Faction f : {kAtreides, kHarkonnen, Faction::Fremen}) CHECK(s.skills.hand[static_cast<int>(f)].n == 2);
+  CHECK(s.skills.deck.n == data::kNumLeaderSkills - 6);
+  check_custody(s);
+  // The Harkonnen keep all their traitors (2.05.03) but still wait for their skill.
+  CHECK(waiting(s, kHarkonnen));
+  const uint8_t mine = s.skills.hand[static_cast<int>(kAtreides)].ids[0];
+  const uint8_t other = s.skills.hand[static_cast<int>(kAtreides)].ids[1];
+  const uint8_t theirs = s.skills.hand[static_cast<int>(kHarkonnen)].ids[0];
+  CHECK(rejected(s, kAtreides, action::AssignSkill{.skill = theirs, .leader = kThufir}).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kAtreides, action::AssignSkill{.skill = mine, .leader = kRabban}).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kAtreides, action::AssignSkill{.skill = 14, .leader = kThufir}).code == RejectCode::Malformed);
+  act(s, kAtreides, action::AssignSkill{.skill = mine, .leader = kThufir});
+  CHECK(s.skills.assigned[kThufir] == mine + 1);
+  CHECK(s.skills.face_down[kThufir] == 1);
+  CHECK(s.skills.hand[static_cast<int>(kAtreides)].empty());
+  CHECK(s.skills.deck.contains(other));  // the other card back to the deck
+  CHECK(waiting(s, kAtreides));          // its traitor still to keep
+  CHECK(rejected(s, kAtreides, action::AssignSkill{.skill = other, .leader = kDuncan}).code == RejectCode::NotYourDecision);
+  check_custody(s);
+  check_projections(s);  // the face-down card and the dealt ones are hidden values
+  // Face down: the Atreides see it, the Harkonnen do not.
+  auto skill_seen = [&](Faction viewer) {
+    const std::string v = inspect::build_view(s, inspect::Viewer::of(s.seat_of(viewer)));
+    const auto* ls = fb::GetView(v.data())->leader_skills();
+    REQUIRE(ls);
+    for (const auto* e : *ls)
+      if (e->leader_id() == kThufir) return e->skill()->str();
+    return std::string("none");
+  };
+  CHECK(skill_seen(kAtreides) == std::string(data::leader_skill_name(mine)));
+  CHECK(skill_seen(kHarkonnen).empty());
+  {
+    const std::string v = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kHarkonnen)));
+    const auto* hand = fb::GetView(v.data())->skill_hand();
+    REQUIRE(hand);
+    CHECK(hand->size() == 2);  // its own dealt cards
+    const std::string va = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kAtreides)));
+    CHECK_FALSE(fb::GetView(va.data())->skill_hand());
+  }
+  // Everyone else assigns (the first legal choice); then the cards are face up and the deck shuffled.
+  while (s.phase == Phase::Setup && s.step == static_cast<uint8_t>(SetupStep::Traitors)) play_step(s);
+  int assigned = 0;
+  for (int l = 0; l < data::kNumLeaders; ++l) {
+    assigned += s.skills.assigned[l] != 0;
+    CHECK(s.skills.face_down[l] == 0);
+  }
+  CHECK(assigned == 3);
+  CHECK(s.skills.deck.n == data::kNumLeaderSkills - 3);
+  CHECK(skill_seen(kHarkonnen) == std::string(data::leader_skill_name(mine)));
+  check_custody(s);
+  // Without the module nothing is dealt.
+  GameState base = game({kAtreides, kHarkonnen}, false, 7);
+  CHECK(base.skills.deck.empty());
+  CHECK(base.skills.hand[0].empty());
+}
+
+TEST_CASE("Leader Skills: the Auditor never holds a skill", "[leader_skills][setup]") {
+  GameState s = game({Faction::Choam, kAtreides}, true, 7, Rulings::defaults(),
+                     static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese)));
+  const uint8_t k = s.skills.hand[static_cast<int>(Faction::Choam)].ids[0];
+  CHECK(rejected(s, Faction::Choam, action::AssignSkill{.skill = k, .leader = data::kAuditor}).code == RejectCode::IllegalChoice);
+  for (const auto& a : legal_actions(s, s.seat_of(Faction::Choam)))
+    if (const auto* as = a.get_if<action::AssignSkill>()) CHECK(as->leader != data::kAuditor);
+}
+
+TEST_CASE("Leader Skills: a skilled leader's card goes back to the deck when it dies", "[leader_skills][custody]") {
+  GameState s = skill_battle();
+  set_skill(s, kDuncan, LeaderSkill::Mentat);
+  const uint8_t knife = give(s, kHarkonnen, TreacheryKind::Crysknife);
+  to_plans(s);
+  fight(s, plan(kDuncan, 0), plan(kRabban, 0, knife));
+  keep_all(s);
+  CHECK(dead(s, kDuncan));
+  CHECK(s.skills.assigned[kDuncan] == 0);
+  CHECK(s.skills.deck.contains(static_cast<uint8_t>(LeaderSkill::Mentat)));
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: +3 to the skilled leader, +1 to another while it is in front, nothing when killed",
+          "[leader_skills][battle]") {
+  struct Case {
+    LeaderSkill skill;
+    TreacheryKind card;
+    bool weapon;  // the card goes in the weapon slot (else the defense slot)
+  };
+  const Case cases[] = {{LeaderSkill::SwordmasterOfGinaz, TreacheryKind::Crysknife, true},
+                        {LeaderSkill::MasterOfAssassins, TreacheryKind::Chaumas, true},
+                        {LeaderSkill::PranaBinduAdept, TreacheryKind::Shield, false},
+                        {LeaderSkill::KillerMedic, TreacheryKind::Snooper, false},
+                        {LeaderSkill::Warmaster, TreacheryKind::Baliset, true}};
+  for (const auto& c : cases) {
+    INFO(data::leader_skill_name(static_cast<uint8_t>(c.skill)));
+    // Duncan (2) with the card against Rabban (4) with a defense stopping any weapon: +3 wins, nothing loses.
+    for (bool skilled : {false, true}) {
+      GameState s = skill_battle();
+      if (skilled) set_skill(s, kDuncan, c.skill);
+      const uint8_t card = give(s, kAtreides, c.card);
+      const uint8_t stop = give(s, kHarkonnen, c.card == TreacheryKind::Chaumas ? TreacheryKind::Snooper : TreacheryKind::Shield, 1);
+      to_plans(s);
+      fight(s, c.weapon ? plan(kDuncan, 0, card) : plan(kDuncan, 0, kNone8, card), plan(kRabban, 0, kNone8, stop));
+      keep_all(s);
+      CHECK(winner_in(s, "The Great Flat") == (skilled ? kAtreides : kHarkonnen));
+      check_custody(s);
+    }
+    // The skilled Thufir in front: Duncan gets +1 (3 against Piter's 3: the aggressor wins the tie).
+    for (bool front : {false, true}) {
+      GameState s = skill_battle();
+      if (front) set_skill(s, kThufir, c.skill);
+      const uint8_t card = give(s, kAtreides, c.card);
+      const uint8_t stop = give(s, kHarkonnen, c.card == TreacheryKind::Chaumas ? TreacheryKind::Snooper : TreacheryKind::Shield, 1);
+      to_plans(s);
+      fight(s, c.weapon ? plan(kDuncan, 0, card) : plan(kDuncan, 0, kNone8, card), plan(kPiter, 0, kNone8, stop));
+      keep_all(s);
+      CHECK(winner_in(s, "The Great Flat") == (front ? kAtreides : kHarkonnen));
+    }
+  }
+  // Killed: the skilled leader's bonus is lost with its strength.
+  GameState s = skill_battle();
+  set_skill(s, kThufir, LeaderSkill::PranaBinduAdept);
+  const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
+  const uint8_t poison = give(s, kHarkonnen, TreacheryKind::Chaumas);
+  to_plans(s);
+  fight(s, plan(kThufir, 0, kNone8, shield), plan(L(kHarkonnen, 4), 0, poison));  // Umman Kudu (1)
+  keep_all(s);
+  CHECK(dead(s, kThufir));
+  CHECK(winner_in(s, "The Great Flat") == kHarkonnen);
+}
+
+TEST_CASE("Leader Skills: Mentat +2, Spice Banker + the spice paid", "[leader_skills][battle]") {
+  for (bool skilled : {false, true}) {
+    GameState s = skill_battle();
+    if (skilled) set_skill(s, kDuncan, LeaderSkill::Mentat);
+    to_plans(s);
+    fight(s, plan(kDuncan, 0), plan(kPiter, 0));  // 2 (+2) against 3
+    CHECK(winner_in(s, "The Great Flat") == (skilled ? kAtreides : kHarkonnen));
+  }
+  GameState s = skill_battle();
+  set_skill(s, kDuncan, LeaderSkill::SpiceBanker);
+  set_spice(s, kAtreides, 2);
+  to_plans(s);
+  auto boosted = [](int n) {
+    auto p = plan(kDuncan, 0);
+    p.skill_spice = static_cast<uint8_t>(n);
+    return p;
+  };
+  CHECK(rejected(s, kAtreides, boosted(4)).code == RejectCode::IllegalChoice);    // 1 to 3
+  CHECK(rejected(s, kAtreides, boosted(3)).code == RejectCode::NotEnoughSpice);   // 2 held
+  auto other = plan(kThufir, 0);
+  other.skill_spice = 1;
+  CHECK(rejected(s, kAtreides, other).code == RejectCode::IllegalChoice);  // only the Spice Banker's leader
+  const int64_t bank = s.bank;
+  fight(s, boosted(2), plan(kRabban, 0));  // 2 + 2 against 4: the aggressor wins the tie
+  CHECK(winner_in(s, "The Great Flat") == kAtreides);
+  CHECK(s.of(kAtreides).spice == 0);
+  CHECK(s.bank == bank + 2);
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: ruling skill_stacking, a captured skilled leader's bonus with the captor's own in front",
+          "[leader_skills][battle][ruling]") {
+  for (const char* reading : {"every_bonus", "first_bonus"}) {
+    INFO(reading);
+    GameState s = skill_battle(ruling("skill_stacking", reading));
+    // The Harkonnen hold Duncan (Atreides, Mentat) captured, their own Rabban is the Swordmaster in front.
+    s.leaders[kDuncan].holder = static_cast<uint8_t>(kHarkonnen);
+    REQUIRE(s.skills.deck.remove(static_cast<uint8_t>(LeaderSkill::Mentat)));
+    REQUIRE(s.skills.deck.remove(static_cast<uint8_t>(LeaderSkill::SwordmasterOfGinaz)));
+    s.skills.assigned[kDuncan] = static_cast<uint8_t>(LeaderSkill::Mentat) + 1;
+    s.skills.assigned[kRabban] = static_cast<uint8_t>(LeaderSkill::SwordmasterOfGinaz) + 1;
+    // The Atreides no longer have the Mentat's front band, the captor never has it.
+    CHECK_FALSE(rules::skill_in_front(s, kAtreides, LeaderSkill::Mentat));
+    CHECK_FALSE(rules::skill_in_front(s, kHarkonnen, LeaderSkill::Mentat));
+    CHECK(rules::skill_in_front(s, kHarkonnen, LeaderSkill::SwordmasterOfGinaz));
+    const uint8_t knife = give(s, kHarkonnen, TreacheryKind::Crysknife);
+    const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
+    to_plans(s);
+    // Gurney (4) against the captured Duncan: 2 + Mentat 2, + Swordmaster 1 (in front) with every_bonus.
+    fight(s, plan(L(kAtreides, 2), 0, kNone8, shield), plan(kDuncan, 0, knife));
+    keep_all(s);
+    const bool every = std::string(reading) == "every_bonus";
+    CHECK(winner_in(s, "The Great Flat") == (every ? kHarkonnen : kAtreides));  // 4 against 5, or 4 against 4 (the aggressor's tie)
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: the Planetologist's green Special in place of a weapon, +2 when it survives, discarded in every outcome",
+          "[leader_skills][battle][planetologist]") {
+  const LeaderId kGurney = L(kAtreides, 2);  // 4
+  // A Karama in the weapon slot: not a weapon (Rabban lives), +2: 4 + 2 beats Feyd's 6 as the aggressor's tie.
+  for (bool skilled : {false, true}) {
+    GameState s = skill_battle();
+    if (skilled) set_skill(s, kGurney, LeaderSkill::Planetologist);
+    const uint8_t karama = give(s, kAtreides, TreacheryKind::Karama);
+    to_plans(s);
+    if (!skilled) {
+      CHECK(rejected(s, kAtreides, plan(kGurney, 0, karama)).code == RejectCode::IllegalChoice);
+      continue;
+    }
+    // Another leader cannot place it.
+    CHECK(rejected(s, kAtreides, plan(kDuncan, 0, karama)).code == RejectCode::IllegalChoice);
+    bool offered = false;
+    for (const auto& a : legal_actions(s, s.seat_of(kAtreides)))
+      if (const auto* p = a.get_if<action::BattlePlan>(); p && p->weapon == karama) offered = offered || p->leader == kGurney;
+    CHECK(offered);
+    fight(s, plan(kGurney, 0, karama), plan(L(kHarkonnen, 0), 0));
+    CHECK(winner_in(s, "The Great Flat") == kAtreides);
+    CHECK_FALSE(dead(s, L(kHarkonnen, 0)));  // the Karama killed nobody
+    // Ordinary win: no choice to keep it, discarded.
+    CHECK(s.treachery_discard.contains(karama));
+    CHECK_FALSE(s.of(kAtreides).hand.contains(karama));
+    check_custody(s);
+  }
+  // Killed: no +2 (and no strength); the Special is discarded with the loser's plan.
+  {
+    GameState s = skill_battle();
+    set_skill(s, kGurney, LeaderSkill::Planetologist);
+    const uint8_t atomics = give(s, kAtreides, TreacheryKind::FamilyAtomics);
+    const uint8_t knife = give(s, kHarkonnen, TreacheryKind::Crysknife);
+    to_plans(s);
+    fight(s, plan(kGurney, 0, atomics), plan(L(kHarkonnen, 4), 0, knife));  // Umman Kudu (1)
+    keep_all(s);
+    CHECK(dead(s, kGurney));
+    CHECK(winner_in(s, "The Great Flat") == kHarkonnen);
+    CHECK(s.treachery_discard.contains(atomics));
+    CHECK_FALSE(s.shield_wall_destroyed);  // its own effect is not used
+    check_custody(s);
+  }
+  // The owner wins by traitor: the Special is still discarded (the seeds' card-specific row).
+  {
+    GameState s = skill_battle();
+    set_skill(s, kGurney, LeaderSkill::Planetologist);
+    const uint8_t hajr = give(s, kAtreides, TreacheryKind::Hajr);
+    const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
+    give_traitor(s, kAtreides, kRabban);
+    to_plans(s);
+    act(s, kAtreides, plan(kGurney, 0, hajr, shield));
+    act(s, kHarkonnen, plan(kRabban, 0));
+    act(s, kAtreides, traitor(true));
+    decline_traitors(s);
+    REQUIRE(s.battle.winner == 1);
+    // May keep the Shield, not the Hajr.
+    CHECK(s.step == 7);
+    bool keeps_hajr = false;
+    for (const auto& a : legal_actions(s, s.seat_of(kAtreides)))
+      if (const auto* k = a.get_if<action::KeepCards>())
+        for (const uint8_t id : k->keep) keeps_hajr = keeps_hajr || id == hajr;
+    CHECK_FALSE(keeps_hajr);
+    keep_all(s);
+    CHECK(s.treachery_discard.contains(hajr));
+    CHECK(s.of(kAtreides).hand.contains(shield));
+    check_custody(s);
+  }
+  // The Planetologist revealed as the opponent's traitor: discarded with the loser's plan.
+  {
+    GameState s = skill_battle();
+    set_skill(s, kGurney, LeaderSkill::Planetologist);
+    const uint8_t weather = give(s, kAtreides, TreacheryKind::WeatherControl);
+    give_traitor(s, kHarkonnen, kGurney);
+    to_plans(s);
+    act(s, kAtreides, plan(kGurney, 0, weather));
+    act(s, kHarkonnen, plan(kRabban, 0));
+    act(s, kHarkonnen, traitor(true));
+    decline_traitors(s);
+    keep_all(s);
+    CHECK(dead(s, kGurney));
+    CHECK(s.treachery_discard.contains(weather));
+    CHECK(s.skills.deck.contains(static_cast<uint8_t>(LeaderSkill::Planetologist)));  // its skill back to the deck
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: ruling planetologist_cheap_hero", "[leader_skills][battle][planetologist][ruling]") {
+  for (const char* reading : {"excluded", "allowed"}) {
+    INFO(reading);
+    GameState s = skill_battle(ruling("planetologist_cheap_hero", reading));
+    const LeaderId kGurney = L(kAtreides, 2);
+    set_skill(s, kGurney, LeaderSkill::Planetologist);
+    const uint8_t hero = give(s, kAtreides, TreacheryKind::CheapHero);
+    to_plans(s);
+    const auto r = validate(s, s.seat_of(kAtreides), Action(plan(kGurney, 0, hero)));
+    CHECK(r.has_value() == (std::string(reading) == "excluded"));
+  }
+}
+
+TEST_CASE("Leader Skills: the Planetologist's +1 movement range, at most 3", "[leader_skills][movement][planetologist]") {
+  // From the Great Flat (no ornithopters): every destination of range 1 stays legal, and some only the +1 reaches.
+  int reach[2] = {0, 0};
+  std::vector<bool> ok[2];
+  for (bool skilled : {false, true}) {
+    GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), skills_module()));
+    clear_skills(s);
+    if (skilled) set_skill(s, kThufir, LeaderSkill::Planetologist);
+    place(s, kAtreides, loc("The Great Flat"), 3);
+    s.storm_sector = 9;  // away from the Great Flat's neighbourhood
+    pass_until_ship_or_move(s, kAtreides);
+    if (s.step == 0) act(s, kAtreides, pass());  // no shipment: the movement next
+    REQUIRE(s.step == 2);
+    for (int l = 0; l < data::kNumLocations; ++l) {
+      const bool legal = !validate(s, s.seat_of(kAtreides), Action(move(loc("The Great Flat"), 3, static_cast<LocationId>(l)))).has_value();
+      ok[skilled].push_back(legal);
+      reach[skilled] += legal;
+    }
+  }
+  CHECK(reach[1] > reach[0]);
+  for (int l = 0; l < data::kNumLocations; ++l)
+    if (ok[0][static_cast<size_t>(l)]) CHECK(ok[1][static_cast<size_t>(l)]);
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), skills_module()));
+  clear_skills(s);
+  set_skill(s, kThufir, LeaderSkill::Planetologist);
+  CHECK(rules::planetologist_range(s, kAtreides, 1) == 2);
+  CHECK(rules::planetologist_range(s, kAtreides, 2) == 3);  // the Fremen
+  CHECK(rules::planetologist_range(s, kAtreides, 3) == 3);  // ornithopters: never 4
+  CHECK(rules::planetologist_range(s, kHarkonnen, 1) == 1);
+}
+
+TEST_CASE("Leader Skills: the Bureaucrat, the opponent less 1 per stronghold it occupies", "[leader_skills][battle]") {
+  for (bool skilled : {false, true}) {
+    GameState s = skill_battle();
+    if (skilled) set_skill(s, kThufir, LeaderSkill::Bureaucrat);
+    place(s, kHarkonnen, loc("Carthag"), 2);
+    place(s, kHarkonnen, loc("Arrakeen"), 1);
+    to_plans(s);
+    // Thufir (5) against Feyd (6) less 2 strongholds.
+    fight(s, plan(kThufir, 0), plan(L(kHarkonnen, 0), 0));
+    keep_all(s);
+    CHECK(winner_in(s, "The Great Flat") == (skilled ? kAtreides : kHarkonnen));
+  }
+}
+
+TEST_CASE("Leader Skills: Smuggler, one more force into an empty territory, and its strength in spice from the battle",
+          "[leader_skills][shipment][battle]") {
+  for (bool skilled : {false, true}) {
+    GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), skills_module()));
+    clear_skills(s);
+    if (skilled) set_skill(s, kThufir, LeaderSkill::Smuggler);
+    pass_until_ship_or_move(s, kAtreides);
+    const int reserves = s.of(kAtreides).reserves[0];
+    act(s, kAtreides, ship(loc("The Great Flat"), 2));
+    CHECK(s.forces_in_location(kAtreides, loc("The Great Flat")) == (skilled ? 3 : 2));
+    CHECK(s.of(kAtreides).reserves[0] == reserves - (skilled ? 3 : 2));
+    CHECK(s.of(kAtreides).spice == 10 - 4);  // 2 each off the strongholds; the extra force is free
+    check_custody(s);
+  }
+  {  // Not into a territory where forces are.
+    GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), skills_module()));
+    clear_skills(s);
+    set_skill(s, kThufir, LeaderSkill::Smuggler);
+    place(s, kHarkonnen, loc("The Great Flat"), 1);
+    pass_until_ship_or_move(s, kAtreides);
+    act(s, kAtreides, ship(loc("The Great Flat"), 2));
+    CHECK(s.forces_in_location(kAtreides, loc("The Great Flat")) == 2);
+  }
+  // In battle: the surviving Smuggler collects its strength (5) of the spice there.
+  GameState s = skill_battle();
+  set_skill(s, kThufir, LeaderSkill::Smuggler);
+  transfer_spice(s, bank(), board(loc("The Great Flat")), 8);
+  const uint8_t shield = give(s, kHarkonnen, TreacheryKind::Shield);  // a card to keep: the battle waits (no collection yet)
+  to_plans(s);
+  const int before = s.of(kAtreides).spice;
+  fight(s, plan(kThufir, 0), plan(L(kHarkonnen, 0), 0, kNone8, shield));  // 5 against 6: loses, survives
+  REQUIRE(s.phase == Phase::Battle);
+  CHECK(s.of(kAtreides).spice == before + 5);
+  CHECK(s.spice_on_board[loc("The Great Flat")] == 3);
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: the Sandmaster's winner adds 3 spice where spice is", "[leader_skills][battle]") {
+  for (bool spice : {false, true}) {
+    GameState s = skill_battle();
+    set_skill(s, kThufir, LeaderSkill::Sandmaster);
+    if (spice) transfer_spice(s, bank(), board(loc("The Great Flat")), 2);
+    const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);  // a card to keep: the battle waits (no collection yet)
+    to_plans(s);
+    fight(s, plan(kThufir, 0, kNone8, shield), plan(kRabban, 0));
+    REQUIRE(s.phase == Phase::Battle);
+    CHECK(s.spice_on_board[loc("The Great Flat")] == (spice ? 5 : 0));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: the Suk Graduate saves the winner's forces", "[leader_skills][battle]") {
+  // The Atreides win dialling 4 of 5: the battle band keeps 1 there and sends 2 to the reserves, the front band 1.
+  for (int band = 0; band < 3; ++band) {
+    INFO(band);
+    GameState s = skill_battle();
+    if (band == 1) set_skill(s, kThufir, LeaderSkill::SukGraduate);  // in the plan
+    if (band == 2) set_skill(s, kDuncan, LeaderSkill::SukGraduate);  // in front
+    to_plans(s);
+    const int reserves = s.of(kAtreides).reserves[0];
+    fight(s, plan(kThufir, 4), plan(kRabban, 0));
+    keep_all(s);
+    const int left = s.forces_in_location(kAtreides, loc("The Great Flat"));
+    const int tanks = s.of(kAtreides).tanks[0];
+    CHECK(left == (band == 1 ? 2 : 1));
+    CHECK(tanks == (band == 0 ? 4 : band == 1 ? 1 : 3));
+    CHECK(s.of(kAtreides).reserves[0] == reserves + (band == 1 ? 2 : band == 2 ? 1 : 0));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: the Spice Banker's owner gains 1 when another pays 4 to the bank, once a phase, in the Mentat Pause",
+          "[leader_skills][spice]") {
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), skills_module()));
+  clear_skills(s);
+  set_skill(s, kThufir, LeaderSkill::SpiceBanker);
+  set_spice(s, kHarkonnen, 20);
+  transfer_spice(s, shield(kHarkonnen), bank(), 3);  // under 4: nothing
+  CHECK(s.skills.banked == 0);
+  transfer_spice(s, shield(kHarkonnen), bank(), 4);
+  CHECK(s.skills.banked == 1);
+  transfer_spice(s, shield(kHarkonnen), bank(), 5);  // once this phase
+  transfer_spice(s, shield(kAtreides), bank(), 5);   // its own payment never
+  CHECK(s.skills.banked == 1);
+  const int before = s.of(kAtreides).spice;
+  rules::Ctx c{s, nullptr};
+  rules::enter_phase(c, Phase::MentatPause);
+  CHECK(s.of(kAtreides).spice == before + 1);
+  CHECK(s.skills.banked == 0);
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: the Harkonnen's kill of a captured skilled leader returns its card", "[leader_skills][custody]") {
+  GameState s = skill_battle(Rulings::defaults(), true);
+  set_skill(s, L(kAtreides, 0), LeaderSkill::Warmaster);
+  rules::skills_leader_died(s, L(kAtreides, 0));
+  CHECK(s.skills.assigned[L(kAtreides, 0)] == 0);
+  CHECK(s.skills.deck.contains(static_cast<uint8_t>(LeaderSkill::Warmaster)));
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 rejected actions and every check after every event",
+          "[leader_skills][selfplay]") {
+  int assigned = 0, boosted = 0, specials = 0;
+  const auto modules = static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese) |
+                                                    data::module_bit(data::Module::StrongholdCards));
+  selfplay_sets({{kAtreides, kHarkonnen, Faction::Fremen, Faction::Guild},
+                 {Faction::Richese, Faction::Choam, Faction::Emperor, Faction::BeneGesserit, kHarkonnen, kAtreides}},
+                modules, 51, 61,
+                [&](const GameState& s, const bots::Step& st) {
+                  if (st.action.is<action::AssignSkill>()) ++assigned;
+                  if (const auto* p = st.action.get_if<action::BattlePlan>()) {
+                    boosted += p->skill_spice > 0;
+                    specials += p->weapon != kNone8 && rules::planetologist_special(s, p->leader, p->weapon);
+                  }
+                },
+                0b11);
+  CHECK(assigned == 2 * (4 + 6));  // every faction, basic and advanced
+  WARN("boosted " << boosted << " specials " << specials);
+}
+
+TEST_CASE("Leader Skills: bots assign a skill, boost a Spice Banker and play a Planetologist's Special, from their own view",
+          "[leader_skills][bots]") {
+  for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    const bool easy = profile == bots::Profile::Easy;
+    {  // Setup: a legal assignment (the better skill for the thinking profiles).
+      GameState s = game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), skills_module());
+      auto& hand = s.skills.hand[static_cast<int>(kAtreides)];
+      while (!hand.empty()) s.skills.deck.push(hand.pop());
+      for (LeaderSkill k : {LeaderSkill::Diplomat, LeaderSkill::SwordmasterOfGinaz}) {
+        REQUIRE(s.skills.deck.remove(static_cast<uint8_t>(k)));
+        hand.push(static_cast<uint8_t>(k));
+      }
+      const auto in = bots::make_input(s, s.seat_of(kAtreides));
+      const Action a = bots::make_bot(profile, 5)->choose(in);
+      REQUIRE(bots::is_valid_choice(in, a));
+      if (const auto* as = a.get_if<action::AssignSkill>(); as && !easy) CHECK(as->skill == static_cast<uint8_t>(LeaderSkill::SwordmasterOfGinaz));
+    }
+    // Battle: Duncan, the only leader left, is the Spice Banker (or the Planetologist holding a Weather Control) against Piter.
+    for (LeaderSkill k : {LeaderSkill::SpiceBanker, LeaderSkill::Planetologist}) {
+      INFO(data::leader_skill_name(static_cast<uint8_t>(k)));
+      GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), skills_module()));
+      clear_skills(s);
+      set_skill(s, kDuncan, k);
+      for (int i = 0; i < 5; ++i) {
+        if (L(kAtreides, i) != kDuncan) s.leaders[L(kAtreides, i)].zone = LeaderZone::Tanks;
+        if (L(kHarkonnen, i) != kPiter) s.leaders[L(kHarkonnen, i)].zone = LeaderZone::Tanks;  // Piter (3) is theirs: the +2 decides
+      }
+      place(s, kAtreides, loc("Tuek's Sietch"), 1);  // a stronghold worth fighting for
+      place(s, kHarkonnen, loc("Tuek's Sietch"), 1);
+      const uint8_t karama = k == LeaderSkill::Planetologist ? give(s, kAtreides, TreacheryKind::WeatherControl) : kNone8;
+      to_plans(s);
+      const auto in = bots::make_input(s, s.seat_of(kAtreides));
+      const Action a = bots::make_bot(profile, 5)->choose(in);
+      REQUIRE(bots::is_valid_choice(in, a));
+      const auto* p = a.get_if<action::BattlePlan>();
+      REQUIRE(p);
+      if (easy) continue;
+      if (k == LeaderSkill::SpiceBanker) CHECK(p->skill_spice > 0);
+      else CHECK(p->weapon == karama);
+    }
+  }
+}
