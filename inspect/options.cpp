@@ -111,6 +111,7 @@ std::vector<Choice> label_choices(const LabelInputs& in, const Decision& d) {
       case ActionKind::PlaceForces: out.push_back(location_choice(v, static_cast<LocationId>(v), "location", "placements[].location")); break;
       case ActionKind::SelectTraitor: out.push_back(Choice{v, names::leader_name(static_cast<LeaderId>(v)), "traitor", {{"leader", v}}}); break;
       case ActionKind::Revive: out.push_back(Choice{v, names::leader_name(static_cast<LeaderId>(v)), "leader", {{"leader", v}}}); break;
+      case ActionKind::AssignSkill: out.push_back(Choice{v, names::leader_name(static_cast<LeaderId>(v)), "leader", {{"leader", v}}}); break;
       case ActionKind::BattlePlan: out.push_back(leader_or_hero(v, v, "leader", "cheap_hero")); break;
       case ActionKind::KeepCards: out.push_back(Choice{v, names::card_name(static_cast<TreacheryId>(v)), "card", {{"keep[]", v}}}); break;
       case ActionKind::ChoamSell:

@@ -575,3 +575,26 @@ TEST_CASE("Leader Skills: bots assign a skill, boost a Spice Banker and play a P
     }
   }
 }
+
+TEST_CASE("Leader Skills: the Smuggler beside a concealed No-Field, the extra force a real force, not the token's value",
+          "[leader_skills][shipment][richese][no_field]") {
+  const auto modules = static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese));
+  GameState s = cleared_board_of(game({Faction::Richese, kAtreides}, false, 7, Rulings::defaults(), modules));
+  clear_skills(s);
+  set_skill(s, L(Faction::Richese, 0), LeaderSkill::Smuggler);
+  pass_until_ship_or_move(s, Faction::Richese);
+  const int reserves = s.of(Faction::Richese).reserves[0];
+  action::Ship a;
+  a.to = loc("The Great Flat");
+  a.no_field = 3;  // the token alone, at one force's price
+  act(s, Faction::Richese, a);
+  CHECK(s.forces_at(Faction::Richese, loc("The Great Flat"), 0) == 1);  // the smuggled force
+  CHECK(s.forces_at(Faction::Richese, loc("The Great Flat"), 1) == 1);  // the marker
+  CHECK(s.of(Faction::Richese).reserves[0] == reserves - 1);
+  int on_board = -1;
+  for (int i = 0; i < kNumNoFieldTokens; ++i)
+    if (s.richese.no_field[i].zone == TokenZone::Board) on_board = kNoFieldValues[i];
+  CHECK(on_board == 3);  // its value unchanged
+  check_custody(s);
+  check_projections(s);
+}
