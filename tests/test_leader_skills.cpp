@@ -514,7 +514,7 @@ TEST_CASE("Leader Skills: the Harkonnen's kill of a captured skilled leader retu
 
 TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 rejected actions and every check after every event",
           "[leader_skills][selfplay]") {
-  int assigned = 0, boosted = 0, specials = 0;
+  int assigned = 0, boosted = 0, specials = 0, gathers = 0;
   const auto modules = static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese) |
                                                     data::module_bit(data::Module::StrongholdCards));
   selfplay_sets({{kAtreides, kHarkonnen, Faction::Fremen, Faction::Guild},
@@ -522,6 +522,12 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
                 modules, 51, 61,
                 [&](const GameState& s, const bots::Step& st) {
                   if (st.action.is<action::AssignSkill>()) ++assigned;
+                  if (const auto* m = st.action.get_if<action::Move>())
+                    for (int i = 1; i < m->from.size(); ++i)
+                      if (data::territory_of(m->from[i].location) != data::territory_of(m->from[0].location)) {
+                        ++gathers;
+                        break;
+                      }
                   if (const auto* p = st.action.get_if<action::BattlePlan>()) {
                     boosted += p->skill_spice > 0;
                     specials += p->weapon != kNone8 && rules::planetologist_special(s, p->leader, p->weapon);
@@ -529,7 +535,7 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
                 },
                 0b11);
   CHECK(assigned == 2 * (4 + 6));  // every faction, basic and advanced
-  WARN("boosted " << boosted << " specials " << specials);
+  WARN("boosted " << boosted << " specials " << specials << " gathers " << gathers);
 }
 
 TEST_CASE("Leader Skills: bots assign a skill, boost a Spice Banker and play a Planetologist's Special, from their own view",
@@ -597,4 +603,165 @@ TEST_CASE("Leader Skills: the Smuggler beside a concealed No-Field, the extra fo
   CHECK(on_board == 3);  // its value unchanged
   check_custody(s);
   check_projections(s);
+}
+
+namespace {
+// Two locations of two other territories one crossing from `to` (and one two crossings away), outside the storm.
+struct GatherSites {
+  LocationId a = kNone8, b = kNone8, far = kNone8;
+};
+GatherSites gather_sites(const GameState& s, LocationId to) {
+  GatherSites g;
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const auto x = static_cast<LocationId>(l);
+    if (s.in_storm(x) || data::territory(data::territory_of(x)).stronghold || data::territory_of(x) == data::territory_of(to)) continue;
+    const int d = data::crossing_distance(x, to);
+    if (d == 1 && g.a == kNone8) g.a = x;
+    else if (d == 1 && g.b == kNone8 && data::territory_of(x) != data::territory_of(g.a)) g.b = x;
+    else if (d == 2 && g.far == kNone8) g.far = x;
+  }
+  return g;
+}
+GameState gather_board(Faction f, Faction other, Rulings r = Rulings::defaults(), data::ModuleSet extra = 0) {
+  GameState s = cleared_board_of(game({f, other}, false, 7, r, static_cast<data::ModuleSet>(skills_module() | extra)));
+  clear_skills(s);
+  s.storm_sector = 9;
+  return s;
+}
+void to_movement(GameState& s, Faction f) {
+  pass_until_ship_or_move(s, f);
+  if (s.step == 0) act(s, f, pass());
+  REQUIRE(s.step == 2);
+}
+}  // namespace
+
+TEST_CASE("Leader Skills: the Planetologist gathers two territories' groups to one destination in one movement",
+          "[leader_skills][movement][planetologist]") {
+  const LocationId to = loc("The Great Flat");
+  for (bool skilled : {false, true}) {
+    INFO(skilled);
+    GameState s = gather_board(kAtreides, kHarkonnen);
+    if (skilled) set_skill(s, kThufir, LeaderSkill::Planetologist);
+    const auto g = gather_sites(s, to);
+    REQUIRE(g.a != kNone8);
+    REQUIRE(g.b != kNone8);
+    place(s, kAtreides, g.a, 2);
+    place(s, kAtreides, g.b, 3);
+    to_movement(s, kAtreides);
+    action::Move m;
+    m.to = to;
+    m.from = {Placement{g.a, 2, 0}, Placement{g.b, 3, 0}};
+    if (!skilled) {
+      CHECK(rejected(s, kAtreides, m).code == RejectCode::IllegalChoice);
+      continue;
+    }
+    bool offered = false;
+    for (const auto& x : legal_actions(s, s.seat_of(kAtreides)))
+      if (const auto* mv = x.get_if<action::Move>(); mv && mv->from.size() == 2 && mv->to == to) offered = true;
+    CHECK(offered);
+    act(s, kAtreides, m);
+    CHECK(s.forces_in_location(kAtreides, to) == 5);
+    CHECK(s.forces_in_location(kAtreides, g.a) == 0);
+    CHECK(s.forces_in_location(kAtreides, g.b) == 0);
+    // One movement: the Atreides' turn is over (no second movement asked).
+    CHECK_FALSE((s.phase == Phase::ShipmentMovement && s.shipmove.current == s.seat_of(kAtreides) && waiting(s, kAtreides)));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: ruling planetologist_exclusive, the gather's groups with their ordinary range or with the +1 too",
+          "[leader_skills][movement][planetologist][ruling]") {
+  const LocationId to = loc("The Great Flat");
+  for (const char* reading : {"one_alternative", "both"}) {
+    INFO(reading);
+    GameState s = gather_board(kAtreides, kHarkonnen, ruling("planetologist_exclusive", reading));
+    set_skill(s, kThufir, LeaderSkill::Planetologist);
+    const auto g = gather_sites(s, to);
+    REQUIRE(g.far != kNone8);
+    place(s, kAtreides, g.a, 1);
+    place(s, kAtreides, g.far, 1);
+    to_movement(s, kAtreides);
+    action::Move m;
+    m.to = to;
+    m.from = {Placement{g.a, 1, 0}, Placement{g.far, 1, 0}};
+    CHECK(validate(s, s.seat_of(kAtreides), Action(m)).has_value() == (std::string(reading) == "one_alternative"));
+    // Alone, the far group takes the +1 under both readings.
+    action::Move alone;
+    alone.to = to;
+    alone.from = {Placement{g.far, 1, 0}};
+    CHECK_FALSE(validate(s, s.seat_of(kAtreides), Action(alone)).has_value());
+  }
+  // Three territories: never.
+  GameState s = gather_board(kAtreides, kHarkonnen);
+  set_skill(s, kThufir, LeaderSkill::Planetologist);
+  const auto g = gather_sites(s, to);
+  LocationId third = kNone8;
+  for (int l = 0; l < data::kNumLocations && third == kNone8; ++l) {
+    const auto x = static_cast<LocationId>(l);
+    const auto t = data::territory_of(x);
+    if (!s.in_storm(x) && !data::territory(t).stronghold && data::crossing_distance(x, to) == 1 && t != data::territory_of(g.a) &&
+        t != data::territory_of(g.b))
+      third = x;
+  }
+  REQUIRE(third != kNone8);
+  for (LocationId x : {g.a, g.b, third}) place(s, kAtreides, x, 1);
+  to_movement(s, kAtreides);
+  action::Move m;
+  m.to = to;
+  m.from = {Placement{g.a, 1, 0}, Placement{g.b, 1, 0}, Placement{third, 1, 0}};
+  CHECK(rejected(s, kAtreides, m).code == RejectCode::IllegalChoice);
+}
+
+TEST_CASE("Leader Skills: the Planetologist's gather with a concealed No-Field as one origin, the marker still concealed",
+          "[leader_skills][movement][planetologist][richese][no_field]") {
+  const LocationId to = loc("The Great Flat");
+  GameState s = gather_board(Faction::Richese, kAtreides, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  set_skill(s, L(Faction::Richese, 0), LeaderSkill::Planetologist);
+  const auto g = gather_sites(s, to);
+  int five = -1;
+  for (int i = 0; i < kNumNoFieldTokens; ++i)
+    if (kNoFieldValues[i] == 5) five = i;
+  REQUIRE(five >= 0);
+  s.richese.no_field[five] = NoFieldToken{TokenZone::Board, g.a};
+  s.forces_at(Faction::Richese, g.a, 1) = 1;
+  place(s, Faction::Richese, g.b, 2);
+  check_custody(s);
+  to_movement(s, Faction::Richese);
+  action::Move m;
+  m.to = to;
+  m.from = {Placement{g.a, 0, 1}, Placement{g.b, 2, 0}};
+  act(s, Faction::Richese, m);
+  CHECK(s.richese.no_field[five].zone == TokenZone::Board);
+  CHECK(s.richese.no_field[five].location == to);
+  CHECK(s.forces_at(Faction::Richese, to, 1) == 1);
+  CHECK(s.forces_at(Faction::Richese, to, 0) == 2);
+  check_custody(s);
+  check_projections(s);
+}
+
+TEST_CASE("Leader Skills: bots may gather with the Planetologist, medium when both groups are worth moving to one place",
+          "[leader_skills][bots][planetologist]") {
+  const LocationId to = loc("The Great Flat");
+  for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    GameState s = gather_board(kAtreides, kHarkonnen);
+    for (const TerritoryId t : data::strongholds())  // every stronghold held: the spice is the place to go
+      place(s, kHarkonnen, data::territory(t).first_location, 4);
+    set_skill(s, kThufir, LeaderSkill::Planetologist);
+    const auto g = gather_sites(s, to);
+    place(s, kAtreides, g.a, 3);
+    place(s, kAtreides, g.b, 3);
+    transfer_spice(s, bank(), board(to), 12);
+    to_movement(s, kAtreides);
+    const auto in = bots::make_input(s, s.seat_of(kAtreides));
+    const Action a = bots::make_bot(profile, 5)->choose(in);
+    REQUIRE(bots::is_valid_choice(in, a));
+    const auto* m = a.get_if<action::Move>();
+    // Medium's rules take the gather; hard and brutal weigh the whole board (here they attack a stronghold), easy is random.
+    if (profile != bots::Profile::Medium) continue;
+    REQUIRE(m);
+    INFO("moves " << m->from.size() << " groups to " << int(m->to));
+    CHECK(m->from.size() == 2);
+    CHECK(m->to == to);
+  }
 }

@@ -38,8 +38,11 @@
 //    a green Special (category Special; never a Cheap Hero, ruling
 //    planetologist_cheap_hero) in place of a weapon: not a weapon for any rule,
 //    its own effect not used, discarded after the battle in every outcome.
-//  * Planetologist's front band, the +1 range (planetologist_range): one
-//    movement of its owner may go one territory further, at most 3.
+//  * Planetologist's front band (planetologist_range, planetologist_may_gather;
+//    shipment_movement.cpp check_move): a movement goes one territory further,
+//    at most 3, or gathers the groups of two territories to one destination,
+//    each with its ordinary range (ruling planetologist_exclusive); the
+//    gather takes no advisors and no Ornithopter card.
 //  * Smuggler: front band, one extra force free from the reserves with a
 //    shipment from off-planet into a territory where no forces are
 //    (smuggler_extra_force; a real force, also beside a concealed No-Field);
@@ -56,7 +59,7 @@
 // Not implemented yet (docs/cards/leader-skills.md names them partial): the
 // front bands of the Bureaucrat, Diplomat, Mentat, Rihani Decipherer and
 // Sandmaster, the battle bands of the Diplomat and the Rihani Decipherer, the
-// Planetologist's two-territory gather, the draw of a new skill at a revival.
+// draw of a new skill at a revival.
 #include "core/cards/card_rules.h"
 
 namespace mentat::rules {
@@ -313,6 +316,8 @@ int smuggler_extra_force(const GameState& s, Faction f, LocationId to, int shipp
   }
   return 1;
 }
+
+bool planetologist_may_gather(const GameState& s, Faction f) { return skill_in_front(s, f, LeaderSkill::Planetologist); }
 
 int planetologist_range(const GameState& s, Faction f, int range) {
   if (!skill_in_front(s, f, LeaderSkill::Planetologist) || range >= 3) return range;

@@ -429,15 +429,17 @@ GroupType moved_group(const GameState& s, Faction me, const action::Move& a) {
   return h ? h(s, a) : GroupType::Keep;
 }
 
-// Movement range in territories (1.06.05.03/.04, 2.04.06).
-int move_range(const GameState& s, Faction me, bool group_has_advisors) {
+// Movement range in territories (1.06.05.03/.04, 2.04.06). `planetologist`:
+// with the Planetologist's +1 (not for the groups of its gather, ruling
+// planetologist_exclusive).
+int move_range(const GameState& s, Faction me, bool group_has_advisors, bool planetologist = true) {
   // 2.02.12: advisors never use ornithopters (the Planetologist's +1 is none: core/cards/leader_skills.cpp).
-  if (group_has_advisors && !specials_fight(s, me)) return planetologist_range(s, me, 1);
+  if (group_has_advisors && !specials_fight(s, me)) return planetologist ? planetologist_range(s, me, 1) : 1;
   const auto& fr = faction_rules(me);  // 2.04.06 (3.01.11.02: not when prevented)
   int r = fr.movement_ability != Ability::None && !ability_cancelled(s, me, fr.movement_ability) ? fr.movement_range : 1;
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
   if (orn) r = std::max(r, 3);
-  r = planetologist_range(s, me, r);  // Leader Skills: +1, at most 3 (core/cards/leader_skills.cpp)
+  if (planetologist) r = planetologist_range(s, me, r);  // Leader Skills: +1, at most 3 (core/cards/leader_skills.cpp)
   for (int fi = 0; fi < kNumFactions; ++fi)  // after every other range rule: CHOAM's Kulon
     if (const auto h = faction_rules(static_cast<Faction>(fi)).movement_bonus; h && s.has(static_cast<Faction>(fi))) r = h(s, me, r);
   return r;
@@ -475,7 +477,8 @@ int path_length(const GameState& s, Faction me, const action::Move& a, bool stor
   return -1;
 }
 
-std::optional<Rejection> check_move(const GameState& s, Faction me, const action::Move& a) {
+// One group from one territory; `plus_one`: the Planetologist's +1 range may apply.
+std::optional<Rejection> check_one_move(const GameState& s, Faction me, const action::Move& a, bool plus_one) {
   if (a.from.size() == 0 || a.from.size() > kMaxPlacements) return reject(RejectCode::Malformed, "a movement names the forces it moves (1..12 placements)");
   if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
   int total = 0, advisors = 0;  // advisors: special forces that do not fight (2.02.12, hook specials_passive)
@@ -532,7 +535,7 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
   const bool limited = !ends_as_advisors || advisors_limited(s);  // ruling advisor_occupancy; 2.02.16 fighters: the limit
   if (limited && to_t != from_t && at_occupancy_limit(s, me, to_t))
     return reject(RejectCode::Occupancy, ter_name(to_t) + " already holds two other factions' forces (occupancy limit, 1.06.05.09)");
-  int range = move_range(s, me, advisors > 0);
+  int range = move_range(s, me, advisors > 0, plus_one);
   if (auto r = ornithopter_check(s, me, a, advisors > 0, &range)) return r;  // the Ornithopter card (core/cards/ornithopter.cpp)
   const int d = path_length(s, me, a, true, limited);
   if (d >= 0 && d <= range) return std::nullopt;
@@ -549,10 +552,66 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
                                                "; you may move " + std::to_string(range) + " (1.06.05.03/.04)");
 }
 
+// The Planetologist's gather (core/cards/leader_skills.cpp): a Move whose
+// placements lie in two territories is two groups to one destination in one
+// movement; false when they lie in one territory. parts[0] holds the first
+// placement's territory.
+bool gather_parts(const action::Move& a, action::Move parts[2], int* territories) {
+  *territories = 0;
+  if (a.from.size() == 0 || a.from[0].location >= kNumLocations) return false;
+  const TerritoryId first = data::territory_of(a.from[0].location);
+  TerritoryId second = kNone8;
+  parts[0] = parts[1] = a;
+  parts[0].from.clear();
+  parts[1].from.clear();
+  *territories = 1;
+  for (int i = 0; i < a.from.size(); ++i) {
+    const auto& p = a.from[i];
+    if (p.location >= kNumLocations) return false;
+    const TerritoryId t = data::territory_of(p.location);
+    if (t == first) {
+      parts[0].from.push_back(p);
+      continue;
+    }
+    if (second == kNone8) second = t;
+    if (t != second) {
+      *territories = 3;
+      return true;
+    }
+    parts[1].from.push_back(p);
+  }
+  *territories = second == kNone8 ? 1 : 2;
+  return second != kNone8;
+}
+
+std::optional<Rejection> check_move(const GameState& s, Faction me, const action::Move& a) {
+  action::Move parts[2];
+  int territories = 0;
+  if (!gather_parts(a, parts, &territories)) return check_one_move(s, me, a, true);
+  if (!planetologist_may_gather(s, me))
+    return reject(RejectCode::IllegalChoice, "a movement takes one group from one territory (1.06.05); only the Planetologist gathers from two");
+  if (territories > 2) return reject(RejectCode::IllegalChoice, "the Planetologist gathers forces from exactly two territories");
+  if (a.ornithopter || s.shipmove.orn_to != kNone8)
+    return reject(RejectCode::IllegalChoice, "the Planetologist's gather is not combined with the Ornithopter card (docs/cards/leader-skills.md)");
+  if (a.flip || !specials_fight(s, me))
+    for (int i = 0; i < a.from.size(); ++i)
+      if (a.flip || a.from[i].special)
+        return reject(RejectCode::IllegalChoice, "the Planetologist's gather does not take advisors (docs/cards/leader-skills.md)");
+  // Each group with its own ordinary range (ruling planetologist_exclusive = both: with the +1 too).
+  const bool both = s.rulings.is(RulingId::PlanetologistExclusive, 1);
+  for (const auto& part : parts)
+    if (auto r = check_one_move(s, me, part, both)) return r;
+  return std::nullopt;
+}
+
 // 2.04.06: does this (valid) Fremen move need the two-territory movement?
 // Not when ornithopters give them three (1.06.05.03/.04).
 bool uses_fremen_movement(const GameState& s, Faction me, const action::Move& a) {
   if (faction_rules(me).movement_ability == Ability::None || a.from.size() == 0 || a.ornithopter == 1) return false;
+  action::Move parts[2];
+  int territories = 0;
+  if (gather_parts(a, parts, &territories))  // the Planetologist's gather: either group
+    return uses_fremen_movement(s, me, parts[0]) || uses_fremen_movement(s, me, parts[1]);
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
   return !orn && path_length(s, me, a, true, true) > 1;
 }
@@ -576,6 +635,31 @@ bool visit_move_groups(const GameState& s, Faction me, Emit&& emit) {
     }
     if (all.from.size() > 1 && emit(static_cast<const action::Move&>(all))) return true;
   }
+  // The Planetologist's gather (core/cards/leader_skills.cpp): the whole groups of two territories, among the four largest.
+  if (!planetologist_may_gather(s, me)) return false;
+  std::vector<std::pair<int, action::Move>> groups;
+  for (int t = 0; t < data::kNumTerritories; ++t) {
+    const auto& ter = data::territory(static_cast<TerritoryId>(t));
+    action::Move g;
+    int n = 0;
+    for (int i = 0; i < ter.num_locations; ++i) {
+      const auto l = static_cast<LocationId>(ter.first_location + i);
+      const int reg = s.forces_at(me, l, 0), spec = specials_fight(s, me) ? s.forces_at(me, l, 1) : 0;
+      if (reg + spec == 0 || s.in_storm(l)) continue;
+      g.from.push_back(Placement{l, static_cast<uint8_t>(reg), static_cast<uint8_t>(spec)});
+      n += reg + spec;
+    }
+    if (n > 0) groups.push_back({n, g});
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  if (groups.size() > 4) groups.resize(4);
+  for (size_t i = 0; i < groups.size(); ++i)
+    for (size_t j = i + 1; j < groups.size(); ++j) {
+      action::Move both = groups[i].second;
+      if (both.from.size() + groups[j].second.from.size() > kMaxPlacements) continue;
+      for (const auto& p : groups[j].second.from) both.from.push_back(p);
+      if (emit(static_cast<const action::Move&>(both))) return true;
+    }
   return false;
 }
 
@@ -1076,7 +1160,9 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     case kMove: {
       std::vector<action::Move> c;
       move_candidates(s, me, false, c);
-      Decision d{ActionKind::Move, "Move one group from one territory (range " + std::to_string(move_range(s, me, false)) + ")", 1, 0, {}};
+      Decision d{ActionKind::Move, "Move one group from one territory (range " + std::to_string(move_range(s, me, false)) + ")" +
+                                       (planetologist_may_gather(s, me) ? ", or, the Planetologist's gather, the groups of two territories to one destination" : ""),
+                 1, 0, {}};
       if (const auto h = faction_rules(me).move_prompt) d.prompt += h(s);  // 2.02.16
       for (const auto& a : c)
         if (!check_move(s, me, a) && std::find(d.options.begin(), d.options.end(), a.to) == d.options.end()) d.options.push_back(a.to);
