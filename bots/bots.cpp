@@ -693,7 +693,7 @@ size_t Brain::select_traitor() {
 size_t Brain::assign_skill() {
   static constexpr double kWorth[data::kNumLeaderSkills] = {
       1.5,  // Bureaucrat (battle band)
-      0.2,  // Diplomat (not implemented)
+      1.5,  // Diplomat
       2.5, 3.0, 3.0,  // Killer Medic, Master of Assassins, Mentat
       2.5,  // Planetologist
       2.5,  // Prana Bindu Adept

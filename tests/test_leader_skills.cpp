@@ -765,3 +765,56 @@ TEST_CASE("Leader Skills: bots may gather with the Planetologist, medium when bo
     CHECK(m->to == to);
   }
 }
+
+TEST_CASE("Leader Skills: the Diplomat in front, a worthless card counts as the opponent's defense, then is discarded",
+          "[leader_skills][battle]") {
+  for (bool front : {false, true}) {
+    INFO(front);
+    GameState s = skill_battle(ruling("winner_worthless", "may_keep"));
+    if (front) set_skill(s, kThufir, LeaderSkill::Diplomat);
+    const uint8_t baliset = give(s, kAtreides, TreacheryKind::Baliset);
+    const uint8_t knife = give(s, kHarkonnen, TreacheryKind::Crysknife);
+    const uint8_t shield = give(s, kHarkonnen, TreacheryKind::Shield);
+    to_plans(s);
+    // Duncan with the Baliset and 4 dialled against Rabban's Crysknife and Shield (4 alone wins the aggressor's tie).
+    fight(s, plan(kDuncan, 4, baliset), plan(kRabban, 0, knife, shield));
+    CHECK(dead(s, kDuncan) == !front);  // the Shield counted as the Atreides' own stops the Crysknife
+    CHECK(winner_in(s, "The Great Flat") == kAtreides);
+    if (front) {
+      // The winner may keep worthless cards (ruling), not the one the Diplomat used.
+      bool keeps = false;
+      for (const auto& a : legal_actions(s, s.seat_of(kAtreides)))
+        if (const auto* k = a.get_if<action::KeepCards>())
+          for (const uint8_t id : k->keep) keeps = keeps || id == baliset;
+      CHECK_FALSE(keeps);
+    }
+    keep_all(s);
+    CHECK(s.treachery_discard.contains(baliset) == front);
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: the Diplomat losing, undialled forces up to its strength retreat to an adjacent empty territory",
+          "[leader_skills][battle]") {
+  for (bool skilled : {false, true}) {
+    INFO(skilled);
+    GameState s = skill_battle();
+    if (skilled) set_skill(s, kDuncan, LeaderSkill::Diplomat);
+    to_plans(s);
+    fight(s, plan(kDuncan, 1), plan(kRabban, 1));  // 2 + 1 against 4 + 1: the Atreides lose, Duncan lives
+    keep_all(s);
+    REQUIRE_FALSE(dead(s, kDuncan));
+    CHECK(s.forces_in_location(kAtreides, loc("The Great Flat")) == 0);
+    CHECK(s.of(kAtreides).tanks[0] == (skilled ? 3 : 5));
+    int elsewhere = 0;
+    for (int l = 0; l < data::kNumLocations; ++l) {
+      const int n = s.forces_in_location(kAtreides, static_cast<LocationId>(l));
+      if (n == 0) continue;
+      elsewhere += n;
+      CHECK(data::crossing_distance(static_cast<LocationId>(l), loc("The Great Flat")) == 1);
+      CHECK_FALSE(data::territory(data::territory_of(static_cast<LocationId>(l))).stronghold);
+    }
+    CHECK(elsewhere == (skilled ? 2 : 0));
+    check_custody(s);
+  }
+}

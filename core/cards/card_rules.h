@@ -160,6 +160,11 @@ int skills_penalty(const GameState& s, const BattlePlanState& mine, bool killed,
 std::optional<std::string> skills_must_discard(const GameState& s, const BattlePlanState& p, uint8_t card);
 // After a resolution with a winner or not (-1): Smuggler's and Sandmaster's battle bands.
 void skills_battle_resolved(GameState& s, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t);
+// Diplomat's front band: f's plan `mine` (a worthless card, no defense) counts the opponent's defense as its own (*defense).
+bool diplomat_defense(const GameState& s, Faction f, const BattlePlanState& mine, const BattlePlanState& theirs, uint8_t* defense);
+// Diplomat's battle band: before the loser's losses, up to its surviving leader's strength of undialled
+// forces retreat to an adjacent empty non-stronghold territory; returns how many.
+int diplomat_retreat(GameState& s, Faction loser, const BattlePlanState& p, bool killed, TerritoryId t, uint8_t area);
 // Suk Graduate: of the winner's `losses` force units, how many stay and how many go to its reserves.
 struct SukSaves {
   int stay = 0;

@@ -56,10 +56,15 @@
 //  * Spice Banker's front band (skills_paid_to_bank, skills_mentat_pause): once
 //    a phase, when another faction pays 4 or more to the bank in one payment,
 //    its owner gains 1, collected in the Mentat Pause.
+//  * Diplomat: front band (diplomat_defense), a plan with a worthless card and
+//    no defense counts the opponent's defense as its own, the worthless card
+//    discarded afterwards; battle band (diplomat_retreat, automatic), the
+//    loser's surviving leader takes undialled forces up to its strength to an
+//    adjacent empty non-stronghold territory before the losses.
 // Not implemented yet (docs/cards/leader-skills.md names them partial): the
-// front bands of the Bureaucrat, Diplomat, Mentat, Rihani Decipherer and
-// Sandmaster, the battle bands of the Diplomat and the Rihani Decipherer, the
-// draw of a new skill at a revival.
+// front bands of the Bureaucrat, Mentat, Rihani Decipherer and Sandmaster,
+// the battle band of the Rihani Decipherer, the draw of a new skill at a
+// revival.
 #include "core/cards/card_rules.h"
 
 namespace mentat::rules {
@@ -100,6 +105,13 @@ bool condition_met(LeaderSkill k, const BattlePlanState& p) {
     case LeaderSkill::MasterOfAssassins: return poison_weapon(p.weapon);
     default: return false;
   }
+}
+
+// The worthless card of `mine` the Diplomat counts as a defense (no other defense played), or kNone8.
+uint8_t diplomat_card(const BattlePlanState& mine) {
+  if (is_category(mine.defense, data::TreacheryCategory::Worthless)) return mine.defense;
+  if (mine.defense == kNone8 && is_category(mine.weapon, data::TreacheryCategory::Worthless)) return mine.weapon;
+  return kNone8;
 }
 
 }  // namespace
@@ -261,6 +273,13 @@ int skills_penalty(const GameState& s, const BattlePlanState& mine, bool killed,
 std::optional<std::string> skills_must_discard(const GameState& s, const BattlePlanState& p, uint8_t card) {
   if (card != kNone8 && card == p.weapon && planetologist_special(s, p.leader, card))
     return std::string("a Special played through the Planetologist is discarded after the battle");
+  if (card != kNone8 && card == diplomat_card(p) && s.phase == Phase::Battle && s.battle.winner) {  // the Diplomat's worthless card
+    const int w = s.battle.winner - 1;
+    const Faction f = s.faction_at(w == 0 ? s.battle.aggressor : s.battle.defender);
+    uint8_t used = kNone8;
+    if (&p == &s.battle.plan[w] && diplomat_defense(s, f, p, s.battle.plan[1 - w], &used))
+      return std::string("the worthless card the Diplomat counted as a defense is discarded after the battle");
+  }
   return std::nullopt;
 }
 
@@ -301,6 +320,51 @@ SukSaves suk_graduate_saves(const GameState& s, Faction winner, const BattlePlan
     out.to_reserves = 1;
   }
   return out;
+}
+
+// ---- the Diplomat ------------------------------------------------------------------
+
+bool diplomat_defense(const GameState& s, Faction f, const BattlePlanState& mine, const BattlePlanState& theirs, uint8_t* defense) {
+  if (!skill_in_front(s, f, LeaderSkill::Diplomat) || diplomat_card(mine) == kNone8) return false;
+  if (theirs.defense == kNone8) return false;
+  const auto c = data::treachery_card(theirs.defense).category;
+  if (!data::is_defense(c)) return false;
+  *defense = theirs.defense;
+  return true;
+}
+
+int diplomat_retreat(GameState& s, Faction loser, const BattlePlanState& p, bool killed, TerritoryId t, uint8_t area) {
+  if (killed || !skilled_as(s, p.leader, LeaderSkill::Diplomat)) return 0;
+  const auto& ter = data::territory(t);
+  // The undialled fighters (regular forces first), at most the leader's strength.
+  int fighters = 0;
+  for (int i = 0; i < ter.num_locations; ++i)
+    if ((area >> i) & 1u) fighters += s.forces_at(loser, static_cast<LocationId>(ter.first_location + i), 0);
+  int n = std::min<int>(std::max(0, fighters - p.dial), data::leader(p.leader).strength);
+  if (n <= 0) return 0;
+  // Where: an adjacent territory, not a stronghold, outside the storm, where no faction has forces; the most spice, then the lowest id.
+  LocationId best = kNone8;
+  for (int i = 0; i < ter.num_locations; ++i) {
+    if (!((area >> i) & 1u)) continue;
+    data::other_territory_neighbours(static_cast<LocationId>(ter.first_location + i)).for_each([&](LocationId v) {
+      const TerritoryId vt = data::territory_of(v);
+      if (data::territory(vt).stronghold || s.in_storm(v)) return;
+      for (Seat seat = 0; seat < s.num_seats; ++seat)
+        if (s.forces_in_territory(s.faction_at(seat), vt) > 0) return;
+      if (best == kNone8 || s.spice_on_board[v] > s.spice_on_board[best] || (s.spice_on_board[v] == s.spice_on_board[best] && v < best)) best = v;
+    });
+  }
+  if (best == kNone8) return 0;
+  const int moved = n;
+  for (int i = 0; i < ter.num_locations && n > 0; ++i) {
+    if (!((area >> i) & 1u)) continue;
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    const int k = std::min<int>(n, s.forces_at(loser, loc, 0));
+    s.forces_at(loser, loc, 0) = static_cast<uint8_t>(s.forces_at(loser, loc, 0) - k);
+    s.forces_at(loser, best, 0) = static_cast<uint8_t>(s.forces_at(loser, best, 0) + k);
+    n -= k;
+  }
+  return moved - n;
 }
 
 // ---- shipment and movement -----------------------------------------------------------

@@ -724,6 +724,8 @@ void resolve(Ctx& c) {
   // The weapons that act (a Mirror Weapon as the opponent's: core/cards/battle_cards.cpp).
   BattlePlanState acting[2] = {p[0], p[1]};
   for (int i = 0; i < 2; ++i) acting[i].weapon = acting_weapon(p[i], p[1 - i]);
+  for (int i = 0; i < 2; ++i)  // the Diplomat's worthless card counts as the opponent's defense (core/cards/leader_skills.cpp)
+    if (uint8_t d = kNone8; diplomat_defense(s, fa[i], p[i], p[1 - i], &d)) acting[i].defense = d;
   const bool lasgun = has_kind(acting[0], TreacheryKind::Lasgun) || has_kind(acting[1], TreacheryKind::Lasgun);
   const bool shield_played = has_kind(p[0], TreacheryKind::Shield) || has_kind(p[1], TreacheryKind::Shield);
   if (lasgun && shield_played) {  // 3.01.14
@@ -830,7 +832,8 @@ void resolve(Ctx& c) {
   const bool survived[2] = {p[0].leader != kNone8 && !killed[0], p[1].leader != kNone8 && !killed[1]};
   skills_battle_resolved(s, w, p, survived, fa, t);  // Smuggler, Sandmaster (core/cards/leader_skills.cpp)
 
-  // 1.07.06.05 the loser; 1.07.06.06 the winner (a Suk Graduate saves some).
+  // 1.07.06.05 the loser (a Diplomat retreats some first); 1.07.06.06 the winner (a Suk Graduate saves some).
+  diplomat_retreat(s, fa[l], p[l], killed[l], t, b.area);
   lose_all_in_area(s, fa[l], t, b.area);
   discard_plan(s, p[l]);
   winner_losses(s, fa[w], fa[l], t, b.area, p[w], killed[w]);
