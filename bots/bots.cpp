@@ -698,7 +698,7 @@ size_t Brain::assign_skill() {
       2.5,  // Planetologist
       2.5,  // Prana Bindu Adept
       0.2,  // Rihani Decipherer (not implemented)
-      1.5, 2.0, 2.0, 2.0, 3.0, 2.5,  // Sandmaster, Smuggler, Spice Banker, Suk Graduate, Swordmaster, Warmaster
+      2.0, 2.0, 2.0, 2.0, 3.0, 2.5,  // Sandmaster, Smuggler, Spice Banker, Suk Graduate, Swordmaster, Warmaster
   };
   return or_fallback(best<action::AssignSkill>([&](const action::AssignSkill& a) {
     if (a.skill >= data::kNumLeaderSkills || a.leader >= data::kNumLeaders) return -100.0;

@@ -631,6 +631,8 @@ GameState gather_board(Faction f, Faction other, Rulings r = Rulings::defaults()
 void to_movement(GameState& s, Faction f) {
   pass_until_ship_or_move(s, f);
   if (s.step == 0) act(s, f, pass());
+  const auto ds = phase_decisions(s, s.seat_of(f));
+  INFO((ds.empty() ? std::string("none") : ds[0].prompt));
   REQUIRE(s.step == 2);
 }
 }  // namespace
@@ -815,6 +817,44 @@ TEST_CASE("Leader Skills: the Diplomat losing, undialled forces up to its streng
       CHECK_FALSE(data::territory(data::territory_of(static_cast<LocationId>(l))).stronghold);
     }
     CHECK(elsewhere == (skilled ? 2 : 0));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: the Sandmaster in front collects 1 spice from each spice territory its movement enters",
+          "[leader_skills][movement]") {
+  for (bool skilled : {false, true}) {
+    INFO(skilled);
+    GameState s = gather_board(kAtreides, kHarkonnen);
+    if (skilled) set_skill(s, kThufir, LeaderSkill::Sandmaster);
+    const LocationId from = loc("Carthag");  // a city: ornithopters, range 3 (the storm is over Arrakeen)
+    place(s, kAtreides, from, 3);
+    // A destination two crossings away, through a sand territory between (both outside the storm).
+    LocationId mid = kNone8, to = kNone8;
+    for (int m = 0; m < data::kNumLocations && to == kNone8; ++m) {
+      const auto x = static_cast<LocationId>(m);
+      if (s.in_storm(x) || data::territory(data::territory_of(x)).stronghold || data::crossing_distance(from, x) != 1) continue;
+      for (int d = 0; d < data::kNumLocations; ++d) {
+        const auto y = static_cast<LocationId>(d);
+        if (s.in_storm(y) || data::territory(data::territory_of(y)).stronghold || data::crossing_distance(from, y) != 2 ||
+            data::crossing_distance(x, y) != 1 || data::territory_of(y) == data::territory_of(x))
+          continue;
+        mid = x;
+        to = y;
+        break;
+      }
+    }
+    REQUIRE(to != kNone8);
+    transfer_spice(s, bank(), board(mid), 3);
+    transfer_spice(s, bank(), board(to), 2);
+    to_movement(s, kAtreides);
+    const int spice = s.of(kAtreides).spice;
+    act(s, kAtreides, move(from, 3, to));
+    // The phase ends and the Spice Collection takes what is left at the destination (2 each force: all of it).
+    REQUIRE(s.phase != Phase::ShipmentMovement);
+    CHECK(s.spice_on_board[mid] == (skilled ? 2 : 3));  // passed through: 1 taken
+    CHECK(s.spice_on_board[to] == 0);
+    CHECK(s.of(kAtreides).spice == spice + (skilled ? 3 : 2));  // 1 + 1 on the way, then the collection's 1 (or 2)
     check_custody(s);
   }
 }

@@ -176,6 +176,9 @@ SukSaves suk_graduate_saves(const GameState& s, Faction winner, const BattlePlan
 int smuggler_extra_force(const GameState& s, Faction f, LocationId to, int shipped_regular);
 int planetologist_range(const GameState& s, Faction f, int range);  // f's movement range with the Planetologist's +1 (at most 3)
 bool planetologist_may_gather(const GameState& s, Faction f);     // f's Move may gather the groups of two territories
+// Sandmaster's front band: f's group moves from territory `from` to `to` with `range` crossings: 1 spice from
+// each spice territory its best path enters (called before the forces move).
+void sandmaster_moved(GameState& s, Faction f, TerritoryId from, TerritoryId to, int range);
 // Spice Banker (common.cpp transfer_spice; mentat_pause.cpp).
 void skills_paid_to_bank(GameState& s, uint8_t payer, int amount);
 void skills_mentat_pause(GameState& s);

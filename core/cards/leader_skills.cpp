@@ -61,10 +61,17 @@
 //    discarded afterwards; battle band (diplomat_retreat, automatic), the
 //    loser's surviving leader takes undialled forces up to its strength to an
 //    adjacent empty non-stronghold territory before the losses.
+//  * Sandmaster's front band (sandmaster_moved, from shipment_movement.cpp
+//    before each movement): 1 spice from each territory with spice that the
+//    best path within the movement's range enters (the destination included,
+//    the origin not), once per territory.
 // Not implemented yet (docs/cards/leader-skills.md names them partial): the
-// front bands of the Bureaucrat, Mentat, Rihani Decipherer and Sandmaster,
-// the battle band of the Rihani Decipherer, the draw of a new skill at a
+// front bands of the Bureaucrat, Mentat and Rihani Decipherer, the battle
+// band of the Rihani Decipherer, the draw of a new skill at a
 // revival.
+#include <algorithm>
+#include <vector>
+
 #include "core/cards/card_rules.h"
 
 namespace mentat::rules {
@@ -379,6 +386,67 @@ int smuggler_extra_force(const GameState& s, Faction f, LocationId to, int shipp
       if (s.forces_in_location(s.faction_at(seat), loc) > 0) return 0;
   }
   return 1;
+}
+
+namespace {
+// Territories one crossing from t through pieces outside the storm.
+std::vector<TerritoryId> next_territories(const GameState& s, TerritoryId t) {
+  std::vector<TerritoryId> out;
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto l = static_cast<LocationId>(ter.first_location + i);
+    if (s.in_storm(l)) continue;
+    data::other_territory_neighbours(l).for_each([&](LocationId v) {
+      if (s.in_storm(v)) return;
+      const TerritoryId vt = data::territory_of(v);
+      if (std::find(out.begin(), out.end(), vt) == out.end()) out.push_back(vt);
+    });
+  }
+  return out;
+}
+bool has_spice(const GameState& s, TerritoryId t) {
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i)
+    if (s.spice_on_board[ter.first_location + i] > 0) return true;
+  return false;
+}
+// The most spice territories a path of at most `left` crossings from `at` to `to` enters (`seen`: entered so far).
+int best_path(const GameState& s, TerritoryId at, TerritoryId to, int left, std::vector<TerritoryId>& seen, std::vector<TerritoryId>& best,
+              int* best_n) {
+  if (at == to) {
+    int n = 0;
+    for (const TerritoryId t : seen) n += has_spice(s, t) ? 1 : 0;
+    if (n > *best_n) {
+      *best_n = n;
+      best = seen;
+    }
+  }
+  if (left == 0) return *best_n;
+  for (const TerritoryId nt : next_territories(s, at)) {
+    if (std::find(seen.begin(), seen.end(), nt) != seen.end()) continue;
+    seen.push_back(nt);
+    best_path(s, nt, to, left - 1, seen, best, best_n);
+    seen.pop_back();
+  }
+  return *best_n;
+}
+}  // namespace
+
+void sandmaster_moved(GameState& s, Faction f, TerritoryId from, TerritoryId to, int range) {
+  if (!skill_in_front(s, f, LeaderSkill::Sandmaster) || from == to) return;
+  std::vector<TerritoryId> seen, best;
+  int best_n = 0;
+  best_path(s, from, to, std::min(range, 4), seen, best, &best_n);
+  for (const TerritoryId t : best) {  // 1 from each spice territory entered (the first sector with spice)
+    if (!has_spice(s, t)) continue;
+    const auto& ter = data::territory(t);
+    for (int i = 0; i < ter.num_locations; ++i) {
+      const auto l = static_cast<LocationId>(ter.first_location + i);
+      if (s.spice_on_board[l] == 0) continue;
+      transfer_spice(s, board(l), shield(f), 1);
+      break;
+    }
+  }
 }
 
 bool planetologist_may_gather(const GameState& s, Faction f) { return skill_in_front(s, f, LeaderSkill::Planetologist); }

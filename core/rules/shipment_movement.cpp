@@ -996,6 +996,22 @@ void apply_move(GameState& s, Faction me, const action::Move& a) {
   s.shipmove.last_to = kNone8;  // 1.14.05: the shipment can no longer be cancelled
 }
 
+// The Sandmaster's front band for each group of the (valid) move `a`: its range is the
+// movement's (the Ornithopter card's 3 included), at least the path it needs.
+void sandmaster_collects(GameState& s, Faction me, const action::Move& a) {
+  if (!skill_in_front(s, me, data::LeaderSkill::Sandmaster)) return;
+  action::Move parts[2];
+  int territories = 0;
+  const bool gather = gather_parts(a, parts, &territories);
+  for (int i = 0; i < (gather ? 2 : 1); ++i) {
+    const action::Move& g = gather ? parts[i] : a;
+    int range = move_range(s, me, false, !gather || s.rulings.is(RulingId::PlanetologistExclusive, 1));
+    if (g.ornithopter == 1) range = std::max(range, 3);
+    range = std::max(range, path_length(s, me, g, true, true));
+    sandmaster_moved(s, me, data::territory_of(g.from[0].location), data::territory_of(g.to), range);
+  }
+}
+
 bool from_off_planet(Faction me, const Action& a) {
   const auto* ship = a.get_if<action::Ship>();
   return ship && ship_kind(me, *ship) == ShipKind::Normal;
@@ -1078,6 +1094,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
         consume_prevention(s, me, mv);  // 3.01.11.02: this movement was its use opportunity
       if (move) {
         const uint8_t before_at_to[2] = {s.forces_at(me, move->to, 0), s.forces_at(me, move->to, 1)};
+        sandmaster_collects(s, me, *move);  // Leader Skills (core/cards/leader_skills.cpp)
         apply_move(s, me, *move);
         ornithopter_moved(s, me, *move, before_at_to);  // the Ornithopter card's custody and second group
         for (int fi = 0; fi < kNumFactions; ++fi)  // hook answers_move: 2.02.15 intrusion
