@@ -858,3 +858,80 @@ TEST_CASE("Leader Skills: the Sandmaster in front collects 1 spice from each spi
     check_custody(s);
   }
 }
+
+TEST_CASE("Leader Skills: a Planetologist killed in a battle its side wins still discards its Special", "[leader_skills][battle][planetologist]") {
+  GameState s = skill_battle();
+  const LeaderId kGurney = L(kAtreides, 2);
+  set_skill(s, kGurney, LeaderSkill::Planetologist);
+  const uint8_t karama = give(s, kAtreides, TreacheryKind::Karama);
+  const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);  // a card the winner may keep: the keep step comes
+  const uint8_t knife = give(s, kHarkonnen, TreacheryKind::Crysknife);
+  to_plans(s);
+  // Gurney with the Karama and 5 dialled, no defense against the knife: it dies, the 5 win against Umman Kudu (1).
+  fight(s, plan(kGurney, 5, karama), plan(L(kHarkonnen, 4), 0, knife));
+  CHECK(dead(s, kGurney));
+  (void)shield;
+  keep_all(s);
+  CHECK(s.treachery_discard.contains(karama));
+  CHECK_FALSE(s.of(kAtreides).hand.contains(karama));
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: the Suk Graduate saves forces, not dial units (elite forces worth 2)", "[leader_skills][battle]") {
+  for (bool in_plan : {false, true}) {
+    INFO(in_plan);
+    GameState s = cleared_board_of(game({Faction::Emperor, kHarkonnen}, true, 7, Rulings::defaults(), skills_module()));
+    clear_skills(s);
+    const LeaderId fenring = L(Faction::Emperor, 0), aramsham = L(Faction::Emperor, 1);
+    set_skill(s, in_plan ? fenring : aramsham, LeaderSkill::SukGraduate);
+    place(s, Faction::Emperor, loc("The Great Flat"), 0, 3);  // three Sardaukar
+    place(s, kHarkonnen, loc("The Great Flat"), 2);
+    to_plans(s);
+    const int reserves = s.of(Faction::Emperor).reserves[1];
+    act(s, Faction::Emperor, plan(fenring, 6, kNone8, kNone8, kNone8, 3));  // all three dialled (6 units)
+    act(s, kHarkonnen, plan(L(kHarkonnen, 4), 0));
+    decline_traitors(s);
+    keep_all(s);
+    const int left = s.forces_at(Faction::Emperor, loc("The Great Flat"), 1);
+    CHECK(left == (in_plan ? 1 : 0));
+    CHECK(s.of(Faction::Emperor).reserves[1] == reserves + (in_plan ? 2 : 1));
+    CHECK(s.of(Faction::Emperor).tanks[1] == (in_plan ? 0 : 2));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: the Spice Banker adds only the spice it still pays at the resolution", "[leader_skills][battle]") {
+  for (bool bribed : {false, true}) {
+    INFO(bribed);
+    GameState s = skill_battle();
+    set_skill(s, kThufir, LeaderSkill::SpiceBanker);
+    set_spice(s, kAtreides, 3);
+    to_plans(s);
+    auto p = plan(kThufir, 0);
+    p.skill_spice = 3;
+    act(s, kAtreides, p);
+    if (bribed) act(s, kAtreides, action::Bribe{.to = static_cast<uint8_t>(kHarkonnen), .amount = 3});
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 0));  // Feyd (6)
+    decline_traitors(s);
+    keep_all(s);
+    CHECK(winner_in(s, "The Great Flat") == (bribed ? kHarkonnen : kAtreides));  // 5 + 3 against 6, or 5 alone
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: the Karama of a sealed Planetologist plan is not spent on the Richese special purchase",
+          "[leader_skills][battle][planetologist][richese]") {
+  const auto modules = static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese));
+  GameState s = cleared_board_of(game({Faction::Richese, kHarkonnen}, true, 7, Rulings::defaults(), modules));
+  clear_skills(s);
+  const LeaderId planetologist = L(Faction::Richese, 0);
+  set_skill(s, planetologist, LeaderSkill::Planetologist);
+  place(s, Faction::Richese, loc("The Great Flat"), 3);
+  place(s, kHarkonnen, loc("The Great Flat"), 3);
+  const uint8_t karama = give(s, Faction::Richese, TreacheryKind::Karama);
+  to_plans(s);
+  act(s, Faction::Richese, plan(planetologist, 0, karama));
+  REQUIRE(s.richese.cache.n > 0);
+  const auto buy = action::RicheseBuy{.karama = karama, .card = s.richese.cache.ids[0]};
+  CHECK(validate(s, s.seat_of(Faction::Richese), Action(buy)).has_value());
+}

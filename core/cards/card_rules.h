@@ -165,7 +165,7 @@ bool diplomat_defense(const GameState& s, Faction f, const BattlePlanState& mine
 // Diplomat's battle band: before the loser's losses, up to its surviving leader's strength of undialled
 // forces retreat to an adjacent empty non-stronghold territory; returns how many.
 int diplomat_retreat(GameState& s, Faction loser, const BattlePlanState& p, bool killed, TerritoryId t, uint8_t area);
-// Suk Graduate: of the winner's `losses` force units, how many stay and how many go to its reserves.
+// Suk Graduate: of the winner's `losses` forces lost, how many stay and how many go to its reserves.
 struct SukSaves {
   int stay = 0;
   int to_reserves = 0;

@@ -73,6 +73,8 @@
 #include <vector>
 
 #include "core/cards/card_rules.h"
+#include "core/factions/faction_rules.h"
+#include "core/rules/battle_abilities.h"
 
 namespace mentat::rules {
 namespace {
@@ -278,7 +280,9 @@ int skills_penalty(const GameState& s, const BattlePlanState& mine, bool killed,
 }
 
 std::optional<std::string> skills_must_discard(const GameState& s, const BattlePlanState& p, uint8_t card) {
-  if (card != kNone8 && card == p.weapon && planetologist_special(s, p.leader, card))
+  // A card in the weapon slot that is no weapon is there only as the Planetologist's Special (decided by the
+  // slot, not by the skill: a Planetologist killed in the battle has given its card back already).
+  if (card != kNone8 && card == p.weapon && s.uses(data::Module::LeaderSkills) && !battle_fits_weapon_slot(card))
     return std::string("a Special played through the Planetologist is discarded after the battle");
   if (card != kNone8 && card == diplomat_card(p) && s.phase == Phase::Battle && s.battle.winner) {  // the Diplomat's worthless card
     const int w = s.battle.winner - 1;
@@ -318,7 +322,7 @@ void skills_battle_resolved(GameState& s, int winner, const BattlePlanState p[2]
 }
 
 SukSaves suk_graduate_saves(const GameState& s, Faction winner, const BattlePlanState& p, bool killed, int losses) {
-  SukSaves out;
+  SukSaves out;  // `losses`: forces (not dial units)
   if (losses <= 0 || !s.uses(data::Module::LeaderSkills)) return out;
   if (!killed && skilled_as(s, p.leader, LeaderSkill::SukGraduate)) {
     out.stay = 1;
@@ -343,10 +347,12 @@ bool diplomat_defense(const GameState& s, Faction f, const BattlePlanState& mine
 int diplomat_retreat(GameState& s, Faction loser, const BattlePlanState& p, bool killed, TerritoryId t, uint8_t area) {
   if (killed || !skilled_as(s, p.leader, LeaderSkill::Diplomat)) return 0;
   const auto& ter = data::territory(t);
-  // The undialled fighters (regular forces first), at most the leader's strength.
+  // The undialled fighters (regular forces first, then elite ones), at most the leader's strength.
+  const bool elites = specials_fight(s, loser) && data::faction_setup(loser).special_forces > 0;
   int fighters = 0;
   for (int i = 0; i < ter.num_locations; ++i)
-    if ((area >> i) & 1u) fighters += s.forces_at(loser, static_cast<LocationId>(ter.first_location + i), 0);
+    if ((area >> i) & 1u)
+      for (int type = 0; type < (elites ? 2 : 1); ++type) fighters += s.forces_at(loser, static_cast<LocationId>(ter.first_location + i), type);
   int n = std::min<int>(std::max(0, fighters - p.dial), data::leader(p.leader).strength);
   if (n <= 0) return 0;
   // Where: an adjacent territory, not a stronghold, outside the storm, where no faction has forces; the most spice, then the lowest id.
@@ -363,14 +369,15 @@ int diplomat_retreat(GameState& s, Faction loser, const BattlePlanState& p, bool
   }
   if (best == kNone8) return 0;
   const int moved = n;
-  for (int i = 0; i < ter.num_locations && n > 0; ++i) {
-    if (!((area >> i) & 1u)) continue;
-    const auto loc = static_cast<LocationId>(ter.first_location + i);
-    const int k = std::min<int>(n, s.forces_at(loser, loc, 0));
-    s.forces_at(loser, loc, 0) = static_cast<uint8_t>(s.forces_at(loser, loc, 0) - k);
-    s.forces_at(loser, best, 0) = static_cast<uint8_t>(s.forces_at(loser, best, 0) + k);
-    n -= k;
-  }
+  for (int type = 0; type < (elites ? 2 : 1); ++type)
+    for (int i = 0; i < ter.num_locations && n > 0; ++i) {
+      if (!((area >> i) & 1u)) continue;
+      const auto loc = static_cast<LocationId>(ter.first_location + i);
+      const int k = std::min<int>(n, s.forces_at(loser, loc, type));
+      s.forces_at(loser, loc, type) = static_cast<uint8_t>(s.forces_at(loser, loc, type) - k);
+      s.forces_at(loser, best, type) = static_cast<uint8_t>(s.forces_at(loser, best, type) + k);
+      n -= k;
+    }
   return moved - n;
 }
 

@@ -574,6 +574,7 @@ std::optional<Rejection> buy_validate(const GameState& s, const action::RicheseB
       data::treachery_card(a.karama).kind != data::TreacheryKind::Karama)
     return reject(RejectCode::IllegalChoice, "the special purchase discards a Karama card from the Richese hand (karama)");
   if (market_lot(s, a.karama)) return reject(RejectCode::IllegalChoice, "that Karama is up for bid on the Black Market");
+  if (auto why = card_committed(s, my_seat(s), a.karama)) return reject(RejectCode::IllegalChoice, *why);  // e.g. a Planetologist's plan
   if (karama_pledged(s))
     return reject(RejectCode::IllegalChoice, "your high bid was made with a Karama: your Karama cards stay in hand until the card is sold (3.01.11.04)");
   if (a.card >= data::kNumAllTreacheryCards || !s.richese.cache.contains(a.card))

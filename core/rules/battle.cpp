@@ -560,7 +560,7 @@ void winner_cards(Ctx& c, int w) {
 // CHOAM's half) takes its share from the bank.
 // The ally's part (BattlePlan.ally_pays, CHOAM's alliance ability) is paid
 // from the ally's spice, within what it still allows, and is not shared.
-int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p, bool share = true) {
+int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p, bool share = true, int* boost_paid = nullptr) {
   // The Arrakeen stronghold card: the bank pays 2 of it first (core/cards/stronghold_cards.cpp); it counts as paid.
   const int by_bank = std::min<int>(p.spice, stronghold_battle_discount(s, f));
   const int ally_part = std::min<int>(p.ally_pays, p.spice - by_bank);  // the ally's part of the rest
@@ -576,7 +576,9 @@ int pay_dialed_spice(GameState& s, Faction f, const BattlePlanState& p, bool sha
   const int paid = std::min<int>(std::max(0, p.spice - by_bank - p.ally_pays), s.of(f).spice);
   if (paid > 0) transfer_spice(s, shield(f), bank(), paid);
   // The Spice Banker's boost (core/cards/leader_skills.cpp): to the bank, not spice for forces (no share of it).
-  if (const int boost = std::min<int>(p.skill_spice, s.of(f).spice); boost > 0) transfer_spice(s, shield(f), bank(), boost);
+  const int boost = std::min<int>(p.skill_spice, s.of(f).spice);  // what it still holds (a bribe may have spent it)
+  if (boost > 0) transfer_spice(s, shield(f), bank(), boost);
+  if (boost_paid) *boost_paid = boost;
   if (paid + by_bank > 0 && share)
     for (int fi = 0; fi < kNumFactions; ++fi)
       if (const auto h = faction_rules(static_cast<Faction>(fi)).battle_spice_paid; h && s.has(static_cast<Faction>(fi)))
@@ -644,24 +646,44 @@ void end_battle(Ctx& c) {
   next_battle(c);
 }
 
-// 1.07.06.06 the winner's dialled losses, less what a Suk Graduate saves
-// (core/cards/leader_skills.cpp): those to the reserves leave the area
-// (regular forces first), the one that stays is not lost.
+// 1.07.06.06 the winner's dialled losses (regular forces first, then elite
+// forces by their worth, as lose_dialed), less what a Suk Graduate saves
+// (core/cards/leader_skills.cpp), counted in forces, elite ones first: those
+// to the reserves leave the area, the one that stays is not lost.
 void winner_losses(GameState& s, Faction w, Faction l, TerritoryId t, uint8_t area, const BattlePlanState& p, bool killed) {
-  const auto saves = suk_graduate_saves(s, w, p, killed, p.dial);
-  lose_dialed(s, w, l, t, area, p.dial - saves.stay - saves.to_reserves);
-  int n = saves.to_reserves;
-  auto& fs = s.of(w);
-  for (int type = 0; type < 2 && n > 0; ++type) {
-    if (type == 1 && (!specials_fight(s, w) || data::faction_setup(w).special_forces == 0)) break;
-    for_area(t, area, [&](LocationId loc) {
-      const int k = std::min<int>(n, s.forces_at(w, loc, type));
-      if (k <= 0) return;
-      s.forces_at(w, loc, type) = static_cast<uint8_t>(s.forces_at(w, loc, type) - k);
-      fs.reserves[type] = static_cast<uint8_t>(fs.reserves[type] + k);
-      n -= k;
-    });
+  int regs = 0, els = 0;
+  for_area(t, area, [&](LocationId loc) {
+    regs += s.forces_at(w, loc, 0);
+    if (specials_fight(s, w)) els += s.forces_at(w, loc, 1);
+  });
+  const int worth = elite_worth(s, w, l);
+  const int lost_r = std::min<int>(p.dial, regs);
+  const int lost_e = std::min(els, (p.dial - lost_r + worth - 1) / worth);
+  const auto saves = suk_graduate_saves(s, w, p, killed, lost_r + lost_e);
+  if (saves.stay + saves.to_reserves == 0) {
+    lose_dialed(s, w, l, t, area, p.dial);
+    return;
   }
+  // Which forces are saved: elite ones first (the one that stays, then those to the reserves).
+  int save_e = std::min(lost_e, saves.stay + saves.to_reserves);
+  int save_r = std::min(lost_r, saves.stay + saves.to_reserves - save_e);
+  const int stay_e = std::min(save_e, saves.stay), stay_r = std::min(save_r, saves.stay - stay_e);
+  int res[2] = {save_r - stay_r, save_e - stay_e};
+  int dead[2] = {lost_r - save_r, lost_e - save_e};
+  auto& fs = s.of(w);
+  for_area(t, area, [&](LocationId loc) {
+    for (int type = 0; type < 2; ++type) {
+      const int k = std::min<int>(dead[type], s.forces_at(w, loc, type));
+      if (k > 0) forces_to_tanks(s, w, loc, type == 0 ? k : 0, type == 1 ? k : 0);
+      dead[type] -= k;
+      const int r = std::min<int>(res[type], s.forces_at(w, loc, type));
+      if (r > 0) {
+        s.forces_at(w, loc, type) = static_cast<uint8_t>(s.forces_at(w, loc, type) - r);
+        fs.reserves[type] = static_cast<uint8_t>(fs.reserves[type] + r);
+      }
+      res[type] -= r;
+    }
+  });
 }
 
 void resolve(Ctx& c) {
@@ -803,12 +825,15 @@ void resolve(Ctx& c) {
   // 1.07.06 totals in half units (1.13.04.03).
   int total[2], dials2[2];
   for (int i = 0; i < 2; ++i) {
-    const int paid = pay_dialed_spice(s, fa[i], p[i]);
+    int boost = 0;
+    const int paid = pay_dialed_spice(s, fa[i], p[i], true, &boost);
     dials2[i] = dial2_of(i, paid);  // 1.13.04.02, 2.04.21; ruling spice_dialing_elite
     total[i] = dials2[i];
     if (p[i].leader != kNone8 && !killed[i]) total[i] += 2 * data::leader(p[i].leader).strength;
     total[i] += ability::kwisatz_haderach_bonus2(fa[i], p[i], killed[i]);  // 2.01.11
-    total[i] += 2 * skills_bonus(s, fa[i], p[i], killed[i]);  // Leader Skills (core/cards/leader_skills.cpp)
+    BattlePlanState paid_plan = p[i];
+    paid_plan.skill_spice = static_cast<uint8_t>(boost);  // the Spice Banker adds what was paid
+    total[i] += 2 * skills_bonus(s, fa[i], paid_plan, killed[i]);  // Leader Skills (core/cards/leader_skills.cpp)
   }
   for (int i = 0; i < 2; ++i)  // the Bureaucrat: the opponent less 1 per stronghold it occupies
     total[1 - i] = std::max(0, total[1 - i] - 2 * skills_penalty(s, p[i], killed[i], fa[1 - i]));

@@ -1005,7 +1005,9 @@ void sandmaster_collects(GameState& s, Faction me, const action::Move& a) {
   const bool gather = gather_parts(a, parts, &territories);
   for (int i = 0; i < (gather ? 2 : 1); ++i) {
     const action::Move& g = gather ? parts[i] : a;
-    int range = move_range(s, me, false, !gather || s.rulings.is(RulingId::PlanetologistExclusive, 1));
+    bool advisors = false;  // a group with advisors moves 1 (2.02.12)
+    for (int k = 0; k < g.from.size(); ++k) advisors = advisors || (g.from[k].special && !specials_fight(s, me));
+    int range = move_range(s, me, advisors, !gather || s.rulings.is(RulingId::PlanetologistExclusive, 1));
     if (g.ornithopter == 1) range = std::max(range, 3);
     range = std::max(range, path_length(s, me, g, true, true));
     sandmaster_moved(s, me, data::territory_of(g.from[0].location), data::territory_of(g.to), range);
