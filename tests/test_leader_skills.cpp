@@ -52,24 +52,21 @@ GameState skill_battle(Rulings r = Rulings::defaults(), bool advanced = false, c
   place(s, kHarkonnen, loc(where), 5);
   return s;
 }
-void to_plans(GameState& s) {
-  enter_battle_phase(s);
-  no_abilities(s);
-  REQUIRE(s.phase == Phase::Battle);
-  REQUIRE(s.battle.territory < data::kNumTerritories);
-}
-void fight(GameState& s, const action::BattlePlan& atreides, const action::BattlePlan& harkonnen) {
-  act(s, kAtreides, atreides);
-  act(s, kHarkonnen, harkonnen);
-  decline_traitors(s);
-}
 // The battle's winner, read from the forces: the loser lost all of its own.
 Faction winner_in(const GameState& s, const char* where) {
   const bool a = s.forces_in_location(kAtreides, loc(where)) > 0, h = s.forces_in_location(kHarkonnen, loc(where)) > 0;
   REQUIRE(a != h);
   return a ? kAtreides : kHarkonnen;
 }
-bool dead(const GameState& s, LeaderId l) { return s.leaders[l].zone == LeaderZone::Tanks || s.leaders[l].zone == LeaderZone::TanksFaceDown; }
+
+// Whether f's KeepCards choices offer `card`.
+bool may_keep(const GameState& s, Faction f, uint8_t card) {
+  for (const auto& a : legal_actions(s, s.seat_of(f)))
+    if (const auto* k = a.get_if<action::KeepCards>())
+      for (const uint8_t id : k->keep)
+        if (id == card) return true;
+  return false;
+}
 
 const LeaderId kDuncan = L(kAtreides, 3);   // strength 2
 const LeaderId kThufir = L(kAtreides, 1);   // 5
@@ -174,29 +171,24 @@ TEST_CASE("Leader Skills: +3 to the skilled leader, +1 to another while it is in
                         {LeaderSkill::Warmaster, TreacheryKind::Baliset, true}};
   for (const auto& c : cases) {
     INFO(data::leader_skill_name(static_cast<uint8_t>(c.skill)));
-    // Duncan (2) with the card against Rabban (4) with a defense stopping any weapon: +3 wins, nothing loses.
-    for (bool skilled : {false, true}) {
+    // Duncan (2) plays the card against a defense stopping any weapon; the skill on `holder` (or none).
+    auto duncan_wins = [&](LeaderId holder, LeaderId opponent) {
       GameState s = skill_battle();
-      if (skilled) set_skill(s, kDuncan, c.skill);
+      if (holder != kNone8) set_skill(s, holder, c.skill);
       const uint8_t card = give(s, kAtreides, c.card);
       const uint8_t stop = give(s, kHarkonnen, c.card == TreacheryKind::Chaumas ? TreacheryKind::Snooper : TreacheryKind::Shield, 1);
       to_plans(s);
-      fight(s, c.weapon ? plan(kDuncan, 0, card) : plan(kDuncan, 0, kNone8, card), plan(kRabban, 0, kNone8, stop));
+      fight(s, c.weapon ? plan(kDuncan, 0, card) : plan(kDuncan, 0, kNone8, card), plan(opponent, 0, kNone8, stop));
       keep_all(s);
-      CHECK(winner_in(s, "The Great Flat") == (skilled ? kAtreides : kHarkonnen));
       check_custody(s);
-    }
+      return winner_in(s, "The Great Flat") == kAtreides;
+    };
+    // Against Rabban (4): +3 wins, nothing loses.
+    CHECK_FALSE(duncan_wins(kNone8, kRabban));
+    CHECK(duncan_wins(kDuncan, kRabban));
     // The skilled Thufir in front: Duncan gets +1 (3 against Piter's 3: the aggressor wins the tie).
-    for (bool front : {false, true}) {
-      GameState s = skill_battle();
-      if (front) set_skill(s, kThufir, c.skill);
-      const uint8_t card = give(s, kAtreides, c.card);
-      const uint8_t stop = give(s, kHarkonnen, c.card == TreacheryKind::Chaumas ? TreacheryKind::Snooper : TreacheryKind::Shield, 1);
-      to_plans(s);
-      fight(s, c.weapon ? plan(kDuncan, 0, card) : plan(kDuncan, 0, kNone8, card), plan(kPiter, 0, kNone8, stop));
-      keep_all(s);
-      CHECK(winner_in(s, "The Great Flat") == (front ? kAtreides : kHarkonnen));
-    }
+    CHECK_FALSE(duncan_wins(kNone8, kPiter));
+    CHECK(duncan_wins(kThufir, kPiter));
   }
   // Killed: the skilled leader's bonus is lost with its strength.
   GameState s = skill_battle();
@@ -294,10 +286,15 @@ TEST_CASE("Leader Skills: the Planetologist's green Special in place of a weapon
     CHECK_FALSE(s.of(kAtreides).hand.contains(karama));
     check_custody(s);
   }
-  // Killed: no +2 (and no strength); the Special is discarded with the loser's plan.
-  {
+  // Gurney the Planetologist, the Atreides and the Harkonnen 5 forces each.
+  auto planetologist_board = [&] {
     GameState s = skill_battle();
     set_skill(s, kGurney, LeaderSkill::Planetologist);
+    return s;
+  };
+  // Killed: no +2 (and no strength); the Special is discarded with the loser's plan.
+  {
+    GameState s = planetologist_board();
     const uint8_t atomics = give(s, kAtreides, TreacheryKind::FamilyAtomics);
     const uint8_t knife = give(s, kHarkonnen, TreacheryKind::Crysknife);
     to_plans(s);
@@ -311,8 +308,7 @@ TEST_CASE("Leader Skills: the Planetologist's green Special in place of a weapon
   }
   // The owner wins by traitor: the Special is still discarded (the seeds' card-specific row).
   {
-    GameState s = skill_battle();
-    set_skill(s, kGurney, LeaderSkill::Planetologist);
+    GameState s = planetologist_board();
     const uint8_t hajr = give(s, kAtreides, TreacheryKind::Hajr);
     const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
     give_traitor(s, kAtreides, kRabban);
@@ -324,11 +320,8 @@ TEST_CASE("Leader Skills: the Planetologist's green Special in place of a weapon
     REQUIRE(s.battle.winner == 1);
     // May keep the Shield, not the Hajr.
     CHECK(s.step == 7);
-    bool keeps_hajr = false;
-    for (const auto& a : legal_actions(s, s.seat_of(kAtreides)))
-      if (const auto* k = a.get_if<action::KeepCards>())
-        for (const uint8_t id : k->keep) keeps_hajr = keeps_hajr || id == hajr;
-    CHECK_FALSE(keeps_hajr);
+    CHECK(may_keep(s, kAtreides, shield));
+    CHECK_FALSE(may_keep(s, kAtreides, hajr));
     keep_all(s);
     CHECK(s.treachery_discard.contains(hajr));
     CHECK(s.of(kAtreides).hand.contains(shield));
@@ -336,8 +329,7 @@ TEST_CASE("Leader Skills: the Planetologist's green Special in place of a weapon
   }
   // The Planetologist revealed as the opponent's traitor: discarded with the loser's plan.
   {
-    GameState s = skill_battle();
-    set_skill(s, kGurney, LeaderSkill::Planetologist);
+    GameState s = planetologist_board();
     const uint8_t weather = give(s, kAtreides, TreacheryKind::WeatherControl);
     give_traitor(s, kHarkonnen, kGurney);
     to_plans(s);
@@ -628,6 +620,13 @@ GameState gather_board(Faction f, Faction other, Rulings r = Rulings::defaults()
   s.storm_sector = 9;
   return s;
 }
+// A Move of regular forces from several places to `to`.
+action::Move move_from(std::initializer_list<std::pair<LocationId, int>> from, LocationId to) {
+  action::Move m;
+  m.to = to;
+  for (const auto& [l, n] : from) m.from.push_back(Placement{l, static_cast<uint8_t>(n), 0});
+  return m;
+}
 void to_movement(GameState& s, Faction f) {
   pass_until_ship_or_move(s, f);
   if (s.step == 0) act(s, f, pass());
@@ -650,9 +649,7 @@ TEST_CASE("Leader Skills: the Planetologist gathers two territories' groups to o
     place(s, kAtreides, g.a, 2);
     place(s, kAtreides, g.b, 3);
     to_movement(s, kAtreides);
-    action::Move m;
-    m.to = to;
-    m.from = {Placement{g.a, 2, 0}, Placement{g.b, 3, 0}};
+    const action::Move m = move_from({{g.a, 2}, {g.b, 3}}, to);
     if (!skilled) {
       CHECK(rejected(s, kAtreides, m).code == RejectCode::IllegalChoice);
       continue;
@@ -683,14 +680,10 @@ TEST_CASE("Leader Skills: ruling planetologist_exclusive, the gather's groups wi
     place(s, kAtreides, g.a, 1);
     place(s, kAtreides, g.far, 1);
     to_movement(s, kAtreides);
-    action::Move m;
-    m.to = to;
-    m.from = {Placement{g.a, 1, 0}, Placement{g.far, 1, 0}};
+    const action::Move m = move_from({{g.a, 1}, {g.far, 1}}, to);
     CHECK(validate(s, s.seat_of(kAtreides), Action(m)).has_value() == (std::string(reading) == "one_alternative"));
     // Alone, the far group takes the +1 under both readings.
-    action::Move alone;
-    alone.to = to;
-    alone.from = {Placement{g.far, 1, 0}};
+    const action::Move alone = move_from({{g.far, 1}}, to);
     CHECK_FALSE(validate(s, s.seat_of(kAtreides), Action(alone)).has_value());
   }
   // Three territories: never.
@@ -708,9 +701,7 @@ TEST_CASE("Leader Skills: ruling planetologist_exclusive, the gather's groups wi
   REQUIRE(third != kNone8);
   for (LocationId x : {g.a, g.b, third}) place(s, kAtreides, x, 1);
   to_movement(s, kAtreides);
-  action::Move m;
-  m.to = to;
-  m.from = {Placement{g.a, 1, 0}, Placement{g.b, 1, 0}, Placement{third, 1, 0}};
+  const action::Move m = move_from({{g.a, 1}, {g.b, 1}, {third, 1}}, to);
   CHECK(rejected(s, kAtreides, m).code == RejectCode::IllegalChoice);
 }
 
@@ -784,11 +775,7 @@ TEST_CASE("Leader Skills: the Diplomat in front, a worthless card counts as the 
     CHECK(winner_in(s, "The Great Flat") == kAtreides);
     if (front) {
       // The winner may keep worthless cards (ruling), not the one the Diplomat used.
-      bool keeps = false;
-      for (const auto& a : legal_actions(s, s.seat_of(kAtreides)))
-        if (const auto* k = a.get_if<action::KeepCards>())
-          for (const uint8_t id : k->keep) keeps = keeps || id == baliset;
-      CHECK_FALSE(keeps);
+      CHECK_FALSE(may_keep(s, kAtreides, baliset));
     }
     keep_all(s);
     CHECK(s.treachery_discard.contains(baliset) == front);

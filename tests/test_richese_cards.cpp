@@ -436,7 +436,6 @@ GameState battle_of(std::initializer_list<std::pair<Faction, TreacheryKind>> car
   no_abilities(s);
   return s;
 }
-bool dead(const GameState& s, LeaderId l) { return s.leaders[l].zone == LeaderZone::Tanks || s.leaders[l].zone == LeaderZone::TanksFaceDown; }
 }  // namespace
 
 TEST_CASE("Mirror Weapon: a copy of the opponent's weapon, stopped by the defense that stops it, nothing against no weapon",

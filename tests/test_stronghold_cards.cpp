@@ -39,19 +39,6 @@ GameState battle_in(int card, Faction holder, bool advanced = false, Rulings r =
   s.stronghold_cards.holder[card] = static_cast<uint8_t>(holder);
   return s;
 }
-void to_plans(GameState& s) {
-  enter_battle_phase(s);
-  no_abilities(s);
-  REQUIRE(s.phase == Phase::Battle);
-  REQUIRE(s.battle.territory < data::kNumTerritories);
-}
-// Both plans in (the Atreides' first), no traitor called.
-void fight(GameState& s, const action::BattlePlan& atreides, const action::BattlePlan& harkonnen) {
-  act(s, kAtreides, atreides);
-  act(s, kHarkonnen, harkonnen);
-  decline_traitors(s);
-}
-bool dead(const GameState& s, LeaderId l) { return s.leaders[l].zone == LeaderZone::Tanks || s.leaders[l].zone == LeaderZone::TanksFaceDown; }
 int strength(Faction f, int i) { return data::leader(L(f, i)).strength; }
 
 }  // namespace

@@ -390,6 +390,21 @@ inline void keep_all(GameState& s) {
     act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
 }
 
+// The Battle phase entered, its abilities passed: the plans of the first battle next.
+inline void to_plans(GameState& s) {
+  enter_battle_phase(s);
+  no_abilities(s);
+  REQUIRE(s.phase == Phase::Battle);
+  REQUIRE(s.battle.territory < data::kNumTerritories);
+}
+// The Atreides' plan, then the Harkonnen's, no traitor called.
+inline void fight(GameState& s, const action::BattlePlan& atreides, const action::BattlePlan& harkonnen) {
+  act(s, Faction::Atreides, atreides);
+  act(s, Faction::Harkonnen, harkonnen);
+  decline_traitors(s);
+}
+inline bool dead(const GameState& s, LeaderId l) { return s.leaders[l].zone == LeaderZone::Tanks || s.leaders[l].zone == LeaderZone::TanksFaceDown; }
+
 inline LocationId loc(const char* name) {
   auto l = data::find_location(name);
   REQUIRE(l.has_value());
