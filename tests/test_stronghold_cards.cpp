@@ -92,6 +92,11 @@ TEST_CASE("Stronghold cards: Arrakeen, the bank pays 2 of its holder's battle sp
       continue;
     }
     CHECK(rejected(s, kAtreides, plan(L(kAtreides, 0), 5, kNone8, kept, kNone8, 5)).code == RejectCode::NotEnoughSpice);
+    // The plans offered include the bank's 2 (the Atreides hold 2).
+    bool offered = false;
+    for (const auto& a : legal_actions(s, s.seat_of(kAtreides)))
+      if (const auto* p = a.get_if<action::BattlePlan>(); p && p->spice == 4) offered = true;
+    CHECK(offered);
     const int64_t bank = s.bank;
     act(s, kAtreides, four);
     act(s, kHarkonnen, plan(L(kHarkonnen, 0), 0));

@@ -1204,7 +1204,8 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
         a.spice = 0;
         a.skill_spice = static_cast<uint8_t>(boost);
         out.push_back(a);
-        const int full = std::min<int>(dial_tokens(s, me, opp, b.territory, b.area, dial), s.of(me).spice);
+        // The Arrakeen stronghold card's 2 from the bank count (core/cards/stronghold_cards.cpp).
+        const int full = std::min<int>(dial_tokens(s, me, opp, b.territory, b.area, dial), s.of(me).spice + stronghold_battle_discount(s, me));
         if (spiced && full > 0) {
           a.spice = static_cast<uint8_t>(full);
           out.push_back(a);
