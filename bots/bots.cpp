@@ -697,7 +697,7 @@ size_t Brain::assign_skill() {
       2.5, 3.0, 3.0,  // Killer Medic, Master of Assassins, Mentat
       2.5,  // Planetologist
       2.5,  // Prana Bindu Adept
-      0.2,  // Rihani Decipherer (not implemented)
+      0.8,  // Rihani Decipherer (its front band only)
       2.0, 2.0, 2.0, 2.0, 3.0, 2.5,  // Sandmaster, Smuggler, Spice Banker, Suk Graduate, Swordmaster, Warmaster
   };
   return or_fallback(best<action::AssignSkill>([&](const action::AssignSkill& a) {

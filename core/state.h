@@ -426,6 +426,10 @@ struct LeaderSkillsState {
   // phase: once a phase). Public.
   uint8_t banked = 0;
   uint16_t banked_mark = 0;
+  // Rihani Decipherer's front band: the two traitor cards its owner last
+  // looked at (leader ids, kNone8: none), SECRET (that faction only).
+  uint8_t rihani_faction = kNoFaction;
+  uint8_t rihani_seen[2] = {kNone8, kNone8};
 };
 
 // Advanced Stronghold Cards (ids 0..5, data::stronghold_card_name): each is

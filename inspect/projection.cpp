@@ -96,6 +96,9 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
     t.skills.assigned[l] = static_cast<uint8_t>(t.skills.assigned[l] + 1);  // pile ids are 0-based, assigned is 1 + id
     t.skills.deck.ids[t.skills.deck.n - 1] = static_cast<uint8_t>(t.skills.deck.ids[t.skills.deck.n - 1] - 1);
   }
+  if (!(seat && static_cast<uint8_t>(me) == t.skills.rihani_faction))  // the Rihani Decipherer's look
+    for (auto& l : t.skills.rihani_seen)
+      if (l < data::kNumLeaders) l = static_cast<uint8_t>((l + 1) % data::kNumLeaders);
   if (!(seat && me == Faction::Richese)) {  // which value each face-down token has
     int down[kNumNoFieldTokens], n = 0;
     for (int i = 0; i < kNumNoFieldTokens; ++i)

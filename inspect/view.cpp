@@ -637,6 +637,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   Offset<flatbuffers::Vector<Offset<fb::LeaderSkillView>>> v_skills = 0;
   Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> v_skill_hand = 0;
   Offset<flatbuffers::Vector<uint8_t>> v_skill_hand_ids = 0;
+  Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> v_rihani = 0;
   if (s.uses(data::Module::LeaderSkills)) {
     std::vector<Offset<fb::LeaderSkillView>> ls;
     for (int l = 0; l < data::kNumLeaders; ++l) {
@@ -660,6 +661,12 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
       ls.push_back(lb.Finish());
     }
     v_skills = b.CreateVector(ls);
+    if (who.kind == Viewer::SeatView && s.skills.rihani_faction == static_cast<uint8_t>(me)) {  // the Rihani Decipherer's look
+      std::vector<Offset<flatbuffers::String>> seen;
+      for (const uint8_t l : s.skills.rihani_seen)
+        if (l < data::kNumLeaders) seen.push_back(strs.leader_name(l));
+      v_rihani = b.CreateVector(seen);
+    }
     if (who.kind == Viewer::SeatView && !s.skills.hand[static_cast<int>(me)].empty()) {  // the seat's own dealt cards
       const auto& hand = s.skills.hand[static_cast<int>(me)];
       std::vector<Offset<flatbuffers::String>> names;
@@ -820,6 +827,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     vb.add_skill_deck(s.skills.deck.n);
     vb.add_skill_banked(s.skills.banked);
   }
+  if (v_rihani.o) vb.add_skill_traitors_seen(v_rihani);
   if (v_skill_hand.o) {
     vb.add_skill_hand(v_skill_hand);
     vb.add_skill_hand_ids(v_skill_hand_ids);

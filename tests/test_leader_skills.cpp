@@ -922,3 +922,33 @@ TEST_CASE("Leader Skills: the Karama of a sealed Planetologist plan is not spent
   const auto buy = action::RicheseBuy{.karama = karama, .card = s.richese.cache.ids[0]};
   CHECK(validate(s, s.seat_of(Faction::Richese), Action(buy)).has_value());
 }
+
+TEST_CASE("Leader Skills: the Rihani Decipherer in front, winning, looks at 2 random traitor cards, seen by its owner only",
+          "[leader_skills][battle]") {
+  GameState s = skill_battle();
+  set_skill(s, kThufir, LeaderSkill::RihaniDecipherer);
+  const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);  // a card to keep: the battle waits
+  to_plans(s);
+  REQUIRE(s.traitor_deck.n >= 2);
+  fight(s, plan(kDuncan, 0, kNone8, shield), plan(L(kHarkonnen, 4), 0));  // Duncan (2) beats Umman Kudu (1)
+  REQUIRE(s.phase == Phase::Battle);
+  CHECK(s.skills.rihani_faction == static_cast<uint8_t>(kAtreides));
+  for (const uint8_t l : s.skills.rihani_seen) {
+    REQUIRE(l < data::kNumLeaders);
+    CHECK(s.traitor_deck.contains(l));  // cards of the deck: nobody holds them
+  }
+  CHECK(s.skills.rihani_seen[0] != s.skills.rihani_seen[1]);
+  const std::string mine = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kAtreides)));
+  const std::string theirs = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kHarkonnen)));
+  REQUIRE(fb::GetView(mine.data())->skill_traitors_seen());
+  CHECK(fb::GetView(mine.data())->skill_traitors_seen()->size() == 2);
+  CHECK_FALSE(fb::GetView(theirs.data())->skill_traitors_seen());
+  check_projections(s);
+  check_custody(s);
+  // Losing: no look.
+  GameState lost = skill_battle();
+  set_skill(lost, kThufir, LeaderSkill::RihaniDecipherer);
+  to_plans(lost);
+  fight(lost, plan(kDuncan, 0), plan(L(kHarkonnen, 0), 0));
+  CHECK(lost.skills.rihani_faction == kNoFaction);
+}

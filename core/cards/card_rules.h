@@ -159,7 +159,8 @@ int skills_penalty(const GameState& s, const BattlePlanState& mine, bool killed,
 // Why the winner may not keep `card` of its plan p because of a skill (nullopt: no skill says so).
 std::optional<std::string> skills_must_discard(const GameState& s, const BattlePlanState& p, uint8_t card);
 // After a resolution with a winner or not (-1): Smuggler's and Sandmaster's battle bands.
-void skills_battle_resolved(GameState& s, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t);
+// The Rihani Decipherer's front band: the winner looks at 2 random traitor cards (recorded shuffles).
+void skills_battle_resolved(Ctx& c, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t);
 // Diplomat's front band: f's plan `mine` (a worthless card, no defense) counts the opponent's defense as its own (*defense).
 bool diplomat_defense(const GameState& s, Faction f, const BattlePlanState& mine, const BattlePlanState& theirs, uint8_t* defense);
 // Diplomat's battle band: before the loser's losses, up to its surviving leader's strength of undialled

@@ -65,9 +65,12 @@
 //    before each movement): 1 spice from each territory with spice that the
 //    best path within the movement's range enters (the destination included,
 //    the origin not), once per territory.
+//  * Rihani Decipherer's front band (skills_battle_resolved): its owner,
+//    winning a battle, looks at 2 random traitor cards (two recorded random
+//    positions, then the deck shuffled; GameState::skills.rihani_seen, secret).
 // Not implemented yet (docs/cards/leader-skills.md names them partial): the
-// front bands of the Bureaucrat, Mentat and Rihani Decipherer, the battle
-// band of the Rihani Decipherer, the draw of a new skill at a
+// front bands of the Bureaucrat and Mentat, the battle band of the Rihani
+// Decipherer, the draw of a new skill at a
 // revival.
 #include <algorithm>
 #include <vector>
@@ -306,8 +309,20 @@ LocationId spice_location(const GameState& s, TerritoryId t) {
 }
 }  // namespace
 
-void skills_battle_resolved(GameState& s, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t) {
+void skills_battle_resolved(Ctx& c, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t) {
+  auto& s = c.s;
   if (!s.uses(data::Module::LeaderSkills)) return;
+  // Rihani Decipherer in front of the winner's shield: 2 random traitor cards seen, the deck shuffled again.
+  if (winner >= 0 && skill_in_front(s, fa[winner], LeaderSkill::RihaniDecipherer) && !s.traitor_deck.empty()) {
+    const int n = s.traitor_deck.n;
+    const int a = static_cast<int>(c.rand_below(static_cast<uint32_t>(n), DrawKind::Random));  // two random positions
+    int b = n > 1 ? static_cast<int>(c.rand_below(static_cast<uint32_t>(n - 1), DrawKind::Random)) : -1;
+    if (b >= a) ++b;
+    s.skills.rihani_faction = static_cast<uint8_t>(fa[winner]);
+    s.skills.rihani_seen[0] = s.traitor_deck.ids[a];
+    s.skills.rihani_seen[1] = b >= 0 ? s.traitor_deck.ids[b] : kNone8;
+    shuffle_pile(c, s.traitor_deck, DrawKind::ShuffleTraitors);  // then the deck is reshuffled
+  }
   for (int i = 0; i < 2; ++i) {  // Smuggler: its strength in spice from the territory
     if (!survived[i] || !skilled_as(s, p[i].leader, LeaderSkill::Smuggler)) continue;
     const LocationId loc = spice_location(s, t);

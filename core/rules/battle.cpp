@@ -739,7 +739,7 @@ void resolve(Ctx& c) {
       ld.used_in_territory = kNone8;
     }
     const bool survived[2] = {w == 0 && p[0].leader != kNone8, w == 1 && p[1].leader != kNone8};
-    skills_battle_resolved(s, w, p, survived, fa, t);  // Smuggler, Sandmaster (core/cards/leader_skills.cpp)
+    skills_battle_resolved(c, w, p, survived, fa, t);  // Smuggler, Sandmaster, Rihani Decipherer (core/cards/leader_skills.cpp)
     winner_cards(c, w);
     return;
   }
@@ -811,7 +811,7 @@ void resolve(Ctx& c) {
     }
     if (leader_spice > 0) transfer_spice(s, bank(), shield(fa[w]), leader_spice);
     const bool survived[2] = {p[0].leader != kNone8 && b.stone_burner != 2, p[1].leader != kNone8 && b.stone_burner != 2};
-    skills_battle_resolved(s, w, p, survived, fa, t);  // Smuggler, Sandmaster (core/cards/leader_skills.cpp)
+    skills_battle_resolved(c, w, p, survived, fa, t);  // Smuggler, Sandmaster, Rihani Decipherer (core/cards/leader_skills.cpp)
     lose_all_in_area(s, fa[l], t, b.area);
     discard_plan(s, p[l]);
     winner_losses(s, fa[w], fa[l], t, b.area, p[w], b.stone_burner == 2);
@@ -855,7 +855,7 @@ void resolve(Ctx& c) {
   }
   if (leader_spice > 0) transfer_spice(s, bank(), shield(fa[w]), leader_spice);
   const bool survived[2] = {p[0].leader != kNone8 && !killed[0], p[1].leader != kNone8 && !killed[1]};
-  skills_battle_resolved(s, w, p, survived, fa, t);  // Smuggler, Sandmaster (core/cards/leader_skills.cpp)
+  skills_battle_resolved(c, w, p, survived, fa, t);  // Smuggler, Sandmaster, Rihani Decipherer (core/cards/leader_skills.cpp)
 
   // 1.07.06.05 the loser (a Diplomat retreats some first); 1.07.06.06 the winner (a Suk Graduate saves some).
   diplomat_retreat(s, fa[l], p[l], killed[l], t, b.area);
