@@ -53,6 +53,11 @@ struct CardRules {
   } window;
 };
 
+// Card `card` (any id; kNone8 and unknown ids: false) is of category c.
+inline bool is_category(uint8_t card, data::TreacheryCategory c) {
+  return card < data::kNumAllTreacheryCards && data::treachery_card(card).category == c;
+}
+
 // The entry of a card kind, or null (the kind's rule is in cards.cpp, in the
 // battle, or not implemented). Precondition: none (any kind value).
 const CardRules* card_rules(data::TreacheryKind kind);

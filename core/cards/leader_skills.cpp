@@ -84,8 +84,14 @@ namespace {
 
 using data::LeaderSkill;
 
-bool is_category(uint8_t card, data::TreacheryCategory c) {
-  return card < data::kNumAllTreacheryCards && data::treachery_card(card).category == c;
+// The first location of t with spice on it, or kNone8.
+LocationId spice_location(const GameState& s, TerritoryId t) {
+  const auto& ter = data::territory(t);
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    if (s.spice_on_board[loc] > 0) return loc;
+  }
+  return kNone8;
 }
 bool alive(const LeaderState& l) { return l.zone == LeaderZone::Pool || l.zone == LeaderZone::Battlefield; }
 
@@ -297,18 +303,6 @@ std::optional<std::string> skills_must_discard(const GameState& s, const BattleP
   return std::nullopt;
 }
 
-namespace {
-// The first location of t with spice on it, or kNone8.
-LocationId spice_location(const GameState& s, TerritoryId t) {
-  const auto& ter = data::territory(t);
-  for (int i = 0; i < ter.num_locations; ++i) {
-    const auto loc = static_cast<LocationId>(ter.first_location + i);
-    if (s.spice_on_board[loc] > 0) return loc;
-  }
-  return kNone8;
-}
-}  // namespace
-
 void skills_battle_resolved(Ctx& c, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t) {
   auto& s = c.s;
   if (!s.uses(data::Module::LeaderSkills)) return;
@@ -426,18 +420,12 @@ std::vector<TerritoryId> next_territories(const GameState& s, TerritoryId t) {
   }
   return out;
 }
-bool has_spice(const GameState& s, TerritoryId t) {
-  const auto& ter = data::territory(t);
-  for (int i = 0; i < ter.num_locations; ++i)
-    if (s.spice_on_board[ter.first_location + i] > 0) return true;
-  return false;
-}
 // The most spice territories a path of at most `left` crossings from `at` to `to` enters (`seen`: entered so far).
 int best_path(const GameState& s, TerritoryId at, TerritoryId to, int left, std::vector<TerritoryId>& seen, std::vector<TerritoryId>& best,
               int* best_n) {
   if (at == to) {
     int n = 0;
-    for (const TerritoryId t : seen) n += has_spice(s, t) ? 1 : 0;
+    for (const TerritoryId t : seen) n += spice_location(s, t) != kNone8 ? 1 : 0;
     if (n > *best_n) {
       *best_n = n;
       best = seen;
@@ -459,16 +447,8 @@ void sandmaster_moved(GameState& s, Faction f, TerritoryId from, TerritoryId to,
   std::vector<TerritoryId> seen, best;
   int best_n = 0;
   best_path(s, from, to, std::min(range, 4), seen, best, &best_n);
-  for (const TerritoryId t : best) {  // 1 from each spice territory entered (the first sector with spice)
-    if (!has_spice(s, t)) continue;
-    const auto& ter = data::territory(t);
-    for (int i = 0; i < ter.num_locations; ++i) {
-      const auto l = static_cast<LocationId>(ter.first_location + i);
-      if (s.spice_on_board[l] == 0) continue;
-      transfer_spice(s, board(l), shield(f), 1);
-      break;
-    }
-  }
+  for (const TerritoryId t : best)  // 1 from each spice territory entered (the first sector with spice)
+    if (const LocationId l = spice_location(s, t); l != kNone8) transfer_spice(s, board(l), shield(f), 1);
 }
 
 bool planetologist_may_gather(const GameState& s, Faction f) { return skill_in_front(s, f, LeaderSkill::Planetologist); }

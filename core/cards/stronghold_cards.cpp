@@ -62,9 +62,6 @@ int holder_side(const GameState& s, int card) {
 
 Faction side_faction(const GameState& s, int side) { return s.faction_at(side == 0 ? s.battle.aggressor : s.battle.defender); }
 
-bool is_category(uint8_t card, data::TreacheryCategory c) {
-  return card < data::kNumAllTreacheryCards && data::treachery_card(card).category == c;
-}
 
 }  // namespace
 
