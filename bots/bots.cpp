@@ -332,6 +332,9 @@ class Brain {
   // skill bonuses this seat's view shows (core/cards/leader_skills.cpp).
   double leader_strength(const action::BattlePlan& a) const;
   size_t assign_skill();
+  size_t mentat_question();
+  size_t mentat_answer();
+  size_t decipher_traitor();
   double plan_value_simple(const action::BattlePlan& a) const;
   double plan_value_expected(const action::BattlePlan& a) const;
   double plan_value_known(const action::BattlePlan& a, const PlanInfo& o) const;
@@ -426,6 +429,9 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::Prescience)) return prescience();
   if (has_kind(ActionKind::PrescienceAnswer)) return prescience_answer();
   if (has_kind(ActionKind::Voice)) return voice();
+  if (has_kind(ActionKind::MentatQuestion)) return mentat_question();
+  if (has_kind(ActionKind::MentatAnswer)) return mentat_answer();
+  if (has_kind(ActionKind::DecipherTraitor)) return decipher_traitor();
   // Anything else (a kind added after this build, e.g. a Nexus with nothing
   // but Pass): Pass where legal, else the first legal non-card action.
   return fallback();
@@ -697,7 +703,7 @@ size_t Brain::assign_skill() {
       2.5, 3.0, 3.0,  // Killer Medic, Master of Assassins, Mentat
       2.5,  // Planetologist
       2.5,  // Prana Bindu Adept
-      0.8,  // Rihani Decipherer (its front band only)
+      1.5,  // Rihani Decipherer (no strength bonus: a look, a swap)
       2.0, 2.0, 2.0, 2.0, 3.0, 2.5,  // Sandmaster, Smuggler, Spice Banker, Suk Graduate, Swordmaster, Warmaster
   };
   return or_fallback(best<action::AssignSkill>([&](const action::AssignSkill& a) {
@@ -953,6 +959,48 @@ size_t Brain::voice() {
     forbid = poison > proj ? 0 : 1;
   }
   return or_fallback(find_kind<action::Voice>([&](const action::Voice& a) { return !a.must && a.kind == forbid; }));
+}
+
+// Leader Skills, the Mentat's question (docs/BOTS.md; easy plays at random
+// like everywhere): a weapon whose class the hand's defenses do not cover,
+// among those not seen (not in the hand or the discard pile); brutal asks
+// about the Lasgun first.
+size_t Brain::mentat_question() {
+  bool shield = false, snooper = false;
+  for (auto c : k_.hand) {
+    shield |= defense_class(category(c)) == 1;
+    snooper |= defense_class(category(c)) == 2;
+  }
+  const auto pool = unknown_pool();
+  return or_fallback(best<action::MentatQuestion>([&](const action::MentatQuestion& a) {
+    const int w = weapon_class(category(a.weapon));
+    double v = a.weapon < pool.size() && pool[a.weapon] ? 2.0 : 0.0;  // not seen yet
+    if ((w == 1 && !shield) || (w == 2 && !snooper)) v += 3.0;        // what would kill its leader
+    if (brutal() && w == 3) v += shield ? 4.0 : 2.5;                  // the lasgun: never covered
+    return v;
+  }));
+}
+
+// Answering: the card of the kind asked when held (the only choice); else
+// the least valuable card.
+size_t Brain::mentat_answer() {
+  return or_fallback(best<action::MentatAnswer>([&](const action::MentatAnswer& a) { return -card_value(a.card); }));
+}
+
+// The Rihani Decipherer's swap: a traitor card is worth its leader's strength
+// when that leader belongs to an opponent in the game (nothing for its own
+// faction's or an absent faction's leaders); swap when the card drawn is
+// worth more than the one given back.
+size_t Brain::decipher_traitor() {
+  auto worth = [&](uint8_t l) {
+    if (l >= data::kNumLeaders) return 0.0;
+    const Faction f = data::leader(l).faction;
+    if (static_cast<int>(f) >= kNumFactions || f == me() || k_.is_ally(f)) return 0.0;
+    bool seated = false;
+    for (Seat x = 0; x < kMaxSeats; ++x) seated |= k_.seat_faction[x] == f && x < k_.num_seats;
+    return seated ? static_cast<double>(data::leader(l).strength) + 1.0 : 0.0;
+  };
+  return or_fallback(best<action::DecipherTraitor>([&](const action::DecipherTraitor& a) { return worth(a.take) - worth(a.give); }, 0.0));
 }
 
 size_t Brain::flip() {
@@ -2063,6 +2111,15 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
   pd[0] = 1 - pd_any;
   for (int i = 1; i < 3; ++i) pd[i] = pd_any * dc[i] / dsum;
 
+  // The Mentat's question: the opponent showed the weapon asked about, so it holds one.
+  if (k_.mentat_answered && k_.mentat_asker == me() && k_.mentat_shown < data::kNumAllTreacheryCards &&
+      k_.mentat_weapon < data::kNumAllTreacheryCards && kind(k_.mentat_shown) == kind(k_.mentat_weapon)) {
+    const int c = weapon_class(category(k_.mentat_shown));
+    if (c > 0 && pw[c] < 0.6) {
+      const double rest = 1.0 - pw[c];
+      for (int i = 0; i < 4; ++i) pw[i] = i == c ? 0.6 : (rest > 0 ? pw[i] * 0.4 / rest : 0.0);
+    }
+  }
   auto leaders = opponent_leaders(opp);
   if (leaders.empty()) leaders.push_back(kNone8);
   // 2.01.08 Prescience: the opponent's committed answer, when this seat asked for it.

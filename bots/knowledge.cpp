@@ -248,6 +248,13 @@ Knowledge read_knowledge(const ViewInput& in) {
         k.skill1[ls->leader_id()] = static_cast<uint8_t>(ls->skill_id() + 1);
         k.skill_front[ls->leader_id()] = ls->front();
       }
+  if (const auto* mq = v->mentat_question()) {
+    k.mentat_weapon = mq->weapon_id();
+    if (mq->asker())
+      if (auto it = N.factions.find(sv(mq->asker())); it != N.factions.end()) k.mentat_asker = it->second;
+    k.mentat_answered = mq->answered();
+    k.mentat_shown = mq->shown_id();
+  }
   if (v->skill_hand_ids())
     for (const uint8_t id : *v->skill_hand_ids()) k.skill_hand.push_back(id);
   if (v->spice_discard_a())

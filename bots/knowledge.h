@@ -128,6 +128,11 @@ struct Knowledge {
   uint8_t skill1[data::kNumLeaders] = {};  // 1 + the skill id, 0: none known
   bool skill_front[data::kNumLeaders] = {};
   std::vector<uint8_t> skill_hand;
+  // The Mentat's question in this battle: the weapon asked (kNone8: none),
+  // the asker, and the card shown (this seat's knowledge: kNone8 unknown).
+  uint8_t mentat_weapon = kNone8, mentat_shown = kNone8;
+  Faction mentat_asker = Faction::Atreides;
+  bool mentat_answered = false;
   int skill_of(uint8_t leader) const { return leader < data::kNumLeaders ? skill1[leader] - 1 : -1; }
   // A leader of f has skill k in front of the shield.
   bool skill_in_front(Faction f, data::LeaderSkill k) const;

@@ -85,8 +85,11 @@ enum class ActionKind : uint8_t {
   RicheseGift = 42,
   RicheseReveal = 43,
   AssignSkill = 44,
+  MentatQuestion = 45,
+  MentatAnswer = 46,
+  DecipherTraitor = 47,
 };
-inline constexpr int kMaxActionKind = 44;
+inline constexpr int kMaxActionKind = 47;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -381,6 +384,25 @@ struct AssignSkill {
   LeaderId leader = kNone8;
   MENTAT_ACTION_KIND(AssignSkill);
 };
+// The Mentat's front band: before the battle plans, its owner (fighting)
+// names a weapon card; the opponent shows a card of that kind, or any card
+// of its hand when it holds none (core/cards/leader_skills.cpp).
+struct MentatQuestion {
+  TreacheryId weapon = kNone8;  // any copy of the weapon kind asked about
+  MENTAT_ACTION_KIND(MentatQuestion);
+};
+struct MentatAnswer {
+  TreacheryId card = kNone8;  // the card shown (kNone8 only with an empty hand)
+  MENTAT_ACTION_KIND(MentatAnswer);
+};
+// The Rihani Decipherer's battle band: the winner keeps one of the two
+// traitor cards it drew (`take`) by giving back an unrevealed traitor card it
+// holds (`give`); Pass keeps its traitors as they are.
+struct DecipherTraitor {
+  LeaderId take = kNone8;
+  LeaderId give = kNone8;
+  MENTAT_ACTION_KIND(DecipherTraitor);
+};
 
 #undef MENTAT_ACTION_KIND
 
@@ -395,7 +417,7 @@ using ActionVariant =
                  action::Prescience, action::PrescienceAnswer, action::Voice, action::GiveSpice, action::KeepCards, action::AllyPermission,
                  action::ChoamSell, action::ChoamInflation, action::ChoamCard, action::ChoamTrade, action::ChoamSupport,
                  action::ChoamKarama, action::RicheseLot, action::RicheseCacheTiming, action::RicheseBuy, action::RicheseGift, action::RicheseReveal,
-                 action::AssignSkill>;
+                 action::AssignSkill, action::MentatQuestion, action::MentatAnswer, action::DecipherTraitor>;
 static_assert(std::variant_size_v<ActionVariant> == kMaxActionKind + 1, "one alternative per union tag");
 
 namespace detail {

@@ -19,7 +19,8 @@ std::string_view action_kind_name(ActionKind k) {
       "SendSpiritualAdvisor", "Flip", "GuildTiming", "WormRide", "BattlePlan", "ChooseBattle",
       "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice", "GiveSpice", "KeepCards",
       "AllyPermission", "ChoamSell", "ChoamInflation", "ChoamCard", "ChoamTrade", "ChoamSupport", "ChoamKarama",
-      "RicheseLot", "RicheseCacheTiming", "RicheseBuy", "RicheseGift", "RicheseReveal", "AssignSkill"};
+      "RicheseLot", "RicheseCacheTiming", "RicheseBuy", "RicheseGift", "RicheseReveal", "AssignSkill",
+      "MentatQuestion", "MentatAnswer", "DecipherTraitor"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }

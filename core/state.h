@@ -430,6 +430,22 @@ struct LeaderSkillsState {
   // looked at (leader ids, kNone8: none), SECRET (that faction only).
   uint8_t rihani_faction = kNoFaction;
   uint8_t rihani_seen[2] = {kNone8, kNone8};
+  // Rihani Decipherer's battle band: 1 while its owner (rihani_faction), the
+  // winner, decides whether to keep one of the two cards drawn (rihani_seen,
+  // still in the traitor deck) for an unrevealed traitor of its own (battle
+  // step kDecipher). Public.
+  uint8_t rihani_swap = 0;
+  // Leaders whose traitor card a battle revealed (bit per leader id): such a
+  // card is no longer "unused" for the Decipherer's swap. Public.
+  uint64_t traitors_revealed = 0;
+  // Mentat's front band, the battle being fought: the faction that asked
+  // (kNoFaction: none), the weapon card named (public), the card shown in
+  // answer (kNone8: none yet, or an empty hand; SECRET: the asker's, the
+  // answerer knows its own hand) and whether the answer was given (public).
+  uint8_t mentat_faction = kNoFaction;
+  uint8_t mentat_asked = kNone8;
+  uint8_t mentat_shown = kNone8;
+  uint8_t mentat_answered = 0;
 };
 
 // Advanced Stronghold Cards (ids 0..5, data::stronghold_card_name): each is

@@ -167,6 +167,12 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
       const auto& a = action.as<action::AssignSkill>();
       return fb::CreateAssignSkill(b, a.skill, a.leader).Union();
     }
+    case ActionKind::MentatQuestion: return fb::CreateMentatQuestion(b, action.as<action::MentatQuestion>().weapon).Union();
+    case ActionKind::MentatAnswer: return fb::CreateMentatAnswer(b, action.as<action::MentatAnswer>().card).Union();
+    case ActionKind::DecipherTraitor: {
+      const auto& a = action.as<action::DecipherTraitor>();
+      return fb::CreateDecipherTraitor(b, a.take, a.give).Union();
+    }
     case ActionKind::None: break;
   }
   return 0;
@@ -434,6 +440,13 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
     case fb::Action::AssignSkill: {
       auto* t = table<fb::AssignSkill>(obj);
       out->emplace(action::AssignSkill{.skill = t->skill(), .leader = t->leader()});
+      break;
+    }
+    case fb::Action::MentatQuestion: out->emplace(action::MentatQuestion{.weapon = table<fb::MentatQuestion>(obj)->weapon()}); break;
+    case fb::Action::MentatAnswer: out->emplace(action::MentatAnswer{.card = table<fb::MentatAnswer>(obj)->card()}); break;
+    case fb::Action::DecipherTraitor: {
+      auto* t = table<fb::DecipherTraitor>(obj);
+      out->emplace(action::DecipherTraitor{.take = t->take(), .give = t->give()});
       break;
     }
     case fb::Action::NONE: *out = Action{}; break;

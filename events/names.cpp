@@ -66,7 +66,7 @@ constexpr const char* kSchemaFaction[kNumFactions] = {"Atreides", "BeneGesserit"
                                                      "Ixians",   "Tleilaxu",     "Choam",   "Richese", "Ecaz",      "Moritani"};
 
 // ---- which schema fields take which ids ------------------------------------
-enum class IdKind { Location, Territory, Leader, Card, Faction, Target, Skill };
+enum class IdKind { Location, Territory, Leader, Card, CardKind, Faction, Target, Skill };  // CardKind: any copy names the kind
 
 struct FieldKind {
   const char* table;  // the action table; "Placement" for the struct in lists
@@ -86,6 +86,10 @@ constexpr FieldKind kFields[] = {
     {"Revive", "leader", IdKind::Leader},
     {"AssignSkill", "leader", IdKind::Leader},
     {"AssignSkill", "skill", IdKind::Skill},
+    {"MentatQuestion", "weapon", IdKind::CardKind},
+    {"MentatAnswer", "card", IdKind::Card},
+    {"DecipherTraitor", "take", IdKind::Leader},
+    {"DecipherTraitor", "give", IdKind::Leader},
     {"BattlePlan", "leader", IdKind::Leader},
     {"BattlePlan", "cheap_hero", IdKind::Card},
     {"BattlePlan", "weapon", IdKind::Card},
@@ -308,6 +312,16 @@ std::optional<std::string> resolve_value(IdKind kind, const std::string& text, c
     case IdKind::Card:
       if (auto c = resolve_card(text, ctx, error)) return std::to_string(*c);
       return std::nullopt;
+    case IdKind::CardKind: {  // a card kind (the Mentat's question): the lowest id of its copies
+      auto ids = find_cards(text, error);
+      if (ids.empty()) return std::nullopt;
+      for (auto id : ids)
+        if (data::treachery_card(id).kind != data::treachery_card(ids[0]).kind) {
+          *error = fmt::format("'{}' names cards of more than one kind: give the card's full name or id", text);
+          return std::nullopt;
+        }
+      return std::to_string(*std::min_element(ids.begin(), ids.end()));
+    }
     case IdKind::Faction:
       if (auto f = find_faction(text, error)) return fmt::format("\"{}\"", kSchemaFaction[static_cast<int>(*f)]);
       return std::nullopt;

@@ -99,6 +99,12 @@ GameState permute_hidden(const GameState& s, Viewer viewer) {
   if (!(seat && static_cast<uint8_t>(me) == t.skills.rihani_faction))  // the Rihani Decipherer's look
     for (auto& l : t.skills.rihani_seen)
       if (l < data::kNumLeaders) l = static_cast<uint8_t>((l + 1) % data::kNumLeaders);
+  if (t.skills.mentat_shown < data::kNumAllTreacheryCards && t.skills.mentat_faction < kNumFactions) {  // the card the Mentat was shown
+    const auto asker = static_cast<Faction>(t.skills.mentat_faction);
+    const Seat other = s.faction_at(s.battle.aggressor) == asker ? s.battle.defender : s.battle.aggressor;
+    if (!(seat && (me == asker || (other >= 0 && me == s.faction_at(other)))))
+      t.skills.mentat_shown = static_cast<uint8_t>((t.skills.mentat_shown + 1) % data::kNumAllTreacheryCards);
+  }
   if (!(seat && me == Faction::Richese)) {  // which value each face-down token has
     int down[kNumNoFieldTokens], n = 0;
     for (int i = 0; i < kNumNoFieldTokens; ++i)

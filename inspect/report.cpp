@@ -172,6 +172,24 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
                          : "puts a leader skill card face down under " + leader;
       break;
     }
+    case ActionKind::MentatQuestion: {  // public: the weapon named
+      const uint8_t w = a.as<action::MentatQuestion>().weapon;
+      what = fmt::format("asks with its Mentat whether the opponent holds a {}", w < data::kNumAllTreacheryCards ? std::string(data::treachery_card(w).name) : "?");
+      break;
+    }
+    case ActionKind::MentatAnswer: {  // the face is the asker's secret
+      const uint8_t sc = a.as<action::MentatAnswer>().card;
+      what = show_hidden && sc < data::kNumAllTreacheryCards ? fmt::format("shows the Mentat's owner {}", data::treachery_card(sc).name)
+                                                             : "shows the Mentat's owner a card";
+      break;
+    }
+    case ActionKind::DecipherTraitor: {  // the card given back is revealed; the one kept is secret
+      const auto& d = a.as<action::DecipherTraitor>();
+      const std::string give = d.give < data::kNumLeaders ? std::string(data::leader(d.give).name) : "?";
+      what = show_hidden && d.take < data::kNumLeaders ? fmt::format("gives back traitor card {} and keeps {} (Rihani Decipherer)", give, data::leader(d.take).name)
+                                                       : fmt::format("gives back traitor card {} for one of the two it drew (Rihani Decipherer)", give);
+      break;
+    }
     case ActionKind::RicheseCacheTiming:
       what = a.as<action::RicheseCacheTiming>().first ? "will sell its cache card first" : "will sell its cache card last";
       break;

@@ -638,6 +638,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> v_skill_hand = 0;
   Offset<flatbuffers::Vector<uint8_t>> v_skill_hand_ids = 0;
   Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> v_rihani = 0;
+  Offset<fb::MentatQuestionView> v_mentat = 0;
   if (s.uses(data::Module::LeaderSkills)) {
     std::vector<Offset<fb::LeaderSkillView>> ls;
     for (int l = 0; l < data::kNumLeaders; ++l) {
@@ -666,6 +667,25 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
       for (const uint8_t l : s.skills.rihani_seen)
         if (l < data::kNumLeaders) seen.push_back(strs.leader_name(l));
       v_rihani = b.CreateVector(seen);
+    }
+    if (s.skills.mentat_faction < kNumFactions && s.skills.mentat_asked != kNone8 && s.phase == Phase::Battle) {  // the Mentat's question
+      const auto asker = static_cast<Faction>(s.skills.mentat_faction);
+      const Seat other = s.faction_at(s.battle.aggressor) == asker ? s.battle.defender : s.battle.aggressor;
+      const Faction asked = s.faction_at(other);
+      const bool sees = all || (who.kind == Viewer::SeatView && (me == asker || me == asked));
+      auto fa = strs.of(asker);
+      auto fo = strs.of(asked);
+      auto w = b.CreateString(data::treachery_card(s.skills.mentat_asked).name);
+      auto sh = b.CreateString(sees && s.skills.mentat_shown != kNone8 ? data::treachery_card(s.skills.mentat_shown).name : "");
+      fb::MentatQuestionViewBuilder mb(b);
+      mb.add_asker(fa);
+      mb.add_asked(fo);
+      mb.add_weapon(w);
+      mb.add_weapon_id(s.skills.mentat_asked);
+      mb.add_answered(s.skills.mentat_answered != 0);
+      mb.add_shown(sh);
+      if (sees && s.skills.mentat_shown != kNone8) mb.add_shown_id(s.skills.mentat_shown);
+      v_mentat = mb.Finish();
     }
     if (who.kind == Viewer::SeatView && !s.skills.hand[static_cast<int>(me)].empty()) {  // the seat's own dealt cards
       const auto& hand = s.skills.hand[static_cast<int>(me)];
@@ -828,6 +848,8 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     vb.add_skill_banked(s.skills.banked);
   }
   if (v_rihani.o) vb.add_skill_traitors_seen(v_rihani);
+  if (v_mentat.o) vb.add_mentat_question(v_mentat);
+  if (s.uses(data::Module::LeaderSkills) && s.skills.rihani_swap) vb.add_skill_decipher_pending(true);
   if (v_skill_hand.o) {
     vb.add_skill_hand(v_skill_hand);
     vb.add_skill_hand_ids(v_skill_hand_ids);

@@ -130,7 +130,10 @@ std::vector<Action> one_of_each_kind() {
           action::RicheseBuy{.karama = 35, .card = 40},
           action::RicheseGift{.card = 38},
           action::RicheseReveal{},
-          action::AssignSkill{.skill = 5, .leader = 7}};
+          action::AssignSkill{.skill = 5, .leader = 7},
+          action::MentatQuestion{.weapon = 14},
+          action::MentatAnswer{.card = 19},
+          action::DecipherTraitor{.take = 9, .give = 3}};
 }
 
 TEST_CASE("every typed action kind round-trips through bytes and JSON, field by field", "[events]") {

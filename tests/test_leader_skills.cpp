@@ -7,6 +7,8 @@
 
 #include "bots/bot.h"
 #include "core/cards/card_rules.h"
+#include "events/codec.h"
+#include "events/names.h"
 #include "events/view_generated.h"
 #include "inspect/view.h"
 #include "support/module_game.h"
@@ -506,7 +508,7 @@ TEST_CASE("Leader Skills: the Harkonnen's kill of a captured skilled leader retu
 
 TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 rejected actions and every check after every event",
           "[leader_skills][selfplay]") {
-  int assigned = 0, boosted = 0, specials = 0, gathers = 0;
+  int assigned = 0, boosted = 0, specials = 0, gathers = 0, questions = 0, answers = 0, swaps = 0, decipher_steps = 0;
   const auto modules = static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese) |
                                                     data::module_bit(data::Module::StrongholdCards));
   selfplay_sets({{kAtreides, kHarkonnen, Faction::Fremen, Faction::Guild},
@@ -514,6 +516,10 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
                 modules, 51, 61,
                 [&](const GameState& s, const bots::Step& st) {
                   if (st.action.is<action::AssignSkill>()) ++assigned;
+                  questions += st.action.is<action::MentatQuestion>();
+                  answers += st.action.is<action::MentatAnswer>();
+                  swaps += st.action.is<action::DecipherTraitor>();
+                  decipher_steps += s.phase == Phase::Battle && s.step == rules::ability::kDecipher;
                   if (const auto* m = st.action.get_if<action::Move>())
                     for (int i = 1; i < m->from.size(); ++i)
                       if (data::territory_of(m->from[i].location) != data::territory_of(m->from[0].location)) {
@@ -527,7 +533,9 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
                 },
                 0b11);
   CHECK(assigned == 2 * (4 + 6));  // every faction, basic and advanced
-  WARN("boosted " << boosted << " specials " << specials << " gathers " << gathers);
+  WARN("boosted " << boosted << " specials " << specials << " gathers " << gathers << " Mentat questions " << questions << " answers "
+                   << answers << " Decipherer swaps " << swaps << " of " << decipher_steps);
+  CHECK(answers <= questions);
 }
 
 TEST_CASE("Leader Skills: bots assign a skill, boost a Spice Banker and play a Planetologist's Special, from their own view",
@@ -951,4 +959,353 @@ TEST_CASE("Leader Skills: the Rihani Decipherer in front, winning, looks at 2 ra
   to_plans(lost);
   fight(lost, plan(kDuncan, 0), plan(L(kHarkonnen, 0), 0));
   CHECK(lost.skills.rihani_faction == kNoFaction);
+}
+
+namespace {
+// The Battle phase entered, Prescience and Voice passed: stops at the Mentat's question if it is asked.
+void to_question(GameState& s) {
+  enter_battle_phase(s);
+  while (s.phase == Phase::Battle && (s.step == rules::ability::kPrescience || s.step == rules::ability::kVoice))
+    act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
+  REQUIRE(s.phase == Phase::Battle);
+}
+const fb::MentatQuestionView* question_seen(const std::string& v) { return fb::GetView(v.data())->mentat_question(); }
+}  // namespace
+
+TEST_CASE("Leader Skills: the Mentat in front asks about one weapon before the plans, the opponent shows it, or a card of its choice",
+          "[leader_skills][battle][mentat]") {
+  GameState s = skill_battle();
+  set_skill(s, kThufir, LeaderSkill::Mentat);  // in front: Duncan fights
+  const uint8_t knife = give(s, kHarkonnen, TreacheryKind::Crysknife);
+  const uint8_t shield = give(s, kHarkonnen, TreacheryKind::Shield);
+  to_question(s);
+  REQUIRE(s.step == rules::ability::kMentatQuestion);
+  CHECK(waiting_for(s) == rules::bit(s.seat_of(kAtreides)));
+  // Nothing else is decided meanwhile; only the Mentat's owner asks; only a weapon of the game's card sets.
+  CHECK(rejected(s, kHarkonnen, plan(kRabban, 0)).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, kHarkonnen, action::MentatQuestion{.weapon = knife}).code == RejectCode::NotYourDecision);
+  CHECK(rejected(s, kAtreides, action::MentatQuestion{.weapon = shield}).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kAtreides, action::MentatQuestion{.weapon = 250}).code == RejectCode::IllegalChoice);
+  bool offers_knife = false;
+  for (const auto& a : legal_actions(s, s.seat_of(kAtreides)))
+    if (const auto* q = a.get_if<action::MentatQuestion>()) {
+      const auto& tc = data::treachery_card(q->weapon);
+      CHECK((data::is_weapon(tc.category) || tc.category == data::TreacheryCategory::WeaponSpecial));
+      CHECK(tc.set == data::CardSet::Base);  // no Richese card set in this game
+      offers_knife = offers_knife || tc.kind == TreacheryKind::Crysknife;
+    }
+  CHECK(offers_knife);
+  // Asking by any copy of the kind: the Harkonnen hold a Crysknife and must show it.
+  const uint8_t other_knife = static_cast<uint8_t>(knife == 0 ? 1 : 0);
+  const uint8_t asked = data::treachery_card(other_knife).kind == TreacheryKind::Crysknife ? other_knife : knife;
+  act(s, kAtreides, action::MentatQuestion{.weapon = asked});
+  REQUIRE(s.step == rules::ability::kMentatAnswer);
+  CHECK(waiting_for(s) == rules::bit(s.seat_of(kHarkonnen)));
+  const auto r = rejected(s, kHarkonnen, action::MentatAnswer{.card = shield});
+  CHECK(r.code == RejectCode::IllegalChoice);
+  CHECK(r.reason.find("Crysknife") != std::string::npos);
+  CHECK(rejected(s, kAtreides, action::MentatAnswer{.card = knife}).code == RejectCode::NotYourDecision);
+  for (const auto& a : legal_actions(s, s.seat_of(kHarkonnen))) CHECK(a == Action(action::MentatAnswer{.card = knife}));
+  {  // While unanswered, everyone sees the question, nobody a card.
+    const auto v = inspect::build_view(s, inspect::Viewer::observer());
+    REQUIRE(question_seen(v));
+    CHECK(question_seen(v)->weapon()->str() == "Crysknife");
+    CHECK_FALSE(question_seen(v)->answered());
+  }
+  const int held = s.of(kHarkonnen).hand.n;
+  act(s, kHarkonnen, action::MentatAnswer{.card = knife});
+  // Shown, not given: the plans follow, the card still in the Harkonnen's hand.
+  CHECK(s.step != rules::ability::kMentatAnswer);
+  CHECK_FALSE(validate(s, s.seat_of(kHarkonnen), Action(plan(kRabban, 0))).has_value());
+  CHECK(s.of(kHarkonnen).hand.n == held);
+  CHECK(s.of(kHarkonnen).hand.contains(knife));
+  const auto mine = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kAtreides)));
+  const auto obs = inspect::build_view(s, inspect::Viewer::observer());
+  REQUIRE(question_seen(mine));
+  CHECK(question_seen(mine)->answered());
+  CHECK(question_seen(mine)->shown()->str() == "Crysknife");
+  CHECK(question_seen(mine)->shown_id() == knife);
+  REQUIRE(question_seen(obs));
+  CHECK(question_seen(obs)->answered());
+  CHECK(question_seen(obs)->shown()->str().empty());
+  CHECK(question_seen(obs)->shown_id() == 255);
+  check_projections(s);
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: the Mentat's question without the weapon asked, with an empty hand, passed, or no Mentat in front",
+          "[leader_skills][battle][mentat]") {
+  SECTION("no card of the kind asked: any card of the hand, the opponent's choice") {
+    GameState s = skill_battle();
+    set_skill(s, kThufir, LeaderSkill::Mentat);
+    const uint8_t shield = give(s, kHarkonnen, TreacheryKind::Shield);
+    const uint8_t snooper = give(s, kHarkonnen, TreacheryKind::Snooper);
+    to_question(s);
+    REQUIRE(s.step == rules::ability::kMentatQuestion);
+    act(s, kAtreides, action::MentatQuestion{.weapon = give(s, kAtreides, TreacheryKind::Lasgun)});
+    REQUIRE(s.step == rules::ability::kMentatAnswer);
+    int offered = 0;
+    for (const auto& a : legal_actions(s, s.seat_of(kHarkonnen))) {
+      const auto* m = a.get_if<action::MentatAnswer>();
+      REQUIRE(m);
+      CHECK((m->card == shield || m->card == snooper));
+      ++offered;
+    }
+    CHECK(offered == 2);
+    CHECK(rejected(s, kHarkonnen, action::MentatAnswer{.card = kNone8}).code == RejectCode::IllegalChoice);
+    act(s, kHarkonnen, action::MentatAnswer{.card = snooper});
+    CHECK(s.skills.mentat_shown == snooper);
+    const auto mine = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kAtreides)));
+    REQUIRE(question_seen(mine));
+    CHECK(question_seen(mine)->shown()->str() == "Snooper");
+    check_projections(s);
+  }
+  SECTION("an empty hand: answered at once, nothing shown") {
+    GameState s = skill_battle();
+    set_skill(s, kThufir, LeaderSkill::Mentat);
+    const uint8_t lasgun = give(s, kAtreides, TreacheryKind::Lasgun);
+    to_question(s);
+    act(s, kAtreides, action::MentatQuestion{.weapon = lasgun});
+    CHECK(s.step != rules::ability::kMentatAnswer);
+    CHECK(s.skills.mentat_answered == 1);
+    CHECK(s.skills.mentat_shown == kNone8);
+    fight(s, plan(kDuncan, 0), plan(kRabban, 0));
+    CHECK(winner_in(s, "The Great Flat") == kHarkonnen);
+  }
+  SECTION("passed: no question, the plans") {
+    GameState s = skill_battle();
+    set_skill(s, kThufir, LeaderSkill::Mentat);
+    give(s, kHarkonnen, TreacheryKind::Crysknife);
+    to_question(s);
+    act(s, kAtreides, pass());
+    CHECK(s.skills.mentat_asked == kNone8);
+    CHECK_FALSE(question_seen(inspect::build_view(s, inspect::Viewer::observer())));
+    fight(s, plan(kDuncan, 0), plan(kRabban, 0));
+    CHECK(winner_in(s, "The Great Flat") == kHarkonnen);
+  }
+  SECTION("no Mentat in front: no question") {
+    GameState s = skill_battle();
+    to_question(s);
+    CHECK(s.step != rules::ability::kMentatQuestion);
+  }
+}
+
+TEST_CASE("Leader Skills: the Rihani Decipherer winning in battle keeps one of 2 traitor cards drawn for an unrevealed one of its own",
+          "[leader_skills][battle][rihani]") {
+  const LeaderId kUmman = L(kHarkonnen, 4);  // strength 1
+  const LeaderId kFeyd = L(kHarkonnen, 0);
+  auto won = [&](GameState& s) {
+    set_skill(s, kDuncan, LeaderSkill::RihaniDecipherer);
+    while (!s.of(kAtreides).traitors.empty()) s.traitor_deck.push(s.of(kAtreides).traitors.pop());
+    give_traitor(s, kAtreides, kFeyd);
+    const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
+    to_plans(s);
+    fight(s, plan(kDuncan, 0, kNone8, shield), plan(kUmman, 0));  // Duncan (2) beats Umman Kudu (1)
+    keep_all(s);
+  };
+  SECTION("the swap: one drawn card kept, the unrevealed one given back, seen by its owner only") {
+    GameState s = skill_battle();
+    won(s);
+    REQUIRE(s.phase == Phase::Battle);
+    REQUIRE(s.step == rules::ability::kDecipher);
+    CHECK(waiting_for(s) == rules::bit(s.seat_of(kAtreides)));
+    const uint8_t a = s.skills.rihani_seen[0], b = s.skills.rihani_seen[1];
+    REQUIRE(a < data::kNumLeaders);
+    REQUIRE(b < data::kNumLeaders);
+    CHECK((s.traitor_deck.contains(a) && s.traitor_deck.contains(b)));  // drawn, still the deck's until kept
+    const auto mine = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kAtreides)));
+    const auto theirs = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kHarkonnen)));
+    CHECK(fb::GetView(theirs.data())->skill_decipher_pending());
+    REQUIRE(fb::GetView(mine.data())->skill_traitors_seen());
+    CHECK(fb::GetView(mine.data())->skill_traitors_seen()->size() == 2);
+    CHECK_FALSE(fb::GetView(theirs.data())->skill_traitors_seen());
+    check_projections(s);
+    // Only a drawn card, only for an unrevealed traitor card of its own; only the winner decides.
+    uint8_t not_drawn = 0;
+    while (not_drawn == a || not_drawn == b || !s.traitor_deck.contains(not_drawn)) ++not_drawn;
+    CHECK(rejected(s, kAtreides, action::DecipherTraitor{.take = not_drawn, .give = kFeyd}).code == RejectCode::IllegalChoice);
+    CHECK(rejected(s, kAtreides, action::DecipherTraitor{.take = a, .give = b}).code == RejectCode::IllegalChoice);
+    CHECK(rejected(s, kHarkonnen, action::DecipherTraitor{.take = a, .give = kFeyd}).code == RejectCode::NotYourDecision);
+    CHECK(rejected(s, kAtreides, plan(kDuncan, 0)).code == RejectCode::WrongPhase);
+    int offered = 0;
+    for (const auto& x : legal_actions(s, s.seat_of(kAtreides)))
+      if (const auto* d = x.get_if<action::DecipherTraitor>()) {
+        CHECK((d->take == a || d->take == b));
+        CHECK(d->give == kFeyd);
+        ++offered;
+      }
+    CHECK(offered == 2);
+    const int deck = s.traitor_deck.n;
+    act(s, kAtreides, action::DecipherTraitor{.take = b, .give = kFeyd});
+    CHECK(s.step != rules::ability::kDecipher);
+    CHECK(s.of(kAtreides).traitors.contains(b));
+    CHECK_FALSE(s.of(kAtreides).traitors.contains(kFeyd));
+    CHECK(s.traitor_deck.contains(kFeyd));
+    CHECK(s.traitor_deck.contains(a));
+    CHECK_FALSE(s.traitor_deck.contains(b));
+    CHECK(s.traitor_deck.n == deck);
+    CHECK(s.skills.rihani_swap == 0);
+    check_custody(s);
+  }
+  SECTION("Pass keeps the traitor cards held") {
+    GameState s = skill_battle();
+    won(s);
+    REQUIRE(s.step == rules::ability::kDecipher);
+    act(s, kAtreides, pass());
+    CHECK(s.of(kAtreides).traitors.n == 1);
+    CHECK(s.of(kAtreides).traitors.contains(kFeyd));
+    CHECK(s.skills.rihani_swap == 0);
+    check_custody(s);
+  }
+  SECTION("a traitor card a battle revealed is not unused: nothing to give back, no swap") {
+    GameState s = skill_battle();
+    set_skill(s, kDuncan, LeaderSkill::RihaniDecipherer);
+    while (!s.of(kAtreides).traitors.empty()) s.traitor_deck.push(s.of(kAtreides).traitors.pop());
+    give_traitor(s, kAtreides, kUmman);
+    const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
+    to_plans(s);
+    act(s, kAtreides, plan(kDuncan, 0, kNone8, shield));
+    act(s, kHarkonnen, plan(kUmman, 0));
+    for (Seat x = 0; x < s.num_seats; ++x)  // the Atreides call Umman Kudu, their traitor
+      if (s.phase == Phase::Battle && s.step == 2 && ((waiting_for(s) >> x) & 1u)) act(s, s.faction_at(x), traitor(s.faction_at(x) == kAtreides));
+    keep_all(s);
+    CHECK((s.skills.traitors_revealed >> kUmman) & 1u);
+    CHECK(s.step != rules::ability::kDecipher);
+    CHECK(s.skills.rihani_swap == 0);
+    CHECK(s.of(kAtreides).traitors.contains(kUmman));
+    check_custody(s);
+  }
+  SECTION("the Decipherer killed: no band") {
+    GameState s = skill_battle();
+    set_skill(s, kDuncan, LeaderSkill::RihaniDecipherer);
+    give_traitor(s, kAtreides, kFeyd);
+    const uint8_t snooper = give(s, kAtreides, TreacheryKind::Snooper);  // no defense against a knife
+    const uint8_t knife = give(s, kHarkonnen, TreacheryKind::Crysknife);
+    to_plans(s);
+    fight(s, plan(kDuncan, 5, kNone8, snooper), plan(kUmman, 0, knife));  // Duncan dies, the Atreides win on the dial
+    keep_all(s);
+    CHECK(dead(s, kDuncan));
+    CHECK(s.step != rules::ability::kDecipher);
+    CHECK(s.skills.rihani_faction == kNoFaction);
+  }
+}
+
+TEST_CASE("Leader Skills: bots ask the Mentat's question, answer it and swap a Decipherer's traitor card, from their own view",
+          "[leader_skills][bots][mentat][rihani]") {
+  for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    const bool easy = profile == bots::Profile::Easy;
+    {  // The question: a weapon (never Pass for the thinking profiles), then the answer the rules allow.
+      GameState s = skill_battle();
+      set_skill(s, kThufir, LeaderSkill::Mentat);
+      const uint8_t knife = give(s, kHarkonnen, TreacheryKind::Crysknife);
+      give(s, kHarkonnen, TreacheryKind::Shield);
+      give(s, kAtreides, TreacheryKind::Shield);  // its own defense covers projectiles: a poison asked rather
+      to_question(s);
+      REQUIRE(s.step == rules::ability::kMentatQuestion);
+      const auto in = bots::make_input(s, s.seat_of(kAtreides));
+      const Action a = bots::make_bot(profile, 5)->choose(in);
+      REQUIRE(bots::is_valid_choice(in, a));
+      if (!easy) {
+        const auto* q = a.get_if<action::MentatQuestion>();
+        REQUIRE(q);
+        const auto cat = data::treachery_card(q->weapon).category;
+        if (profile == bots::Profile::Brutal) CHECK(data::treachery_card(q->weapon).kind == TreacheryKind::Lasgun);
+        else CHECK(cat == data::TreacheryCategory::WeaponPoison);
+      }
+      act(s, kAtreides, action::MentatQuestion{.weapon = knife});
+      const auto in2 = bots::make_input(s, s.seat_of(kHarkonnen));
+      const Action answer = bots::make_bot(profile, 5)->choose(in2);
+      REQUIRE(bots::is_valid_choice(in2, answer));
+      CHECK(answer == Action(action::MentatAnswer{.card = knife}));  // the only answer allowed
+      act(s, kHarkonnen, answer);
+      // The shown knife is in the asker's view: its plan follows (a legal one).
+      const auto in3 = bots::make_input(s, s.seat_of(kAtreides));
+      REQUIRE(bots::is_valid_choice(in3, bots::make_bot(profile, 5)->choose(in3)));
+    }
+    {  // The swap: Feyd's card (6) held, Piter's (3) and Umman Kudu's (1) drawn: keep Feyd's.
+      // With Iakin Nefud's (2) held instead, and Piter's and Feyd's drawn: swap for Feyd's.
+      for (bool strong : {true, false}) {
+        GameState s = skill_battle();
+        set_skill(s, kDuncan, LeaderSkill::RihaniDecipherer);
+        while (!s.of(kAtreides).traitors.empty()) s.traitor_deck.push(s.of(kAtreides).traitors.pop());
+        const LeaderId held = strong ? L(kHarkonnen, 0) : L(kHarkonnen, 3);
+        give_traitor(s, kAtreides, held);
+        const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
+        to_plans(s);
+        fight(s, plan(kDuncan, 0, kNone8, shield), plan(L(kHarkonnen, 4), 0));
+        keep_all(s);
+        REQUIRE(s.step == rules::ability::kDecipher);
+        s.skills.rihani_seen[0] = L(kHarkonnen, 2);  // the two drawn, set for the test
+        s.skills.rihani_seen[1] = strong ? L(kHarkonnen, 4) : L(kHarkonnen, 0);
+        for (const uint8_t l : s.skills.rihani_seen)  // in the deck, nobody's card
+          if (!s.traitor_deck.contains(l)) {
+            for (auto& fs : s.f) fs.traitors.remove(l) || fs.traitors_discarded.remove(l) || fs.traitor_offer.remove(l);
+            s.traitor_deck.push(l);
+          }
+        check_custody(s);
+        const auto in = bots::make_input(s, s.seat_of(kAtreides));
+        const Action a = bots::make_bot(profile, 5)->choose(in);
+        REQUIRE(bots::is_valid_choice(in, a));
+        if (easy) continue;
+        if (strong) CHECK(a.kind() == ActionKind::Pass);
+        else {
+          const auto* d = a.get_if<action::DecipherTraitor>();
+          REQUIRE(d);
+          CHECK(d->give == held);
+          CHECK(d->take == L(kHarkonnen, 0));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Leader Skills: a brutal bot shown a weapon by the Mentat's answer defends against that weapon's class",
+          "[leader_skills][bots][mentat]") {
+  for (TreacheryKind shown : {TreacheryKind::Crysknife, TreacheryKind::Chaumas}) {
+    INFO(static_cast<int>(shown));
+    GameState s = skill_battle();
+    set_skill(s, kThufir, LeaderSkill::Mentat);
+    const uint8_t card = give(s, kHarkonnen, shown);
+    const uint8_t shield = give(s, kAtreides, TreacheryKind::Shield);
+    const uint8_t snooper = give(s, kAtreides, TreacheryKind::Snooper);
+    to_question(s);
+    act(s, kAtreides, action::MentatQuestion{.weapon = card});
+    act(s, kHarkonnen, action::MentatAnswer{.card = card});
+    const auto in = bots::make_input(s, s.seat_of(kAtreides));
+    const Action a = bots::make_bot(bots::Profile::Brutal, 5)->choose(in);
+    REQUIRE(bots::is_valid_choice(in, a));
+    const auto* p = a.get_if<action::BattlePlan>();
+    REQUIRE(p);
+    CHECK(p->defense == (shown == TreacheryKind::Crysknife ? shield : snooper));
+  }
+}
+
+TEST_CASE("Leader Skills: the Mentat's and the Decipherer's actions take card and leader names (docs/cards/leader-skills.md)",
+          "[leader_skills][controls]") {
+  GameState s = skill_battle();
+  const uint8_t shield = give(s, kHarkonnen, TreacheryKind::Shield, 2);  // not the lowest id of the Shields
+  auto parsed = [&](const char* json, Faction f) {
+    std::string resolved, err;
+    const bool ok = names::resolve_action_json(json, names::Context{&s, s.seat_of(f)}, &resolved, &err);
+    INFO(json << ": " << err);
+    REQUIRE(ok);
+    Action a;
+    REQUIRE(codec::parse_action_json(resolved, &a, nullptr, &err));
+    return a;
+  };
+  const auto q = parsed(R"({"action_type": "MentatQuestion", "action": {"weapon": "Lasgun"}})", kAtreides);
+  REQUIRE(q.is<action::MentatQuestion>());
+  CHECK(data::treachery_card(q.as<action::MentatQuestion>().weapon).kind == TreacheryKind::Lasgun);
+  // A question names a kind: any copy, none held.
+  const auto k = parsed(R"({"action_type": "MentatQuestion", "action": {"weapon": "Shield"}})", kAtreides);
+  CHECK(data::treachery_card(k.as<action::MentatQuestion>().weapon).kind == TreacheryKind::Shield);
+  // An answer names the seat's own copy.
+  const auto m = parsed(R"({"action_type": "MentatAnswer", "action": {"card": "Shield"}})", kHarkonnen);
+  REQUIRE(m.is<action::MentatAnswer>());
+  CHECK(m.as<action::MentatAnswer>().card == shield);
+  const auto d = parsed(R"({"action_type": "DecipherTraitor", "action": {"take": "Piter de Vries", "give": "Umman Kudu"}})", kAtreides);
+  REQUIRE(d.is<action::DecipherTraitor>());
+  CHECK(d.as<action::DecipherTraitor>().take == kPiter);
+  CHECK(d.as<action::DecipherTraitor>().give == L(kHarkonnen, 4));
 }

@@ -166,6 +166,18 @@ std::optional<std::string> skills_must_discard(const GameState& s, const BattleP
 // After a resolution with a winner or not (-1): Smuggler's and Sandmaster's battle bands.
 // The Rihani Decipherer's front band: the winner looks at 2 random traitor cards (recorded shuffles).
 void skills_battle_resolved(Ctx& c, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t);
+// The battle steps of the card family (battle_abilities.h kMentatQuestion, kMentatAnswer, kDecipher):
+// the Mentat's question opens before the plans (true: its step is set; it ends with
+// battle_open_after(c, kNumFactions)); the Decipherer's swap after the battle (true: pending; it ends with battle_end;
+// false: the battle ends, its Mentat question cleared).
+bool skills_battle_opens(Ctx& c);
+bool skills_after_battle(Ctx& c);
+std::optional<Rejection> skills_step_validate(const GameState& s, Seat seat, const Action& a);
+void skills_step_apply(Ctx& c, Seat seat, const Action& a);  // precondition: validated
+void skills_step_decisions(const GameState& s, Seat seat, std::vector<Decision>& out);
+void skills_step_legal(const GameState& s, Seat seat, std::vector<Action>& out);
+// A battle revealed the traitor card of `leader` (battle.cpp): no longer unused for the Decipherer's swap.
+void skills_traitor_revealed(GameState& s, LeaderId leader);
 // Diplomat's front band: f's plan `mine` (a worthless card, no defense) counts the opponent's defense as its own (*defense).
 bool diplomat_defense(const GameState& s, Faction f, const BattlePlanState& mine, const BattlePlanState& theirs, uint8_t* defense);
 // Diplomat's battle band: before the loser's losses, up to its surviving leader's strength of undialled

@@ -132,6 +132,59 @@ uint8_t diplomat_card(const BattlePlanState& mine) {
   return kNone8;
 }
 
+// The traitor cards f holds whose leader no battle has revealed as a traitor (the Decipherer may give one back).
+std::vector<LeaderId> unrevealed_traitors(const GameState& s, Faction f) {
+  std::vector<LeaderId> out;
+  const auto& tr = s.of(f).traitors;
+  for (int i = 0; i < tr.n; ++i)
+    if (tr.ids[i] < 64 && !((s.skills.traitors_revealed >> tr.ids[i]) & 1u)) out.push_back(tr.ids[i]);
+  return out;
+}
+
+std::string card_name(uint8_t card) { return std::string(data::treachery_card(card).name); }
+
+// A weapon card the Mentat may name: a weapon of a card set in the game (Chemistry excepted: a defense too).
+bool askable_weapon(const GameState& s, uint8_t card) {
+  if (card >= data::kNumAllTreacheryCards) return false;
+  const auto& tc = data::treachery_card(card);
+  if (!((data::card_sets_in_game(s.modules) >> static_cast<int>(tc.set)) & 1u)) return false;
+  if (tc.kind == data::TreacheryKind::Chemistry) return false;
+  return data::is_weapon(tc.category) || tc.category == data::TreacheryCategory::WeaponSpecial;
+}
+
+// One card id per askable weapon kind (the lowest), in id order.
+std::vector<uint16_t> askable_weapons(const GameState& s) {
+  std::vector<uint16_t> out;
+  bool seen[data::kNumAllTreacheryKinds] = {};
+  for (int c = 0; c < data::kNumAllTreacheryCards; ++c) {
+    if (!askable_weapon(s, static_cast<uint8_t>(c))) continue;
+    const int k = static_cast<int>(data::treachery_card(static_cast<uint8_t>(c)).kind);
+    if (k < data::kNumAllTreacheryKinds && !seen[k]) {
+      seen[k] = true;
+      out.push_back(static_cast<uint16_t>(c));
+    }
+  }
+  return out;
+}
+
+Seat mentat_opponent(const GameState& s) {
+  const auto& b = s.battle;
+  if (s.skills.mentat_faction >= kNumFactions) return kNoSeat;
+  return s.faction_at(b.aggressor) == static_cast<Faction>(s.skills.mentat_faction) ? b.defender : b.aggressor;
+}
+
+// The cards `seat` may show in answer: those of the kind asked when it holds one, else its whole hand.
+std::vector<uint16_t> mentat_answers(const GameState& s, Seat seat) {
+  std::vector<uint16_t> same, all;
+  const auto& hand = s.of(s.faction_at(seat)).hand;
+  const auto kind = data::treachery_card(s.skills.mentat_asked).kind;
+  for (int i = 0; i < hand.n; ++i) {
+    all.push_back(hand.ids[i]);
+    if (data::treachery_card(hand.ids[i]).kind == kind) same.push_back(hand.ids[i]);
+  }
+  return same.empty() ? all : same;
+}
+
 }  // namespace
 
 int leader_skill(const GameState& s, LeaderId l) {
@@ -306,8 +359,10 @@ std::optional<std::string> skills_must_discard(const GameState& s, const BattleP
 void skills_battle_resolved(Ctx& c, int winner, const BattlePlanState p[2], const bool survived[2], const Faction fa[2], TerritoryId t) {
   auto& s = c.s;
   if (!s.uses(data::Module::LeaderSkills)) return;
-  // Rihani Decipherer in front of the winner's shield: 2 random traitor cards seen, the deck shuffled again.
-  if (winner >= 0 && skill_in_front(s, fa[winner], LeaderSkill::RihaniDecipherer) && !s.traitor_deck.empty()) {
+  // Rihani Decipherer in front of the winner's shield (2 random traitor cards seen, the deck shuffled again),
+  // or in the winner's plan, surviving (the same 2 drawn: it may swap one for an unrevealed traitor of its own).
+  const bool rihani_band = winner >= 0 && survived[winner] && skilled_as(s, p[winner].leader, LeaderSkill::RihaniDecipherer);
+  if (winner >= 0 && (rihani_band || skill_in_front(s, fa[winner], LeaderSkill::RihaniDecipherer)) && !s.traitor_deck.empty()) {
     const int n = s.traitor_deck.n;
     const int a = static_cast<int>(c.rand_below(static_cast<uint32_t>(n), DrawKind::Random));  // two random positions
     int b = n > 1 ? static_cast<int>(c.rand_below(static_cast<uint32_t>(n - 1), DrawKind::Random)) : -1;
@@ -315,7 +370,10 @@ void skills_battle_resolved(Ctx& c, int winner, const BattlePlanState p[2], cons
     s.skills.rihani_faction = static_cast<uint8_t>(fa[winner]);
     s.skills.rihani_seen[0] = s.traitor_deck.ids[a];
     s.skills.rihani_seen[1] = b >= 0 ? s.traitor_deck.ids[b] : kNone8;
-    shuffle_pile(c, s.traitor_deck, DrawKind::ShuffleTraitors);  // then the deck is reshuffled
+    if (rihani_band && !unrevealed_traitors(s, fa[winner]).empty())
+      s.skills.rihani_swap = 1;  // the swap decision after the battle (skills_after_battle); the shuffle then
+    else
+      shuffle_pile(c, s.traitor_deck, DrawKind::ShuffleTraitors);  // then the deck is reshuffled
   }
   for (int i = 0; i < 2; ++i) {  // Smuggler: its strength in spice from the territory
     if (!survived[i] || !skilled_as(s, p[i].leader, LeaderSkill::Smuggler)) continue;
@@ -485,6 +543,181 @@ void skills_mentat_pause(GameState& s) {
       }
   }
   s.skills.banked = 0;  // the Spice Banker died meanwhile: its gains are lost
+}
+
+// ---- the Mentat's question (front band) and the Decipherer's swap (battle band): battle steps ----
+
+bool skills_battle_opens(Ctx& c) {
+  auto& s = c.s;
+  auto& k = s.skills;
+  k.mentat_faction = kNoFaction, k.mentat_asked = kNone8, k.mentat_shown = kNone8, k.mentat_answered = 0;
+  if (!s.uses(data::Module::LeaderSkills)) return false;
+  for (const Seat seat : {s.battle.aggressor, s.battle.defender}) {
+    if (seat < 0 || !skill_in_front(s, s.faction_at(seat), LeaderSkill::Mentat)) continue;
+    k.mentat_faction = static_cast<uint8_t>(s.faction_at(seat));
+    s.step = ability::kMentatQuestion;
+    s.waiting = bit(seat);
+    return true;
+  }
+  return false;
+}
+
+bool skills_after_battle(Ctx& c) {
+  auto& s = c.s;
+  auto& k = s.skills;
+  if (!s.uses(data::Module::LeaderSkills)) return false;
+  if (k.rihani_swap) {
+    const Faction f = static_cast<Faction>(k.rihani_faction);
+    if (!unrevealed_traitors(s, f).empty()) {
+      s.step = ability::kDecipher;
+      s.waiting = bit(s.seat_of(f));
+      return true;
+    }
+    k.rihani_swap = 0;  // nothing left to give back (a traitor revealed since)
+    shuffle_pile(c, s.traitor_deck, DrawKind::ShuffleTraitors);
+  }
+  // The battle ends: its Mentat question with it.
+  k.mentat_faction = kNoFaction, k.mentat_asked = kNone8, k.mentat_shown = kNone8, k.mentat_answered = 0;
+  return false;
+}
+
+void skills_traitor_revealed(GameState& s, LeaderId leader) {
+  if (s.uses(data::Module::LeaderSkills) && leader < 64) s.skills.traitors_revealed |= uint64_t{1} << leader;
+}
+
+std::optional<Rejection> skills_step_validate(const GameState& s, Seat seat, const Action& a) {
+  const bool asked = has_bit(s.waiting, seat);
+  switch (s.step) {
+    case ability::kMentatQuestion: {
+      if (a.kind() != ActionKind::MentatQuestion && a.kind() != ActionKind::Pass)
+        return reject(RejectCode::WrongPhase, "the Mentat's owner may ask about a weapon before the battle plans: the phase takes MentatQuestion (or Pass) now");
+      if (!asked) return reject(RejectCode::NotYourDecision, "the Mentat's owner decides whether to ask its question");
+      if (const auto* q = a.get_if<action::MentatQuestion>(); q && !askable_weapon(s, q->weapon))
+        return reject(RejectCode::IllegalChoice, "the Mentat names a weapon card of this game (MentatQuestion.weapon: a weapon's card id or name)");
+      return std::nullopt;
+    }
+    case ability::kMentatAnswer: {
+      if (a.kind() != ActionKind::MentatAnswer)
+        return reject(RejectCode::WrongPhase, "the Mentat's question awaits its answer: the phase takes MentatAnswer now");
+      if (!asked) return reject(RejectCode::NotYourDecision, "the Mentat's opponent shows a card");
+      const auto ok = mentat_answers(s, seat);
+      const uint8_t card = a.as<action::MentatAnswer>().card;
+      if (std::find(ok.begin(), ok.end(), card) != ok.end()) return std::nullopt;
+      const auto asked_name = card_name(s.skills.mentat_asked);
+      if (card < data::kNumAllTreacheryCards && s.of(s.faction_at(seat)).hand.contains(card))
+        return reject(RejectCode::IllegalChoice, "you hold a " + asked_name + ": show it (MentatAnswer.card)");
+      return reject(RejectCode::IllegalChoice, "show a card of your hand (MentatAnswer.card; a " + asked_name + " if you hold one)");
+    }
+    case ability::kDecipher: {
+      if (a.kind() != ActionKind::DecipherTraitor && a.kind() != ActionKind::Pass)
+        return reject(RejectCode::WrongPhase, "the Rihani Decipherer's winner may swap a traitor card: the phase takes DecipherTraitor (or Pass) now");
+      if (!asked) return reject(RejectCode::NotYourDecision, "the Rihani Decipherer's owner decides on its traitor cards");
+      const auto* d = a.get_if<action::DecipherTraitor>();
+      if (!d) return std::nullopt;
+      if (d->take == kNone8 || (d->take != s.skills.rihani_seen[0] && d->take != s.skills.rihani_seen[1]))
+        return reject(RejectCode::IllegalChoice, "take one of the two traitor cards the Decipherer drew (DecipherTraitor.take)");
+      const auto give = unrevealed_traitors(s, s.faction_at(seat));
+      if (std::find(give.begin(), give.end(), d->give) == give.end())
+        return reject(RejectCode::IllegalChoice, "give back a traitor card you hold that no battle has revealed (DecipherTraitor.give)");
+      return std::nullopt;
+    }
+    default: return reject(RejectCode::WrongPhase, "nothing is decided in this step");
+  }
+}
+
+void skills_step_apply(Ctx& c, Seat seat, const Action& a) {
+  auto& s = c.s;
+  auto& k = s.skills;
+  switch (s.step) {
+    case ability::kMentatQuestion: {
+      if (a.kind() == ActionKind::Pass) {
+        k.mentat_faction = kNoFaction;
+        battle_open_after(c, kNumFactions);
+        return;
+      }
+      k.mentat_asked = a.as<action::MentatQuestion>().weapon;
+      const Seat opp = mentat_opponent(s);
+      if (opp < 0 || s.of(s.faction_at(opp)).hand.empty()) {  // nothing to show: answered at once
+        k.mentat_answered = 1;
+        battle_open_after(c, kNumFactions);
+        return;
+      }
+      s.step = ability::kMentatAnswer;
+      s.waiting = bit(opp);
+      return;
+    }
+    case ability::kMentatAnswer:
+      k.mentat_shown = a.as<action::MentatAnswer>().card;
+      k.mentat_answered = 1;
+      battle_open_after(c, kNumFactions);
+      return;
+    case ability::kDecipher: {
+      if (const auto* d = a.get_if<action::DecipherTraitor>()) {
+        auto& tr = s.of(s.faction_at(seat)).traitors;
+        s.traitor_deck.remove(d->take);
+        tr.remove(d->give);
+        tr.push(d->take);
+        s.traitor_deck.push(d->give);
+      }
+      k.rihani_swap = 0;
+      shuffle_pile(c, s.traitor_deck, DrawKind::ShuffleTraitors);  // the two drawn (or the one given back) shuffled in
+      s.waiting = 0;
+      battle_end(c);
+      return;
+    }
+    default: return;
+  }
+}
+
+void skills_step_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
+  switch (s.step) {
+    case ability::kMentatQuestion: {
+      const Seat opp = s.battle.aggressor == seat ? s.battle.defender : s.battle.aggressor;
+      out.push_back(Decision{ActionKind::MentatQuestion,
+                             "Your Mentat (in front of your shield): ask " + std::string(faction_name(s.faction_at(opp))) +
+                                 " about one weapon; it shows you that card if it holds it, else a card of its choice (MentatQuestion.weapon)",
+                             0, 0, askable_weapons(s)});
+      out.push_back(Decision{ActionKind::Pass, "Do not ask the Mentat's question in this battle", 0, 0, {}});
+      return;
+    }
+    case ability::kMentatAnswer:
+      out.push_back(Decision{ActionKind::MentatAnswer,
+                             std::string(faction_name(static_cast<Faction>(s.skills.mentat_faction))) + "'s Mentat asks whether you hold a " +
+                                 card_name(s.skills.mentat_asked) + ": show it, or any card of your hand if you do not (MentatAnswer.card)",
+                             0, 0, mentat_answers(s, seat)});
+      return;
+    case ability::kDecipher: {
+      Decision d{ActionKind::DecipherTraitor,
+                 "Your Rihani Decipherer won: keep one of the two traitor cards drawn (take) by giving back an unrevealed traitor card (give), "
+                 "or Pass to keep yours",
+                 0, 0, {}};
+      for (const uint8_t l : s.skills.rihani_seen)
+        if (l != kNone8) d.options.push_back(l);
+      out.push_back(std::move(d));
+      out.push_back(Decision{ActionKind::Pass, "Keep your traitor cards", 0, 0, {}});
+      return;
+    }
+    default: return;
+  }
+}
+
+void skills_step_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
+  switch (s.step) {
+    case ability::kMentatQuestion:
+      for (const uint16_t w : askable_weapons(s)) out.push_back(action::MentatQuestion{.weapon = static_cast<uint8_t>(w)});
+      out.push_back(action::Pass{});
+      return;
+    case ability::kMentatAnswer:
+      for (const uint16_t card : mentat_answers(s, seat)) out.push_back(action::MentatAnswer{.card = static_cast<uint8_t>(card)});
+      return;
+    case ability::kDecipher:
+      for (const uint8_t take : s.skills.rihani_seen)
+        if (take != kNone8)
+          for (const LeaderId give : unrevealed_traitors(s, s.faction_at(seat))) out.push_back(action::DecipherTraitor{.take = take, .give = give});
+      out.push_back(action::Pass{});
+      return;
+    default: return;
+  }
 }
 
 }  // namespace mentat::rules

@@ -704,6 +704,8 @@ void resolve(Ctx& c) {
   };
   const BattlePlanState p[2] = {b.plan[0], b.plan[1]};
   const bool called[2] = {has_bit(b.traitor_calls, b.aggressor), has_bit(b.traitor_calls, b.defender)};
+  for (int i = 0; i < 2; ++i)  // a revealed traitor card is no longer unused (the Rihani Decipherer's swap)
+    if (called[i]) skills_traitor_revealed(s, p[1 - i].leader);
   // A side's dial in half units, given the spice that backs it (1.13.04.02/.03; 2.04.21; ruling spice_dialing_elite).
   auto dial2_of = [&](int i, int paid) {
     return s.advanced && !battle_hardened(s, fa[i]) ? p[i].dial + spiced_units(s, fa[i], fa[1 - i], t, b.area, p[i].dial, paid)
@@ -1298,7 +1300,8 @@ void battle_order_changed(Ctx& c, bool from_start) {
 
 bool battle_plans_revealed(const GameState& s) {
   return s.phase == Phase::Battle &&
-         (s.step == kTraitors || s.step == ability::kCapture || s.step == kKeep || s.step == ability::kAudit);
+         (s.step == kTraitors || s.step == ability::kCapture || s.step == kKeep || s.step == ability::kAudit ||
+          s.step == ability::kDecipher);
 }
 
 // ---- for core/rules/battle_abilities.cpp ----
@@ -1329,6 +1332,9 @@ const char* ability_in_use(const GameState& s) {
     case ability::kPrescienceAnswer: return "the Atreides' Prescience (2.01.08)";
     case ability::kVoice: return "the Bene Gesserit's Voice (2.02.06)";
     case ability::kCapture: return "the Harkonnen's capture of a leader (2.05.10)";
+    case ability::kMentatQuestion:
+    case ability::kMentatAnswer: return "the Mentat's question (Leader Skills)";
+    case ability::kDecipher: return "the Rihani Decipherer's traitor swap (Leader Skills)";
     default: return nullptr;
   }
 }

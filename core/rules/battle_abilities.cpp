@@ -27,6 +27,7 @@
 // abilities (core/rules/cards.cpp).
 #include "core/rules/battle_abilities.h"
 
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 
 #include <algorithm>
@@ -117,21 +118,25 @@ void open_battle(Ctx& c) {
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a) {
+  if (skill_step(s.step)) return skills_step_validate(s, seat, a);  // core/cards/leader_skills.cpp
   if (const auto* st = faction_battle_step(s, s.step)) return st->validate(s, seat, a);
   return reject(RejectCode::WrongPhase, "nothing is decided in this step");
 }
 
 void apply(Ctx& c, Seat seat, const Action& a) {
+  if (skill_step(c.s.step)) return skills_step_apply(c, seat, a);
   if (const auto* st = faction_battle_step(c.s, c.s.step)) st->apply(c, seat, a);
 }
 
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (!has_bit(s.waiting, seat)) return;
+  if (skill_step(s.step)) return skills_step_decisions(s, seat, out);
   if (const auto* st = faction_battle_step(s, s.step)) st->decisions(s, seat, out);
 }
 
 void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;
+  if (skill_step(s.step)) return skills_step_legal(s, seat, out);
   if (const auto* st = faction_battle_step(s, s.step)) st->legal(s, seat, out);
 }
 
@@ -283,6 +288,7 @@ bool hold_after_battle(Ctx& c) {
   for (int fi = 0; fi < kNumFactions; ++fi)  // the CHOAM Auditor (hook after_battle_more)
     if (const auto h = faction_rules(static_cast<Faction>(fi)).after_battle_more; h && s.has(static_cast<Faction>(fi)) && h(c))
       return true;
+  if (skills_after_battle(c)) return true;  // the Rihani Decipherer's swap (core/cards/leader_skills.cpp)
   for (int fi = 0; fi < kNumFactions; ++fi)  // 2.05.11 (hook battle_ends)
     if (const auto h = faction_rules(static_cast<Faction>(fi)).battle_ends; h && s.has(static_cast<Faction>(fi))) h(s);
   return false;
@@ -326,6 +332,8 @@ void battle_open_after(Ctx& c, int after) {
     const auto& st = faction_rules(static_cast<Faction>(fi)).battle_step;
     if (st.opens && c.s.has(static_cast<Faction>(fi)) && st.opens(c)) return;
   }
+  // after = kNumFactions: the leader skills' opening step is done (the Mentat's question).
+  if (after < kNumFactions && skills_battle_opens(c)) return;
   ability::start_plans(c);
 }
 }  // namespace mentat::rules

@@ -49,7 +49,8 @@ int battle_supported_side(const GameState& s, Faction f);
 Seat battle_target_of(const GameState& s, Faction f);
 const char* battle_element_name(int e);  // Prescience element: "leader", "weapon", "defense", "number dialed"
 // The opening steps before the plans: asks the next faction after id `after`
-// (-1: the first) whose battle_step.opens asks, else starts the plans.
+// (-1: the first) whose battle_step.opens asks, then the leader skills'
+// opening step (skipped with after = kNumFactions), else starts the plans.
 void battle_open_after(Ctx& c, int after);
 // ---- the plans' commitments (hooks plan_binding, plan_command, plan_check, narrow_plan) ----
 // What the factions' answers bind in a seat's battle plan (2.01.08 the
@@ -92,8 +93,13 @@ enum Step : uint8_t {
   kCapture = 6,           // the Harkonnen kill or capture the drawn leader, or Pass (2.05.10; core/factions/harkonnen.cpp)
   // 7: battle.cpp's kKeep (1.07.06.06 KeepCards)
   kAudit = 8,             // CHOAM's opponent pays to cancel the Auditor's look, or Pass (core/factions/choam.cpp)
+  // Leader Skills (core/cards/leader_skills.cpp; the card family's steps, not a faction's):
+  kMentatQuestion = 9,    // the Mentat's owner names a weapon card, or Pass (before the plans)
+  kMentatAnswer = 10,     // its opponent shows a card (MentatAnswer)
+  kDecipher = 11,         // the Rihani Decipherer's winner swaps a traitor card (DecipherTraitor), or Pass
 };
-inline bool owns_step(uint8_t step) { return (step >= kPrescience && step <= kCapture) || step == kAudit; }
+inline bool owns_step(uint8_t step) { return (step >= kPrescience && step <= kCapture) || (step >= kAudit && step <= kDecipher); }
+inline bool skill_step(uint8_t step) { return step >= kMentatQuestion && step <= kDecipher; }
 
 enum Element : uint8_t { kLeader = 0, kWeapon = 1, kDefense = 2, kDial = 3 };
 inline constexpr uint8_t kNotPlayed = 255;    // PrescienceAnswer: "not playing that element"

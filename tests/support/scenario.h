@@ -369,7 +369,8 @@ inline void enter_battle_phase(GameState& s, bool confirm = true) {
 // Passes Prescience (2.01.08) and Voice (2.02.06) while they are asked, so
 // that the battle plans come next.
 inline void no_abilities(GameState& s) {
-  while (s.phase == Phase::Battle && (s.step == rules::ability::kPrescience || s.step == rules::ability::kVoice))
+  while (s.phase == Phase::Battle &&
+         (s.step == rules::ability::kPrescience || s.step == rules::ability::kVoice || s.step == rules::ability::kMentatQuestion))
     act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), pass());
 }
 
