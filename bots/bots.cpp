@@ -406,6 +406,9 @@ size_t Brain::decide() {
     const bool kill = o_str > my_str;
     return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept == kill; }));
   }
+  if (has_kind(ActionKind::Respond) && k_.bureau_receiver < kNumFactions && decision(ActionKind::Respond) &&
+      decision(ActionKind::Respond)->prompt.find("(Bureaucrat)") != std::string::npos)  // Leader Skills: never against the ally
+    return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept != k_.is_ally(static_cast<Faction>(k_.bureau_receiver)); }));
   if (has_kind(ActionKind::Respond)) return respond();
   if (has_kind(ActionKind::WormRide)) return k_.phase == Phase::SpiceBlow ? place_worm() : worm_ride();
   if (has_kind(ActionKind::ProposeAlliance) || has_kind(ActionKind::AcceptAlliance) || has_kind(ActionKind::BreakAlliance))

@@ -248,6 +248,8 @@ Knowledge read_knowledge(const ViewInput& in) {
         k.skill1[ls->leader_id()] = static_cast<uint8_t>(ls->skill_id() + 1);
         k.skill_front[ls->leader_id()] = ls->front();
       }
+  if (const auto* bw = v->skill_bureaucracy(); bw && bw->receiver())
+    if (auto it = N.factions.find(sv(bw->receiver())); it != N.factions.end()) k.bureau_receiver = static_cast<uint8_t>(it->second);
   if (const auto* mq = v->mentat_question()) {
     k.mentat_weapon = mq->weapon_id();
     if (mq->asker())

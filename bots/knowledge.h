@@ -133,6 +133,8 @@ struct Knowledge {
   uint8_t mentat_weapon = kNone8, mentat_shown = kNone8;
   Faction mentat_asker = Faction::Atreides;
   bool mentat_answered = false;
+  // The Bureaucrat's window: the faction paid (kNoFaction: no window open).
+  uint8_t bureau_receiver = kNoFaction;
   int skill_of(uint8_t leader) const { return leader < data::kNumLeaders ? skill1[leader] - 1 : -1; }
   // A leader of f has skill k in front of the shield.
   bool skill_in_front(Faction f, data::LeaderSkill k) const;

@@ -192,6 +192,7 @@ void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws) { apply(s, 
 void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws, ApplyNotes* notes) {
   rules::Ctx c{s, draws, notes};
   rules::semuta_begin_action(s);  // what the previous action discarded is no longer "just discarded"
+  rules::skills_begin_action(s);  // the Bureaucrat's record of this action's payments (core/cards/leader_skills.cpp)
   if (const auto* set = a.get_if<action::SetRulings>()) {
     s.rulings = *set->rulings;
   } else if (rules::is_card_action(s, a)) {
@@ -202,6 +203,7 @@ void apply(GameState& s, Seat seat, const Action& a, DrawLog* draws, ApplyNotes*
     rules::phase_rules(s.phase).apply(c, seat, a);
   }
   rules::semuta_end_action(c);  // a card just discarded: the Semuta Drug's window (core/cards/semuta_drug.cpp)
+  rules::skills_end_action(c, a);  // a payment between two others: the Bureaucrat's window
   ++s.version;
 }
 

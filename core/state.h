@@ -117,6 +117,7 @@ enum class WindowKind : uint8_t {
   DiscardSearch = 4,   // the Nullentropy Box: its holder takes a card of the treachery discard pile (core/cards/nullentropy_box.cpp)
   StoneBurner = 5,     // the Stone Burner's owner: kill both leaders or not (core/cards/stone_burner.cpp)
   SemutaTake = 6,      // the Semuta Drug: cards just discarded, a holder may take one (core/cards/semuta_drug.cpp)
+  Bureaucracy = 7,     // Leader Skills, the Bureaucrat in front: force 2 of a payment to the bank, or not (core/cards/leader_skills.cpp)
 };
 
 struct Window {
@@ -446,6 +447,24 @@ struct LeaderSkillsState {
   uint8_t mentat_asked = kNone8;
   uint8_t mentat_shown = kNone8;
   uint8_t mentat_answered = 0;
+  // Bureaucrat's front band: the payment of the action being applied (or
+  // waiting for an ability step to end) from one faction to another
+  // (kNoFaction: none; amount summed over the action's transfers to that
+  // receiver), `bureau_stage` 0 none, 1 recorded in this action, 2 waiting
+  // for the game to be free of windows and ability steps, 3 its window open;
+  // `bureau_rec_mark` the phase it was recorded in, `bureau_mark` the phase
+  // the band was last used in (turn * 16 + phase, as banked_mark). Public.
+  uint8_t bureau_payer = kNoFaction;
+  uint8_t bureau_receiver = kNoFaction;
+  uint8_t bureau_stage = 0;
+  uint16_t bureau_amount = 0;
+  uint16_t bureau_rec_mark = 0;
+  uint16_t bureau_mark = 0;
+  // What the Bureaucrat took from a shipment's payment in the phase of
+  // bureau_mark, and its shipper: a 1.14.05 cancellation refunds it from the
+  // bank (the shipper gets back all it paid). Public.
+  uint8_t bureau_refund = 0;
+  uint8_t bureau_refund_payer = kNoFaction;
 };
 
 // Advanced Stronghold Cards (ids 0..5, data::stronghold_card_name): each is

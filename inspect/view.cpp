@@ -639,6 +639,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   Offset<flatbuffers::Vector<uint8_t>> v_skill_hand_ids = 0;
   Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> v_rihani = 0;
   Offset<fb::MentatQuestionView> v_mentat = 0;
+  Offset<fb::BureaucracyView> v_bureau = 0;
   if (s.uses(data::Module::LeaderSkills)) {
     std::vector<Offset<fb::LeaderSkillView>> ls;
     for (int l = 0; l < data::kNumLeaders; ++l) {
@@ -686,6 +687,11 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
       mb.add_shown(sh);
       if (sees && s.skills.mentat_shown != kNone8) mb.add_shown_id(s.skills.mentat_shown);
       v_mentat = mb.Finish();
+    }
+    if (s.skills.bureau_stage == 3 && s.skills.bureau_payer < kNumFactions && s.skills.bureau_receiver < kNumFactions) {  // the Bureaucrat's window
+      auto fp = strs.of(static_cast<Faction>(s.skills.bureau_payer));
+      auto fr = strs.of(static_cast<Faction>(s.skills.bureau_receiver));
+      v_bureau = fb::CreateBureaucracyView(b, fp, fr, s.skills.bureau_amount);
     }
     if (who.kind == Viewer::SeatView && !s.skills.hand[static_cast<int>(me)].empty()) {  // the seat's own dealt cards
       const auto& hand = s.skills.hand[static_cast<int>(me)];
@@ -850,6 +856,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
   if (v_rihani.o) vb.add_skill_traitors_seen(v_rihani);
   if (v_mentat.o) vb.add_mentat_question(v_mentat);
   if (s.uses(data::Module::LeaderSkills) && s.skills.rihani_swap) vb.add_skill_decipher_pending(true);
+  if (v_bureau.o) vb.add_skill_bureaucracy(v_bureau);
   if (v_skill_hand.o) {
     vb.add_skill_hand(v_skill_hand);
     vb.add_skill_hand_ids(v_skill_hand_ids);

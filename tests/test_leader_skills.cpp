@@ -508,7 +508,8 @@ TEST_CASE("Leader Skills: the Harkonnen's kill of a captured skilled leader retu
 
 TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 rejected actions and every check after every event",
           "[leader_skills][selfplay]") {
-  int assigned = 0, boosted = 0, specials = 0, gathers = 0, questions = 0, answers = 0, swaps = 0, decipher_steps = 0;
+  int assigned = 0, boosted = 0, specials = 0, gathers = 0, questions = 0, answers = 0, swaps = 0, decipher_steps = 0, bureaucracies = 0;
+  uint16_t bureau_mark = 0;
   const auto modules = static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese) |
                                                     data::module_bit(data::Module::StrongholdCards));
   selfplay_sets({{kAtreides, kHarkonnen, Faction::Fremen, Faction::Guild},
@@ -519,6 +520,8 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
                   questions += st.action.is<action::MentatQuestion>();
                   answers += st.action.is<action::MentatAnswer>();
                   swaps += st.action.is<action::DecipherTraitor>();
+                  bureaucracies += s.skills.bureau_mark != 0 && s.skills.bureau_mark != bureau_mark;  // a use of the band
+                  bureau_mark = s.skills.bureau_mark;
                   decipher_steps += s.phase == Phase::Battle && s.step == rules::ability::kDecipher;
                   if (const auto* m = st.action.get_if<action::Move>())
                     for (int i = 1; i < m->from.size(); ++i)
@@ -534,7 +537,8 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
                 0b11);
   CHECK(assigned == 2 * (4 + 6));  // every faction, basic and advanced
   WARN("boosted " << boosted << " specials " << specials << " gathers " << gathers << " Mentat questions " << questions << " answers "
-                   << answers << " Decipherer swaps " << swaps << " of " << decipher_steps);
+                   << answers << " Decipherer swaps " << swaps << " of " << decipher_steps
+                   << " Bureaucrat uses " << bureaucracies);
   CHECK(answers <= questions);
 }
 
@@ -1308,4 +1312,121 @@ TEST_CASE("Leader Skills: the Mentat's and the Decipherer's actions take card an
   REQUIRE(d.is<action::DecipherTraitor>());
   CHECK(d.as<action::DecipherTraitor>().take == kPiter);
   CHECK(d.as<action::DecipherTraitor>().give == L(kHarkonnen, 4));
+}
+
+namespace {
+// The Atreides, the Harkonnen (their Bureaucrat in front), the Guild and the
+// Emperor on a cleared board, at the Atreides' shipment; 20 spice each.
+GameState bureaucrat_game(bool advanced = false) {
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen, Faction::Guild, Faction::Emperor}, advanced, 7, Rulings::defaults(), skills_module()));
+  clear_skills(s);
+  set_skill(s, kRabban, LeaderSkill::Bureaucrat);
+  for (Faction f : {kAtreides, kHarkonnen, Faction::Guild, Faction::Emperor}) set_spice(s, f, 20);
+  pass_until_ship_or_move(s, kAtreides);
+  return s;
+}
+bool bureaucracy_open(const GameState& s) { return s.window_depth > 0 && s.windows[s.window_depth - 1].kind == WindowKind::Bureaucracy; }
+}  // namespace
+
+TEST_CASE("Leader Skills: the Bureaucrat in front forces 2 of a payment of 5 or more between two others to the bank, once a phase",
+          "[leader_skills][bureaucrat]") {
+  SECTION("accepted: 2 of the Guild's income to the bank, then not again in the phase") {
+    GameState s = bureaucrat_game();
+    const int64_t bank = s.bank;
+    act(s, kAtreides, ship(loc("Arrakeen"), 5));  // 5 spice to the Guild (2.06.04)
+    REQUIRE(bureaucracy_open(s));
+    CHECK(waiting_for(s) == rules::bit(s.seat_of(kHarkonnen)));
+    CHECK(s.of(Faction::Guild).spice == 25);
+    // Only the Bureaucrat's owner answers; nothing else meanwhile.
+    CHECK(rejected(s, kAtreides, pass()).code == RejectCode::WrongPhase);
+    CHECK(rejected(s, kHarkonnen, respond(true, 3)).code == RejectCode::Malformed);
+    const auto v = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kAtreides)));
+    REQUIRE(fb::GetView(v.data())->skill_bureaucracy());
+    CHECK(fb::GetView(v.data())->skill_bureaucracy()->amount() == 5);
+    check_projections(s);
+    act(s, kHarkonnen, respond(true));
+    CHECK_FALSE(bureaucracy_open(s));
+    CHECK(s.of(Faction::Guild).spice == 23);
+    CHECK(s.bank == bank + 2);
+    CHECK(s.of(kAtreides).spice == 15);
+    check_custody(s);
+    // The game goes on where it was: the Atreides move.
+    CHECK(waiting_for(s) == rules::bit(s.seat_of(kAtreides)));
+    act(s, kAtreides, pass());
+    pass_until_ship_or_move(s, Faction::Emperor);
+    act(s, Faction::Emperor, ship(loc("Carthag"), 6));  // a second payment of the phase: the band is used
+    CHECK_FALSE(bureaucracy_open(s));
+    CHECK(s.of(Faction::Guild).spice == 29);
+  }
+  SECTION("declined: nothing taken, asked again at the next payment of the phase") {
+    GameState s = bureaucrat_game();
+    act(s, kAtreides, ship(loc("Arrakeen"), 5));
+    REQUIRE(bureaucracy_open(s));
+    act(s, kHarkonnen, respond(false));
+    CHECK(s.of(Faction::Guild).spice == 25);
+    act(s, kAtreides, pass());
+    pass_until_ship_or_move(s, Faction::Emperor);
+    act(s, Faction::Emperor, ship(loc("Carthag"), 6));
+    REQUIRE(bureaucracy_open(s));
+    act(s, kHarkonnen, respond(true));
+    CHECK(s.of(Faction::Guild).spice == 31 - 2);
+  }
+  SECTION("not a payment the band sees: 4 spice, its owner's own, a gift") {
+    GameState s = bureaucrat_game();
+    act(s, kAtreides, ship(loc("Arrakeen"), 4));
+    CHECK_FALSE(bureaucracy_open(s));
+    ally(s, Faction::Emperor, kAtreides);
+    act(s, Faction::Emperor, action::GiveSpice{.to = static_cast<uint8_t>(kAtreides), .amount = 6});  // 2.03.06: a gift, no payment
+    CHECK_FALSE(bureaucracy_open(s));
+    CHECK(s.of(kAtreides).spice == 16 + 6);
+  }
+  SECTION("its owner's own payment: no window") {
+    GameState s = bureaucrat_game();
+    set_skill(s, kThufir, LeaderSkill::Bureaucrat);  // the Atreides' now
+    act(s, kAtreides, ship(loc("Arrakeen"), 5));
+    CHECK_FALSE(bureaucracy_open(s));
+    CHECK(s.of(Faction::Guild).spice == 25);
+  }
+  SECTION("no Bureaucrat in front (dead): no window") {
+    GameState s = bureaucrat_game();
+    s.leaders[kRabban].zone = LeaderZone::Tanks;
+    act(s, kAtreides, ship(loc("Arrakeen"), 5));
+    CHECK_FALSE(bureaucracy_open(s));
+  }
+}
+
+TEST_CASE("Leader Skills: the Bureaucrat's 2 come back from the bank when the Guild cancels the shipment (1.14.05)",
+          "[leader_skills][bureaucrat][karama]") {
+  GameState s = bureaucrat_game(true);  // the Guild's Karama power: an advanced rule
+  const uint8_t karama = give_another(s, Faction::Guild, TreacheryKind::Karama);
+  set_spice(s, Faction::Guild, 0);
+  const int64_t bank = s.bank;
+  act(s, kAtreides, ship(loc("Arrakeen"), 5));
+  REQUIRE(bureaucracy_open(s));
+  act(s, kHarkonnen, respond(true));
+  CHECK(s.of(Faction::Guild).spice == 3);
+  // The Guild cancels: the Atreides get back all 5 (3 from the Guild, the Bureaucrat's 2 from the bank).
+  act(s, Faction::Guild, play(karama, 0, static_cast<uint8_t>(kAtreides)));
+  CHECK(s.of(kAtreides).spice == 20);
+  CHECK(s.of(Faction::Guild).spice == 0);
+  CHECK(s.bank == bank);
+  CHECK_FALSE(bureaucracy_open(s));
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: bots answer the Bureaucrat's window from their view, never against their ally", "[leader_skills][bots][bureaucrat]") {
+  for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    for (bool allied : {false, true}) {
+      GameState s = bureaucrat_game();
+      if (allied) ally(s, kHarkonnen, Faction::Guild);
+      act(s, kAtreides, ship(loc("Arrakeen"), 5));
+      REQUIRE(bureaucracy_open(s));
+      const auto in = bots::make_input(s, s.seat_of(kHarkonnen));
+      const Action a = bots::make_bot(profile, 5)->choose(in);
+      REQUIRE(bots::is_valid_choice(in, a));
+      REQUIRE(a.is<action::Respond>());
+      if (profile != bots::Profile::Easy) CHECK(a.as<action::Respond>().accept == !allied);
+    }
+  }
 }

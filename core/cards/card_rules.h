@@ -199,6 +199,20 @@ bool planetologist_may_gather(const GameState& s, Faction f);     // f's Move ma
 void sandmaster_moved(GameState& s, Faction f, TerritoryId from, TerritoryId to, int range);
 // Spice Banker (common.cpp transfer_spice; mentat_pause.cpp).
 void skills_paid_to_bank(GameState& s, uint8_t payer, int amount);
+// Bureaucrat's front band: common.cpp transfer_spice reports every transfer from one faction's
+// shield to another's; engine.cpp apply brackets every action (skills_begin_action before,
+// skills_end_action after: a payment of 5 or more between two other factions opens the
+// Bureaucracy window once the game is free of windows and ability steps); a payment undone
+// (the Guild's 1.14.05 cancellation refunds it: guild.cpp) is no longer one.
+void skills_paid_to_faction(GameState& s, uint8_t payer, uint8_t receiver, int amount);
+void skills_begin_action(GameState& s);
+void skills_end_action(Ctx& c, const Action& a);
+void skills_payment_cancelled(GameState& s);
+// Before the Guild refunds a cancelled shipment paid to `payee` (a faction): what the Bureaucrat took of
+// that payment comes back to the payee from the bank, so that the shipper gets back all it paid.
+void skills_refund_taken(GameState& s, Faction shipper, Faction payee);
+int skills_taken_from(const GameState& s, Faction shipper);  // what skills_refund_taken would give back
+extern const CardRules::CardWindow kBureaucracyWindow;  // WindowKind::Bureaucracy
 void skills_mentat_pause(GameState& s);
 
 }  // namespace mentat::rules

@@ -720,4 +720,146 @@ void skills_step_legal(const GameState& s, Seat seat, std::vector<Action>& out) 
   }
 }
 
+
+// ---- the Bureaucrat's front band: a response window after a payment between two other factions ----
+//
+// A payment is spice moved from one faction's shield to another's by a rule
+// (a bid paid to the Emperor or a lot's seller, a shipment's cost to the
+// Guild, CHOAM's audit cancelled, ...): the transfers of one action to the
+// same receiver add up (a bid its ally helps to pay is one payment). Spice
+// given as a gift or a bribe (GiveSpice, Bribe, Deal) is not a payment
+// (treachery.online's reading: only the payments the rules require), nor a
+// refund (the Guild's 1.14.05 cancellation). With 5 or more paid, a faction
+// other than the payer and the receiver whose Bureaucrat is in front, not
+// used yet in the payment's phase, is asked once the action's own windows and
+// ability steps are over (the Guild's 1.14.05 question first: a cancelled
+// shipment is no payment); accepting forces 2 of the receiver's spice (what
+// it has, at most 2) to the bank and uses the band for that phase. Declining
+// leaves it for a later payment of the same phase.
+
+namespace {
+constexpr int kBureaucratMin = 5;
+constexpr int kBureaucratTake = 2;
+
+uint16_t phase_mark(const GameState& s) { return static_cast<uint16_t>(s.turn * 16 + static_cast<int>(s.phase)); }
+
+void clear_bureau(GameState& s) {
+  auto& k = s.skills;
+  k.bureau_payer = kNoFaction, k.bureau_receiver = kNoFaction, k.bureau_stage = 0, k.bureau_amount = 0, k.bureau_rec_mark = 0;
+}
+
+// The seat whose Bureaucrat may take from the recorded payment, or kNoSeat.
+Seat bureaucrat_seat(const GameState& s) {
+  const auto& k = s.skills;
+  if (k.bureau_receiver >= kNumFactions || k.bureau_amount < kBureaucratMin || k.bureau_mark == k.bureau_rec_mark) return kNoSeat;
+  if (s.of(static_cast<Faction>(k.bureau_receiver)).spice == 0) return kNoSeat;
+  for (Seat x = 0; x < s.num_seats; ++x) {
+    const Faction f = s.faction_at(x);
+    if (static_cast<uint8_t>(f) == k.bureau_payer || static_cast<uint8_t>(f) == k.bureau_receiver) continue;
+    if (skill_in_front(s, f, LeaderSkill::Bureaucrat)) return x;
+  }
+  return kNoSeat;
+}
+
+std::string bureau_what(const GameState& s, const Window&) {
+  const auto& k = s.skills;
+  return std::string(faction_name(static_cast<Faction>(k.bureau_receiver))) + " was paid " + std::to_string(k.bureau_amount) + " spice by " +
+         std::string(faction_name(static_cast<Faction>(k.bureau_payer))) +
+         ": the Bureaucrat's owner may force 2 of it to the bank (Respond accept=true) or let it be (accept=false) (Bureaucrat)";
+}
+
+std::optional<Rejection> bureau_validate(const GameState& s, Seat seat, const action::Respond& a, const Window&) {
+  if (a.card != kNone8) return reject(RejectCode::Malformed, "the Bureaucrat's answer names no card (Respond.accept only)");
+  (void)s, (void)seat;
+  return std::nullopt;
+}
+
+bool bureau_apply(Ctx& c, Seat, const action::Respond& a, Window&) {
+  auto& s = c.s;
+  auto& k = s.skills;
+  if (a.accept) {
+    const Faction r = static_cast<Faction>(k.bureau_receiver);
+    const int take = std::min<int>(kBureaucratTake, s.of(r).spice);
+    if (take > 0) transfer_spice(s, shield(r), bank(), take);
+    k.bureau_mark = k.bureau_rec_mark;  // used for the payment's phase
+    if (s.phase == Phase::ShipmentMovement) k.bureau_refund = static_cast<uint8_t>(take), k.bureau_refund_payer = k.bureau_payer;
+  }
+  return true;
+}
+
+void bureau_decisions(const GameState& s, Seat, const Window& w, std::vector<Decision>& out) {
+  out.push_back(Decision{ActionKind::Respond, bureau_what(s, w), 0, 1, {}});
+}
+
+void bureau_legal(const GameState&, Seat, const Window&, std::vector<Action>& out) {
+  out.push_back(action::Respond{});
+  out.push_back(action::Respond{.accept = true});
+}
+
+void bureau_closed(Ctx& c, const Window&) { clear_bureau(c.s); }
+}  // namespace
+
+const CardRules::CardWindow kBureaucracyWindow{WindowKind::Bureaucracy, bureau_what, bureau_validate, bureau_apply,
+                                               bureau_decisions, bureau_legal, bureau_closed};
+
+void skills_paid_to_faction(GameState& s, uint8_t payer, uint8_t receiver, int amount) {
+  if (!s.uses(data::Module::LeaderSkills) || payer >= kNumFactions || receiver >= kNumFactions || amount <= 0) return;
+  auto& k = s.skills;
+  if (k.bureau_stage >= 2) return;  // a payment waits for its window already
+  if (k.bureau_stage == 1 && k.bureau_receiver == receiver) {
+    k.bureau_amount = static_cast<uint16_t>(std::min(0xFFFF, k.bureau_amount + amount));
+    return;
+  }
+  if (k.bureau_stage == 1 && k.bureau_amount >= kBureaucratMin) return;  // the first payment of 5 or more stands
+  k.bureau_payer = payer, k.bureau_receiver = receiver, k.bureau_amount = static_cast<uint16_t>(amount);
+  k.bureau_stage = 1, k.bureau_rec_mark = phase_mark(s);
+}
+
+void skills_begin_action(GameState& s) {
+  if (s.uses(data::Module::LeaderSkills) && s.skills.bureau_stage == 1) clear_bureau(s);  // (end_action resolves each record)
+}
+
+void skills_payment_cancelled(GameState& s) {
+  if (s.uses(data::Module::LeaderSkills) && s.skills.bureau_stage != 3) clear_bureau(s);
+}
+
+int skills_taken_from(const GameState& s, Faction shipper) {
+  const auto& k = s.skills;
+  if (!s.uses(data::Module::LeaderSkills) || k.bureau_refund_payer != static_cast<uint8_t>(shipper) || k.bureau_mark != phase_mark(s)) return 0;
+  return static_cast<int>(std::min<int64_t>(k.bureau_refund, s.bank));
+}
+
+void skills_refund_taken(GameState& s, Faction shipper, Faction payee) {
+  auto& k = s.skills;
+  if (!s.uses(data::Module::LeaderSkills) || !k.bureau_refund || k.bureau_refund_payer != static_cast<uint8_t>(shipper)) return;
+  if (k.bureau_mark == phase_mark(s)) transfer_spice(s, bank(), shield(payee), std::min<int>(k.bureau_refund, s.bank));
+  k.bureau_refund = 0, k.bureau_refund_payer = kNoFaction;
+}
+
+void skills_end_action(Ctx& c, const Action& a) {
+  auto& s = c.s;
+  auto& k = s.skills;
+  if (!s.uses(data::Module::LeaderSkills) || k.bureau_stage == 0 || k.bureau_stage == 3) return;
+  const ActionKind kind = a.kind();
+  if (k.bureau_stage == 1 && (kind == ActionKind::GiveSpice || kind == ActionKind::Bribe || kind == ActionKind::Deal)) {
+    clear_bureau(s);  // a gift or a bribe, not a payment
+    return;
+  }
+  const Seat seat = s.phase == Phase::GameOver ? kNoSeat : bureaucrat_seat(s);
+  if (seat == kNoSeat) {
+    clear_bureau(s);
+    return;
+  }
+  if (s.window_depth > 0 || ability_step(s) != nullptr) {  // the action's own windows and steps first
+    k.bureau_stage = 2;
+    return;
+  }
+  Window w;
+  w.kind = WindowKind::Bureaucracy;
+  w.owner = kNoSeat;
+  w.asked = static_cast<uint8_t>(bit(seat));
+  if (open_window(s, w)) k.bureau_stage = 3;
+  else clear_bureau(s);  // the window stack is full: the moment passes
+}
+
 }  // namespace mentat::rules

@@ -6,6 +6,7 @@
 // default victory.
 #include <algorithm>
 
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/shipment_movement.h"
 
@@ -88,7 +89,8 @@ std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target) 
   if (s.step != ship::kGuildKarama && s.step != ship::kMove)
     return reject(RejectCode::WrongPhase, "wait until the Bene Gesserit have answered the shipment (1.00.05)");
   const SpiceAccount from = ship::payee(s, target);
-  const int held = from.holder == SpiceHolder::Bank ? static_cast<int>(std::min<int64_t>(s.bank, 65535)) : s.of(static_cast<Faction>(from.index)).spice;
+  const int held = from.holder == SpiceHolder::Bank ? static_cast<int>(std::min<int64_t>(s.bank, 65535))
+                                                   : s.of(static_cast<Faction>(from.index)).spice + skills_taken_from(s, target);  // the Bureaucrat's 2 come back
   const int owed = m.last_cost + (m.last_ally_bank ? 0 : m.last_ally_paid);
   if (held < owed)
     return reject(RejectCode::NotEnoughSpice, "the Guild no longer holds the " + std::to_string(owed) + " spice the shipment paid, to refund it");
@@ -108,9 +110,12 @@ void guild_cancel_shipment(Ctx& c) {
   s.forces_at(me, m.last_to, 1) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 1) - spec);
   fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + reg);
   fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + spec);
+  if (const SpiceAccount p = ship::payee(s, me); p.holder == SpiceHolder::Faction)
+    skills_refund_taken(s, me, static_cast<Faction>(p.index));  // what the Bureaucrat took of it, back from the bank
   transfer_spice(s, m.last_paid_bank ? bank() : ship::payee(s, me), shield(me), m.last_cost);
   if (m.last_ally_paid && ally_in_game(s, me) != kNoFaction)  // 1.10.02.06: the ally's share goes back to the ally
     transfer_spice(s, m.last_ally_bank ? bank() : ship::payee(s, me), shield(static_cast<Faction>(fs.ally)), m.last_ally_paid);
+  skills_payment_cancelled(s);  // refunded: no longer a payment for the Bureaucrat (core/cards/leader_skills.cpp)
   m.last_to = kNone8;
   m.last_cost = 0;
   m.last_ally_paid = 0;

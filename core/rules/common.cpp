@@ -35,6 +35,9 @@ void transfer_spice(GameState& s, SpiceAccount from, SpiceAccount to, int amount
   adjust(to, amount);
   // Spice Banker's front band (core/cards/leader_skills.cpp): a payment of 4 or more to the bank.
   if (from.holder == SpiceHolder::Faction && to.holder == SpiceHolder::Bank) rules::skills_paid_to_bank(s, from.index, amount);
+  // Bureaucrat's front band: a payment from one faction to another.
+  if (from.holder == SpiceHolder::Faction && to.holder == SpiceHolder::Faction && from.index != to.index)
+    rules::skills_paid_to_faction(s, from.index, to.index, amount);
 }
 
 namespace rules {
