@@ -422,6 +422,10 @@ struct LeaderSkillsState {
   Pile<4> hand[kNumFactions];                             // dealt, not yet assigned (behind the shield)
   uint8_t assigned[data::kNumLeaders] = {};               // 1 + the skill card under each leader, 0: none
   uint8_t face_down[data::kNumLeaders] = {};              // 1: that card is face down (its owner's secret)
+  // A faction with no skilled leader that revived one in the Revival phase:
+  // 1 + that leader's id while it assigns one of the two cards dealt (hand)
+  // to it, 0 otherwise. Public.
+  uint8_t revival_leader1[kNumFactions] = {};
   // Spice Banker's front band (core/cards/leader_skills.cpp): spice it collects
   // at the next Mentat Pause, and the phase of its last gain (turn * 16 +
   // phase: once a phase). Public.

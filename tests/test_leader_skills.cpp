@@ -508,7 +508,7 @@ TEST_CASE("Leader Skills: the Harkonnen's kill of a captured skilled leader retu
 
 TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 rejected actions and every check after every event",
           "[leader_skills][selfplay]") {
-  int assigned = 0, boosted = 0, specials = 0, gathers = 0, questions = 0, answers = 0, swaps = 0, decipher_steps = 0, bureaucracies = 0;
+  int assigned = 0, boosted = 0, specials = 0, gathers = 0, questions = 0, answers = 0, swaps = 0, decipher_steps = 0, bureaucracies = 0, revival_assigned = 0;
   uint16_t bureau_mark = 0;
   const auto modules = static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese) |
                                                     data::module_bit(data::Module::StrongholdCards));
@@ -516,7 +516,10 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
                  {Faction::Richese, Faction::Choam, Faction::Emperor, Faction::BeneGesserit, kHarkonnen, kAtreides}},
                 modules, 51, 61,
                 [&](const GameState& s, const bots::Step& st) {
-                  if (st.action.is<action::AssignSkill>()) ++assigned;
+                  if (st.action.is<action::AssignSkill>()) {  // at setup (the last one moves on to the turn-1 storm), or a revival's
+                    if (s.turn <= 1 && (s.phase == Phase::Setup || s.phase == Phase::Storm)) ++assigned;
+                    else ++revival_assigned;
+                  }
                   questions += st.action.is<action::MentatQuestion>();
                   answers += st.action.is<action::MentatAnswer>();
                   swaps += st.action.is<action::DecipherTraitor>();
@@ -538,7 +541,7 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
   CHECK(assigned == 2 * (4 + 6));  // every faction, basic and advanced
   WARN("boosted " << boosted << " specials " << specials << " gathers " << gathers << " Mentat questions " << questions << " answers "
                    << answers << " Decipherer swaps " << swaps << " of " << decipher_steps
-                   << " Bureaucrat uses " << bureaucracies);
+                   << " Bureaucrat uses " << bureaucracies << " skills assigned at a revival " << revival_assigned);
   CHECK(answers <= questions);
 }
 
@@ -1427,6 +1430,72 @@ TEST_CASE("Leader Skills: bots answer the Bureaucrat's window from their view, n
       REQUIRE(bots::is_valid_choice(in, a));
       REQUIRE(a.is<action::Respond>());
       if (profile != bots::Profile::Easy) CHECK(a.as<action::Respond>().accept == !allied);
+    }
+  }
+}
+
+namespace {
+// The Atreides and the Harkonnen in the turn-1 Revival phase, no skill assigned,
+// Duncan in the tanks (every Atreides leader has died once), 20 spice each;
+// `adjust` changes the position first.
+GameState at_revival(const std::function<void(GameState&)>& adjust) {
+  GameState s = game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), skills_module());
+  play_until(s, Phase::Storm, 1);
+  clear_skills(s);
+  s.leaders[kDuncan].zone = LeaderZone::Tanks;
+  for (int i = 0; i < 5; ++i) s.leaders[L(kAtreides, i)].died_once = 1;  // 1.05.03: every leader has died once
+  for (Faction f : {kAtreides, kHarkonnen}) set_spice(s, f, 20);
+  adjust(s);
+  play_until(s, Phase::Revival);
+  REQUIRE(s.phase == Phase::Revival);
+  return s;
+}
+}  // namespace
+
+TEST_CASE("Leader Skills: a faction without a skilled leader reviving a leader draws two skill cards and assigns one to it",
+          "[leader_skills][revival]") {
+  GameState s = at_revival([](GameState&) {});
+  const int deck = s.skills.deck.n;
+  act(s, kAtreides, revive(0, 0, kDuncan));
+  auto& hand = s.skills.hand[static_cast<int>(kAtreides)];
+  REQUIRE(hand.n == 2);
+  CHECK(s.skills.deck.n == deck - 2);
+  CHECK(waiting(s, kAtreides));  // its revival is not done
+  CHECK(rejected(s, kAtreides, revive(1)).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, kAtreides, action::AssignSkill{.skill = hand.ids[0], .leader = kThufir}).code == RejectCode::IllegalChoice);
+  uint8_t other = 0;
+  while (hand.contains(other)) ++other;
+  CHECK(rejected(s, kAtreides, action::AssignSkill{.skill = other, .leader = kDuncan}).code == RejectCode::IllegalChoice);
+  for (const auto& a : legal_actions(s, s.seat_of(kAtreides))) {
+    const auto* as = a.get_if<action::AssignSkill>();
+    REQUIRE(as);
+    CHECK(as->leader == kDuncan);
+  }
+  check_projections(s);  // the two cards are the Atreides' secret
+  {
+    const auto theirs = inspect::build_view(s, inspect::Viewer::of(s.seat_of(kHarkonnen)));
+    CHECK_FALSE(fb::GetView(theirs.data())->skill_hand());
+  }
+  check_custody(s);
+  const uint8_t k = hand.ids[1];
+  act(s, kAtreides, action::AssignSkill{.skill = k, .leader = kDuncan});
+  CHECK(s.skills.assigned[kDuncan] == k + 1);
+  CHECK(s.skills.face_down[kDuncan] == 0);
+  CHECK(hand.empty());
+  CHECK(s.skills.deck.n == deck - 1);
+  CHECK_FALSE((s.phase == Phase::Revival && waiting(s, kAtreides)));
+  check_custody(s);
+
+  SECTION("not with a skilled leader of its own, in its pool or captured") {
+    for (bool captured : {false, true}) {
+      GameState t = at_revival([&](GameState& x) {
+        set_skill(x, kThufir, LeaderSkill::Warmaster);
+        if (captured) x.leaders[kThufir].holder = static_cast<uint8_t>(kHarkonnen);
+      });
+      act(t, kAtreides, revive(0, 0, kDuncan));
+      CHECK(t.skills.hand[static_cast<int>(kAtreides)].empty());
+      CHECK(t.skills.assigned[kDuncan] == 0);
+      CHECK_FALSE((t.phase == Phase::Revival && waiting(t, kAtreides)));
     }
   }
 }

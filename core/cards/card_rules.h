@@ -153,6 +153,13 @@ void skills_decisions(const GameState& s, Faction f, std::vector<Decision>& out)
 void skills_legal(const GameState& s, Faction f, std::vector<Action>& out);
 // A leader died (kill_leader and every other death): its skill card back to the deck.
 void skills_leader_died(GameState& s, LeaderId l);
+// Revival (revival.cpp): f revived its own leader l; with no skilled leader of its own (alive, captured
+// included) it is dealt two skill cards and assigns one to l before its revival is done (true).
+bool skills_leader_revived(Ctx& c, Faction f, LeaderId l);
+LeaderId skills_revival_leader(const GameState& s, Faction f);  // the leader f assigns a card to now, or kNone8
+// After the AssignSkill of a revived leader (validated by skills_assign_validate, the leader skills_revival_leader):
+// the card face up, the other back to the deck, the deck shuffled.
+void skills_revival_assigned(Ctx& c, Faction f, const action::AssignSkill& a);
 // Battle (battle.cpp):
 // `card` may sit in the weapon slot of a plan led by `leader` as the Planetologist's green Special.
 bool planetologist_special(const GameState& s, LeaderId leader, uint8_t card);

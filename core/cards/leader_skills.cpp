@@ -289,6 +289,38 @@ void skills_leader_died(GameState& s, LeaderId l) {
   s.skills.face_down[l] = 0;
 }
 
+// ---- a leader revived by a faction without a skilled leader (treachery.online's reading) ----
+
+bool skills_leader_revived(Ctx& c, Faction f, LeaderId l) {
+  auto& s = c.s;
+  auto& k = s.skills;
+  if (!s.uses(data::Module::LeaderSkills) || l >= data::kNumLeaders || l == data::kAuditor || data::leader(l).faction != f) return false;
+  for (int x = 0; x < data::kNumLeaders; ++x)  // a skilled leader of its own, in the tanks never (its card left), captured included
+    if (k.assigned[x] && data::leader(static_cast<LeaderId>(x)).faction == f) return false;
+  if (k.deck.empty() || !k.hand[static_cast<int>(f)].empty()) return false;
+  for (int n = 0; n < 2 && !k.deck.empty(); ++n) {
+    const uint8_t card = k.deck.pop();
+    c.record(DrawKind::DealSkill, card);
+    k.hand[static_cast<int>(f)].push(card);
+  }
+  k.revival_leader1[static_cast<int>(f)] = static_cast<uint8_t>(l + 1);
+  return true;
+}
+
+LeaderId skills_revival_leader(const GameState& s, Faction f) {
+  if (!s.uses(data::Module::LeaderSkills)) return kNone8;
+  const uint8_t l1 = s.skills.revival_leader1[static_cast<int>(f)];
+  return l1 ? static_cast<LeaderId>(l1 - 1) : kNone8;
+}
+
+void skills_revival_assigned(Ctx& c, Faction f, const action::AssignSkill& a) {
+  auto& s = c.s;
+  skills_assign_apply(s, f, a);
+  s.skills.face_down[a.leader] = 0;  // the only faction assigning: face up at once
+  s.skills.revival_leader1[static_cast<int>(f)] = 0;
+  shuffle_pile(c, s.skills.deck, DrawKind::ShuffleSkills);
+}
+
 // ---- battle -----------------------------------------------------------------------
 
 bool planetologist_special(const GameState& s, LeaderId leader, uint8_t card) {

@@ -30,6 +30,7 @@
 //    leader revival: Revive.leader = 254 (core/rules/battle_abilities.cpp).
 #include <algorithm>
 
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 #include "core/rules/battle_abilities.h"
@@ -235,6 +236,12 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     if (a.kind() != ActionKind::Respond) return reject(RejectCode::WrongPhase, g.answer);
     return std::nullopt;
   }
+  if (const LeaderId l = skills_revival_leader(s, s.faction_at(seat)); l != kNone8 && has_bit(s.waiting, seat)) {  // Leader Skills
+    const auto* as = a.get_if<action::AssignSkill>();
+    if (!as) return reject(RejectCode::WrongPhase, "assign one of the two leader skill cards dealt to " + std::string(data::leader(l).name) + ", the leader you revived (AssignSkill)");
+    if (as->leader != l) return reject(RejectCode::IllegalChoice, "the skill goes to the leader you revived, " + std::string(data::leader(l).name));
+    return skills_assign_validate(s, s.faction_at(seat), *as);
+  }
   if (a.kind() != ActionKind::Revive && a.kind() != ActionKind::Pass)
     return reject(RejectCode::WrongPhase, "the Revival phase takes Revive or Pass");
   if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat has no revival decision to make (nothing to revive, or already answered)");
@@ -286,6 +293,12 @@ void apply(Ctx& c, Seat seat, const Action& a) {
   }
   const Faction me = s.faction_at(seat);
   auto& fs = s.of(me);
+  if (const auto* as = a.get_if<action::AssignSkill>()) {  // Leader Skills: the revived leader's card
+    skills_revival_assigned(c, me, *as);
+    s.waiting &= static_cast<uint8_t>(~bit(seat));
+    finish_if_done(c);
+    return;
+  }
   // 3.01.11.01: a Karama may cancel the Emperor's payment for the forces beyond 3 as the ally
   // revives them (cards.cpp; ruling karama_windows); cancelled, the ally revives again, at most 3.
   if (const auto* rv = a.get_if<action::Revive>();
@@ -325,6 +338,10 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       fs.leader_revived_turn = s.turn;
     }
     fs.revived = 1;
+    if (rv.leader < data::kNumLeaders && skills_leader_revived(c, me, rv.leader)) {  // Leader Skills: the seat assigns next
+      if (own_prevented) consume_prevention(s, me, own);
+      return;
+    }
   }
   if (own_prevented) consume_prevention(s, me, own);
   s.waiting &= static_cast<uint8_t>(~bit(seat));
@@ -338,6 +355,16 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     return;
   }
   const Faction me = s.faction_at(seat);
+  if (const LeaderId l = skills_revival_leader(s, me); l != kNone8) {  // Leader Skills
+    std::vector<Decision> ds;
+    skills_decisions(s, me, ds);
+    for (auto& d : ds) {
+      d.prompt = "You revived " + std::string(data::leader(l).name) + " with no skilled leader: " + d.prompt + " (to " + std::string(data::leader(l).name) + ")";
+      d.options = {static_cast<uint16_t>(l)};
+      out.push_back(d);
+    }
+    return;
+  }
   const int mx = affordable_forces(s, me);
   std::string prompt = "Revive up to " + std::to_string(mx) + " forces (" + std::to_string(free_revival(s, me)) +
                        " free, then " + std::to_string(cost_per_force(s, me)) + " spice each)";
@@ -361,6 +388,11 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     return;
   }
   const Faction me = s.faction_at(seat);
+  if (const LeaderId l = skills_revival_leader(s, me); l != kNone8) {  // Leader Skills: the revived leader's card
+    const auto& hand = s.skills.hand[static_cast<int>(me)];
+    for (int i = 0; i < hand.n; ++i) out.push_back(action::AssignSkill{.skill = hand.ids[i], .leader = l});
+    return;
+  }
   const auto& fs = s.of(me);
   std::vector<uint8_t> leaders{kNone8};
   for (int id : revivable_leaders(s, me)) leaders.push_back(static_cast<uint8_t>(id));
