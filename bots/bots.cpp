@@ -331,6 +331,11 @@ class Brain {
   // The strength a's leader adds when it survives: its own plus the leader
   // skill bonuses this seat's view shows (core/cards/leader_skills.cpp).
   double leader_strength(const action::BattlePlan& a) const;
+  // What the opponent's leader `l` may add with its skill (its face-up card,
+  // the +1 of a skill in front), by the odds of its holding the card that
+  // bonus needs; and the Bureaucrat's penalty to this seat's total.
+  double opponent_skill_bonus(Faction opp, uint8_t l) const;
+  double bureaucrat_penalty(Faction opp, uint8_t l = kNone8) const;  // l: that leader fights (kNone8: any)
   size_t assign_skill();
   size_t mentat_question();
   size_t mentat_answer();
@@ -739,6 +744,44 @@ double Brain::leader_strength(const action::BattlePlan& a) const {
   if (own == static_cast<int>(LeaderSkill::SpiceBanker)) v += a.skill_spice;
   if (own == static_cast<int>(LeaderSkill::Planetologist) && has_w && cat(a.weapon) == data::TreacheryCategory::Special) v += 2;
   return v;
+}
+
+double Brain::opponent_skill_bonus(Faction opp, uint8_t l) const {
+  if (l >= data::kNumLeaders) return 0;
+  using data::LeaderSkill;
+  const int hand = k_.fac[static_cast<int>(opp)].hand_count;
+  const double p_card = std::min(0.6, 0.15 * hand);  // a card of the class the bonus needs
+  double v = 0;
+  switch (k_.skill_of(l)) {
+    case static_cast<int>(LeaderSkill::Mentat): v = 2; break;
+    case static_cast<int>(LeaderSkill::SpiceBanker): {  // spice behind its shield: its own secret (-1) unless allied
+      const int sp = k_.fac[static_cast<int>(opp)].spice;
+      v = sp >= 0 ? std::min(3, sp) * 0.5 : 1.0;
+      break;
+    }
+    case static_cast<int>(LeaderSkill::Planetologist): v = 2 * p_card; break;
+    case static_cast<int>(LeaderSkill::SwordmasterOfGinaz):
+    case static_cast<int>(LeaderSkill::MasterOfAssassins):
+    case static_cast<int>(LeaderSkill::PranaBinduAdept):
+    case static_cast<int>(LeaderSkill::KillerMedic):
+    case static_cast<int>(LeaderSkill::Warmaster): v = 3 * p_card; break;
+    default: break;
+  }
+  for (LeaderSkill k : {LeaderSkill::SwordmasterOfGinaz, LeaderSkill::MasterOfAssassins, LeaderSkill::PranaBinduAdept, LeaderSkill::KillerMedic,
+                        LeaderSkill::Warmaster})
+    if (k_.skill_of(l) != static_cast<int>(k) && k_.skill_in_front(opp, k)) v += p_card;  // +1 to its other leaders
+  return v;
+}
+
+double Brain::bureaucrat_penalty(Faction opp, uint8_t l) const {
+  constexpr int kBureaucrat = static_cast<int>(data::LeaderSkill::Bureaucrat);
+  bool bureaucrat = l != kNone8 && k_.skill_of(l) == kBureaucrat;
+  if (l == kNone8)
+    for (auto o : opponent_leaders(opp)) bureaucrat |= k_.skill_of(o) == kBureaucrat;
+  if (!bureaucrat) return 0;
+  int held = 0;
+  for (const TerritoryId t : data::strongholds()) held += k_.forces_in_territory(me(), t) > 0 ? 1 : 0;
+  return l != kNone8 ? held : 0.5 * held;  // any leader: the opponent plays its Bureaucrat about half the time
 }
 
 size_t Brain::predict() {
@@ -2054,7 +2097,7 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   double opp_leader = 0;
   int traitors = 0;
   for (auto l : leaders) {
-    opp_leader = std::max<double>(opp_leader, data::leader(l).strength);
+    opp_leader = std::max<double>(opp_leader, data::leader(l).strength + opponent_skill_bonus(opp, l));
     if (std::find(k_.traitors.begin(), k_.traitors.end(), l) != k_.traitors.end()) ++traitors;
   }
   const double p_traitor = leaders.empty() ? 0.0 : static_cast<double>(traitors) / leaders.size();
@@ -2069,7 +2112,7 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   const double p_my_leader_dies = (a.leader < data::kNumLeaders) ? p_weapon * (defense ? 0.45 : 1.0) : 0.0;
   // A Mirror Weapon kills only when the opponent plays a weapon.
   const double p_opp_leader_dies = weapon ? 0.6 : is_mirror(a.weapon) ? 0.6 * p_weapon : 0.0;
-  const double my_total = mine + leader * (1 - p_my_leader_dies);
+  const double my_total = mine + leader * (1 - p_my_leader_dies) - bureaucrat_penalty(opp);
   const double opp_total = opp_units + opp_leader * (1 - p_opp_leader_dies);
   const double margin = my_total - opp_total + (my_side() == 0 ? 0.25 : -0.25);
   double p_win = 1.0 / (1.0 + std::exp(-margin * 0.9));
@@ -2168,6 +2211,8 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
       continue;
     }
     const int o_str = ol != kNone8 ? data::leader(ol).strength : 0;
+    const double o_skill = ol != kNone8 ? opponent_skill_bonus(opp, ol) : 0.0;  // Leader Skills (its view)
+    const double bureau2 = ol != kNone8 ? 2.0 * bureaucrat_penalty(opp, ol) : 0.0;
     for (int w = 0; w < 4; ++w)
       for (int d = 0; d < 3; ++d)
         for (int full = 0; full < 2; ++full) {
@@ -2186,8 +2231,8 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
           const bool opp_dead = ol != kNone8 && kills(my_w, d);
           const int dial = known_dial >= 0 ? known_dial : opp_max;
           double opp_units2 = full ? (opp_spiced ? 1.5 * dial : 2.0 * dial) : 0.0;
-          const double mine = my_units2 + (my_leader && !my_dead ? 2.0 * (my_str + kh) : 0.0);
-          const double theirs = opp_units2 + (ol != kNone8 && !opp_dead ? 2.0 * o_str : 0.0);
+          const double mine = my_units2 + (my_leader && !my_dead ? 2.0 * (my_str + kh) : 0.0) - bureau2;
+          const double theirs = opp_units2 + (ol != kNone8 && !opp_dead ? 2.0 * (o_str + o_skill) : 0.0);
           const bool win = aggressor ? mine >= theirs : mine > theirs;
           if (win) {
             v = tv + 0.5 * opp_forces - 0.6 * a.dial + (opp_dead ? o_str : 0) + (my_dead ? my_base : 0);

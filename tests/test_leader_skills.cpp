@@ -1499,3 +1499,29 @@ TEST_CASE("Leader Skills: a faction without a skilled leader reviving a leader d
     }
   }
 }
+
+TEST_CASE("Leader Skills: bots count the opponent's face-up skill in its leader's strength", "[leader_skills][bots]") {
+  // Brutal's dial follows its expected totals; hard's is the most it can (a loss costs every force there
+  // anyway) and medium counts forces only (docs/BOTS.md): the skill changes their win estimate, not this dial.
+  for (auto profile : {bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    auto dial_against = [&](bool skilled) {
+      GameState s = skill_battle(Rulings::defaults(), false, "Tuek's Sietch");  // a stronghold worth fighting for
+      for (int i = 0; i < 5; ++i)
+        if (L(kHarkonnen, i) != kPiter) s.leaders[L(kHarkonnen, i)].zone = LeaderZone::Tanks;  // Piter (3) is their only leader
+      if (skilled) set_skill(s, kPiter, LeaderSkill::Mentat);                              // face up: 3 + 2
+      place(s, kAtreides, loc("Tuek's Sietch"), 7);  // 12 against 2: how much to dial is a choice
+      s.forces_at(kHarkonnen, loc("Tuek's Sietch"), 0) = 2;
+      s.of(kHarkonnen).reserves[0] = static_cast<uint8_t>(s.of(kHarkonnen).reserves[0] + 3);
+      to_plans(s);
+      const auto in = bots::make_input(s, s.seat_of(kAtreides));
+      const Action a = bots::make_bot(profile, 5)->choose(in);
+      REQUIRE(bots::is_valid_choice(in, a));
+      REQUIRE(a.is<action::BattlePlan>());
+      return static_cast<int>(a.as<action::BattlePlan>().dial);
+    };
+    const int without = dial_against(false), with = dial_against(true);
+    INFO("dial " << without << " against Piter, " << with << " against Piter the Mentat");
+    CHECK(with > without);
+  }
+}
