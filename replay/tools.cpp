@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
 #include <variant>
 
 #include "core/engine.h"
@@ -244,7 +245,14 @@ RerunReport rerun(store::EventStore& store, const std::string& room, const Rulin
     if (v == 0) {
       orig = create_game(e.setup, nullptr);
       GameSetup g = e.setup;
-      if (from == 0) g.rulings = rulings;
+      if (from == 0) {
+        g.rulings = rulings;
+        if (g.start) {  // a described position carries its rulings in its state (GameSetup's contract: equal)
+          auto start = std::make_shared<GameState>(*g.start);
+          start->rulings = rulings;
+          g.start = std::move(start);
+        }
+      }
       alt = create_game(g, nullptr);
     } else {
       apply(orig, e.seat, e.action, nullptr);

@@ -5,14 +5,28 @@
 // asserting outcomes (forces, spice, token custody, views).
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
 #include <string>
 
 #include "core/factions/richese_no_field.h"
+#include "events/codec.h"
 #include "events/view_generated.h"
 #include "inspect/projection.h"
 #include "inspect/report.h"
 #include "inspect/view.h"
+#include "replay/diff.h"
+#include "replay/fold.h"
+#include "replay/tools.h"
+#include "store/room.h"
 #include "support/module_game.h"
 #include "support/scenario.h"
 
@@ -472,4 +486,242 @@ TEST_CASE("No-Field with the Ornithopter: the marker is one member of the first 
   CHECK(s.forces_at(kRichese, 31, 0) == at + 2);
   CHECK(s.treachery_discard.top() == card);
   check_custody(s);
+}
+
+namespace {
+
+// A store in a fresh directory, removed afterwards.
+struct NfStore {
+  std::filesystem::path dir;
+  std::unique_ptr<store::EventStore> st;
+  NfStore() {
+    static std::atomic<int> n{0};
+    dir = std::filesystem::temp_directory_path() / ("mentat-nofield-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    std::filesystem::remove_all(dir);
+    store::Options o;
+    o.sync = false;
+    std::string err;
+    st = store::EventStore::open(dir.string(), o, &err);
+    REQUIRE(st);
+  }
+  ~NfStore() {
+    st.reset();
+    std::filesystem::remove_all(dir);
+  }
+};
+
+// Stores `s` (a state inside its phase) as the position a game starts from
+// (mentat new --position), as an adjudicator sets up a disputed position.
+std::string store_position(store::EventStore& st, const GameState& s, const std::string& name) {
+  GameSetup g;
+  g.seed = s.seed;
+  for (Seat x = 0; x < s.num_seats; ++x) g.factions.push_back(s.faction_at(x));
+  g.advanced = s.advanced != 0;
+  g.max_turns = s.max_turns;
+  g.rulings = s.rulings;
+  g.modules = s.modules;
+  g.start = std::make_shared<const GameState>(s);
+  g.resume = true;
+  std::string room = name, err;
+  REQUIRE(store::create_room(st, g, &room, &err));
+  return room;
+}
+
+// Submits `a` for `f` at the room's head; returns the version it was stored at.
+int64_t submit_as(store::EventStore& st, const std::string& room, Faction f, const Action& a) {
+  GameState head;
+  std::string err;
+  REQUIRE(store::load_state(st, room, -1, &head, &err));
+  static int n = 0;
+  const auto o = store::submit(st, room, head.seat_of(f), static_cast<int64_t>(head.version), a, "nf-" + std::to_string(n++));
+  INFO(o.error);
+  REQUIRE(o.ok);
+  return o.version;
+}
+
+}  // namespace
+
+TEST_CASE("No-Field adjudication: a stored position with a deployed token, forked and rerun under each reading of the "
+          "pool and destroyed-token rulings",
+          "[richese][no_field][rulings][tools]") {
+  SECTION("no_field_pool: the Richese dial of 5 (2 forces + the 5 capped by 3 reserves) becomes illegal under reserve_cap") {
+    NfStore S;
+    GameState s = nf_board({kRichese, kAtreides});  // no_field_pool=additive (the default)
+    place(s, kRichese, kArrakeen, 2);
+    s.of(kRichese).reserves[0] = 3;
+    s.of(kRichese).tanks[0] = 15;
+    lay(s, 5, kArrakeen);
+    place(s, kAtreides, kArrakeen, 4);
+    enter_battle_phase(s);
+    no_abilities(s);
+    REQUIRE(s.phase == Phase::Battle);
+    REQUIRE(rules::battle_max_dial(s, s.seat_of(kRichese)) == 5);
+    const std::string room = store_position(*S.st, s, "pool");
+    const int64_t richese_plan = submit_as(*S.st, room, kRichese, plan(L(kRichese, 0), 5));
+    submit_as(*S.st, room, kAtreides, plan(L(kAtreides, 0), 0));
+    GameState head;
+    std::string err;
+    REQUIRE(store::load_state(*S.st, room, -1, &head, &err));
+    CHECK(zone(head, 5) == TokenZone::Revealed);
+    CHECK(replay::verify_room(*S.st, room).ok);
+
+    // The fork at the position under the other reading: the dial's limit is the reserves.
+    const Rulings other = ruling("no_field_pool", "reserve_cap");
+    REQUIRE(store::fork_room(*S.st, room, 0, "pool-cap", &other, &err));
+    GameState f;
+    REQUIRE(store::load_state(*S.st, "pool-cap", -1, &f, &err));
+    CHECK(rules::battle_max_dial(f, f.seat_of(kRichese)) == 3);
+    CHECK(zone(f, 5) == TokenZone::Board);
+    CHECK(validate(f, f.seat_of(kRichese), plan(L(kRichese, 0), 5)).has_value());
+    CHECK(replay::verify_room(*S.st, "pool-cap").ok);
+
+    // rerun: the first divergence is the Richese plan, refused under reserve_cap.
+    const auto r = replay::rerun(*S.st, room, other, 0);
+    REQUIRE(r.ok);
+    CHECK(r.diverged);
+    CHECK(r.version == richese_plan);
+    CHECK(r.kind == "illegal");
+    const auto same = replay::rerun(*S.st, room, s.rulings, 0);
+    REQUIRE(same.ok);
+    CHECK_FALSE(same.diverged);
+  }
+  SECTION("no_field_destroyed: the storm over a concealed 5 with 1 in reserve takes the rest of the territory under "
+          "shortfall_from_territory") {
+    NfStore S;
+    GameState s = game({kRichese, kAtreides}, false, 7, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+    play_until(s, Phase::Storm, 2);
+    REQUIRE(s.phase == Phase::Storm);
+    forces_to_reserves(s, kRichese);
+    s.storm_sector = 17;
+    s.of(kRichese).reserves[0] = static_cast<uint8_t>(s.of(kRichese).reserves[0] - 4);
+    s.forces_at(kRichese, kCielagoEast, 0) = 4;  // sheltered: sector 2, the same territory
+    s.of(kRichese).tanks[0] = static_cast<uint8_t>(s.of(kRichese).tanks[0] + s.of(kRichese).reserves[0] - 1);
+    s.of(kRichese).reserves[0] = 1;
+    lay(s, 5, kCielagoWest);  // sector 0: the storm passes
+    const std::string room = store_position(*S.st, s, "storm");
+    int64_t last_dial = -1;
+    for (uint8_t d : s.storm_dialers)
+      if (d != kNone8) last_dial = submit_as(*S.st, room, s.faction_at(static_cast<Seat>(d)), dial(1));
+    GameState head;
+    std::string err;
+    REQUIRE(store::load_state(*S.st, room, -1, &head, &err));
+    REQUIRE(head.storm_sector == 1);
+    CHECK(zone(head, 5) == TokenZone::Revealed);
+    CHECK(head.forces_at(kRichese, kCielagoEast, 0) == 4);  // capped: only the one in reserve is lost
+    CHECK(head.of(kRichese).reserves[0] == 0);
+
+    const Rulings other = ruling("no_field_destroyed", "shortfall_from_territory");
+    const auto r = replay::rerun(*S.st, room, other, 0);
+    REQUIRE(r.ok);
+    CHECK(r.diverged);
+    CHECK(r.version == last_dial);
+    CHECK(r.kind == "state");
+    bool forces = false;
+    for (const auto& e : r.diff) forces |= e.group == "forces" && e.what.find("Cielago North") != std::string::npos;
+    CHECK(forces);
+    // Kept as a room, the adjudicator plays the storm again under the other reading.
+    int64_t kept = -1;
+    REQUIRE(replay::keep_rerun(*S.st, room, other, 0, r, "storm-shortfall", &kept, &err));
+    GameState k;
+    REQUIRE(store::load_state(*S.st, "storm-shortfall", -1, &k, &err));
+    CHECK(k.rulings.is(RulingId::NoFieldDestroyed, 1));
+    CHECK(zone(k, 5) == TokenZone::Board);
+    REQUIRE(waiting_for(k) != 0);
+    submit_as(*S.st, "storm-shortfall", k.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(k)))), dial(1));
+    REQUIRE(store::load_state(*S.st, "storm-shortfall", -1, &k, &err));
+    CHECK(zone(k, 5) == TokenZone::Revealed);
+    CHECK(k.forces_at(kRichese, kCielagoEast, 0) == 0);  // the shortfall: 4 more from the territory
+    CHECK(replay::verify_room(*S.st, "storm-shortfall").ok);
+  }
+}
+
+namespace {
+
+// Richese at their shipment step, the Harkonnen holding a Karama, every other
+// seat asked after an ability is used (karama_windows=all_other_seats).
+GameState nf_window_position() {
+  GameState s = nf_board({kRichese, kAtreides, Faction::Harkonnen}, ruling("karama_windows", "all_other_seats"));
+  give_another(s, Faction::Harkonnen, data::TreacheryKind::Karama);
+  pass_until_ship_or_move(s, kRichese);
+  return s;
+}
+
+}  // namespace
+
+// The child of the test below, run as its own process (hidden: only run by name): ships the 5 and is
+// killed by SIGKILL as soon as the store acknowledged it, while the KaramaCancel window is open.
+TEST_CASE("No-Field child: ship the 5 into a KaramaCancel window, then SIGKILL", "[.nofield_child]") {
+  const char* dir = std::getenv("MENTAT_NF_CHILD_DIR");
+  if (!dir) return;
+  std::string err;
+  auto st = store::EventStore::open(dir, {}, &err);  // synced writes: acknowledged means on disk
+  REQUIRE(st);
+  GameState head;
+  REQUIRE(store::load_state(*st, "window", -1, &head, &err));
+  const auto o = store::submit(*st, "window", head.seat_of(kRichese), static_cast<int64_t>(head.version), nf_ship(kArrakeen, 5), "nf-ship");
+  REQUIRE(o.ok);
+  ::raise(SIGKILL);  // no destructor runs, the database is not closed
+}
+
+TEST_CASE("No-Field: a process killed (kill -9) with the No-Field KaramaCancel window open, the room resumes it exactly and verifies",
+          "[richese][no_field][karama][store]") {
+  NfStore S;
+  const GameState start = nf_window_position();
+  REQUIRE(start.shipmove.current == start.seat_of(kRichese));
+  store_position(*S.st, start, "window");
+  S.st.reset();  // the child opens the store
+
+  setenv("MENTAT_NF_CHILD_DIR", S.dir.c_str(), 1);
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string(), name = "No-Field child:*";
+  char* argv[] = {self.data(), name.data(), nullptr};
+  pid_t pid = -1;
+  REQUIRE(posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv, environ) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  unsetenv("MENTAT_NF_CHILD_DIR");
+  REQUIRE(WIFSIGNALED(status));
+  REQUIRE(WTERMSIG(status) == SIGKILL);
+
+  // Reopened (the write-ahead log recovered): the acknowledged shipment is there, its window open,
+  // bit for bit the state the same action gives in memory.
+  std::string err;
+  S.st = store::EventStore::open(S.dir.string(), {}, &err);
+  REQUIRE(S.st);
+  GameState head;
+  REQUIRE(store::load_state(*S.st, "window", -1, &head, &err));
+  GameState expected = start;
+  expected.version = 0;  // a position game starts at version 0
+  act(expected, kRichese, nf_ship(kArrakeen, 5));
+  REQUIRE(expected.window_depth == 1);
+  CHECK(head.version == 1);
+  INFO(replay::diff_to_text(replay::diff_states(expected, head)));
+  CHECK((codec::encode_state(head) == codec::encode_state(expected)));
+  REQUIRE(head.window_depth == 1);
+  CHECK(head.windows[0].kind == WindowKind::KaramaCancel);
+  CHECK(zone(head, 5) == TokenZone::Reserve);  // not deployed while the window is open
+  CHECK(waiting_for(head) == waiting_for(expected));
+  REQUIRE(replay::verify_room(*S.st, "window").ok);
+
+  // It resumes once: the Harkonnen cancel with their Karama, the Atreides let it be.
+  const uint8_t karama = [&] {
+    for (int i = 0; i < head.of(Faction::Harkonnen).hand.n; ++i)
+      if (data::treachery_card(head.of(Faction::Harkonnen).hand.ids[i]).kind == data::TreacheryKind::Karama)
+        return head.of(Faction::Harkonnen).hand.ids[i];
+    return kNone8;
+  }();
+  REQUIRE(karama != kNone8);
+  for (Faction f : {kAtreides, Faction::Harkonnen}) {
+    REQUIRE(store::load_state(*S.st, "window", -1, &head, &err));
+    if ((waiting_for(head) >> head.seat_of(f)) & 1u) submit_as(*S.st, "window", f, f == Faction::Harkonnen ? respond(true, karama) : respond(false));
+  }
+  REQUIRE(store::load_state(*S.st, "window", -1, &head, &err));
+  CHECK(head.window_depth == 0);
+  CHECK(zone(head, 5) == TokenZone::Reserve);
+  CHECK(head.treachery_discard.contains(karama));
+  CHECK(head.shipmove.current == head.seat_of(kRichese));
+  CHECK(rejected(head, kRichese, nf_ship(kArrakeen, 5)).code == RejectCode::IllegalChoice);  // the retake is without a token
+  check_custody(head);
+  const auto r = replay::verify_room(*S.st, "window");
+  INFO(r.check << ": " << r.detail);
+  CHECK(r.ok);
 }
