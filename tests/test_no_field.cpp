@@ -541,8 +541,7 @@ int64_t submit_as(store::EventStore& st, const std::string& room, Faction f, con
 
 }  // namespace
 
-TEST_CASE("No-Field adjudication: a stored position with a deployed token, forked and rerun under each reading of the "
-          "pool and destroyed-token rulings",
+TEST_CASE("No-Field adjudication: a stored position with a deployed token, forked and rerun under each reading of the pool and destroyed-token rulings",
           "[richese][no_field][rulings][tools]") {
   SECTION("no_field_pool: the Richese dial of 5 (2 forces + the 5 capped by 3 reserves) becomes illegal under reserve_cap") {
     NfStore S;
