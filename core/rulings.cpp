@@ -326,6 +326,13 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        {"one_alternative", "both"}, 0,
        "reference RP-planetologist-exclusive: the card's 'either ... or', the seeds' contract and treachery.online make "
        "the two alternatives exclusive per movement; DuneBot adds 1 to the first group and still offers a second group"},
+      {RulingId::NoFieldGuildCancel, "no_field_guild_cancel",
+       "CHOAM & Richese: may the Guild's Karama (1.14.05) cancel a shipment made with a No-Field token?",
+       {"cancelled", "not_cancellable"}, 0,
+       "seeds boundary 5 (a concealed marker returned as a force): 1.14.05 cancels any off-planet shipment and names no "
+       "exception, so the shipment is undone as if never made: the token back to the Richese supply still concealed, the "
+       "face-up token before it face up again, an ally's forces back to its reserves, the spice refunded; the seeds' "
+       "module exposes no return of a concealed marker, which reads as no cancellation of a token shipment"},
   }};
   return r;
 }

@@ -85,8 +85,9 @@ enum class RulingId : uint8_t {
   SkillStacking = 66,             // Leader Skills: every matching skill bonus of a plan adds up, or only the first
   PlanetologistCheapHero = 67,    // Planetologist's weapon-slot Special: never a Cheap Hero, or any Special
   PlanetologistExclusive = 68,    // Planetologist's movement: +1 range or the two-territory gather, or both in one movement
+  NoFieldGuildCancel = 69,        // 1.14.05 and a No-Field shipment: cancelled (the token back to the supply, concealed), or not cancellable
 };
-inline constexpr int kNumRulings = 69;
+inline constexpr int kNumRulings = 70;
 
 struct RulingInfo {
   RulingId id;

@@ -395,6 +395,16 @@ struct RicheseState {
   uint8_t karama_used = 0;          // advanced: the special Karama purchase is used (once a game); public
   // The last gift declared (RicheseGift) and when; kNone8 once given (ruling richese_gift_retry); public.
   uint8_t gift_card = kNone8, gift_turn = 0, gift_phase = 0;
+  // 1.14.05 (core/factions/richese_no_field.cpp): the shipment of the seat
+  // whose shipment turn it is carried a No-Field token (1), the token face up
+  // before it was placed (kNone8: none) and whether the shipped token has
+  // been revealed since (1); what the Guild's cancellation restores. Cleared
+  // as each seat's shipment turn begins and by the cancellation. Public (the
+  // shipment, the face-up token and a reveal are public; which token was
+  // shipped is not recorded).
+  struct Shipment {
+    uint8_t token = 0, face_up = kNone8, revealed = 0;
+  } shipment;
   // The Bidding phase's Richese steps (GameState::step, richese.cpp); cleared with the phase.
   struct Bidding {
     uint8_t cache_timing = 0;    // the cache lot: 0 not announced, 1 first, 2 last, 3 none this round; public

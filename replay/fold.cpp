@@ -23,6 +23,18 @@ std::optional<std::string> OnceOnly::check(const GameState& before, const codec:
     if (karama_power_ & faction_bit(f))
       return "the " + std::string(faction_name(f)) + " once-per-game Karama power is used a second time (1.14.00)";
     karama_power_ = static_cast<FactionMask>(karama_power_ | faction_bit(f));
+    // 1.14.05: the Guild's power in the Shipment and Movement phase cancels
+    // the target's shipment just made: it never happened (a token shipment
+    // is forgotten; a shipment made again is the turn's one shipment).
+    if (f == Faction::Guild && before.phase == Phase::ShipmentMovement && play->target < kNumFactions) {
+      const auto target = static_cast<Faction>(play->target);
+      if (last_ship_faction_ == play->target && last_ship_token_ && !last_ship_forgotten_) {
+        no_field_last_ = no_field_prev_;
+        no_field_prev_ = kNone8;
+        last_ship_forgotten_ = true;
+      }
+      if (before.turn == turn_) shipped_ = static_cast<FactionMask>(shipped_ & ~faction_bit(target));
+    }
   }
   // The expansions' once-per-game powers (CHOAM & Richese), one bit each.
   static constexpr struct {

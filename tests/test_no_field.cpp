@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "bots/bot.h"
 #include "core/factions/richese_no_field.h"
 #include "events/codec.h"
 #include "events/view_generated.h"
@@ -723,4 +724,157 @@ TEST_CASE("No-Field: a process killed (kill -9) with the No-Field KaramaCancel w
   const auto r = replay::verify_room(*S.st, "window");
   INFO(r.check << ": " << r.detail);
   CHECK(r.ok);
+}
+
+namespace {
+
+// The Richese at their shipment step in the advanced game with the Guild
+// holding a Karama (its 1.14.05 power), the 3 face up (the last revealed).
+GameState guild_cancel_board(Rulings r, uint8_t* karama) {
+  GameState s = nf_board({kRichese, Faction::Guild, kAtreides}, r, true);
+  *karama = give_another(s, Faction::Guild, data::TreacheryKind::Karama);
+  s.richese.no_field[token(3)].zone = TokenZone::Revealed;
+  set_spice(s, kRichese, 10);
+  set_spice(s, Faction::Guild, 5);
+  check_custody(s);
+  return s;
+}
+
+action::PlayCard guild_cancels(uint8_t karama, Faction target) {
+  return play(karama, 0, static_cast<uint8_t>(target));
+}
+
+}  // namespace
+
+TEST_CASE("No-Field: the Guild's Karama (1.14.05) cancels a token shipment, the token back to the supply still concealed (ruling no_field_guild_cancel)",
+          "[richese][no_field][guild][karama][rulings]") {
+  uint8_t karama = kNone8;
+  SECTION("cancelled (the default): as if never made, the 3 face up again, the spice refunded") {
+    GameState s = guild_cancel_board(Rulings::defaults(), &karama);
+    pass_until_ship_or_move(s, kRichese);
+    REQUIRE(s.shipmove.current == s.seat_of(kRichese));
+    const int reserves = s.of(kRichese).reserves[0];
+    act(s, kRichese, nf_ship(kArrakeen, 5));  // one force's price, 1, to the Guild (2.06.04)
+    CHECK(s.of(kRichese).spice == 9);
+    CHECK(s.of(Faction::Guild).spice == 6);
+    CHECK(zone(s, 5) == TokenZone::Board);
+    CHECK(zone(s, 3) == TokenZone::Reserve);  // released when the 5 was placed (ruling no_field_face_up)
+    CHECK(has_action(s, Faction::Guild, guild_cancels(karama, kRichese)));
+    act(s, Faction::Guild, guild_cancels(karama, kRichese));
+    CHECK(zone(s, 5) == TokenZone::Reserve);
+    CHECK(zone(s, 3) == TokenZone::Revealed);
+    CHECK(s.forces_in_location(kRichese, kArrakeen) == 0);
+    CHECK(s.of(kRichese).reserves[0] == reserves);
+    CHECK(s.of(kRichese).spice == 10);
+    CHECK(s.of(Faction::Guild).spice == 5);
+    CHECK(s.treachery_discard.top() == karama);
+    check_custody(s);
+    check_projections(s);
+  }
+  SECTION("cancelled after the Richese revealed it: the forces it became go back to reserves too") {
+    GameState s = guild_cancel_board(Rulings::defaults(), &karama);
+    pass_until_ship_or_move(s, kRichese);
+    const int reserves = s.of(kRichese).reserves[0];
+    act(s, kRichese, nf_ship(kArrakeen, 5));
+    act(s, kRichese, action::RicheseReveal{});
+    REQUIRE(s.forces_at(kRichese, kArrakeen, 0) == 5);
+    REQUIRE(zone(s, 5) == TokenZone::Revealed);
+    act(s, Faction::Guild, guild_cancels(karama, kRichese));
+    CHECK(s.forces_in_location(kRichese, kArrakeen) == 0);
+    CHECK(s.of(kRichese).reserves[0] == reserves);
+    CHECK(zone(s, 5) == TokenZone::Reserve);
+    CHECK(zone(s, 3) == TokenZone::Revealed);
+    check_custody(s);
+  }
+  SECTION("the ally's token shipment: its forces back to its reserves, the token back to the supply") {
+    GameState s = guild_cancel_board(Rulings::defaults(), &karama);
+    ally(s, kAtreides, kRichese);
+    pass_until_ship_or_move(s, kAtreides);
+    REQUIRE(s.shipmove.current == s.seat_of(kAtreides));
+    const int reserves = s.of(kAtreides).reserves[0], spice = s.of(kAtreides).spice;
+    act(s, kAtreides, nf_ship(kFlat, 5));  // revealed at once: five Atreides forces
+    REQUIRE(s.forces_at(kAtreides, kFlat, 0) == 5);
+    act(s, Faction::Guild, guild_cancels(karama, kAtreides));
+    CHECK(s.forces_at(kAtreides, kFlat, 0) == 0);
+    CHECK(s.of(kAtreides).reserves[0] == reserves);
+    CHECK(s.of(kAtreides).spice == spice);
+    CHECK(zone(s, 5) == TokenZone::Reserve);
+    CHECK(zone(s, 3) == TokenZone::Revealed);
+    check_custody(s);
+  }
+  SECTION("a token shipment's Smuggler force goes back with it") {
+    GameState s = guild_cancel_board(Rulings::defaults(), &karama);
+    pass_until_ship_or_move(s, kRichese);
+    const int reserves = s.of(kRichese).reserves[0];
+    s.richese.shipment.token = 0;  // nothing recorded before the shipment (the turn began)
+    act(s, kRichese, nf_ship(kFlat, 0));
+    act(s, Faction::Guild, guild_cancels(karama, kRichese));
+    CHECK(s.forces_in_location(kRichese, kFlat) == 0);
+    CHECK(s.of(kRichese).reserves[0] == reserves);
+    CHECK(zone(s, 0) == TokenZone::Reserve);
+    check_custody(s);
+  }
+  SECTION("not_cancellable: the power is refused for a token shipment, not for forces") {
+    GameState s = guild_cancel_board(ruling("no_field_guild_cancel", "not_cancellable"), &karama);
+    pass_until_ship_or_move(s, kRichese);
+    act(s, kRichese, nf_ship(kArrakeen, 5));
+    const auto r = rejected(s, Faction::Guild, guild_cancels(karama, kRichese));
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("no_field_guild_cancel"));
+    CHECK_FALSE(has_action(s, Faction::Guild, guild_cancels(karama, kRichese)));
+    CHECK(zone(s, 5) == TokenZone::Board);
+  }
+  SECTION("karama_windows=all_other_seats: the Guild is asked after a token shipment only when it may cancel it") {
+    for (const char* reading : {"cancelled", "not_cancellable"}) {
+      INFO(reading);
+      GameState s = guild_cancel_board(ruling("no_field_guild_cancel", reading, ruling("karama_windows", "all_other_seats")), &karama);
+      pass_until_ship_or_move(s, kRichese);
+      act(s, kRichese, nf_ship(kArrakeen, 5));
+      while (s.window_depth > 0) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), respond(false));  // the No-Field ability's window
+      CHECK(waiting(s, Faction::Guild) == (std::string(reading) == "cancelled"));
+    }
+  }
+}
+
+TEST_CASE("No-Field: verify reads a Guild-cancelled token shipment as never made, and the shipment made again as the turn's one",
+          "[richese][no_field][guild][verify]") {
+  NfStore S;
+  uint8_t karama = kNone8;
+  GameState s = guild_cancel_board(ruling("guild_karama_reship", "yes"), &karama);
+  pass_until_ship_or_move(s, kRichese);
+  const std::string room = store_position(*S.st, s, "reship");
+  submit_as(*S.st, room, kRichese, nf_ship(kArrakeen, 5));
+  submit_as(*S.st, room, Faction::Guild, guild_cancels(karama, kRichese));
+  submit_as(*S.st, room, kRichese, nf_ship(kArrakeen, 5));  // the same token again: the cancelled shipment never happened
+  GameState head;
+  std::string err;
+  REQUIRE(store::load_state(*S.st, room, -1, &head, &err));
+  CHECK(zone(head, 5) == TokenZone::Board);
+  CHECK(head.of(kRichese).spice == 9);
+  const auto r = replay::verify_room(*S.st, room);
+  INFO(r.check << ": " << r.detail);
+  CHECK(r.ok);
+}
+
+TEST_CASE("No-Field: Guild bots cancel a token shipment that gives the Richese three strongholds, from the board they see", "[richese][no_field][guild][bots]") {
+  for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    uint8_t karama = kNone8;
+    GameState s = guild_cancel_board(ruling("karama_windows", "all_other_seats"), &karama);
+    place(s, kRichese, kArrakeen, 2);
+    place(s, kRichese, loc("Carthag"), 2);
+    pass_until_ship_or_move(s, kRichese);
+    act(s, kRichese, nf_ship(loc("Sietch Tabr"), 0));  // the third stronghold, whatever the token is worth
+    while (s.window_depth > 0) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), respond(false));
+    REQUIRE(waiting(s, Faction::Guild));
+    const auto in = bots::make_input(s, s.seat_of(Faction::Guild));
+    const Action a = bots::make_bot(profile, 3)->choose(in);
+    REQUIRE(bots::is_valid_choice(in, a));
+    const bool cancels = a == Action(guild_cancels(karama, kRichese));
+    if (profile != bots::Profile::Easy)  // easy: a uniformly random legal action
+      CHECK(cancels == (profile == bots::Profile::Hard || profile == bots::Profile::Brutal));
+    act(s, Faction::Guild, a);
+    CHECK((zone(s, 0) == TokenZone::Reserve) == cancels);
+    check_custody(s);
+  }
 }

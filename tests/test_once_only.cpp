@@ -196,3 +196,20 @@ TEST_CASE("once-only: a token shipment retaken after a Karama cancelled another 
   CHECK_FALSE(once.check(turn(2, true), respond).has_value());  // still standing: the retake is not forgotten
   CHECK(once.check(turn(3, false), ship(3)).has_value());
 }
+
+TEST_CASE("once-only: a shipment the Guild's Karama cancelled (1.14.05) and made again is the turn's one shipment", "[verify][once]") {
+  GameState s = game({Faction::Atreides, Faction::Guild}, true);
+  s.turn = 2;
+  s.phase = Phase::ShipmentMovement;
+  const Seat atreides = s.seat_of(Faction::Atreides), guild = s.seat_of(Faction::Guild);
+  codec::Event ship;
+  ship.version = 1;
+  ship.seat = atreides;
+  ship.action = action::Ship{};
+  const uint8_t k = a_karama();
+  replay::OnceOnly once;
+  CHECK_FALSE(once.check(s, ship).has_value());
+  CHECK_FALSE(once.check(s, play_karama(guild, k, 0, static_cast<uint8_t>(Faction::Atreides))).has_value());
+  CHECK_FALSE(once.check(s, ship).has_value());  // ruling guild_karama_reship=yes: shipped again
+  CHECK(once.check(s, ship).has_value());         // but not a third time
+}

@@ -27,6 +27,7 @@
 
 #include <array>
 #include <span>
+#include <utility>
 
 #include "core/rules/battle_abilities.h"
 #include "core/rules/rules.h"
@@ -103,9 +104,11 @@ struct FactionRules {
   struct ForceToken {
     // Ship.no_field: why `shipper`'s shipment with a token is refused, after
     // the phase's destination checks (the cost is one force's); `ship` makes
-    // it once paid (the shipper is the faction or its ally).
+    // it once paid (the shipper is the faction or its ally) and returns the
+    // shipper's own forces (regular, special) the token became at its
+    // destination (an ally's token is revealed at once).
     std::optional<Rejection> (*check_ship)(const GameState& s, Faction shipper, const action::Ship& a) = nullptr;
-    void (*ship)(GameState& s, Faction shipper, const action::Ship& a) = nullptr;
+    std::pair<int, int> (*ship)(GameState& s, Faction shipper, const action::Ship& a) = nullptr;
     Ability ability = Ability::None;  // 3.01.11: the ability a token shipment uses
     // The token at `loc` is destroyed with the forces there (forces_to_tanks:
     // storm, worm, explosions, Family Atomics, 1.06.07): it is revealed first;
@@ -124,6 +127,13 @@ struct FactionRules {
     bool (*dial_hidden)(const GameState& s, int side) = nullptr;
     // 1.02.05: true when a worm leaves the token (not its forces) where it is.
     bool (*worm_ignores)(const GameState& s) = nullptr;
+    // 1.14.05 (the Guild's Karama cancels the shipment just made,
+    // ShipMoveState::last_*): why it may not be cancelled because of a token
+    // it carried (nullopt: it may, or it carried none); `cancelled` undoes
+    // the token's part of it before the Guild returns the forces recorded in
+    // last_* and the spice.
+    std::optional<Rejection> (*check_cancel)(const GameState& s) = nullptr;
+    void (*cancelled)(GameState& s) = nullptr;
   } force_token;
 
   // ---- 1.01 storm (storm.cpp) ----

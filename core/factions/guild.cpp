@@ -67,7 +67,9 @@ bool timing_cancelled(const GameState& s) {
 // shipper ships again, or not.
 
 bool shipment_made(GameState& s, Faction shipper, const action::Ship&) {
-  if (s.shipmove.last_to == kNone8 || shipper == kMe || !karama_windows_ask(s) || !karama_power_possible(s, kMe)) return false;
+  if (s.shipmove.last_to == kNone8 || shipper == kMe || !karama_windows_ask(s) || !karama_power_possible(s, kMe) ||
+      ship::check_token_cancel(s))
+    return false;
   s.guild.shipmove.asked = 1;
   s.step = ship::kGuildKarama;
   s.waiting = bit(s.seat_of(kMe));
@@ -88,6 +90,7 @@ std::optional<Rejection> check_guild_cancel(const GameState& s, Faction target) 
                                                  "just made, before that player moves (1.14.05)");
   if (s.step != ship::kGuildKarama && s.step != ship::kMove)
     return reject(RejectCode::WrongPhase, "wait until the Bene Gesserit have answered the shipment (1.00.05)");
+  if (auto why = ship::check_token_cancel(s)) return why;  // a No-Field shipment (ruling no_field_guild_cancel)
   const SpiceAccount from = ship::payee(s, target);
   const int held = from.holder == SpiceHolder::Bank ? static_cast<int>(std::min<int64_t>(s.bank, 65535))
                                                    : s.of(static_cast<Faction>(from.index)).spice + skills_taken_from(s, target);  // the Bureaucrat's 2 come back
@@ -104,6 +107,7 @@ void guild_cancel_shipment(Ctx& c) {
   auto& m = s.shipmove;
   const Faction me = s.faction_at(m.current);
   auto& fs = s.of(me);
+  ship::token_shipment_cancelled(s);  // a token back to its supply (core/factions/richese_no_field.cpp)
   const int reg = std::min<int>(m.last_forces, s.forces_at(me, m.last_to, 0));
   const int spec = std::min<int>(m.last_special, s.forces_at(me, m.last_to, 1));
   s.forces_at(me, m.last_to, 0) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 0) - reg);

@@ -38,8 +38,14 @@
 //    Atomics and 1.06.07 destroy the token with the forces at its location:
 //    core/rules/common.cpp forces_to_tanks calls hook destroyed, which
 //    reveals it first; those forces are destroyed with the rest.
-//  * The 1.14.05 Guild Karama (cancel a shipment) does not take a No-Field
-//    shipment back (partial, docs/factions/richese.md).
+//  * The 1.14.05 Guild Karama (cancel the shipment just made) and a token
+//    shipment (ruling no_field_guild_cancel): undone as if never made, or
+//    not cancellable. Undone, the token goes back to the supply face down
+//    (whatever it was: still concealed, or revealed since, by the Richese or
+//    at once as the ally's), the token face up before it is face up again,
+//    and the forces it became go back to reserves with the Guild's refund
+//    (RicheseState::Shipment records what is needed; the reveal of a marker
+//    already on the planet, made before the shipment, stands).
 #include <algorithm>
 
 #include "core/factions/faction_rules.h"
@@ -56,6 +62,7 @@ constexpr uint8_t kWormIgnores = 1;             // NoFieldWorm
 constexpr uint8_t kAllyThreeOrFive = 1;         // NoFieldAllyZero
 constexpr uint8_t kShortfallFromTerritory = 1;  // NoFieldDestroyed
 constexpr uint8_t kAnyElement = 1;              // NoFieldPrescience
+constexpr uint8_t kNotCancellable = 1;          // NoFieldGuildCancel
 
 int token_of_value(uint8_t v) {
   for (int i = 0; i < kNumNoFieldTokens; ++i)
@@ -90,6 +97,10 @@ int reveal_marker(GameState& s, LocationId loc) {
   s.richese.no_field[i] = NoFieldToken{TokenZone::Revealed, kNone8};
   const int forces = materialize(s, kMe, loc, kNoFieldValues[i]);
   ornithopter_marker_revealed(s, kMe, loc, forces);  // an Ornithopter arrival stays one (core/cards/ornithopter.cpp)
+  if (auto& rec = s.richese.shipment; rec.token && s.shipmove.last_to == loc) {  // the shipment the Guild may still cancel
+    rec.revealed = 1;
+    s.shipmove.last_forces = static_cast<uint8_t>(s.shipmove.last_forces + forces);  // 1.14.05 takes them back too
+  }
   return forces;
 }
 
@@ -139,17 +150,43 @@ std::optional<Rejection> check_ship(const GameState& s, Faction shipper, const a
   return std::nullopt;
 }
 
-void ship(GameState& s, Faction shipper, const action::Ship& a) {
+std::pair<int, int> ship(GameState& s, Faction shipper, const action::Ship& a) {
   const int i = token_of_value(a.no_field);
   if (const int on = no_field_on_board(s); on >= 0) reveal_marker(s, s.richese.no_field[on].location);  // one on the planet
+  const int up = no_field_face_up(s);
+  s.richese.shipment = RicheseState::Shipment{1, up < 0 ? kNone8 : static_cast<uint8_t>(up), 0};  // 1.14.05
   place(s, i, a.to);
-  if (shipper == kMe) return;
+  if (shipper == kMe) return {0, 0};
   // The ally's: revealed at once, as the ally's own forces.
   s.forces_at(kMe, a.to, 1) = 0;
   release_face_up(s);
   s.richese.no_field[i] = NoFieldToken{TokenZone::Revealed, kNone8};
-  materialize(s, shipper, a.to, a.no_field);
+  s.richese.shipment.revealed = 1;
+  const int reg = s.of(shipper).reserves[0];
+  const int all = materialize(s, shipper, a.to, a.no_field);
+  return {reg - s.of(shipper).reserves[0], all - (reg - s.of(shipper).reserves[0])};
 }
+
+std::optional<Rejection> check_cancel(const GameState& s) {
+  if (!s.richese.shipment.token || !s.rulings.is(RulingId::NoFieldGuildCancel, kNotCancellable)) return std::nullopt;
+  return reject(RejectCode::IllegalChoice, "a shipment made with a No-Field token may not be cancelled (ruling no_field_guild_cancel)");
+}
+
+void cancelled(GameState& s) {
+  auto& rec = s.richese.shipment;
+  if (!rec.token) return;
+  const LocationId to = s.shipmove.last_to;
+  if (const int i = no_field_on_board(s); !rec.revealed && i >= 0 && s.richese.no_field[i].location == to) {
+    s.forces_at(kMe, to, 1) = 0;  // still concealed: back to the supply, its value never shown
+    s.richese.no_field[i] = NoFieldToken{};
+  } else if (const int up = no_field_face_up(s); rec.revealed && up >= 0) {
+    s.richese.no_field[up] = NoFieldToken{};  // revealed since (its forces go back with the shipment's)
+  }
+  if (rec.face_up != kNone8) s.richese.no_field[rec.face_up] = NoFieldToken{TokenZone::Revealed, kNone8};
+  rec = RicheseState::Shipment{};
+}
+
+void turn_begins(GameState& s) { s.richese.shipment = RicheseState::Shipment{}; }
 
 int destroyed(GameState& s, LocationId loc) {
   const int i = no_field_on_board(s);

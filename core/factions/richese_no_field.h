@@ -9,6 +9,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 
 #include "core/factions/faction_rules.h"
 
@@ -23,7 +24,11 @@ void no_field_reveal_apply(GameState& s);
 
 namespace no_field {  // FactionRules::ForceToken (faction_rules.h)
 std::optional<Rejection> check_ship(const GameState& s, Faction shipper, const action::Ship& a);
-void ship(GameState& s, Faction shipper, const action::Ship& a);
+std::pair<int, int> ship(GameState& s, Faction shipper, const action::Ship& a);
+std::optional<Rejection> check_cancel(const GameState& s);
+void cancelled(GameState& s);
+// A seat's shipment turn begins (hook ship_turn_begins): no token shipment the Guild may cancel yet.
+void turn_begins(GameState& s);
 int destroyed(GameState& s, LocationId loc);
 int reveal(GameState& s, LocationId loc);
 void moved(GameState& s, LocationId from, LocationId to);

@@ -955,9 +955,10 @@ void apply_ship(GameState& s, Faction me, const action::Ship& a) {
       s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces + smuggled);
       s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + a.special);
       if (kind == ShipKind::FremenSend) faction_rules(me).sent(s, a);  // 2.04.17
-      if (a.no_field != kNone8) {  // the token arrives (hook force_token); 1.14.05 does not take it back
-        shipping_token(s)->ship(s, me, a);
-        s.shipmove.last_to = kNone8;
+      if (a.no_field != kNone8) {  // the token arrives (hook force_token); 1.14.05 takes back what it became too
+        const auto [reg, spec] = shipping_token(s)->ship(s, me, a);
+        s.shipmove.last_forces = static_cast<uint8_t>(s.shipmove.last_forces + reg);
+        s.shipmove.last_special = static_cast<uint8_t>(s.shipmove.last_special + spec);
       }
       break;
     }
@@ -1272,6 +1273,13 @@ SpiceAccount payee(const GameState& s, Faction shipper) { return rules::payee(s,
 int kind_in_territory(const GameState& s, Faction f, TerritoryId t, int kind) { return rules::kind_in_territory(s, f, t, kind); }
 std::optional<Rejection> check_move(const GameState& s, Faction me, const action::Move& a) { return rules::check_move(s, me, a); }
 bool at_occupancy_limit(const GameState& s, Faction f, TerritoryId t) { return rules::at_occupancy_limit(s, f, t); }
+std::optional<Rejection> check_token_cancel(const GameState& s) {
+  const auto* token = shipping_token(s);
+  return token && token->check_cancel ? token->check_cancel(s) : std::nullopt;
+}
+void token_shipment_cancelled(GameState& s) {
+  if (const auto* token = shipping_token(s); token && token->cancelled) token->cancelled(s);
+}
 }  // namespace ship
 
 namespace {

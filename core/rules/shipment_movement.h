@@ -51,5 +51,11 @@ enum class GroupType : uint8_t { Keep, Fighters, Advisors };
 int kind_in_territory(const GameState& s, Faction f, TerritoryId t, int kind);
 // 1.06.05.09 / 1.06.03.05: a stronghold holding two other factions' forces.
 bool at_occupancy_limit(const GameState& s, Faction f, TerritoryId t);
+// 1.14.05 and a force token (hook force_token): why the shipment recorded in
+// ShipMoveState::last_* may not be cancelled because of the token it carried
+// (nullopt: it may), and the token's part of the cancellation (before the
+// forces and the spice come back).
+std::optional<Rejection> check_token_cancel(const GameState& s);
+void token_shipment_cancelled(GameState& s);
 
 }  // namespace mentat::rules::ship
