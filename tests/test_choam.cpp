@@ -769,3 +769,107 @@ TEST_CASE("CHOAM with a Karama high bid: its Karama cards are promised (3.01.11.
   act(s, kChoam, action::ChoamSell{.card = other});
   check_custody(s);
 }
+
+TEST_CASE("CHOAM Karama cancellation (3.01.11.01, karama_windows=all_other_seats): a sale, a worthless-card power and the Inflation token wait in a KaramaCancel window",
+          "[choam][karama][rulings]") {
+  const Rulings r = ruling("karama_windows", "all_other_seats");
+  SECTION("a sale: cancelled, the card stays and nothing is paid; offered again, it is sold") {
+    GameState s = choam_game({Faction::Atreides, kChoam}, false, 7, r);
+    play_until(s, Phase::Bidding);
+    empty_hand(s, kChoam);
+    set_spice(s, kChoam, 0);
+    const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+    const uint8_t karama = give_another(s, Faction::Atreides, data::TreacheryKind::Karama);
+    act(s, kChoam, action::ChoamSell{.card = baliset});
+    REQUIRE(s.window_depth == 1);
+    CHECK(s.windows[0].kind == WindowKind::KaramaCancel);
+    CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::ChoamDiscarding));
+    CHECK(s.of(kChoam).hand.contains(baliset));  // not yet
+    CHECK(waiting(s, Faction::Atreides));
+    CHECK(rejected(s, kChoam, action::ChoamSell{.card = baliset}).code != RejectCode::Malformed);  // no second sale while it waits
+    act(s, Faction::Atreides, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(s.of(kChoam).hand.contains(baliset));
+    CHECK(s.of(kChoam).spice == 0);
+    CHECK(s.treachery_discard.top() == karama);
+    CHECK(s.cancelled_ability == kNone8);  // an any-time use: nothing to retake
+    check_custody(s);
+    act(s, kChoam, action::ChoamSell{.card = baliset});  // a new use, asked again
+    REQUIRE(s.window_depth == 1);
+    act(s, Faction::Atreides, respond(false));
+    CHECK(s.window_depth == 0);
+    CHECK_FALSE(s.of(kChoam).hand.contains(baliset));
+    CHECK(s.of(kChoam).spice == 2);
+    check_custody(s);
+  }
+  SECTION("the Baliset's power: cancelled, the card stays with CHOAM and the territory stays open") {
+    GameState s = cleared_board_of(choam_game({Faction::Atreides, kChoam}, false, 7, r));
+    place(s, kChoam, kFlat, 3);
+    const LocationId from = next_to(s, kFlat);
+    place(s, Faction::Atreides, from, 3);
+    const uint8_t card = give(s, kChoam, data::TreacheryKind::Baliset);
+    const uint8_t karama = give_another(s, Faction::Atreides, data::TreacheryKind::Karama);
+    enter(s, Phase::ShipmentMovement);
+    REQUIRE(s.shipmove.current == s.seat_of(Faction::Atreides));
+    act(s, kChoam, action::ChoamCard{.card = card, .location = kFlat});
+    REQUIRE(s.window_depth == 1);
+    act(s, Faction::Atreides, respond(true, karama));
+    CHECK(s.of(kChoam).hand.contains(card));
+    act(s, Faction::Atreides, pass());  // no shipment
+    act(s, Faction::Atreides, move(from, 3, kFlat));  // not closed
+    CHECK(s.forces_at(Faction::Atreides, kFlat, 0) == 3);
+    check_custody(s);
+  }
+  SECTION("the Inflation token: cancelled, not placed at this pause (CHOAM passes), offered again at the next") {
+    for (bool cancel : {false, true}) {
+      INFO("cancelled " << cancel);
+      GameState s = choam_game({Faction::Atreides, kChoam}, false, 7, r);
+      const uint8_t karama = give_another(s, Faction::Atreides, data::TreacheryKind::Karama);
+      play_until(s, Phase::MentatPause);
+      REQUIRE(s.turn == 1);
+      act(s, kChoam, action::ChoamInflation{.side = 1});
+      REQUIRE(s.window_depth == 1);
+      CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::ChoamInflation));
+      CHECK(s.choam.inflation == Inflation::None);  // not yet
+      act(s, Faction::Atreides, cancel ? respond(true, karama) : respond(false));
+      if (!cancel) {
+        CHECK(s.turn == 2);
+        CHECK(s.choam.inflation == Inflation::Double);
+        continue;
+      }
+      REQUIRE(s.phase == Phase::MentatPause);
+      CHECK(waiting(s, kChoam));
+      CHECK(s.choam.inflation == Inflation::None);
+      CHECK(rejected(s, kChoam, action::ChoamInflation{.side = 2}).code == RejectCode::IllegalChoice);
+      const auto acts = legal_actions(s, s.seat_of(kChoam));
+      CHECK(std::none_of(acts.begin(), acts.end(), [](const Action& a) { return a.kind() == ActionKind::ChoamInflation; }));
+      act(s, kChoam, pass());
+      CHECK(s.turn == 2);
+      play_until(s, Phase::MentatPause, 2);
+      CHECK(has_action(s, kChoam, action::ChoamInflation{.side = 2}));  // once a game: not spent by the cancelled placement
+    }
+  }
+}
+
+TEST_CASE("CHOAM self-play under karama_windows=all_other_seats: its sales, powers and Inflation wait in KaramaCancel windows, 0 rejected",
+          "[choam][bots][karama]") {
+  const std::vector<std::vector<Faction>> sets = {
+      {kChoam, Faction::Atreides, Faction::Harkonnen, Faction::Richese},
+      {Faction::Guild, kChoam, Faction::Fremen, Faction::BeneGesserit, Faction::Emperor},
+  };
+  int windows = 0, cancelled = 0;
+  selfplay_sets(sets, data::module_bit(data::Module::ChoamRichese), 60, 11, [&](const GameState& after, const bots::Step& st) {
+    if (after.window_depth > 0 && after.windows[0].kind == WindowKind::KaramaCancel &&
+        (after.windows[0].subject == static_cast<uint8_t>(rules::Ability::ChoamDiscarding) ||
+         after.windows[0].subject == static_cast<uint8_t>(rules::Ability::ChoamInflation)) &&
+        (st.action.kind() == ActionKind::ChoamSell || st.action.kind() == ActionKind::ChoamCard || st.action.kind() == ActionKind::ChoamInflation))
+      ++windows;
+    if (st.action.kind() == ActionKind::Respond && st.action.as<action::Respond>().accept && after.window_depth == 0 &&
+        after.windows[0].kind == WindowKind::KaramaCancel && after.windows[0].cancelled &&
+        after.windows[0].subject >= static_cast<uint8_t>(rules::Ability::ChoamInflation) &&
+        after.windows[0].subject <= static_cast<uint8_t>(rules::Ability::ChoamDiscarding))
+      ++cancelled;
+  }, 0b11, ruling("karama_windows", "all_other_seats"));
+  INFO(windows << " windows, " << cancelled << " cancelled");
+  CHECK(windows > 0);
+}

@@ -116,10 +116,15 @@ bool pause_begins(GameState& s) {
   return false;
 }
 
+// The token may be placed now: offered at this pause, and no Karama cancelled
+// its placement here (3.01.11.01: CHOAM answers again without it, 1.00.04).
+bool inflation_open(const GameState& s) { return s.choam.inflation_offered && !ability_blocked(s, kMe, Ability::ChoamInflation); }
+
 std::optional<Rejection> pause_validate(const GameState& s, const Action& a) {
   if (a.kind() == ActionKind::Pass) return std::nullopt;
   if (const auto* inf = a.get_if<action::ChoamInflation>()) {
     if (!s.choam.inflation_offered) return reject(RejectCode::IllegalChoice, "the Inflation token is not CHOAM's to place in this Mentat Pause (once a game, not prevented)");
+    if (auto why = ability_blocked(s, kMe, Ability::ChoamInflation)) return reject(RejectCode::IllegalChoice, *why);
     if (inf->side != 1 && inf->side != 2) return reject(RejectCode::Malformed, "the Inflation token's side is 1 (Double) or 2 (Cancel)");
     return std::nullopt;
   }
@@ -137,8 +142,12 @@ bool pause_apply(GameState& s, const Action& a) {
   return false;
 }
 
+Ability pause_uses(const GameState&, const Action& a) {
+  return a.kind() == ActionKind::ChoamInflation ? Ability::ChoamInflation : Ability::None;
+}
+
 void pause_decisions(const GameState& s, std::vector<Decision>& out) {
-  if (!s.choam.inflation_offered) {
+  if (!inflation_open(s)) {
     out.push_back(Decision{ActionKind::Pass, "End CHOAM's Mentat Pause step (Trip to Gamont is offered as a card power)", 0, 0, {}});
     return;
   }
@@ -150,7 +159,7 @@ void pause_decisions(const GameState& s, std::vector<Decision>& out) {
 }
 
 void pause_legal(const GameState& s, std::vector<Action>& out) {
-  if (s.choam.inflation_offered) {
+  if (inflation_open(s)) {
     out.push_back(action::ChoamInflation{.side = 1});
     out.push_back(action::ChoamInflation{.side = 2});
   }
@@ -505,6 +514,7 @@ void anytime_apply(Ctx& c, Seat seat, const Action& a) {
     return;
   }
   if (const auto* use = a.get_if<action::ChoamCard>()) {
+    if (karama_window(c, seat, Ability::ChoamDiscarding, a)) return;  // 3.01.11.01: the use waits (cards.cpp resumes it)
     card_apply(s, *use);
     return;
   }
@@ -517,8 +527,10 @@ void anytime_apply(Ctx& c, Seat seat, const Action& a) {
     s.choam.battle_support_to = live_ally(s);
     return;
   }
+  if (karama_window(c, seat, Ability::ChoamDiscarding, a)) return;  // 3.01.11.01: the sale waits (cards.cpp resumes it)
   const uint8_t card = a.as<action::ChoamSell>().card;
   const int p = price(s, card);
+  if (!s.of(kMe).hand.contains(card)) return;  // resumed after the card left the hand: nothing to sell
   s.of(kMe).hand.remove(card);
   to_treachery_discard(s, card, kMe);
   transfer_spice(s, bank(), shield(kMe), p);
@@ -812,7 +824,7 @@ constexpr FactionRules make() {
   r.blocks_free_revival = blocks_free_revival;
   r.anytime = {owns, anytime_validate, anytime_apply, anytime_decisions, anytime_legal};
   r.mentat_pause_step = {pause_begins_all, pause_validate, pause_apply, pause_decisions, pause_legal,
-                         "CHOAM is deciding on its Inflation token (Mentat Pause)"};
+                         "CHOAM is deciding on its Inflation token (Mentat Pause)", pause_uses};
   return r;
 }
 

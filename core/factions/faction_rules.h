@@ -193,6 +193,9 @@ struct FactionRules {
     void (*decisions)(const GameState& s, std::vector<Decision>& out) = nullptr;
     void (*legal)(const GameState& s, std::vector<Action>& out) = nullptr;
     const char* wait = "";  // the rejection to every other seat
+    // 3.01.11.01: the faction ability answer `a` uses (the phase opens a
+    // KaramaCancel window before applying it); null or Ability::None: none.
+    Ability (*uses)(const GameState& s, const Action& a) = nullptr;
   } after_nexus;
 
   // ---- 1.03 CHOAM Charity (charity.cpp) ----

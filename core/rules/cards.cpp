@@ -422,6 +422,14 @@ void keep_pending(GameState& s, Window& w, const Action& pending) {
     w.act_value = lot->auction;
   } else if (const auto* gift = pending.get_if<action::RicheseGift>()) {
     w.act_to = gift->card;
+  } else if (const auto* sale = pending.get_if<action::ChoamSell>()) {
+    w.act_to = sale->card;
+  } else if (const auto* use = pending.get_if<action::ChoamCard>()) {
+    w.act_to = use->card;
+    w.act_value = use->faction;
+    w.act_from = use->location;
+  } else if (const auto* inflation = pending.get_if<action::ChoamInflation>()) {
+    w.act_value = inflation->side;
   }
 }
 
@@ -463,6 +471,9 @@ Action pending_action(const GameState& s, const Window& w) {
                                 .skill_spice = static_cast<uint8_t>(w.act_amount2 >> 8)};
     case ActionKind::RicheseLot: return action::RicheseLot{.card = w.act_to, .auction = w.act_value};
     case ActionKind::RicheseGift: return action::RicheseGift{.card = w.act_to};
+    case ActionKind::ChoamSell: return action::ChoamSell{.card = w.act_to};
+    case ActionKind::ChoamCard: return action::ChoamCard{.card = w.act_to, .faction = w.act_value, .location = w.act_from};
+    case ActionKind::ChoamInflation: return action::ChoamInflation{.side = w.act_value};
     default: return Action::of_kind(static_cast<ActionKind>(w.act_kind));
   }
 }
@@ -478,6 +489,10 @@ void close_window(Ctx& c) {
   if (w.cancelled) {
     if (const auto* m = p.get_if<action::Move>(); m && m->ornithopter != 0)
       ornithopter_declaration_cancelled(s, s.faction_at(w.owner));  // nothing spent: the card back to the hand
+    if (is_anytime(p.kind())) {  // an any-time use stands alone: no action to retake (1.00.04), the next use is asked again
+      s.cancelled_ability = kNone8;
+      s.cancelled_faction = kNoFaction;
+    }
     return;
   }
   s.ability_cleared = w.subject;

@@ -143,7 +143,10 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
 void apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   const Faction me = s.faction_at(seat);
-  if (!faction_rules(me).mentat_pause_step.apply(s, a)) faction_steps_from(c, static_cast<int>(me) + 1);
+  const auto& step = faction_rules(me).mentat_pause_step;
+  if (const Ability used = step.uses ? step.uses(s, a) : Ability::None; used != Ability::None && karama_window(c, seat, used, a))
+    return;  // 3.01.11.01: the answer waits in a KaramaCancel window (resumed here when nobody cancels it)
+  if (!step.apply(s, a)) faction_steps_from(c, static_cast<int>(me) + 1);
 }
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (s.step == kFactionStep && has_bit(s.waiting, seat)) step_asked(s).decisions(s, out);
