@@ -2157,15 +2157,23 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
   pd[0] = 1 - pd_any;
   for (int i = 1; i < 3; ++i) pd[i] = pd_any * dc[i] / dsum;
 
+  // A card known to be in the opponent's hand raises its class's weight to 0.6.
+  auto held = [](double* p, int n, int c) {
+    if (c <= 0 || p[c] >= 0.6) return;
+    const double rest = 1.0 - p[c];
+    for (int i = 0; i < n; ++i) p[i] = i == c ? 0.6 : (rest > 0 ? p[i] * 0.4 / rest : 0.0);
+  };
   // The Mentat's question: the opponent showed the weapon asked about, so it holds one.
   if (k_.mentat_answered && k_.mentat_asker == me() && k_.mentat_shown < data::kNumAllTreacheryCards &&
-      k_.mentat_weapon < data::kNumAllTreacheryCards && kind(k_.mentat_shown) == kind(k_.mentat_weapon)) {
-    const int c = weapon_class(category(k_.mentat_shown));
-    if (c > 0 && pw[c] < 0.6) {
-      const double rest = 1.0 - pw[c];
-      for (int i = 0; i < 4; ++i) pw[i] = i == c ? 0.6 : (rest > 0 ? pw[i] * 0.4 / rest : 0.0);
-    }
-  }
+      k_.mentat_weapon < data::kNumAllTreacheryCards && kind(k_.mentat_shown) == kind(k_.mentat_weapon))
+    held(pw, 4, weapon_class(category(k_.mentat_shown)));
+  // CHOAM's Auditor saw these cards in this opponent's hand: still there unless discarded since.
+  if (me() == Faction::Choam && k_.choam_audit_of == static_cast<uint8_t>(opp))
+    for (const uint8_t c : k_.choam_audit_cards)
+      if (c < data::kNumAllTreacheryCards && std::find(k_.discard.begin(), k_.discard.end(), c) == k_.discard.end()) {
+        held(pw, 4, weapon_class(category(c)));
+        held(pd, 3, defense_class(category(c)));
+      }
   auto leaders = opponent_leaders(opp);
   if (leaders.empty()) leaders.push_back(kNone8);
   // 2.01.08 Prescience: the opponent's committed answer, when this seat asked for it.

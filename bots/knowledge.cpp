@@ -229,6 +229,11 @@ Knowledge read_knowledge(const ViewInput& in) {
     k.choam_declined_turn = ch->trade_declined_turn();
     k.choam_support = ch->battle_support();
     k.choam_audit_pending = ch->audit_pending();
+    if (ch->audit_of())
+      if (auto it = N.factions.find(sv(ch->audit_of())); it != N.factions.end()) k.choam_audit_of = static_cast<uint8_t>(it->second);
+    k.choam_audit_turn = ch->audit_turn();
+    if (ch->audit_cards())
+      for (const auto* c : *ch->audit_cards()) k.choam_audit_cards.push_back(c->id());
   }
   if (const auto* r = v->richese()) {
     const std::string lot = r->lot() ? r->lot()->str() : "", auction = r->auction() ? r->auction()->str() : "";

@@ -111,6 +111,11 @@ struct Knowledge {
   int choam_traded_turn = 0, choam_declined_turn = 0;
   int choam_support = 0;             // spice of CHOAM's its ally may use in battle (public)
   bool choam_audit_pending = false;  // the audited faction decides on the Auditor's look (public)
+  // The Auditor's last look: whom it audited (public) and the cards it saw
+  // (CHOAM's and the audited faction's view only; empty otherwise).
+  uint8_t choam_audit_of = kNoFaction;
+  int choam_audit_turn = 0;
+  std::vector<uint8_t> choam_audit_cards;
   // Richese (CHOAM & Richese): the lot up for bid (0 none, 1 cache, 2 Black
   // Market) and its auction (0 normal, 1/2 once around, 3 silent), public;
   // the cache's cards (the Richese seat only); the special purchase used.

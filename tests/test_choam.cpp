@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "bots/bot.h"
 #include "bots/selfplay.h"
 #include "events/codec.h"
 #include "inspect/projection.h"
@@ -872,4 +873,33 @@ TEST_CASE("CHOAM self-play under karama_windows=all_other_seats: its sales, powe
   }, 0b11, ruling("karama_windows", "all_other_seats"));
   INFO(windows << " windows, " << cancelled << " cancelled");
   CHECK(windows > 0);
+}
+
+TEST_CASE("CHOAM Auditor: a brutal CHOAM bot defends against the weapon class the Auditor saw in its opponent's hand", "[choam][auditor][bots]") {
+  std::set<uint8_t> defenses;
+  for (auto seen : {data::TreacheryKind::Crysknife, data::TreacheryKind::Chaumas}) {
+    INFO(static_cast<int>(seen));
+    GameState s = choam_board({Faction::Harkonnen, kChoam}, true);
+    place(s, kChoam, kFlat, 5);
+    place(s, Faction::Harkonnen, kFlat, 5);
+    const uint8_t card = give(s, Faction::Harkonnen, seen);
+    give(s, Faction::Harkonnen, data::TreacheryKind::Baliset);
+    const uint8_t shield = give(s, kChoam, data::TreacheryKind::Shield);
+    const uint8_t snooper = give(s, kChoam, data::TreacheryKind::Snooper);
+    s.choam.audit_of = static_cast<uint8_t>(Faction::Harkonnen);  // an earlier battle's look
+    s.choam.audit_turn = 1;
+    s.choam.audit_cards[0] = card;
+    check_custody(s);
+    enter_battle_phase(s);
+    no_abilities(s);
+    REQUIRE(waiting(s, kChoam));
+    const auto in = bots::make_input(s, s.seat_of(kChoam));
+    const Action a = bots::make_bot(bots::Profile::Brutal, 5)->choose(in);
+    REQUIRE(bots::is_valid_choice(in, a));
+    const auto* p = a.get_if<action::BattlePlan>();
+    REQUIRE(p);
+    CHECK(p->defense == (seen == data::TreacheryKind::Crysknife ? shield : snooper));
+    defenses.insert(p->defense);
+  }
+  CHECK(defenses.size() == 2);  // the two positions differ only in what the Auditor saw
 }
