@@ -859,6 +859,8 @@ size_t Brain::respond() {
   auto respond_flag = [&](bool flag) {
     return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept == flag && a.card == kNone8; }));
   };
+  // Leader Skills: draw two skill cards for a leader revived without a skilled one: yes.
+  if (prompt.find("draw two leader skill cards") != std::string::npos) return respond_flag(true);
   // 2.04.11 the Fremen grant their ally a free revival: yes.
   if (prompt.rfind("Grant", 0) == 0) return respond_flag(true);
   // 2.04.10 the Fremen protect their ally's forces from the sandworm: yes.

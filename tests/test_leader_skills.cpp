@@ -1452,12 +1452,40 @@ GameState at_revival(const std::function<void(GameState&)>& adjust) {
 }
 }  // namespace
 
-TEST_CASE("Leader Skills: a faction without a skilled leader reviving a leader draws two skill cards and assigns one to it",
+TEST_CASE("Leader Skills: a faction without a skilled leader reviving a leader may draw two skill cards and assigns one to it",
           "[leader_skills][revival]") {
   GameState s = at_revival([](GameState&) {});
   const int deck = s.skills.deck.n;
   act(s, kAtreides, revive(0, 0, kDuncan));
   auto& hand = s.skills.hand[static_cast<int>(kAtreides)];
+  // First the choice (the rule's "may"): draw, or no skill.
+  CHECK(hand.empty());
+  CHECK(s.skills.deck.n == deck);
+  CHECK(waiting(s, kAtreides));
+  CHECK(rejected(s, kAtreides, revive(1)).code == RejectCode::WrongPhase);
+  {
+    const auto acts = legal_actions(s, s.seat_of(kAtreides));
+    REQUIRE(acts.size() == 2);
+    CHECK(std::count_if(acts.begin(), acts.end(), [](const Action& a) { return a.is<action::Respond>() && a.as<action::Respond>().accept; }) == 1);
+    CHECK(std::count_if(acts.begin(), acts.end(), [](const Action& a) { return a.is<action::Pass>(); }) == 1);
+    for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {  // a skill is worth having
+      const auto in = bots::make_input(s, s.seat_of(kAtreides));
+      const Action a = bots::make_bot(profile, 2)->choose(in);
+      REQUIRE(bots::is_valid_choice(in, a));
+      CHECK((a.is<action::Respond>() && a.as<action::Respond>().accept));
+    }
+  }
+  SECTION("declined: no skill, the deck untouched, the revival done") {
+    act(s, kAtreides, pass());
+    CHECK(hand.empty());
+    CHECK(s.skills.deck.n == deck);
+    CHECK(s.skills.assigned[kDuncan] == 0);
+    CHECK(s.skills.revival_leader1[static_cast<int>(kAtreides)] == 0);
+    CHECK_FALSE((s.phase == Phase::Revival && waiting(s, kAtreides)));
+    check_custody(s);
+    return;
+  }
+  act(s, kAtreides, respond(true));
   REQUIRE(hand.n == 2);
   CHECK(s.skills.deck.n == deck - 2);
   CHECK(waiting(s, kAtreides));  // its revival is not done

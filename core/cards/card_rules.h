@@ -154,9 +154,14 @@ void skills_legal(const GameState& s, Faction f, std::vector<Action>& out);
 // A leader died (kill_leader and every other death): its skill card back to the deck.
 void skills_leader_died(GameState& s, LeaderId l);
 // Revival (revival.cpp): f revived its own leader l; with no skilled leader of its own (alive, captured
-// included) it is dealt two skill cards and assigns one to l before its revival is done (true).
+// included) it may draw two skill cards and assign one to l before its revival is done (true: it is asked).
 bool skills_leader_revived(Ctx& c, Faction f, LeaderId l);
-LeaderId skills_revival_leader(const GameState& s, Faction f);  // the leader f assigns a card to now, or kNone8
+LeaderId skills_revival_leader(const GameState& s, Faction f);  // the leader f draws for or assigns a card to now, or kNone8
+// Whether f has drawn its two cards for that leader (then it assigns one).
+bool skills_revival_drawn(const GameState& s, Faction f);
+// f's answer to the offer: `draw` deals the two cards (true: f assigns one next); declined, or the deck
+// empty, the leader gets no skill (false).
+bool skills_revival_draw(Ctx& c, Faction f, bool draw);
 // After the AssignSkill of a revived leader (validated by skills_assign_validate, the leader skills_revival_leader):
 // the card face up, the other back to the deck, the deck shuffled.
 void skills_revival_assigned(Ctx& c, Faction f, const action::AssignSkill& a);

@@ -298,13 +298,21 @@ bool skills_leader_revived(Ctx& c, Faction f, LeaderId l) {
   for (int x = 0; x < data::kNumLeaders; ++x)  // a skilled leader of its own, in the tanks never (its card left), captured included
     if (k.assigned[x] && data::leader(static_cast<LeaderId>(x)).faction == f) return false;
   if (k.deck.empty() || !k.hand[static_cast<int>(f)].empty()) return false;
-  for (int n = 0; n < 2 && !k.deck.empty(); ++n) {
+  k.revival_leader1[static_cast<int>(f)] = static_cast<uint8_t>(l + 1);  // it may draw (skills_revival_draw) or not
+  return true;
+}
+
+bool skills_revival_drawn(const GameState& s, Faction f) { return !s.skills.hand[static_cast<int>(f)].empty(); }
+
+bool skills_revival_draw(Ctx& c, Faction f, bool draw) {
+  auto& k = c.s.skills;
+  for (int n = 0; draw && n < 2 && !k.deck.empty(); ++n) {
     const uint8_t card = k.deck.pop();
     c.record(DrawKind::DealSkill, card);
     k.hand[static_cast<int>(f)].push(card);
   }
-  k.revival_leader1[static_cast<int>(f)] = static_cast<uint8_t>(l + 1);
-  return true;
+  if (k.hand[static_cast<int>(f)].empty()) k.revival_leader1[static_cast<int>(f)] = 0;  // declined: no skill for it
+  return !k.hand[static_cast<int>(f)].empty();
 }
 
 LeaderId skills_revival_leader(const GameState& s, Faction f) {

@@ -237,6 +237,12 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
     return std::nullopt;
   }
   if (const LeaderId l = skills_revival_leader(s, s.faction_at(seat)); l != kNone8 && has_bit(s.waiting, seat)) {  // Leader Skills
+    if (!skills_revival_drawn(s, s.faction_at(seat))) {
+      if (a.kind() != ActionKind::Respond && a.kind() != ActionKind::Pass)
+        return reject(RejectCode::WrongPhase, "you revived " + std::string(data::leader(l).name) +
+                                                  " with no skilled leader: draw two leader skill cards for it (Respond accept) or not (Pass)");
+      return std::nullopt;
+    }
     const auto* as = a.get_if<action::AssignSkill>();
     if (!as) return reject(RejectCode::WrongPhase, "assign one of the two leader skill cards dealt to " + std::string(data::leader(l).name) + ", the leader you revived (AssignSkill)");
     if (as->leader != l) return reject(RejectCode::IllegalChoice, "the skill goes to the leader you revived, " + std::string(data::leader(l).name));
@@ -299,6 +305,13 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     finish_if_done(c);
     return;
   }
+  if (skills_revival_leader(s, me) != kNone8 && !skills_revival_drawn(s, me)) {  // Leader Skills: draw, or no skill
+    const auto* answer = a.get_if<action::Respond>();
+    if (skills_revival_draw(c, me, answer && answer->accept)) return;  // it assigns one next
+    s.waiting &= static_cast<uint8_t>(~bit(seat));
+    finish_if_done(c);
+    return;
+  }
   // 3.01.11.01: a Karama may cancel the Emperor's payment for the forces beyond 3 as the ally
   // revives them (cards.cpp; ruling karama_windows); cancelled, the ally revives again, at most 3.
   if (const auto* rv = a.get_if<action::Revive>();
@@ -355,6 +368,14 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     return;
   }
   const Faction me = s.faction_at(seat);
+  if (const LeaderId l = skills_revival_leader(s, me); l != kNone8 && !skills_revival_drawn(s, me)) {  // Leader Skills
+    const std::string name(data::leader(l).name);
+    out.push_back(Decision{ActionKind::Respond, "You revived " + name + " with no skilled leader: draw two leader skill cards and give one to " +
+                                                    name + " (accept), or not",
+                           0, 1, {}});
+    out.push_back(Decision{ActionKind::Pass, "No leader skill for " + name, 0, 0, {}});
+    return;
+  }
   if (const LeaderId l = skills_revival_leader(s, me); l != kNone8) {  // Leader Skills
     std::vector<Decision> ds;
     skills_decisions(s, me, ds);
@@ -388,6 +409,13 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     return;
   }
   const Faction me = s.faction_at(seat);
+  if (const LeaderId l = skills_revival_leader(s, me); l != kNone8 && !skills_revival_drawn(s, me)) {  // Leader Skills: draw or not
+    action::Respond draw;
+    draw.accept = true;
+    out.push_back(draw);
+    out.push_back(action::Pass{});
+    return;
+  }
   if (const LeaderId l = skills_revival_leader(s, me); l != kNone8) {  // Leader Skills: the revived leader's card
     const auto& hand = s.skills.hand[static_cast<int>(me)];
     for (int i = 0; i < hand.n; ++i) out.push_back(action::AssignSkill{.skill = hand.ids[i], .leader = l});
