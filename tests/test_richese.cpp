@@ -462,6 +462,108 @@ TEST_CASE("Richese gift: the ally's last free slot is kept for the card it is wi
   check_custody(s);
 }
 
+TEST_CASE("Richese gift reservations: a card of the sealed Richese battle plan, the Richese answer to Prescience and the Black Market card up for bid stay",
+          "[richese][alliance][battle][reservations]") {
+  auto battle_game = [](Faction opponent, Faction partner) {
+    GameState s = cleared_board_of(richese_game({opponent, kRichese, partner}));
+    for (Faction f : {opponent, kRichese}) empty_hand(s, f);
+    place(s, opponent, loc("Arrakeen"), 5);
+    place(s, kRichese, loc("Arrakeen"), 5);
+    ally(s, kRichese, partner);
+    return s;
+  };
+  SECTION("the sealed battle plan (1.07.04)") {
+    GameState s = battle_game(Faction::Harkonnen, Faction::Emperor);
+    const uint8_t mirror = from_cache(s, kRichese, data::TreacheryKind::MirrorWeapon);
+    const uint8_t snooper = from_cache(s, kRichese, data::TreacheryKind::PortableSnooper);
+    to_plans(s);
+    REQUIRE(waiting(s, kRichese));
+    GameState before = s;  // before the plan is in, the card may go
+    act(before, kRichese, action::RicheseGift{.card = mirror});
+    CHECK(before.of(Faction::Emperor).hand.contains(mirror));
+    act(s, kRichese, plan(L(kRichese, 0), 2, mirror));
+    REQUIRE(rules::has_bit(s.battle.plans_in, s.seat_of(kRichese)));
+    const auto r = rejected(s, kRichese, action::RicheseGift{.card = mirror});
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("part of the Richese battle plan"));
+    CHECK(s.of(kRichese).hand.contains(mirror));
+    act(s, kRichese, action::RicheseGift{.card = snooper});  // a card outside the plan goes
+    CHECK(s.of(Faction::Emperor).hand.contains(snooper));
+    check_custody(s);
+  }
+  SECTION("the Prescience answer (2.01.08)") {
+    GameState s = battle_game(Faction::Atreides, Faction::Harkonnen);
+    const uint8_t mirror = from_cache(s, kRichese, data::TreacheryKind::MirrorWeapon);
+    const uint8_t snooper = from_cache(s, kRichese, data::TreacheryKind::PortableSnooper);
+    enter_battle_phase(s);
+    REQUIRE(s.step == rules::ability::kPrescience);
+    act(s, Faction::Atreides, action::Prescience{.element = rules::ability::kWeapon});
+    act(s, kRichese, action::PrescienceAnswer{.value = mirror});
+    REQUIRE(s.step != rules::ability::kPrescience);  // the ability is complete: gifts are open again (1.00.05)
+    const auto r = rejected(s, kRichese, action::RicheseGift{.card = mirror});
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("answer to Prescience"));
+    CHECK(s.of(kRichese).hand.contains(mirror));
+    CHECK_FALSE(s.of(Faction::Harkonnen).hand.contains(mirror));
+    act(s, kRichese, action::RicheseGift{.card = snooper});  // an unbound card goes
+    CHECK(s.of(Faction::Harkonnen).hand.contains(snooper));
+    check_custody(s);
+  }
+  SECTION("the Black Market card up for bid") {
+    GameState s = at_bidding({Faction::Atreides, kRichese, Faction::Harkonnen}, true);
+    REQUIRE(s.step == kMarket);
+    ally(s, kRichese, Faction::Harkonnen);
+    empty_hand(s, kRichese);
+    const uint8_t card = from_cache(s, kRichese, data::TreacheryKind::NullentropyBox);
+    act(s, kRichese, lot(card, 3));
+    REQUIRE(s.step == kAuction);
+    const auto r = rejected(s, kRichese, action::RicheseGift{.card = card});
+    CHECK(r.code == RejectCode::IllegalChoice);
+    CHECK_THAT(r.reason, Catch::Contains("Black Market"));
+    CHECK(s.of(kRichese).hand.contains(card));
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Richese gift: an intent made obsolete while its Karama window is open (the alliance ended, the ally's hand full, the card gone) moves nothing",
+          "[richese][alliance][karama][reservations]") {
+  enum Change { kAllianceEnded, kHandFull, kCardGone };
+  for (Change change : {kAllianceEnded, kHandFull, kCardGone}) {
+    INFO("change " << static_cast<int>(change));
+    GameState s = richese_game({Faction::Atreides, kRichese, Faction::Harkonnen}, false, ruling("karama_windows", "all_other_seats"));
+    play_until(s, Phase::Storm, 1);
+    empty_hand(s, kRichese);
+    const uint8_t no_ally = s.of(kRichese).ally;
+    ally(s, kRichese, Faction::Harkonnen);
+    const uint8_t card = from_cache(s, kRichese, data::TreacheryKind::Ornithopter);
+    act(s, kRichese, action::RicheseGift{.card = card});
+    REQUIRE(rules::window_open(s));
+    // The position changes under the pending intent (no action does this while the
+    // window is open: the intent must still check, 3.01.11.01 resumes what was asked).
+    switch (change) {
+      case kAllianceEnded:
+        s.of(kRichese).ally = no_ally;
+        s.of(Faction::Harkonnen).ally = no_ally;
+        break;
+      case kHandFull:
+        while (!rules::hand_full(s, Faction::Harkonnen)) s.of(Faction::Harkonnen).hand.push(s.treachery_deck.pop());
+        break;
+      case kCardGone:
+        s.of(kRichese).hand.remove(card);
+        s.treachery_discard.push(card);
+        break;
+    }
+    const GameState changed = s;
+    while (rules::window_open(s)) act(s, s.faction_at(static_cast<Seat>(__builtin_ctz(waiting_for(s)))), respond(false));
+    CHECK_FALSE(s.of(Faction::Harkonnen).hand.contains(card));
+    CHECK(s.of(Faction::Harkonnen).hand.n == changed.of(Faction::Harkonnen).hand.n);
+    CHECK(s.of(kRichese).hand.n == changed.of(kRichese).hand.n);
+    CHECK(s.of(kRichese).hand.contains(card) == (change != kCardGone));
+    CHECK(s.treachery_discard.contains(card) == (change == kCardGone));
+    check_custody(s);
+  }
+}
+
 TEST_CASE("Richese self-play: every profile, in mixed faction sets, basic and advanced: no rejected action, checks after every event",
           "[richese][bots]") {
   const std::vector<std::vector<Faction>> sets = {
