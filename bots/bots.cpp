@@ -277,6 +277,8 @@ class Brain {
   // CHOAM (CHOAM & Richese): the Inflation token, selling cards (npos: keep them).
   size_t choam_inflation();
   size_t choam_sell();
+  double sell_value(uint8_t card) const;
+  size_t choam_sale_window();
   size_t choam_card();  // a worthless card's power (npos: none worth it now)
   size_t choam_trade();  // the alliance's card trade (npos: not now)
   size_t choam_support();  // the allowance for the ally's battle spice (npos: unchanged)
@@ -414,6 +416,8 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::Respond) && k_.bureau_receiver < kNumFactions && decision(ActionKind::Respond) &&
       decision(ActionKind::Respond)->prompt.find("(Bureaucrat)") != std::string::npos)  // Leader Skills: never against the ally
     return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept != k_.is_ally(static_cast<Faction>(k_.bureau_receiver)); }));
+  if (me() == Faction::Choam && has_kind(ActionKind::Respond) && k_.window.find("may sell worthless") != std::string::npos)
+    return choam_sale_window();
   if (has_kind(ActionKind::Respond)) return respond();
   if (has_kind(ActionKind::WormRide)) return k_.phase == Phase::SpiceBlow ? place_worm() : worm_ride();
   if (has_kind(ActionKind::ProposeAlliance) || has_kind(ActionKind::AcceptAlliance) || has_kind(ActionKind::BreakAlliance))
@@ -458,20 +462,29 @@ size_t Brain::choam_inflation() {
 // Selling: medium sells every card it may (worthless for 2, a copy for 3);
 // hard and brutal keep one worthless card to discard in a battle plan while
 // the hand is small, and keep the second copy of a defense while poor in cards.
-size_t Brain::choam_sell() {
+double Brain::sell_value(uint8_t card) const {
+  if (card >= data::kNumAllTreacheryCards) return -1.0;
   int worthless = 0;
   for (uint8_t c : k_.hand) worthless += data::treachery_card(c).category == data::TreacheryCategory::Worthless;
-  return best<action::ChoamSell>([&](const action::ChoamSell& a) {
-    if (a.card >= data::kNumAllTreacheryCards) return -1.0;
-    const auto cat = data::treachery_card(a.card).category;
-    const auto kind = data::treachery_card(a.card).kind;
-    // Medium keeps Kulon and La La La for their powers, hard+ every power card while the hand is not full.
-    const bool power = kind == data::TreacheryKind::Kulon || kind == data::TreacheryKind::LaLaLa;
-    if (cat == data::TreacheryCategory::Worthless && (power || hard()) && static_cast<int>(k_.hand.size()) < 4) return -1.0;
-    if (cat == data::TreacheryCategory::Worthless) return hard() && worthless == 1 && k_.hand.size() <= 2 ? -1.0 : 2.0;
-    if (hard() && data::is_defense(cat) && k_.hand.size() <= 2) return -1.0;
-    return 3.0;
-  }, 0.0);
+  const auto cat = data::treachery_card(card).category;
+  const auto kind = data::treachery_card(card).kind;
+  // Medium keeps Kulon and La La La for their powers, hard+ every power card while the hand is not full.
+  const bool power = kind == data::TreacheryKind::Kulon || kind == data::TreacheryKind::LaLaLa;
+  if (cat == data::TreacheryCategory::Worthless && (power || hard()) && static_cast<int>(k_.hand.size()) < 4) return -1.0;
+  if (cat == data::TreacheryCategory::Worthless) return hard() && worthless == 1 && k_.hand.size() <= 2 ? -1.0 : 2.0;
+  if (hard() && data::is_defense(cat) && k_.hand.size() <= 2) return -1.0;
+  return 3.0;
+}
+
+size_t Brain::choam_sell() {
+  return best<action::ChoamSell>([&](const action::ChoamSell& a) { return sell_value(a.card); }, 0.0);
+}
+
+// The end-of-phase sale window (ruling choam_sell_timing = end_of_phase):
+// the same choice as choam_sell, one card a Respond; Respond{} ends it.
+size_t Brain::choam_sale_window() {
+  const size_t i = best<action::Respond>([&](const action::Respond& a) { return a.accept ? sell_value(a.card) : 0.5; });
+  return i == npos ? 0 : i;
 }
 
 // The worthless-card powers. Medium: La La La on the faction with the largest

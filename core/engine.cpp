@@ -7,6 +7,7 @@
 
 #include "core/creation.h"
 #include "core/cards/card_rules.h"
+#include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
 namespace mentat {
@@ -255,6 +256,17 @@ const PhaseRules& phase_rules(Phase p) {
 }
 
 void enter_phase(Ctx& c, Phase next) {
+  // The end of the phase: a faction may act first (hook phase_ends; its
+  // window's `closed` enters `next` with begin_phase).
+  if (c.s.phase != Phase::Setup && c.s.phase != next && !window_open(c.s))
+    for (int fi = 0; fi < kNumFactions; ++fi) {
+      const auto h = faction_rules(static_cast<Faction>(fi)).phase_ends;
+      if (h && c.s.has(static_cast<Faction>(fi)) && h(c, next)) return;
+    }
+  begin_phase(c, next);
+}
+
+void begin_phase(Ctx& c, Phase next) {
   c.s.phase = next;
   c.s.step = 0;
   c.s.waiting = 0;

@@ -333,6 +333,12 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "exception, so the shipment is undone as if never made: the token back to the Richese supply still concealed, the "
        "face-up token before it face up again, an ally's forces back to its reserves, the spice refunded; the seeds' "
        "module exposes no return of a concealed marker, which reads as no cancellation of a token shipment"},
+      {RulingId::ChoamSellTiming, "choam_sell_timing",
+       "CHOAM & Richese: when may CHOAM sell its worthless cards (2 spice) and duplicate cards (3 spice)?",
+       {"end_of_phase", "any_time"}, 1,
+       "reference choam-richese.json, choam_discard_for_spice: at the end of any phase (treachery.online's sheet; DuneBot "
+       "does not implement the sale); any_time (a sale whenever no window or ability step holds the game) stays the "
+       "default so that games recorded before the ruling replay"},
   }};
   return r;
 }

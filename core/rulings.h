@@ -86,8 +86,9 @@ enum class RulingId : uint8_t {
   PlanetologistCheapHero = 67,    // Planetologist's weapon-slot Special: never a Cheap Hero, or any Special
   PlanetologistExclusive = 68,    // Planetologist's movement: +1 range or the two-territory gather, or both in one movement
   NoFieldGuildCancel = 69,        // 1.14.05 and a No-Field shipment: cancelled (the token back to the supply, concealed), or not cancellable
+  ChoamSellTiming = 70,           // CHOAM's sale of worthless and duplicate cards: at the end of a phase, or at any time
 };
-inline constexpr int kNumRulings = 70;
+inline constexpr int kNumRulings = 71;
 
 struct RulingInfo {
   RulingId id;

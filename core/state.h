@@ -118,6 +118,7 @@ enum class WindowKind : uint8_t {
   StoneBurner = 5,     // the Stone Burner's owner: kill both leaders or not (core/cards/stone_burner.cpp)
   SemutaTake = 6,      // the Semuta Drug: cards just discarded, a holder may take one (core/cards/semuta_drug.cpp)
   Bureaucracy = 7,     // Leader Skills, the Bureaucrat in front: force 2 of a payment to the bank, or not (core/cards/leader_skills.cpp)
+  ChoamSale = 8,       // CHOAM sells cards at the end of a phase (ruling choam_sell_timing; core/factions/choam.cpp)
 };
 
 struct Window {

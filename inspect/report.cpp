@@ -239,6 +239,12 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
         what = fmt::format("takes {} from the treachery discard pile", show_hidden && answer.card < data::kNumAllTreacheryCards ? card(answer.card) : "a card");
         break;
       }
+      if (before && before->window_depth > 0 && before->windows[before->window_depth - 1].kind == WindowKind::ChoamSale) {
+        // CHOAM's end-of-phase sale (ruling choam_sell_timing): sold face up.
+        what = answer.accept ? fmt::format("sells {}", answer.card < data::kNumAllTreacheryCards ? card(answer.card) : "a card")
+                             : std::string("ends its sales");
+        break;
+      }
       what = answer.accept ? "answers yes" : "answers no"; break;
     }
     case ActionKind::SendSpiritualAdvisor: {

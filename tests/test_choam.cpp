@@ -10,6 +10,7 @@
 #include "bots/selfplay.h"
 #include "events/codec.h"
 #include "inspect/projection.h"
+#include "inspect/report.h"
 #include "inspect/view.h"
 #include "support/module_game.h"
 #include "support/scenario.h"
@@ -902,4 +903,75 @@ TEST_CASE("CHOAM Auditor: a brutal CHOAM bot defends against the weapon class th
     defenses.insert(p->defense);
   }
   CHECK(defenses.size() == 2);  // the two positions differ only in what the Auditor saw
+}
+
+TEST_CASE("CHOAM sale at the end of a phase (ruling choam_sell_timing=end_of_phase): a ChoamSale window before the next phase, each Respond sells one card",
+          "[choam][rulings][sell]") {
+  const Rulings r = ruling("choam_sell_timing", "end_of_phase");
+  for (bool sells : {true, false}) {
+    INFO("sells " << sells);
+    GameState s = choam_game({Faction::Atreides, kChoam, Faction::Fremen}, false, 7, r);
+    play_until(s, Phase::Storm, 1);
+    empty_hand(s, kChoam);
+    const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+    const uint8_t shield = give(s, kChoam, data::TreacheryKind::Shield);
+    const auto early = rejected(s, kChoam, action::ChoamSell{.card = baliset});
+    CHECK(early.code == RejectCode::WrongPhase);
+    CHECK_THAT(early.reason, Catch::Contains("end of a phase"));
+    // The Storm phase ends: the game asks CHOAM before the Spice Blow begins.
+    for (int i = 0; i < 200 && s.phase == Phase::Storm && !rules::window_open(s); ++i) play_step(s);
+    REQUIRE(rules::window_open(s));
+    CHECK(s.phase == Phase::Storm);
+    CHECK(waiting_for(s) == (1u << s.seat_of(kChoam)));
+    CHECK_THAT(rules::window_description(s), Catch::Contains("end of the"));
+    CHECK(rejected(s, kChoam, action::Respond{.accept = true, .card = shield}).code == RejectCode::IllegalChoice);  // not a copy
+    CHECK(rejected(s, Faction::Atreides, action::Respond{}).code == RejectCode::NotYourDecision);
+    const int spice = s.of(kChoam).spice;
+    const GameState open = s;
+    act(s, kChoam, sells ? action::Respond{.accept = true, .card = baliset} : action::Respond{});
+    codec::Event e;  // the log names the sale (face up) or its end
+    e.seat = open.seat_of(kChoam);
+    e.action = sells ? Action(action::Respond{.accept = true, .card = baliset}) : Action(action::Respond{});
+    CHECK_THAT(inspect::summarize_event(e, &open, s, false), Catch::Contains(sells ? "sells Baliset" : "ends its sales"));
+    CHECK(s.phase != Phase::Storm);  // the next phase was entered (and ran on while nobody was asked)
+    CHECK(s.of(kChoam).hand.contains(baliset) == !sells);
+    CHECK(s.treachery_discard.contains(baliset) == sells);
+    if (sells) {
+      CHECK(s.of(kChoam).spice >= spice + 2);  // the sale's 2 (and any charity income since)
+    } else {  // still holding it: asked again at the end of the Spice Blow phase
+      REQUIRE(rules::window_open(s));
+      CHECK(s.phase == Phase::SpiceBlow);
+      CHECK_THAT(rules::window_description(s), Catch::Contains(std::string(phase_name(Phase::SpiceBlow))));
+      CHECK(s.of(kChoam).spice == spice);
+    }
+    check_custody(s);
+  }
+  // The default reading: a sale at any time, no window at the phase's end.
+  GameState s = choam_game({Faction::Atreides, kChoam, Faction::Fremen});
+  play_until(s, Phase::Storm, 1);
+  const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+  for (int i = 0; i < 200 && s.phase == Phase::Storm; ++i) {
+    CHECK_FALSE(rules::window_open(s));
+    play_step(s);
+  }
+  CHECK(s.of(kChoam).hand.contains(baliset));
+  act(s, kChoam, action::ChoamSell{.card = baliset});
+  CHECK(s.treachery_discard.contains(baliset));
+}
+
+TEST_CASE("CHOAM self-play under choam_sell_timing=end_of_phase: every profile answers the sale window, no rejected action",
+          "[choam][bots][rulings][sell]") {
+  const std::vector<std::vector<Faction>> sets = {
+      {kChoam, Faction::Atreides, Faction::Harkonnen},
+      {Faction::Emperor, Faction::Fremen, kChoam, Faction::Atreides, Faction::Harkonnen, Faction::BeneGesserit},
+  };
+  int sold = 0;
+  selfplay_sets(sets, data::module_bit(data::Module::ChoamRichese), 50, 11, [&](const GameState& after, const bots::Step& st) {
+    const auto* a = st.action.get_if<action::Respond>();  // `after`: the state after the step
+    if (a && a->accept && st.seat == after.seat_of(kChoam) && a->card < data::kNumAllTreacheryCards &&
+        data::treachery_card(a->card).category == data::TreacheryCategory::Worthless && after.treachery_discard.contains(a->card))
+      sold += 1;
+    CHECK(st.action.kind() != ActionKind::ChoamSell);
+  }, 0u, ruling("choam_sell_timing", "end_of_phase"));
+  CHECK(sold > 0);
 }

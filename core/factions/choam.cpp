@@ -60,6 +60,8 @@ constexpr int kKaramaPrice = 3;      // the special Karama: 3 spice a card
 constexpr int kAuditSeen = 2;        // the Auditor's look: 2 cards, 1 when the Auditor died
 
 bool is_me(const GameState& s, Seat seat) { return seat >= 0 && seat < s.num_seats && s.faction_at(seat) == kMe; }
+Seat my_seat(const GameState& s) { return s.seat_of(kMe); }
+constexpr uint8_t kEndOfPhase = 0;  // ruling choam_sell_timing
 
 // The worthless-card powers (below), for the Mentat Pause step's Trip to Gamont.
 data::TreacheryKind kind_of(uint8_t card);
@@ -382,6 +384,19 @@ std::optional<std::string> promised(const GameState& s, Seat seat, uint8_t card)
   return std::nullopt;
 }
 
+// CHOAM (at `seat`) may sell `card` now, timing apart.
+std::optional<Rejection> sell_check(const GameState& s, Seat seat, uint8_t card) {
+  if (card >= data::kNumAllTreacheryCards || !s.of(kMe).hand.contains(card))
+    return reject(RejectCode::IllegalChoice, "CHOAM sells a card from its own hand");
+  if (auto why = ability_blocked(s, kMe, Ability::ChoamDiscarding)) return reject(RejectCode::IllegalChoice, *why);
+  if (auto why = promised(s, seat, card)) return reject(RejectCode::IllegalChoice, *why);
+  if (price(s, card) == 0)
+    return reject(RejectCode::IllegalChoice, std::string(data::treachery_card(card).name) +
+                                                 " is neither worthless nor one of two copies of the same card (projectile and poison "
+                                                 "weapons never count as copies)");
+  return std::nullopt;
+}
+
 std::optional<Rejection> trade_validate(const GameState& s, Seat seat, const action::ChoamTrade& a) {
   const auto& c = s.choam;
   const uint8_t ally = live_ally(s);
@@ -495,16 +510,24 @@ std::optional<Rejection> anytime_validate(const GameState& s, Seat seat, const A
     return std::nullopt;
   }
   if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only CHOAM sells cards (CHOAM & Richese)");
-  const uint8_t card = a.as<action::ChoamSell>().card;
-  if (card >= data::kNumAllTreacheryCards || !s.of(kMe).hand.contains(card))
-    return reject(RejectCode::IllegalChoice, "CHOAM sells a card from its own hand");
-  if (auto why = ability_blocked(s, kMe, Ability::ChoamDiscarding)) return reject(RejectCode::IllegalChoice, *why);
-  if (auto why = promised(s, seat, card)) return reject(RejectCode::IllegalChoice, *why);
-  if (price(s, card) == 0)
-    return reject(RejectCode::IllegalChoice, std::string(data::treachery_card(card).name) +
-                                                 " is neither worthless nor one of two copies of the same card (projectile and poison "
-                                                 "weapons never count as copies)");
-  return std::nullopt;
+  if (s.rulings.is(RulingId::ChoamSellTiming, kEndOfPhase))
+    return reject(RejectCode::WrongPhase,
+                  "CHOAM sells cards at the end of a phase (ruling choam_sell_timing): the game asks CHOAM then; answer its "
+                  "sale window with Respond{accept: true, card}");
+  return sell_check(s, seat, a.as<action::ChoamSell>().card);
+}
+
+// Sells `card` (checked): worthless 2, a copy 3, from the bank; under ruling
+// karama_windows = all_other_seats the sale first waits in a KaramaCancel
+// window (cards.cpp resumes it through anytime_apply).
+void sell(Ctx& c, Seat seat, uint8_t card) {
+  auto& s = c.s;
+  if (karama_window(c, seat, Ability::ChoamDiscarding, action::ChoamSell{.card = card})) return;  // 3.01.11.01: the sale waits
+  const int p = price(s, card);
+  if (!s.of(kMe).hand.contains(card)) return;  // resumed after the card left the hand: nothing to sell
+  s.of(kMe).hand.remove(card);
+  to_treachery_discard(s, card, kMe);
+  transfer_spice(s, bank(), shield(kMe), p);
 }
 
 void anytime_apply(Ctx& c, Seat seat, const Action& a) {
@@ -527,16 +550,10 @@ void anytime_apply(Ctx& c, Seat seat, const Action& a) {
     s.choam.battle_support_to = live_ally(s);
     return;
   }
-  if (karama_window(c, seat, Ability::ChoamDiscarding, a)) return;  // 3.01.11.01: the sale waits (cards.cpp resumes it)
-  const uint8_t card = a.as<action::ChoamSell>().card;
-  const int p = price(s, card);
-  if (!s.of(kMe).hand.contains(card)) return;  // resumed after the card left the hand: nothing to sell
-  s.of(kMe).hand.remove(card);
-  to_treachery_discard(s, card, kMe);
-  transfer_spice(s, bank(), shield(kMe), p);
+  sell(c, seat, a.as<action::ChoamSell>().card);
 }
 
-// The distinct cards CHOAM can sell now, in hand order.
+// The distinct cards CHOAM can sell now (sell_check passes), in hand order.
 std::vector<uint8_t> sellable(const GameState& s) {
   std::vector<uint8_t> out;
   if (ability_blocked(s, kMe, Ability::ChoamDiscarding)) return out;
@@ -544,10 +561,68 @@ std::vector<uint8_t> sellable(const GameState& s) {
   for (int i = 0; i < hand.n; ++i) {
     bool seen = false;
     for (uint8_t x : out) seen = seen || data::treachery_card(x).kind == data::treachery_card(hand.ids[i]).kind;
-    if (!seen && price(s, hand.ids[i]) > 0) out.push_back(hand.ids[i]);
+    if (!seen && !sell_check(s, my_seat(s), hand.ids[i])) out.push_back(hand.ids[i]);
   }
   return out;
 }
+
+// ---- the end-of-phase sale (ruling choam_sell_timing = end_of_phase) ----
+// Hook phase_ends opens a ChoamSale window (Window::subject: the next phase,
+// Window::target: the phase ending) when CHOAM has a card to sell; each
+// Respond{accept, card} sells one card (its own KaramaCancel window first
+// under karama_windows = all_other_seats), Respond{} ends the sales; the
+// window closes by itself when nothing is left to sell, and `closed` enters
+// the next phase.
+
+bool phase_ends(Ctx& c, Phase next) {
+  auto& s = c.s;
+  if (!s.rulings.is(RulingId::ChoamSellTiming, kEndOfPhase) || sellable(s).empty()) return false;
+  Window w;
+  w.kind = WindowKind::ChoamSale;
+  w.owner = my_seat(s);
+  w.asked = bit(my_seat(s));
+  w.subject = static_cast<uint8_t>(next);
+  w.target = static_cast<uint8_t>(s.phase);
+  s.waiting = 0;  // the phase is over: nothing to resume but the next phase
+  return open_window(s, w);
+}
+
+std::string sale_what(const GameState&, const Window& w) {
+  return "CHOAM may sell worthless and duplicate cards at the end of the " + std::string(phase_name(static_cast<Phase>(w.target))) +
+         " phase (ruling choam_sell_timing)";
+}
+
+std::optional<Rejection> sale_validate(const GameState& s, Seat seat, const action::Respond& a, const Window&) {
+  if (!a.accept) return std::nullopt;
+  if (a.card == kNone8) return reject(RejectCode::Malformed, "name the card to sell (Respond.card), or Respond accept=false to end the sales");
+  return sell_check(s, seat, a.card);
+}
+
+bool sale_apply(Ctx& c, Seat seat, const action::Respond& a, Window&) {
+  auto& s = c.s;
+  if (!a.accept) return true;
+  s.waiting = bit(seat);  // still asked (a KaramaCancel window above this one restores it)
+  const uint8_t depth = s.window_depth;
+  sell(c, seat, a.card);
+  if (s.window_depth > depth) return false;  // the sale waits for its KaramaCancel window
+  return sellable(s).empty();
+}
+
+void sale_decisions(const GameState& s, Seat, const Window& w, std::vector<Decision>& out) {
+  Decision d{ActionKind::Respond,
+             sale_what(s, w) + ": Respond accept=true with a card sells it (a worthless card for 2 spice, one of two copies for 3); "
+                               "accept=false ends the sales",
+             0, 1, {}};
+  for (uint8_t x : sellable(s)) d.options.push_back(x);
+  out.push_back(std::move(d));
+}
+
+void sale_legal(const GameState& s, Seat, const Window&, std::vector<Action>& out) {
+  out.push_back(action::Respond{});
+  for (uint8_t x : sellable(s)) out.push_back(action::Respond{.accept = true, .card = x});
+}
+
+void sale_closed(Ctx& c, const Window& w) { begin_phase(c, static_cast<Phase>(w.subject)); }
 
 void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   trade_decisions(s, seat, out);  // CHOAM or its ally
@@ -572,7 +647,7 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
                            "Let your ally use up to this much of your spice for the spice it dials in battle (advanced); now " +
                                std::to_string(ally_battle_support(s)),
                            0, 65535, {}});
-  const auto cards = sellable(s);
+  const auto cards = s.rulings.is(RulingId::ChoamSellTiming, kEndOfPhase) ? std::vector<uint8_t>{} : sellable(s);
   if (cards.empty()) return;
   Decision d{ActionKind::ChoamSell, "Sell a card: a worthless card for 2 spice, one of two copies of the same card for 3", 0, 0, {}};
   for (uint8_t x : cards) d.options.push_back(x);
@@ -586,7 +661,8 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   card_candidates(s, uses);
   for (const auto& a : uses)
     if (!card_validate(s, a.as<action::ChoamCard>())) out.push_back(a);
-  for (uint8_t x : sellable(s)) out.push_back(action::ChoamSell{.card = x});
+  if (!s.rulings.is(RulingId::ChoamSellTiming, kEndOfPhase))
+    for (uint8_t x : sellable(s)) out.push_back(action::ChoamSell{.card = x});
   std::vector<Action> karamas;
   karama_candidates(s, karamas);
   for (const auto& a : karamas)
@@ -823,6 +899,8 @@ constexpr FactionRules make() {
   r.storm_catches = storm_catches;
   r.blocks_free_revival = blocks_free_revival;
   r.anytime = {owns, anytime_validate, anytime_apply, anytime_decisions, anytime_legal};
+  r.phase_ends = phase_ends;
+  r.response_window = {WindowKind::ChoamSale, sale_what, sale_validate, sale_apply, sale_decisions, sale_legal, sale_closed};
   r.mentat_pause_step = {pause_begins_all, pause_validate, pause_apply, pause_decisions, pause_legal,
                          "CHOAM is deciding on its Inflation token (Mentat Pause)", pause_uses};
   return r;

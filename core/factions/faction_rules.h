@@ -514,16 +514,27 @@ struct FactionRules {
   // it each Respond). kind == WindowKind::None: none. `what` describes it
   // (rejections, prompts); `validate` checks an asked seat's Respond;
   // `apply` applies it (Window::answered and the seat's waiting bit already
-  // updated) and returns true when the window closes; `decisions` and
-  // `legal` are the asked seat's.
+  // updated; it may open a window above its own, and then returns false)
+  // and returns true when the window closes; `decisions` and `legal` are the
+  // asked seat's; `closed` (may be null) runs after the window closed and
+  // `waiting` was restored: what goes on.
   struct ResponseWindow {
     WindowKind kind = WindowKind::None;
     std::string (*what)(const GameState& s, const Window& w) = nullptr;
     std::optional<Rejection> (*validate)(const GameState& s, Seat seat, const action::Respond& a, const Window& w) = nullptr;
-    bool (*apply)(GameState& s, Seat seat, const action::Respond& a, Window& w) = nullptr;
+    bool (*apply)(Ctx& c, Seat seat, const action::Respond& a, Window& w) = nullptr;
     void (*decisions)(const GameState& s, Seat seat, const Window& w, std::vector<Decision>& out) = nullptr;
     void (*legal)(const GameState& s, Seat seat, const Window& w, std::vector<Action>& out) = nullptr;
+    void (*closed)(Ctx& c, const Window& w) = nullptr;
   } response_window;
+
+  // ---- the end of every phase (core/engine.cpp enter_phase) ----
+  // The phase GameState::phase ends and `next` is about to be entered: true
+  // when this faction opened a response window first (its `closed` enters
+  // `next` with rules::begin_phase). Not asked at the end of the Setup, while
+  // a window is open, or when a position starts. CHOAM's end-of-phase sale
+  // (ruling choam_sell_timing).
+  bool (*phase_ends)(Ctx& c, Phase next) = nullptr;
 
   // ---- what a view reveals (inspect/view.cpp, inspect/projection.cpp) ----
   // The secrets this faction's abilities keep (bit = rules::Secret) and who

@@ -228,7 +228,8 @@ std::optional<Rejection> give_back_validate(const GameState& s, Seat seat, const
   return std::nullopt;
 }
 
-bool give_back_apply(GameState& s, Seat seat, const action::Respond& answer, Window& w) {
+bool give_back_apply(Ctx& c, Seat seat, const action::Respond& answer, Window& w) {
+  auto& s = c.s;
   const Faction me = s.faction_at(seat);
   if (!s.of(me).hand.remove(answer.card)) s.harkonnen.karama_taken.remove(answer.card);
   s.of(static_cast<Faction>(w.target)).hand.push(answer.card);

@@ -585,8 +585,13 @@ void apply_window(Ctx& c, Seat seat, const Action& a) {
       close_window(c);
       return;
     default:  // a faction's window (hook response_window) or a card's (core/cards/)
-      if (const auto* fw = faction_window(s, w.kind); fw && fw->apply(s, seat, answer, w)) close_window(c);
-      else if (const auto* cw = card_window(w.kind); cw && cw->apply(c, seat, answer, w)) {
+      if (const auto* fw = faction_window(s, w.kind)) {
+        if (fw->apply(c, seat, answer, w)) {
+          const Window closed = w;
+          close_window(c);
+          if (fw->closed) fw->closed(c, closed);
+        }
+      } else if (const auto* cw = card_window(w.kind); cw && cw->apply(c, seat, answer, w)) {
         const Window closed = w;
         close_window(c);
         if (cw->closed) cw->closed(c, closed);

@@ -57,7 +57,12 @@ const PhaseRules& mentat_pause_rules();
 const PhaseRules& phase_rules(Phase p);
 
 // Ends the current phase and enters `next` (which may itself end at once).
+// Ends the current phase and enters `next`: first a faction's end-of-phase
+// window when one opens (FactionRules::phase_ends; then `next` is entered
+// when it closes), otherwise begin_phase at once.
 void enter_phase(Ctx& c, Phase next);
+// Enters `next` now: phase and step set, waiting cleared, its `enter` run.
+void begin_phase(Ctx& c, Phase next);
 
 // Actions valid in any phase after setup (1.12 deals and bribes).
 std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const Action& a);
