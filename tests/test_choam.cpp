@@ -946,6 +946,24 @@ TEST_CASE("CHOAM sale at the end of a phase (ruling choam_sell_timing=end_of_pha
     }
     check_custody(s);
   }
+  {  // Two cards to sell: the window stays open after the first sale, Respond{} ends it with one kept.
+    GameState s = choam_game({Faction::Atreides, kChoam, Faction::Fremen}, false, 7, r);
+    play_until(s, Phase::Storm, 1);
+    empty_hand(s, kChoam);
+    const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+    const uint8_t kulon = give(s, kChoam, data::TreacheryKind::Kulon);
+    for (int i = 0; i < 200 && s.phase == Phase::Storm && !rules::window_open(s); ++i) play_step(s);
+    REQUIRE(rules::window_open(s));
+    act(s, kChoam, action::Respond{.accept = true, .card = baliset});
+    REQUIRE(rules::window_open(s));  // still asked: the Kulon may go too
+    CHECK(s.phase == Phase::Storm);
+    CHECK(waiting_for(s) == (1u << s.seat_of(kChoam)));
+    act(s, kChoam, action::Respond{});
+    CHECK(s.phase != Phase::Storm);
+    CHECK(s.of(kChoam).hand.contains(kulon));
+    CHECK(s.treachery_discard.contains(baliset));
+    check_custody(s);
+  }
   // The default reading: a sale at any time, no window at the phase's end.
   GameState s = choam_game({Faction::Atreides, kChoam, Faction::Fremen});
   play_until(s, Phase::Storm, 1);

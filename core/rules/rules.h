@@ -56,10 +56,10 @@ const PhaseRules& collection_rules();
 const PhaseRules& mentat_pause_rules();
 const PhaseRules& phase_rules(Phase p);
 
-// Ends the current phase and enters `next` (which may itself end at once).
-// Ends the current phase and enters `next`: first a faction's end-of-phase
-// window when one opens (FactionRules::phase_ends; then `next` is entered
-// when it closes), otherwise begin_phase at once.
+// Ends the current phase and enters `next` (which may itself end at once):
+// first a faction's end-of-phase window when one opens
+// (FactionRules::phase_ends; `next` is entered when it closes), otherwise
+// begin_phase at once.
 void enter_phase(Ctx& c, Phase next);
 // Enters `next` now: phase and step set, waiting cleared, its `enter` run.
 void begin_phase(Ctx& c, Phase next);
