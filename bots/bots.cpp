@@ -342,6 +342,7 @@ class Brain {
   size_t mentat_question();
   size_t mentat_answer();
   size_t decipher_traitor();
+  size_t diplomat_retreat();
   double plan_value_simple(const action::BattlePlan& a) const;
   double plan_value_expected(const action::BattlePlan& a) const;
   double plan_value_known(const action::BattlePlan& a, const PlanInfo& o) const;
@@ -428,6 +429,7 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::Revive) || (k_.phase == Phase::Revival && has_kind(ActionKind::PlayCard))) return revive();
   if (has_kind(ActionKind::Ship)) return ship();
   if (has_kind(ActionKind::SendSpiritualAdvisor)) return advisor();
+  if (k_.phase == Phase::Battle && has_kind(ActionKind::Move)) return diplomat_retreat();  // Leader Skills
   if (has_kind(ActionKind::Move)) return move();
   if (has_kind(ActionKind::Flip)) return flip();
   if (has_kind(ActionKind::GuildTiming)) return guild_timing();
@@ -1046,6 +1048,17 @@ size_t Brain::mentat_question() {
 // the least valuable card.
 size_t Brain::mentat_answer() {
   return or_fallback(best<action::MentatAnswer>([&](const action::MentatAnswer& a) { return -card_value(a.card); }));
+}
+
+// Leader Skills, the Diplomat's retreat (the only Move asked in the Battle
+// phase): save as many forces as may go (what stays is lost), to the
+// destination with the most spice on it, then the lowest location; never Pass.
+size_t Brain::diplomat_retreat() {
+  return or_fallback(best<action::Move>([&](const action::Move& a) {
+    int n = 0;
+    for (const auto& p : a.from) n += p.forces + p.special;
+    return n * 100.0 + (a.to < data::kNumLocations ? k_.spice_on_board[a.to] : 0) - a.to * 0.001;
+  }));
 }
 
 // The Rihani Decipherer's swap: a traitor card is worth its leader's strength

@@ -451,6 +451,10 @@ struct LeaderSkillsState {
   // still in the traitor deck) for an unrevealed traitor of its own (battle
   // step kDecipher). Public.
   uint8_t rihani_swap = 0;
+  // Diplomat's battle band: while its losing owner decides on its retreat
+  // (battle step kDiplomatRetreat), 1 + whether the winner's leader died (for
+  // the winner's losses that follow: the Suk Graduate); 0 otherwise. Public.
+  uint8_t retreat_pending = 0;
   // Leaders whose traitor card a battle revealed (bit per leader id): such a
   // card is no longer "unused" for the Decipherer's swap. Public.
   uint64_t traitors_revealed = 0;

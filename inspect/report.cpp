@@ -95,6 +95,7 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       if (move.flip) what += " and takes up arms";
       if (move.ornithopter == 1) what += " with the Ornithopter (one group, up to three territories)";
       if (move.ornithopter == 2) what += " with the Ornithopter (the first of two groups)";
+      if (before && before->phase == Phase::Battle) what += " (the Diplomat's retreat, Leader Skills)";
       break;
     }
     case ActionKind::ProposeAlliance: {

@@ -509,6 +509,8 @@ TEST_CASE("Leader Skills: the Harkonnen's kill of a captured skilled leader retu
 TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 rejected actions and every check after every event",
           "[leader_skills][selfplay]") {
   int assigned = 0, boosted = 0, specials = 0, gathers = 0, questions = 0, answers = 0, swaps = 0, decipher_steps = 0, bureaucracies = 0, revival_assigned = 0;
+  int retreat_steps = 0, retreats = 0;
+  bool at_retreat = false;
   uint16_t bureau_mark = 0;
   const auto modules = static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese) |
                                                     data::module_bit(data::Module::StrongholdCards));
@@ -526,6 +528,9 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
                   bureaucracies += s.skills.bureau_mark != 0 && s.skills.bureau_mark != bureau_mark;  // a use of the band
                   bureau_mark = s.skills.bureau_mark;
                   decipher_steps += s.phase == Phase::Battle && s.step == rules::ability::kDecipher;
+                  retreats += at_retreat && st.action.is<action::Move>();  // the step's answer (a Move, or Pass)
+                  at_retreat = s.phase == Phase::Battle && s.step == rules::ability::kDiplomatRetreat;
+                  retreat_steps += at_retreat;
                   if (const auto* m = st.action.get_if<action::Move>())
                     for (int i = 1; i < m->from.size(); ++i)
                       if (data::territory_of(m->from[i].location) != data::territory_of(m->from[0].location)) {
@@ -541,7 +546,8 @@ TEST_CASE("Leader Skills: self-play with the module, every profile, ends with 0 
   CHECK(assigned == 2 * (4 + 6));  // every faction, basic and advanced
   WARN("boosted " << boosted << " specials " << specials << " gathers " << gathers << " Mentat questions " << questions << " answers "
                    << answers << " Decipherer swaps " << swaps << " of " << decipher_steps
-                   << " Bureaucrat uses " << bureaucracies << " skills assigned at a revival " << revival_assigned);
+                   << " Bureaucrat uses " << bureaucracies << " skills assigned at a revival " << revival_assigned
+                   << " Diplomat retreats " << retreats << " of " << retreat_steps);
   CHECK(answers <= questions);
 }
 
@@ -798,28 +804,124 @@ TEST_CASE("Leader Skills: the Diplomat in front, a worthless card counts as the 
   }
 }
 
-TEST_CASE("Leader Skills: the Diplomat losing, undialled forces up to its strength retreat to an adjacent empty territory",
+namespace {
+// The Atreides lose a battle in The Great Flat with Duncan alive (2 + 1 against 4 + 1).
+GameState diplomat_lost(bool skilled) {
+  GameState s = skill_battle();
+  if (skilled) set_skill(s, kDuncan, LeaderSkill::Diplomat);
+  to_plans(s);
+  fight(s, plan(kDuncan, 1), plan(kRabban, 1));
+  return s;
+}
+// The Atreides' forces outside The Great Flat, each checked to be next to it and not in a stronghold.
+int retreated(const GameState& s) {
+  int elsewhere = 0;
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const int n = s.forces_in_location(kAtreides, static_cast<LocationId>(l));
+    if (n == 0) continue;
+    elsewhere += n;
+    CHECK(data::crossing_distance(static_cast<LocationId>(l), loc("The Great Flat")) == 1);
+    CHECK_FALSE(data::territory(data::territory_of(static_cast<LocationId>(l))).stronghold);
+  }
+  return elsewhere;
+}
+}  // namespace
+
+TEST_CASE("Leader Skills: the Diplomat losing, its owner may retreat undialled forces up to its strength to an adjacent empty territory",
           "[leader_skills][battle]") {
   for (bool skilled : {false, true}) {
     INFO(skilled);
-    GameState s = skill_battle();
-    if (skilled) set_skill(s, kDuncan, LeaderSkill::Diplomat);
-    to_plans(s);
-    fight(s, plan(kDuncan, 1), plan(kRabban, 1));  // 2 + 1 against 4 + 1: the Atreides lose, Duncan lives
+    GameState s = diplomat_lost(skilled);
+    if (skilled) {
+      // The losses wait for the Atreides' choice: a Move to one of the offered destinations, or Pass.
+      REQUIRE(s.step == rules::ability::kDiplomatRetreat);
+      REQUIRE(waiting_for(s) == rules::bit(seat(s, kAtreides)));
+      CHECK(s.forces_in_location(kAtreides, loc("The Great Flat")) == 5);
+      const auto ds = phase_decisions(s, seat(s, kAtreides));
+      REQUIRE(ds.size() == 2);
+      REQUIRE(ds[0].kind == ActionKind::Move);
+      CHECK(ds[0].max == 2);  // Duncan's strength; 4 undialled forces
+      REQUIRE_FALSE(ds[0].options.empty());
+      CHECK(ds[1].kind == ActionKind::Pass);
+      action::Move m;
+      m.to = static_cast<LocationId>(ds[0].options.front());
+      m.from.push_back(Placement{loc("The Great Flat"), 2, 0});
+      act(s, kAtreides, m);
+    }
     keep_all(s);
     REQUIRE_FALSE(dead(s, kDuncan));
     CHECK(s.forces_in_location(kAtreides, loc("The Great Flat")) == 0);
     CHECK(s.of(kAtreides).tanks[0] == (skilled ? 3 : 5));
-    int elsewhere = 0;
-    for (int l = 0; l < data::kNumLocations; ++l) {
-      const int n = s.forces_in_location(kAtreides, static_cast<LocationId>(l));
-      if (n == 0) continue;
-      elsewhere += n;
-      CHECK(data::crossing_distance(static_cast<LocationId>(l), loc("The Great Flat")) == 1);
-      CHECK_FALSE(data::territory(data::territory_of(static_cast<LocationId>(l))).stronghold);
-    }
-    CHECK(elsewhere == (skilled ? 2 : 0));
+    CHECK(s.of(kHarkonnen).tanks[0] == 1);  // the winner's losses follow the retreat
+    CHECK(retreated(s) == (skilled ? 2 : 0));
     check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: the Diplomat's retreat rejects too many forces, a stronghold or occupied or far destination, another seat, and Pass loses all",
+          "[leader_skills][battle]") {
+  GameState s = diplomat_lost(true);
+  REQUIRE(s.step == rules::ability::kDiplomatRetreat);
+  const auto ds = phase_decisions(s, seat(s, kAtreides));
+  REQUIRE_FALSE(ds.empty());
+  const auto to = static_cast<LocationId>(ds[0].options.front());
+  auto retreat = [&](LocationId dest, int n) {
+    action::Move m;
+    m.to = dest;
+    m.from.push_back(Placement{loc("The Great Flat"), static_cast<uint8_t>(n), 0});
+    return m;
+  };
+  CHECK(rejected(s, kAtreides, retreat(to, 3)).code == RejectCode::IllegalChoice);  // 3 > Duncan's strength
+  CHECK(rejected(s, kAtreides, retreat(to, 0)).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kHarkonnen, retreat(to, 1)).code == RejectCode::NotYourDecision);
+  CHECK(rejected(s, kAtreides, action::BattlePlan{}).code == RejectCode::WrongPhase);
+  // Every location that is not offered is rejected: strongholds, far ones, occupied ones, the storm's.
+  int checked = 0;
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const auto x = static_cast<LocationId>(l);
+    if (std::find(ds[0].options.begin(), ds[0].options.end(), l) != ds[0].options.end()) continue;
+    CHECK(rejected(s, kAtreides, retreat(x, 1)).code == RejectCode::IllegalChoice);
+    ++checked;
+  }
+  CHECK(checked > 0);
+  // An occupied neighbour stops being a destination.
+  GameState occupied = s;
+  place(occupied, kHarkonnen, to, 1);
+  CHECK(rejected(occupied, kAtreides, retreat(to, 1)).code == RejectCode::IllegalChoice);
+  // Forces from elsewhere are not the battle's.
+  GameState outside = s;
+  place(outside, kAtreides, loc("Arrakeen"), 2);
+  action::Move far = retreat(to, 1);
+  far.from[0].location = loc("Arrakeen");
+  CHECK(rejected(outside, kAtreides, far).code == RejectCode::IllegalChoice);
+  // Pass: the battle's forces are all lost.
+  act(s, kAtreides, pass());
+  keep_all(s);
+  CHECK(s.of(kAtreides).tanks[0] == 5);
+  CHECK(retreated(s) == 0);
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: bots answer the Diplomat's retreat from their view, the thinking profiles saving all they may where the spice is",
+          "[leader_skills][bots][battle]") {
+  for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    GameState s = diplomat_lost(true);
+    REQUIRE(s.step == rules::ability::kDiplomatRetreat);
+    const auto ds = phase_decisions(s, seat(s, kAtreides));
+    REQUIRE(ds[0].options.size() >= 2);
+    const auto rich = static_cast<LocationId>(ds[0].options.back());  // spice there: the better destination
+    transfer_spice(s, bank(), board(rich), 4);
+    const auto in = bots::make_input(s, s.seat_of(kAtreides));
+    const Action a = bots::make_bot(profile, 5)->choose(in);
+    REQUIRE(bots::is_valid_choice(in, a));
+    if (profile == bots::Profile::Easy) continue;
+    const auto* m = a.get_if<action::Move>();
+    REQUIRE(m);
+    CHECK(m->to == rich);
+    int n = 0;
+    for (const auto& p : m->from) n += p.forces + p.special;
+    CHECK(n == 2);
   }
 }
 

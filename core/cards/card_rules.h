@@ -192,9 +192,11 @@ void skills_step_legal(const GameState& s, Seat seat, std::vector<Action>& out);
 void skills_traitor_revealed(GameState& s, LeaderId leader);
 // Diplomat's front band: f's plan `mine` (a worthless card, no defense) counts the opponent's defense as its own (*defense).
 bool diplomat_defense(const GameState& s, Faction f, const BattlePlanState& mine, const BattlePlanState& theirs, uint8_t* defense);
-// Diplomat's battle band: before the loser's losses, up to its surviving leader's strength of undialled
-// forces retreat to an adjacent empty non-stronghold territory; returns how many.
-int diplomat_retreat(GameState& s, Faction loser, const BattlePlanState& p, bool killed, TerritoryId t, uint8_t area);
+// Diplomat's battle band: before the loser's losses (battle.cpp resolve, s.battle.winner set), a surviving
+// Diplomat's owner may retreat up to the leader's strength of undialled forces to an adjacent empty
+// non-stronghold territory. True: the step kDiplomatRetreat asks it (a Move, or Pass), and its answer goes
+// on with battle_losses; false: nothing to offer (no Diplomat, no undialled force, no such territory).
+bool skills_diplomat_retreat_offered(GameState& s, int loser_side, const BattlePlanState& p, bool killed, bool winner_killed);
 // Suk Graduate: of the winner's `losses` forces lost, how many stay and how many go to its reserves.
 struct SukSaves {
   int stay = 0;

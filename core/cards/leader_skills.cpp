@@ -58,9 +58,10 @@
 //    its owner gains 1, collected in the Mentat Pause.
 //  * Diplomat: front band (diplomat_defense), a plan with a worthless card and
 //    no defense counts the opponent's defense as its own, the worthless card
-//    discarded afterwards; battle band (diplomat_retreat, automatic), the
-//    loser's surviving leader takes undialled forces up to its strength to an
-//    adjacent empty non-stronghold territory before the losses.
+//    discarded afterwards; battle band (skills_diplomat_retreat_offered, battle
+//    step kDiplomatRetreat): the loser whose Diplomat survived may retreat
+//    undialled forces up to its strength to an adjacent empty non-stronghold
+//    territory outside the storm (a Move, or Pass) before the losses.
 //  * Sandmaster's front band (sandmaster_moved, from shipment_movement.cpp
 //    before each movement): 1 spice from each territory with spice that the
 //    best path within the movement's range enters (the destination included,
@@ -451,41 +452,118 @@ bool diplomat_defense(const GameState& s, Faction f, const BattlePlanState& mine
   return true;
 }
 
-int diplomat_retreat(GameState& s, Faction loser, const BattlePlanState& p, bool killed, TerritoryId t, uint8_t area) {
-  if (killed || !skilled_as(s, p.leader, LeaderSkill::Diplomat)) return 0;
-  const auto& ter = data::territory(t);
-  // The undialled fighters (regular forces first, then elite ones), at most the leader's strength.
-  const bool elites = specials_fight(s, loser) && data::faction_setup(loser).special_forces > 0;
+namespace {
+// What the Diplomat's losing owner may retreat: at most the leader's strength
+// of undialled fighters (regular forces, and elite ones where they fight), to
+// an adjacent territory (next to a piece of the battle's area) that is not a
+// stronghold, outside the storm, with no faction's forces. `to`: sorted.
+struct RetreatRoom {
+  int max = 0;
+  bool elites = false;
+  std::vector<LocationId> to;
+};
+
+bool in_battle_area(const GameState& s, LocationId loc) {
+  const auto& ter = data::territory(s.battle.territory);
+  if (loc >= data::kNumLocations || data::territory_of(loc) != s.battle.territory) return false;
+  return ((s.battle.area >> (loc - ter.first_location)) & 1u) != 0;
+}
+
+RetreatRoom retreat_room(const GameState& s, Faction loser, const BattlePlanState& p) {
+  RetreatRoom r;
+  if (p.leader >= data::kNumLeaders) return r;
+  const auto& ter = data::territory(s.battle.territory);
+  r.elites = specials_fight(s, loser) && data::faction_setup(loser).special_forces > 0;
   int fighters = 0;
-  for (int i = 0; i < ter.num_locations; ++i)
-    if ((area >> i) & 1u)
-      for (int type = 0; type < (elites ? 2 : 1); ++type) fighters += s.forces_at(loser, static_cast<LocationId>(ter.first_location + i), type);
-  int n = std::min<int>(std::max(0, fighters - p.dial), data::leader(p.leader).strength);
-  if (n <= 0) return 0;
-  // Where: an adjacent territory, not a stronghold, outside the storm, where no faction has forces; the most spice, then the lowest id.
-  LocationId best = kNone8;
   for (int i = 0; i < ter.num_locations; ++i) {
-    if (!((area >> i) & 1u)) continue;
-    data::other_territory_neighbours(static_cast<LocationId>(ter.first_location + i)).for_each([&](LocationId v) {
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    if (!in_battle_area(s, loc)) continue;
+    for (int type = 0; type < (r.elites ? 2 : 1); ++type) fighters += s.forces_at(loser, loc, type);
+  }
+  r.max = std::min<int>(std::max(0, fighters - p.dial), data::leader(p.leader).strength);
+  if (r.max <= 0) return r;
+  for (int i = 0; i < ter.num_locations; ++i) {
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    if (!in_battle_area(s, loc)) continue;
+    data::other_territory_neighbours(loc).for_each([&](LocationId v) {
       const TerritoryId vt = data::territory_of(v);
       if (data::territory(vt).stronghold || s.in_storm(v)) return;
       for (Seat seat = 0; seat < s.num_seats; ++seat)
         if (s.forces_in_territory(s.faction_at(seat), vt) > 0) return;
-      if (best == kNone8 || s.spice_on_board[v] > s.spice_on_board[best] || (s.spice_on_board[v] == s.spice_on_board[best] && v < best)) best = v;
+      if (std::find(r.to.begin(), r.to.end(), v) == r.to.end()) r.to.push_back(v);
     });
   }
-  if (best == kNone8) return 0;
-  const int moved = n;
-  for (int type = 0; type < (elites ? 2 : 1); ++type)
-    for (int i = 0; i < ter.num_locations && n > 0; ++i) {
-      if (!((area >> i) & 1u)) continue;
-      const auto loc = static_cast<LocationId>(ter.first_location + i);
-      const int k = std::min<int>(n, s.forces_at(loser, loc, type));
-      s.forces_at(loser, loc, type) = static_cast<uint8_t>(s.forces_at(loser, loc, type) - k);
-      s.forces_at(loser, best, type) = static_cast<uint8_t>(s.forces_at(loser, best, type) + k);
-      n -= k;
-    }
-  return moved - n;
+  std::sort(r.to.begin(), r.to.end());
+  return r;
+}
+
+const BattlePlanState& loser_plan(const GameState& s) { return s.battle.plan[2 - s.battle.winner]; }
+Faction loser_faction(const GameState& s) { return battle_faction_of_side(s, 2 - s.battle.winner); }
+
+// The most a retreat to `to` can take: elite forces first (the more valuable), then regular ones.
+action::Move full_retreat(const GameState& s, Faction loser, const RetreatRoom& r, LocationId to) {
+  action::Move m;
+  m.to = to;
+  int left = r.max;
+  const auto& ter = data::territory(s.battle.territory);
+  for (int i = 0; i < ter.num_locations && left > 0; ++i) {
+    const auto loc = static_cast<LocationId>(ter.first_location + i);
+    if (!in_battle_area(s, loc)) continue;
+    const int e = r.elites ? std::min<int>(left, s.forces_at(loser, loc, 1)) : 0;
+    const int f = std::min<int>(left - e, s.forces_at(loser, loc, 0));
+    if (e + f == 0) continue;
+    m.from.push_back(Placement{loc, static_cast<uint8_t>(f), static_cast<uint8_t>(e)});
+    left -= e + f;
+  }
+  return m;
+}
+
+std::optional<Rejection> retreat_validate(const GameState& s, const action::Move& m) {
+  if (m.ornithopter || m.flip) return reject(RejectCode::IllegalChoice, "the Diplomat's retreat is a plain Move (no ornithopter, no flip)");
+  const Faction loser = loser_faction(s);
+  const RetreatRoom r = retreat_room(s, loser, loser_plan(s));
+  if (std::find(r.to.begin(), r.to.end(), m.to) == r.to.end())
+    return reject(RejectCode::IllegalChoice,
+                  "the Diplomat's forces retreat to a territory next to the battle, not a stronghold, outside the storm, where no faction has forces (Move.to)");
+  int total = 0;
+  for (int i = 0; i < m.from.size(); ++i) {
+    const Placement& pl = m.from[i];
+    if (!in_battle_area(s, pl.location)) return reject(RejectCode::IllegalChoice, "the retreating forces come from the battle's territory (Move.from)");
+    if (pl.special > 0 && !r.elites) return reject(RejectCode::IllegalChoice, "only forces that fought retreat: no special forces here (Move.from special)");
+    int regs = 0, els = 0;  // a location named twice counts once, with both amounts
+    for (const Placement& q : m.from)
+      if (q.location == pl.location) regs += q.forces, els += q.special;
+    if (regs > s.forces_at(loser, pl.location, 0) || els > s.forces_at(loser, pl.location, 1))
+      return reject(RejectCode::IllegalChoice, "more forces than you have there (Move.from)");
+    total += pl.forces + pl.special;
+  }
+  if (total == 0) return reject(RejectCode::IllegalChoice, "retreat at least one force, or Pass");
+  if (total > r.max)
+    return reject(RejectCode::IllegalChoice, "at most " + std::to_string(r.max) +
+                                                 " forces retreat: undialled ones, no more than the Diplomat's strength (Move.from)");
+  return std::nullopt;
+}
+
+void retreat_apply(GameState& s, const action::Move& m) {
+  const Faction loser = loser_faction(s);
+  for (const Placement& pl : m.from) {
+    s.forces_at(loser, pl.location, 0) = static_cast<uint8_t>(s.forces_at(loser, pl.location, 0) - pl.forces);
+    s.forces_at(loser, pl.location, 1) = static_cast<uint8_t>(s.forces_at(loser, pl.location, 1) - pl.special);
+    s.forces_at(loser, m.to, 0) = static_cast<uint8_t>(s.forces_at(loser, m.to, 0) + pl.forces);
+    s.forces_at(loser, m.to, 1) = static_cast<uint8_t>(s.forces_at(loser, m.to, 1) + pl.special);
+  }
+}
+}  // namespace
+
+bool skills_diplomat_retreat_offered(GameState& s, int loser_side, const BattlePlanState& p, bool killed, bool winner_killed) {
+  if (!s.uses(data::Module::LeaderSkills) || killed || !skilled_as(s, p.leader, LeaderSkill::Diplomat)) return false;
+  const Faction loser = battle_faction_of_side(s, loser_side);
+  const RetreatRoom r = retreat_room(s, loser, p);
+  if (r.max <= 0 || r.to.empty()) return false;
+  s.skills.retreat_pending = static_cast<uint8_t>(1 + (winner_killed ? 1 : 0));
+  s.step = ability::kDiplomatRetreat;
+  s.waiting = bit(s.seat_of(loser));
+  return true;
 }
 
 // ---- shipment and movement -----------------------------------------------------------
@@ -661,6 +739,13 @@ std::optional<Rejection> skills_step_validate(const GameState& s, Seat seat, con
         return reject(RejectCode::IllegalChoice, "give back a traitor card you hold that no battle has revealed (DecipherTraitor.give)");
       return std::nullopt;
     }
+    case ability::kDiplomatRetreat: {
+      if (a.kind() != ActionKind::Move && a.kind() != ActionKind::Pass)
+        return reject(RejectCode::WrongPhase, "the Diplomat's owner lost: it may retreat undialled forces first (Move, or Pass) before its losses");
+      if (!asked) return reject(RejectCode::NotYourDecision, "the Diplomat's owner decides on its retreat");
+      if (const auto* m = a.get_if<action::Move>()) return retreat_validate(s, *m);
+      return std::nullopt;
+    }
     default: return reject(RejectCode::WrongPhase, "nothing is decided in this step");
   }
 }
@@ -705,6 +790,14 @@ void skills_step_apply(Ctx& c, Seat seat, const Action& a) {
       battle_end(c);
       return;
     }
+    case ability::kDiplomatRetreat: {
+      if (const auto* m = a.get_if<action::Move>()) retreat_apply(s, *m);
+      const bool winner_killed = k.retreat_pending == 2;
+      k.retreat_pending = 0;
+      s.waiting = 0;
+      battle_losses(c, winner_killed);  // the loser loses what stayed, then the winner
+      return;
+    }
     default: return;
   }
 }
@@ -737,6 +830,18 @@ void skills_step_decisions(const GameState& s, Seat seat, std::vector<Decision>&
       out.push_back(Decision{ActionKind::Pass, "Keep your traitor cards", 0, 0, {}});
       return;
     }
+    case ability::kDiplomatRetreat: {
+      const RetreatRoom r = retreat_room(s, loser_faction(s), loser_plan(s));
+      Decision d{ActionKind::Move,
+                 "Your Diplomat survived the battle you lost: retreat up to " + std::to_string(r.max) +
+                     " undialled forces (Move.from, from the battle's territory) to an adjacent empty territory that is not a stronghold (Move.to), "
+                     "or Pass; the rest are lost",
+                 1, r.max, {}};
+      for (const LocationId v : r.to) d.options.push_back(v);
+      out.push_back(std::move(d));
+      out.push_back(Decision{ActionKind::Pass, "Do not retreat: all your forces in the battle are lost", 0, 0, {}});
+      return;
+    }
     default: return;
   }
 }
@@ -756,6 +861,23 @@ void skills_step_legal(const GameState& s, Seat seat, std::vector<Action>& out) 
           for (const LeaderId give : unrevealed_traitors(s, s.faction_at(seat))) out.push_back(action::DecipherTraitor{.take = take, .give = give});
       out.push_back(action::Pass{});
       return;
+    case ability::kDiplomatRetreat: {  // for each destination: the largest retreat, and a single force
+      const Faction loser = loser_faction(s);
+      const RetreatRoom r = retreat_room(s, loser, loser_plan(s));
+      for (const LocationId v : r.to) {
+        const action::Move m = full_retreat(s, loser, r, v);
+        out.push_back(m);
+        if (r.max > 1 && !m.from.empty()) {
+          action::Move one;
+          one.to = v;
+          const Placement& pl = m.from[0];
+          one.from.push_back(Placement{pl.location, static_cast<uint8_t>(pl.special ? 0 : 1), static_cast<uint8_t>(pl.special ? 1 : 0)});
+          out.push_back(one);
+        }
+      }
+      out.push_back(action::Pass{});
+      return;
+    }
     default: return;
   }
 }

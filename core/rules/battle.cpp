@@ -686,6 +686,20 @@ void winner_losses(GameState& s, Faction w, Faction l, TerritoryId t, uint8_t ar
   });
 }
 
+// 1.07.06.05 the loser loses everything in the area and discards its plan;
+// 1.07.06.06 the winner its dial; then its cards. b.winner is set.
+void losses(Ctx& c, bool winner_killed) {
+  auto& s = c.s;
+  auto& b = s.battle;
+  const int w = b.winner - 1, l = 1 - w;
+  const Faction fw = faction_of_side(s, w), fl = faction_of_side(s, l);
+  const BattlePlanState lp = b.plan[l], wp = b.plan[w];
+  lose_all_in_area(s, fl, b.territory, b.area);
+  discard_plan(s, lp);
+  winner_losses(s, fw, fl, b.territory, b.area, wp, winner_killed);
+  winner_cards(c, w);
+}
+
 void resolve(Ctx& c) {
   auto& s = c.s;
   auto& b = s.battle;
@@ -859,12 +873,11 @@ void resolve(Ctx& c) {
   const bool survived[2] = {p[0].leader != kNone8 && !killed[0], p[1].leader != kNone8 && !killed[1]};
   skills_battle_resolved(c, w, p, survived, fa, t);  // Smuggler, Sandmaster, Rihani Decipherer (core/cards/leader_skills.cpp)
 
-  // 1.07.06.05 the loser (a Diplomat retreats some first); 1.07.06.06 the winner (a Suk Graduate saves some).
-  diplomat_retreat(s, fa[l], p[l], killed[l], t, b.area);
-  lose_all_in_area(s, fa[l], t, b.area);
-  discard_plan(s, p[l]);
-  winner_losses(s, fa[w], fa[l], t, b.area, p[w], killed[w]);
-  winner_cards(c, w);
+  // 1.07.06.05 the loser (a surviving Diplomat may retreat some first: step kDiplomatRetreat,
+  // core/cards/leader_skills.cpp); 1.07.06.06 the winner (a Suk Graduate saves some).
+  b.winner = static_cast<uint8_t>(w + 1);
+  if (skills_diplomat_retreat_offered(s, l, p[l], killed[l], killed[w])) return;
+  losses(c, killed[w]);
 }
 
 // 1.07.05: both plans are in.
@@ -1301,7 +1314,7 @@ void battle_order_changed(Ctx& c, bool from_start) {
 bool battle_plans_revealed(const GameState& s) {
   return s.phase == Phase::Battle &&
          (s.step == kTraitors || s.step == ability::kCapture || s.step == kKeep || s.step == ability::kAudit ||
-          s.step == ability::kDecipher);
+          s.step == ability::kDecipher || s.step == ability::kDiplomatRetreat);
 }
 
 // ---- for core/rules/battle_abilities.cpp ----
@@ -1323,6 +1336,7 @@ bool battle_is_cheap_hero(uint8_t card) { return is_cheap_hero(card); }
 void battle_end(Ctx& c) { end_battle(c); }
 void battle_kill_leader(GameState& s, uint8_t id) { kill_leader(s, id); }
 void battle_resolve(Ctx& c) { resolve(c); }
+void battle_losses(Ctx& c, bool winner_killed) { losses(c, winner_killed); }
 
 namespace {
 // 1.00.05: the battle's ability steps.
@@ -1335,6 +1349,7 @@ const char* ability_in_use(const GameState& s) {
     case ability::kMentatQuestion:
     case ability::kMentatAnswer: return "the Mentat's question (Leader Skills)";
     case ability::kDecipher: return "the Rihani Decipherer's traitor swap (Leader Skills)";
+    case ability::kDiplomatRetreat: return "the Diplomat's retreat (Leader Skills)";
     default: return nullptr;
   }
 }

@@ -39,6 +39,10 @@ bool battle_is_cheap_hero(uint8_t card);
 void battle_end(Ctx& c);  // finishes the resolved battle (end_battle) and goes on with the next one
 void battle_kill_leader(GameState& s, uint8_t id);  // to the tanks (face down if it died before), back to its owner
 void battle_resolve(Ctx& c);  // resolves the revealed battle (again, after a card's choice: the Stone Burner)
+// 1.07.06.05-06 after the totals: the loser's losses, the winner's, then its
+// cards (kKeep) and the battle's end. `winner_killed`: the winner's leader died
+// (no Suk Graduate band). Called by resolve, or after the Diplomat's retreat step.
+void battle_losses(Ctx& c, bool winner_killed);
 // ---- defined in battle_abilities.cpp, for the factions' battle hooks ----
 Faction battle_faction_of_side(const GameState& s, int side);  // 0 aggressor, 1 defender
 // Side `side` won by a traitor call its opponent did not match (1.07.06.07.01).
@@ -97,9 +101,10 @@ enum Step : uint8_t {
   kMentatQuestion = 9,    // the Mentat's owner names a weapon card, or Pass (before the plans)
   kMentatAnswer = 10,     // its opponent shows a card (MentatAnswer)
   kDecipher = 11,         // the Rihani Decipherer's winner swaps a traitor card (DecipherTraitor), or Pass
+  kDiplomatRetreat = 12,  // the Diplomat's losing owner retreats undialled forces (Move), or Pass, before its losses
 };
-inline bool owns_step(uint8_t step) { return (step >= kPrescience && step <= kCapture) || (step >= kAudit && step <= kDecipher); }
-inline bool skill_step(uint8_t step) { return step >= kMentatQuestion && step <= kDecipher; }
+inline bool owns_step(uint8_t step) { return (step >= kPrescience && step <= kCapture) || (step >= kAudit && step <= kDiplomatRetreat); }
+inline bool skill_step(uint8_t step) { return step >= kMentatQuestion && step <= kDiplomatRetreat; }
 
 enum Element : uint8_t { kLeader = 0, kWeapon = 1, kDefense = 2, kDial = 3 };
 inline constexpr uint8_t kNotPlayed = 255;    // PrescienceAnswer: "not playing that element"
