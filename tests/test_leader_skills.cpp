@@ -902,6 +902,30 @@ TEST_CASE("Leader Skills: the Diplomat's retreat rejects too many forces, a stro
   check_custody(s);
 }
 
+TEST_CASE("Leader Skills: after the Diplomat's retreat the winner's Suk Graduate saves forces only when its leader survived",
+          "[leader_skills][battle]") {
+  for (bool kill_winner : {false, true}) {
+    INFO(kill_winner);
+    GameState s = skill_battle();
+    set_skill(s, kDuncan, LeaderSkill::Diplomat);
+    REQUIRE(s.skills.deck.remove(static_cast<uint8_t>(LeaderSkill::SukGraduate)));  // a second skill (set_skill keeps one)
+    s.skills.assigned[kRabban] = static_cast<uint8_t>(static_cast<int>(LeaderSkill::SukGraduate) + 1);
+    const uint8_t knife = give(s, kAtreides, TreacheryKind::Crysknife);
+    to_plans(s);
+    // 2 + 1 against 4 + 4 (or 0 + 4, Rabban killed): the Atreides lose, Duncan lives.
+    fight(s, plan(kDuncan, 1, kill_winner ? knife : kNone8), plan(kRabban, 4));
+    REQUIRE(s.step == rules::ability::kDiplomatRetreat);
+    act(s, kAtreides, pass());
+    keep_all(s);
+    CHECK(dead(s, kRabban) == kill_winner);
+    CHECK(s.of(kAtreides).tanks[0] == 5);
+    // The Harkonnen dialled 4 of 5: the Suk Graduate keeps 1 there and sends 2 to the reserves, unless Rabban died.
+    CHECK(s.forces_in_location(kHarkonnen, loc("The Great Flat")) == (kill_winner ? 1 : 2));
+    CHECK(s.of(kHarkonnen).tanks[0] == (kill_winner ? 4 : 1));
+    check_custody(s);
+  }
+}
+
 TEST_CASE("Leader Skills: bots answer the Diplomat's retreat from their view, the thinking profiles saving all they may where the spice is",
           "[leader_skills][bots][battle]") {
   for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
