@@ -119,6 +119,7 @@ enum class WindowKind : uint8_t {
   SemutaTake = 6,      // the Semuta Drug: cards just discarded, a holder may take one (core/cards/semuta_drug.cpp)
   Bureaucracy = 7,     // Leader Skills, the Bureaucrat in front: force 2 of a payment to the bank, or not (core/cards/leader_skills.cpp)
   ChoamSale = 8,       // CHOAM sells cards at the end of a phase (ruling choam_sell_timing; core/factions/choam.cpp)
+  SkillRevival = 9,    // Leader Skills: a leader revived by a card or Karama power (Ghola, 1.14.02) draws its skill (core/cards/leader_skills.cpp)
 };
 
 struct Window {

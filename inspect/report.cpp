@@ -169,6 +169,12 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
     case ActionKind::AssignSkill: {  // face down until every faction has assigned (core/cards/leader_skills.cpp)
       const auto& as = a.as<action::AssignSkill>();
       const std::string leader = as.leader < data::kNumLeaders ? std::string(data::leader(as.leader).name) : "?";
+      const bool revived = before && e.seat >= 0 && as.leader < data::kNumLeaders &&
+                           before->skills.revival_leader1[static_cast<int>(before->faction_at(e.seat))] == as.leader + 1;
+      if (revived && as.skill < data::kNumLeaderSkills) {  // a revived leader's skill is face up at once
+        what = fmt::format("gives {} the leader skill {} (face up)", leader, data::leader_skill_name(as.skill));
+        break;
+      }
       what = show_hidden ? fmt::format("puts {} under {}", as.skill < data::kNumLeaderSkills ? std::string(data::leader_skill_name(as.skill)) : "?", leader)
                          : "puts a leader skill card face down under " + leader;
       break;
@@ -244,6 +250,10 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
         // CHOAM's end-of-phase sale (ruling choam_sell_timing): sold face up.
         what = answer.accept ? fmt::format("sells {}", answer.card < data::kNumAllTreacheryCards ? card(answer.card) : "a card")
                              : std::string("ends its sales");
+        break;
+      }
+      if (before && before->window_depth > 0 && before->windows[before->window_depth - 1].kind == WindowKind::SkillRevival) {
+        what = answer.accept ? "draws two leader skill cards for the leader it revived" : "takes no leader skill for the leader it revived";
         break;
       }
       what = answer.accept ? "answers yes" : "answers no"; break;

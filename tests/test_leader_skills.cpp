@@ -10,6 +10,7 @@
 #include "events/codec.h"
 #include "events/names.h"
 #include "events/view_generated.h"
+#include "inspect/report.h"
 #include "inspect/view.h"
 #include "support/module_game.h"
 #include "support/scenario.h"
@@ -1652,6 +1653,152 @@ TEST_CASE("Leader Skills: a faction without a skilled leader reviving a leader m
       CHECK_FALSE((t.phase == Phase::Revival && waiting(t, kAtreides)));
     }
   }
+}
+
+namespace {
+// Turn 1's Bidding, no skills assigned, Duncan in the tanks and a Tleilaxu Ghola in the Atreides hand.
+GameState ghola_ready(uint8_t& ghola, bool module = true) {
+  GameState s = game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), module ? skills_module() : data::ModuleSet{});
+  play_until(s, Phase::Bidding, 1);
+  if (module) clear_skills(s);
+  s.leaders[kDuncan].zone = LeaderZone::Tanks;
+  ghola = give_another(s, kAtreides, TreacheryKind::TleilaxuGhola);
+  return s;
+}
+}  // namespace
+
+TEST_CASE("Leader Skills: a leader revived by the Tleilaxu Ghola may draw two skill cards at once, in a window, and the game resumes where it was",
+          "[leader_skills][revival][cards]") {
+  uint8_t ghola = kNone8;
+  GameState s = ghola_ready(ghola);
+  const uint8_t before = waiting_for(s);
+  const int deck = s.skills.deck.n;
+  auto& hand = s.skills.hand[static_cast<int>(kAtreides)];
+  act(s, kAtreides, play(ghola, 0, kDuncan));
+  REQUIRE(s.leaders[kDuncan].zone == LeaderZone::Pool);
+  // The offer interrupts the Bidding: only the Atreides answer, Respond (draw) or not.
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].kind == WindowKind::SkillRevival);
+  CHECK(waiting_for(s) == rules::bit(seat(s, kAtreides)));
+  CHECK(hand.empty());
+  CHECK(rejected(s, kHarkonnen, respond(true)).code == RejectCode::NotYourDecision);
+  CHECK(rejected(s, kAtreides, action::Bid{.amount = 1}).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, kAtreides, respond(true, 3)).code == RejectCode::Malformed);
+  {
+    const auto acts = legal_actions(s, s.seat_of(kAtreides));
+    REQUIRE(acts.size() == 2);
+    for (const auto& a : acts) CHECK(a.is<action::Respond>());
+    for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+      const auto in = bots::make_input(s, s.seat_of(kAtreides));
+      const Action a = bots::make_bot(profile, 2)->choose(in);
+      REQUIRE(bots::is_valid_choice(in, a));
+      if (profile != bots::Profile::Easy) CHECK((a.is<action::Respond>() && a.as<action::Respond>().accept));
+    }
+  }
+  SECTION("declined: no skill, the deck untouched, the Bidding resumes") {
+    act(s, kAtreides, respond(false));
+    CHECK(s.window_depth == 0);
+    CHECK(hand.empty());
+    CHECK(s.skills.deck.n == deck);
+    CHECK(s.skills.assigned[kDuncan] == 0);
+    CHECK(s.skills.revival_leader1[static_cast<int>(kAtreides)] == 0);
+    CHECK(waiting_for(s) == before);
+    check_custody(s);
+    return;
+  }
+  act(s, kAtreides, respond(true));
+  REQUIRE(hand.n == 2);
+  CHECK(s.skills.deck.n == deck - 2);
+  REQUIRE(s.window_depth == 1);
+  CHECK(waiting_for(s) == rules::bit(seat(s, kAtreides)));
+  CHECK(rejected(s, kAtreides, respond(true)).code == RejectCode::WrongPhase);
+  CHECK(rejected(s, kAtreides, action::AssignSkill{.skill = hand.ids[0], .leader = kThufir}).code == RejectCode::IllegalChoice);
+  CHECK(rejected(s, kHarkonnen, action::AssignSkill{.skill = hand.ids[0], .leader = kDuncan}).code == RejectCode::NotYourDecision);
+  uint8_t other = 0;
+  while (hand.contains(other)) ++other;
+  CHECK(rejected(s, kAtreides, action::AssignSkill{.skill = other, .leader = kDuncan}).code == RejectCode::IllegalChoice);
+  const auto acts = legal_actions(s, s.seat_of(kAtreides));
+  REQUIRE(acts.size() == 2);
+  for (const auto& a : acts) {
+    const auto* as = a.get_if<action::AssignSkill>();
+    REQUIRE(as);
+    CHECK(as->leader == kDuncan);
+  }
+  for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    const auto in = bots::make_input(s, s.seat_of(kAtreides));
+    const Action a = bots::make_bot(profile, 2)->choose(in);
+    REQUIRE(bots::is_valid_choice(in, a));
+    CHECK(a.is<action::AssignSkill>());
+  }
+  check_projections(s);  // the two cards are the Atreides' secret
+  check_custody(s);
+  const uint8_t k = hand.ids[1];
+  const GameState open = s;
+  act(s, kAtreides, action::AssignSkill{.skill = k, .leader = kDuncan});
+  CHECK(s.skills.assigned[kDuncan] == k + 1);
+  CHECK(s.skills.face_down[kDuncan] == 0);
+  CHECK(hand.empty());
+  CHECK(s.skills.deck.n == deck - 1);
+  CHECK(s.window_depth == 0);
+  {  // the log shows the skill to everyone: it is face up at once
+    codec::Event e;
+    e.seat = open.seat_of(kAtreides);
+    e.action = action::AssignSkill{.skill = k, .leader = kDuncan};
+    CHECK_THAT(inspect::summarize_event(e, &open, s, false), Catch::Contains(std::string(data::leader_skill_name(k)) + " (face up)"));
+  }
+  CHECK(waiting_for(s) == before);  // the Bidding goes on exactly where the card was played
+  CHECK(s.phase == Phase::Bidding);
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: no skill offer for a Ghola's leader with a skilled leader of its own, or without the module",
+          "[leader_skills][revival][cards]") {
+  for (bool module : {true, false}) {
+    INFO(module);
+    uint8_t ghola = kNone8;
+    GameState s = ghola_ready(ghola, module);
+    if (module) set_skill(s, kThufir, LeaderSkill::Warmaster);
+    const uint8_t before = waiting_for(s);
+    act(s, kAtreides, play(ghola, 0, kDuncan));
+    CHECK(s.leaders[kDuncan].zone == LeaderZone::Pool);
+    CHECK(s.window_depth == 0);
+    CHECK(s.skills.hand[static_cast<int>(kAtreides)].empty());
+    CHECK(s.skills.assigned[kDuncan] == 0);
+    CHECK(waiting_for(s) == before);
+  }
+}
+
+TEST_CASE("Leader Skills: a leader revived by the Emperor's Karama power is offered a skill too, and the Revival phase resumes", "[leader_skills][revival][karama]") {
+  GameState s = game({Faction::Emperor, kAtreides}, true, 7, Rulings::defaults(), skills_module());
+  play_until(s, Phase::Bidding, 1);
+  clear_skills(s);
+  const LeaderId dead = L(Faction::Emperor, 0);
+  s.leaders[dead].zone = LeaderZone::Tanks;
+  auto& emperor = s.of(Faction::Emperor);  // two forces in the tanks: the phase asks the Emperor
+  emperor.reserves[0] = static_cast<uint8_t>(emperor.reserves[0] - 2);
+  emperor.tanks[0] = static_cast<uint8_t>(emperor.tanks[0] + 2);
+  const uint8_t karama = give_another(s, Faction::Emperor, TreacheryKind::Karama);
+  play_until(s, Phase::Revival, 1);
+  const uint8_t before = waiting_for(s);
+  const int deck = s.skills.deck.n;
+  act(s, Faction::Emperor, play(karama, 0, dead));
+  REQUIRE(s.leaders[dead].zone == LeaderZone::Pool);
+  CHECK(s.of(Faction::Emperor).karama_power_used == 1);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].kind == WindowKind::SkillRevival);
+  CHECK(waiting_for(s) == rules::bit(seat(s, Faction::Emperor)));
+  act(s, Faction::Emperor, respond(true));
+  const auto& hand = s.skills.hand[static_cast<int>(Faction::Emperor)];
+  REQUIRE(hand.n == 2);
+  const uint8_t k = hand.ids[0];
+  act(s, Faction::Emperor, action::AssignSkill{.skill = k, .leader = dead});
+  CHECK(s.skills.assigned[dead] == k + 1);
+  CHECK(s.skills.face_down[dead] == 0);
+  CHECK(s.skills.deck.n == deck - 1);
+  CHECK(s.window_depth == 0);
+  CHECK(s.phase == Phase::Revival);
+  CHECK(waiting_for(s) == before);
+  check_custody(s);
 }
 
 TEST_CASE("Leader Skills: bots count the opponent's face-up skill in its leader's strength", "[leader_skills][bots]") {

@@ -50,6 +50,11 @@ struct CardRules {
     void (*legal)(const GameState& s, Seat seat, const Window& w, std::vector<Action>& out) = nullptr;
     // After the window closed (its answer applied and `waiting` restored): what goes on (may be null).
     void (*closed)(Ctx& c, const Window& w) = nullptr;
+    // A second answer kind the window takes besides Respond (ActionKind::None: Respond only), with its
+    // check and its effect (true when the window is done), asked seats only (cards.cpp checks `waiting`).
+    ActionKind also = ActionKind::None;
+    std::optional<Rejection> (*validate_also)(const GameState& s, Seat seat, const Action& a, const Window& w) = nullptr;
+    bool (*apply_also)(Ctx& c, Seat seat, const Action& a, Window& w) = nullptr;
   } window;
 };
 
@@ -227,6 +232,12 @@ void skills_payment_cancelled(GameState& s);
 void skills_refund_taken(GameState& s, Faction shipper, Faction payee);
 int skills_taken_from(const GameState& s, Faction shipper);  // what skills_refund_taken would give back
 extern const CardRules::CardWindow kBureaucracyWindow;  // WindowKind::Bureaucracy
+// A leader of f revived by a card outside the Revival phase's Revive (cards.cpp, the Tleilaxu Ghola):
+// when f has no skilled leader (skills_leader_revived), the SkillRevival window asks f at once to draw
+// two skill cards (Respond accept) or not, then to give one to that leader (AssignSkill); the game
+// resumes where the card was played. Nothing without the module, or while f has such an offer pending.
+void skills_card_revived(Ctx& c, Faction f, LeaderId l);
+extern const CardRules::CardWindow kSkillRevivalWindow;  // WindowKind::SkillRevival
 void skills_mentat_pause(GameState& s);
 
 }  // namespace mentat::rules

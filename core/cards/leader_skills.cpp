@@ -330,6 +330,93 @@ void skills_revival_assigned(Ctx& c, Faction f, const action::AssignSkill& a) {
   shuffle_pile(c, s.skills.deck, DrawKind::ShuffleSkills);
 }
 
+// ---- a leader revived by a card: the SkillRevival window ------------------------
+// The same offer as in the Revival phase (skills_leader_revived), asked at once
+// in a window over whatever the card interrupted: Respond accept draws the two
+// cards (the window stays open, asking the same seat), Respond decline ends it
+// with no skill; AssignSkill gives one of the two to the revived leader, face
+// up, the other back to the deck, which is shuffled.
+
+namespace {
+Faction revival_faction(const GameState& s, const Window& w) { return s.faction_at(w.owner); }
+
+std::string revival_what(const GameState& s, const Window& w) {
+  const Faction f = revival_faction(s, w);
+  const LeaderId l = skills_revival_leader(s, f);
+  const std::string name = l < data::kNumLeaders ? std::string(data::leader(l).name) : std::string("the revived leader");
+  if (skills_revival_drawn(s, f)) return std::string(faction_name(f)) + " give " + name + " one of the two leader skill cards drawn (AssignSkill)";
+  return std::string(faction_name(f)) + " revived " + name +
+         " with no skilled leader: they may draw two leader skill cards for it (Respond accept=true) or not (accept=false) (Leader Skills)";
+}
+
+std::optional<Rejection> revival_validate(const GameState& s, Seat, const action::Respond& a, const Window& w) {
+  if (skills_revival_drawn(s, revival_faction(s, w))) return reject(RejectCode::WrongPhase, "the two skill cards are drawn: give one to the revived leader (AssignSkill)");
+  if (a.card != kNone8) return reject(RejectCode::Malformed, "the draw's answer names no card (Respond.accept only)");
+  return std::nullopt;
+}
+
+bool revival_apply(Ctx& c, Seat seat, const action::Respond& a, Window& w) {
+  if (!skills_revival_draw(c, revival_faction(c.s, w), a.accept)) return true;  // declined (or nothing to draw): no skill
+  c.s.waiting |= bit(seat);  // the same seat chooses next
+  w.answered = 0;
+  return false;
+}
+
+std::optional<Rejection> revival_validate_assign(const GameState& s, Seat, const Action& a, const Window& w) {
+  const Faction f = revival_faction(s, w);
+  const LeaderId l = skills_revival_leader(s, f);
+  if (!skills_revival_drawn(s, f)) return reject(RejectCode::WrongPhase, "draw the two skill cards first (Respond accept=true), or decline");
+  const auto& as = a.as<action::AssignSkill>();
+  if (as.leader != l) return reject(RejectCode::IllegalChoice, "the skill goes to the leader revived, " + std::string(data::leader(l).name));
+  return skills_assign_validate(s, f, as);
+}
+
+bool revival_apply_assign(Ctx& c, Seat, const Action& a, Window& w) {
+  skills_revival_assigned(c, revival_faction(c.s, w), a.as<action::AssignSkill>());
+  return true;
+}
+
+void revival_decisions(const GameState& s, Seat, const Window& w, std::vector<Decision>& out) {
+  const Faction f = revival_faction(s, w);
+  if (!skills_revival_drawn(s, f)) {
+    out.push_back(Decision{ActionKind::Respond, revival_what(s, w), 0, 1, {}});
+    return;
+  }
+  Decision d{ActionKind::AssignSkill, revival_what(s, w) + ": skill = one of your two cards (options), leader = " +
+                                          std::string(data::leader(skills_revival_leader(s, f)).name),
+             0, 0, {}};
+  const auto& hand = s.skills.hand[static_cast<int>(f)];
+  for (int i = 0; i < hand.n; ++i) d.options.push_back(hand.ids[i]);
+  out.push_back(std::move(d));
+}
+
+void revival_legal(const GameState& s, Seat, const Window& w, std::vector<Action>& out) {
+  const Faction f = revival_faction(s, w);
+  if (!skills_revival_drawn(s, f)) {
+    out.push_back(action::Respond{});
+    out.push_back(action::Respond{.accept = true});
+    return;
+  }
+  const auto& hand = s.skills.hand[static_cast<int>(f)];
+  for (int i = 0; i < hand.n; ++i) out.push_back(action::AssignSkill{.skill = hand.ids[i], .leader = skills_revival_leader(s, f)});
+}
+}  // namespace
+
+const CardRules::CardWindow kSkillRevivalWindow{WindowKind::SkillRevival, revival_what,  revival_validate,         revival_apply,
+                                                revival_decisions,        revival_legal, nullptr,                  ActionKind::AssignSkill,
+                                                revival_validate_assign,  revival_apply_assign};
+
+void skills_card_revived(Ctx& c, Faction f, LeaderId l) {
+  auto& s = c.s;
+  if (!s.uses(data::Module::LeaderSkills) || skills_revival_leader(s, f) != kNone8) return;  // one offer at a time
+  if (!skills_leader_revived(c, f, l)) return;
+  Window w;
+  w.kind = WindowKind::SkillRevival;
+  w.owner = s.seat_of(f);
+  w.asked = static_cast<uint8_t>(bit(w.owner));
+  if (!open_window(s, w)) s.skills.revival_leader1[static_cast<int>(f)] = 0;  // the window stack is full: no offer
+}
+
 // ---- battle -----------------------------------------------------------------------
 
 bool planetologist_special(const GameState& s, LeaderId leader, uint8_t card) {

@@ -29,6 +29,7 @@ bool card_may_be_held(const GameState& s, data::TreacheryKind kind) {
 const CardRules::CardWindow* card_window(WindowKind k) {
   if (k == WindowKind::None) return nullptr;
   if (k == WindowKind::Bureaucracy) return &kBureaucracyWindow;  // a leader skill's window (core/cards/leader_skills.cpp)
+  if (k == WindowKind::SkillRevival) return &kSkillRevivalWindow;
   for (const CardRules* r : kCards)
     if (r->window.kind == k) return &r->window;
   return nullptr;

@@ -21,7 +21,7 @@ std::optional<Rejection> karama_check(const GameState& s, Faction me, const Acti
   return check_card_revival(s, me, a, kKaramaForces, karama_elite_limit(s), "1.14.02");
 }
 void karama_apply(Ctx& c, Seat seat, const Action& a) {
-  apply_card_revival(c.s, c.s.faction_at(seat), a, karama_elite_limit(c.s));
+  apply_card_revival(c, c.s.faction_at(seat), a, karama_elite_limit(c.s));
 }
 void karama_candidates(const GameState& s, Faction me, const Action& base, std::vector<Action>& out) {
   card_revival_candidates(s, me, kKaramaForces, base, out);

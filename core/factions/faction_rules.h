@@ -599,10 +599,12 @@ inline FactionMask team_of(const GameState& s, Faction f) {
 // ---- helpers of cards.cpp for the Karama powers ----
 // 3.01.20 / 1.14.02 revival by a card or a Karama power (a PlayCard): target a
 // leader or value = regular + 16 x special forces, at most `max_forces`;
-// `elite_limit`: 2.03.11 / 2.04.20 apply; `rule` is cited in rejections.
+// `elite_limit`: 2.03.11 / 2.04.20 apply; `rule` is cited in rejections. A
+// revived leader may be offered a leader skill (skills_card_revived, module
+// leader_skills: a SkillRevival window opened on top of whatever was asked).
 std::optional<Rejection> check_card_revival(const GameState& s, Faction me, const Action& a, int max_forces, bool elite_limit,
                                             const std::string& rule);
-void apply_card_revival(GameState& s, Faction me, const Action& a, bool elite_limit);
+void apply_card_revival(Ctx& c, Faction me, const Action& a, bool elite_limit);
 void card_revival_candidates(const GameState& s, Faction me, int max_forces, Action base, std::vector<Action>& out);
 // Opens a response window (false when the stack is full).
 bool open_window(GameState& s, Window w);

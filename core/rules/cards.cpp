@@ -537,6 +537,10 @@ uint8_t karama_askable(const GameState& s, Seat owner) {
 std::optional<Rejection> validate_window(const GameState& s, Seat seat, const Action& a) {
   const Window& w = top(s);
   const std::string what = window_what(s, w);
+  if (const auto* cw = card_window(w.kind); cw && cw->also != ActionKind::None && a.kind() == cw->also) {  // a card window's own answer
+    if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "this seat is not asked now: " + what);
+    return cw->validate_also(s, seat, a, w);
+  }
   if (a.kind() != ActionKind::Respond)
     return reject(RejectCode::WrongPhase, "wait until the window is answered (Respond; 1.00.05): " + what);
   const auto& answer = a.as<action::Respond>();
@@ -562,9 +566,19 @@ std::optional<Rejection> validate_window(const GameState& s, Seat seat, const Ac
 }
 
 void apply_window(Ctx& c, Seat seat, const Action& a) {
-  const auto& answer = a.as<action::Respond>();
   auto& s = c.s;
   Window& w = top(s);
+  if (const auto* cw = card_window(w.kind); cw && cw->also != ActionKind::None && a.kind() == cw->also) {
+    w.answered |= bit(seat);
+    s.waiting &= static_cast<uint8_t>(~bit(seat));
+    if (cw->apply_also(c, seat, a, w)) {
+      const Window closed = w;
+      close_window(c);
+      if (cw->closed) cw->closed(c, closed);
+    }
+    return;
+  }
+  const auto& answer = a.as<action::Respond>();
   const Faction me = me_at(s, seat);
   w.answered |= bit(seat);
   s.waiting &= static_cast<uint8_t>(~bit(seat));
@@ -834,7 +848,7 @@ void apply_play(Ctx& c, Seat seat, const Action& a) {
       return;
     case TreacheryKind::TleilaxuGhola:
       discard(s, me, play.card);
-      do_revival(s, me, a, ghola_elite_limit(s));
+      apply_card_revival(c, me, a, ghola_elite_limit(s));
       return;
     case TreacheryKind::Truthtrance: {
       discard(s, me, play.card);
@@ -944,7 +958,10 @@ std::optional<Rejection> check_card_revival(const GameState& s, Faction me, cons
                                             const std::string& rule) {
   return check_revival(s, me, a, max_forces, elite_limit, rule);
 }
-void apply_card_revival(GameState& s, Faction me, const Action& a, bool elite_limit) { do_revival(s, me, a, elite_limit); }
+void apply_card_revival(Ctx& c, Faction me, const Action& a, bool elite_limit) {
+  do_revival(c.s, me, a, elite_limit);
+  if (const Revival r = revival_of(a.as<action::PlayCard>()); r.leader != kNone8) skills_card_revived(c, me, r.leader);  // Leader Skills
+}
 void card_revival_candidates(const GameState& s, Faction me, int max_forces, Action base, std::vector<Action>& out) {
   revival_candidates(s, me, max_forces, base, out);
 }
