@@ -853,6 +853,109 @@ TEST_CASE("CHOAM Karama cancellation (3.01.11.01, karama_windows=all_other_seats
   }
 }
 
+TEST_CASE("CHOAM alliance abilities and the Karama (3.01.11.01): the trade offer and the battle allowance wait in a KaramaCancel window",
+          "[choam][alliance][karama][rulings]") {
+  GameState s = choam_game({Faction::Atreides, kChoam, Faction::Harkonnen}, false, 7, ruling("karama_windows", "all_other_seats"));
+  play_until(s, Phase::Bidding);
+  empty_hand(s, kChoam);
+  empty_hand(s, Faction::Atreides);
+  empty_hand(s, Faction::Harkonnen);
+  ally(s, kChoam, Faction::Atreides);
+  const uint8_t shield = give(s, kChoam, data::TreacheryKind::Shield);
+  give(s, Faction::Atreides, data::TreacheryKind::Crysknife);
+  const uint8_t karama = give_another(s, Faction::Harkonnen, data::TreacheryKind::Karama);
+  auto everyone_declines = [&]() {
+    for (Faction f : {Faction::Atreides, Faction::Harkonnen})
+      if (s.window_depth > 0 && waiting(s, f)) act(s, f, respond(false));
+  };
+  SECTION("the trade: cancelled, no offer is made and the card stays; offered again and let through, it waits for the ally") {
+    act(s, kChoam, action::ChoamTrade{.card = shield});
+    REQUIRE(s.window_depth == 1);
+    CHECK(s.windows[0].kind == WindowKind::KaramaCancel);
+    CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::ChoamTrade));
+    CHECK(s.choam.trade_open == 0);  // not yet
+    CHECK(waiting(s, Faction::Harkonnen));
+    // The window names the ability, never the offered card.
+    CHECK(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))).find("Shield") == std::string::npos);
+    act(s, Faction::Harkonnen, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(s.choam.trade_open == 0);
+    CHECK(s.of(kChoam).hand.contains(shield));
+    CHECK(s.treachery_discard.top() == karama);
+    CHECK(s.cancelled_ability == kNone8);  // an any-time use: nothing to retake, the next offer is asked again
+    check_custody(s);
+    give_another(s, Faction::Harkonnen, data::TreacheryKind::Karama);
+    act(s, kChoam, action::ChoamTrade{.card = shield});
+    REQUIRE(s.window_depth == 1);
+    everyone_declines();
+    CHECK(s.window_depth == 0);
+    CHECK(s.choam.trade_open == 1);
+    CHECK(s.choam.trade_offer == shield);
+    act(s, kChoam, action::ChoamTrade{.card = kNone8});  // withdrawing asks nobody
+    CHECK(s.window_depth == 0);
+    CHECK(s.choam.trade_open == 0);
+  }
+  SECTION("the battle allowance: cancelled, it stays as it was; let through, it is set; withdrawing asks nobody") {
+    act(s, kChoam, action::ChoamSupport{.battle = 4});
+    REQUIRE(s.window_depth == 1);
+    CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::ChoamAllySupport));
+    CHECK(s.choam.battle_support == 0);
+    act(s, Faction::Harkonnen, respond(true, karama));
+    CHECK(s.window_depth == 0);
+    CHECK(s.choam.battle_support == 0);
+    give_another(s, Faction::Harkonnen, data::TreacheryKind::Karama);
+    act(s, kChoam, action::ChoamSupport{.battle = 4});
+    everyone_declines();
+    CHECK(s.window_depth == 0);
+    CHECK(s.choam.battle_support == 4);
+    act(s, kChoam, action::ChoamSupport{});
+    CHECK(s.window_depth == 0);
+    CHECK(s.choam.battle_support == 0);
+    check_custody(s);
+  }
+}
+
+TEST_CASE("CHOAM alliance abilities and the Karama (3.01.11.02): a prevention stops the trade offer and the battle allowance until the Mentat Pause",
+          "[choam][alliance][karama]") {
+  GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, true);
+  empty_hand(s, kChoam);
+  empty_hand(s, Faction::Atreides);
+  ally(s, kChoam, Faction::Atreides);
+  const uint8_t shield = give(s, kChoam, data::TreacheryKind::Shield);
+  give(s, Faction::Atreides, data::TreacheryKind::Crysknife);
+  act(s, kChoam, action::ChoamSupport{.battle = 4});  // set before the prevention
+  REQUIRE(s.choam.battle_support == 4);
+  for (auto ab : {rules::Ability::ChoamTrade, rules::Ability::ChoamAllySupport})
+    rules::set_prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(ab), true);
+  CHECK(rejected(s, kChoam, action::ChoamTrade{.card = shield}).reason.find("Karama") != std::string::npos);
+  CHECK_FALSE(has_action(s, kChoam, action::ChoamTrade{.card = shield}));
+  CHECK(rejected(s, kChoam, action::ChoamSupport{.battle = 6}).reason.find("Karama") != std::string::npos);
+  {
+    const auto acts = legal_actions(s, s.seat_of(kChoam));
+    CHECK(std::none_of(acts.begin(), acts.end(), [](const Action& a) { return a.kind() == ActionKind::ChoamTrade; }));
+    CHECK(std::none_of(acts.begin(), acts.end(), [](const Action& a) {
+      return a.kind() == ActionKind::ChoamSupport && a.as<action::ChoamSupport>().battle > 0;
+    }));
+  }
+  // The allowance already set cannot be used in a battle while prevented.
+  place(s, Faction::Atreides, kFlat, 6);
+  place(s, Faction::Harkonnen, kFlat, 6);
+  take_traitor(s, L(Faction::Atreides, 3));
+  take_traitor(s, L(Faction::Harkonnen, 4));
+  set_spice(s, Faction::Atreides, 1);
+  enter_battle_phase(s);
+  no_abilities(s);
+  auto p = plan(L(Faction::Atreides, 3), 6, kNone8, kNone8, kNone8, 3);
+  p.ally_pays = 2;
+  CHECK(rejected(s, Faction::Atreides, p).reason.find("ChoamSupport") != std::string::npos);
+  // The Mentat Pause ends the prevention: the trade and the allowance are back.
+  play_until(s, Phase::Storm, s.turn + 1);
+  CHECK_FALSE(rules::prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamTrade)));
+  CHECK_FALSE(rules::prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamAllySupport)));
+  REQUIRE(s.of(kChoam).ally == static_cast<uint8_t>(Faction::Atreides));
+  CHECK_FALSE(validate(s, s.seat_of(kChoam), action::ChoamSupport{.battle = 1}).has_value());
+}
+
 TEST_CASE("CHOAM self-play under karama_windows=all_other_seats: its sales, powers and Inflation wait in KaramaCancel windows, 0 rejected",
           "[choam][bots][karama]") {
   const std::vector<std::vector<Faction>> sets = {

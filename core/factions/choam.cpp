@@ -407,6 +407,7 @@ std::optional<Rejection> trade_validate(const GameState& s, Seat seat, const act
     }
     if (c.trade_open) return reject(RejectCode::IllegalChoice, "CHOAM's card trade offer already waits for its ally's answer");
     if (ally == kNoFaction) return reject(RejectCode::IllegalChoice, "CHOAM trades cards only with its ally, and it has none");
+    if (auto why = ability_blocked(s, kMe, Ability::ChoamTrade)) return reject(RejectCode::IllegalChoice, *why + " until the Mentat Pause");
     if (a.card >= data::kNumAllTreacheryCards || !s.of(kMe).hand.contains(a.card))
       return reject(RejectCode::IllegalChoice, "CHOAM offers a card from its own hand");
     if (auto why = promised(s, seat, a.card)) return reject(RejectCode::IllegalChoice, *why);
@@ -507,6 +508,8 @@ std::optional<Rejection> anytime_validate(const GameState& s, Seat seat, const A
   if (a.kind() == ActionKind::ChoamSupport) {
     if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only CHOAM pays for its ally's forces in battle (CHOAM & Richese)");
     if (live_ally(s) == kNoFaction) return reject(RejectCode::IllegalChoice, "CHOAM has no ally to pay for");
+    if (a.as<action::ChoamSupport>().battle > 0)
+      if (auto why = ability_blocked(s, kMe, Ability::ChoamAllySupport)) return reject(RejectCode::IllegalChoice, *why + " until the Mentat Pause");
     return std::nullopt;
   }
   if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only CHOAM sells cards (CHOAM & Richese)");
@@ -533,6 +536,10 @@ void sell(Ctx& c, Seat seat, uint8_t card) {
 void anytime_apply(Ctx& c, Seat seat, const Action& a) {
   auto& s = c.s;
   if (const auto* trade = a.get_if<action::ChoamTrade>()) {
+    const bool offer = is_me(s, seat) && trade->card != kNone8;
+    if (offer && karama_window(c, seat, Ability::ChoamTrade, a)) return;  // 3.01.11.01: the offer waits (cards.cpp resumes it)
+    // Resumed: an offer made obsolete meanwhile (the alliance ended, the card left the hand) is not made.
+    if (offer && (live_ally(s) == kNoFaction || !s.of(kMe).hand.contains(trade->card))) return;
     trade_apply(s, seat, *trade);
     return;
   }
@@ -546,6 +553,8 @@ void anytime_apply(Ctx& c, Seat seat, const Action& a) {
     return;
   }
   if (const auto* support = a.get_if<action::ChoamSupport>()) {
+    if (support->battle > 0 && karama_window(c, seat, Ability::ChoamAllySupport, a)) return;  // 3.01.11.01: waits
+    if (live_ally(s) == kNoFaction) return;  // resumed after the alliance ended: nothing to set
     s.choam.battle_support = support->battle;
     s.choam.battle_support_to = live_ally(s);
     return;
@@ -642,7 +651,7 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
     out.push_back(Decision{ActionKind::ChoamKarama,
                            "Special Karama, once a game: discard a Karama (karama) and cards from your hand (cards), 3 spice each", 0, 0,
                            {}});
-  if (live_ally(s) != kNoFaction)
+  if (live_ally(s) != kNoFaction && !ability_blocked(s, kMe, Ability::ChoamAllySupport))
     out.push_back(Decision{ActionKind::ChoamSupport,
                            "Let your ally use up to this much of your spice for the spice it dials in battle (advanced); now " +
                                std::to_string(ally_battle_support(s)),
@@ -670,13 +679,17 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (live_ally(s) != kNoFaction) {  // the battle allowance: none, or all CHOAM's spice now
     const int cur = ally_battle_support(s), spice = s.of(kMe).spice;
     if (cur != 0) out.push_back(action::ChoamSupport{});
-    if (spice > 0 && cur != spice) out.push_back(action::ChoamSupport{.battle = static_cast<uint16_t>(spice)});
+    if (spice > 0 && cur != spice && !ability_blocked(s, kMe, Ability::ChoamAllySupport))
+      out.push_back(action::ChoamSupport{.battle = static_cast<uint16_t>(spice)});
   }
 }
 
 // 3.01.11.02: a prevented sale waits for the turn's end (the Mentat Pause).
 void pause_ends_sales(GameState& s) {
   if (ability_cancelled(s, kMe, Ability::ChoamDiscarding)) consume_prevention(s, kMe, Ability::ChoamDiscarding);
+  // The alliance abilities' preventions end there too (as the Richese gift's).
+  for (const Ability ab : {Ability::ChoamTrade, Ability::ChoamAllySupport})
+    if (prevented_bit(s, static_cast<int>(kMe), static_cast<int>(ab))) consume_prevention(s, kMe, ab);
 }
 
 bool pause_begins_all(GameState& s) {
@@ -698,6 +711,7 @@ void battle_spice_paid(GameState& s, Faction payer, int paid) {
 // ---- alliance: paying for the ally's forces in battle (ChoamSupport) -------------
 
 int ally_battle_support(const GameState& s) {
+  if (prevented_bit(s, static_cast<int>(kMe), static_cast<int>(Ability::ChoamAllySupport))) return 0;  // 3.01.11.02: until the Mentat Pause
   const uint8_t ally = live_ally(s);
   return ally == kNoFaction || ally != s.choam.battle_support_to ? 0 : s.choam.battle_support;  // for this alliance only
 }
@@ -874,6 +888,8 @@ constexpr AbilityInfo kAbilities[] = {
     {Ability::ChoamRevival, kMe, "CHOAM revival", "revival at 1 spice a force without limit", ActionKind::Revive},
     {Ability::ChoamBattleIncome, kMe, "CHOAM advanced", "half the spice others pay in battle", ActionKind::Pass},
     {Ability::ChoamAudit, kMe, "CHOAM advanced", "the Auditor's look after a battle", ActionKind::Pass},
+    {Ability::ChoamTrade, kMe, "CHOAM alliance", "trading a card with the ally", ActionKind::ChoamTrade},
+    {Ability::ChoamAllySupport, kMe, "CHOAM alliance", "paying for the ally's forces in battle", ActionKind::ChoamSupport},
 };
 
 constexpr FactionRules make() {

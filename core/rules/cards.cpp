@@ -430,6 +430,10 @@ void keep_pending(GameState& s, Window& w, const Action& pending) {
     w.act_from = use->location;
   } else if (const auto* inflation = pending.get_if<action::ChoamInflation>()) {
     w.act_value = inflation->side;
+  } else if (const auto* trade = pending.get_if<action::ChoamTrade>()) {
+    w.act_to = trade->card;  // CHOAM's secret, as the offer itself (no view shows a window's pending action)
+  } else if (const auto* support = pending.get_if<action::ChoamSupport>()) {
+    w.act_amount2 = support->battle;
   }
 }
 
@@ -474,6 +478,8 @@ Action pending_action(const GameState& s, const Window& w) {
     case ActionKind::ChoamSell: return action::ChoamSell{.card = w.act_to};
     case ActionKind::ChoamCard: return action::ChoamCard{.card = w.act_to, .faction = w.act_value, .location = w.act_from};
     case ActionKind::ChoamInflation: return action::ChoamInflation{.side = w.act_value};
+    case ActionKind::ChoamTrade: return action::ChoamTrade{.card = w.act_to};
+    case ActionKind::ChoamSupport: return action::ChoamSupport{.battle = w.act_amount2};
     default: return Action::of_kind(static_cast<ActionKind>(w.act_kind));
   }
 }

@@ -130,8 +130,11 @@ enum class Ability : uint8_t {
   RicheseBlackMarket = 38, // advanced: no Black Market in the next Bidding phase
   RicheseGift = 39,        // alliance: a Richese card to the ally (RicheseGift; cancelled as it is given, or prevented)
   RicheseNoField = 40,     // shipping with a No-Field token (Ship.no_field; cancelled as it is used, or prevented)
+  // CHOAM's alliance abilities (the GF9 FAQ counts alliance abilities among those a Karama cancels).
+  ChoamTrade = 41,         // alliance: the card trade (ChoamTrade; cancelled as CHOAM offers, or prevented until the Mentat Pause)
+  ChoamAllySupport = 42,   // alliance: paying for the ally's battle spice (ChoamSupport; cancelled as set, or prevented until the Mentat Pause)
 };
-inline constexpr int kNumAbilities = 41;
+inline constexpr int kNumAbilities = 43;
 static_assert(kNumAbilities <= 64, "GameState::prevented and prevented_hi hold one bit per ability");
 // 3.01.11.02: is ability `ab` of faction f prevented (GameState::prevented, prevented_hi)?
 inline bool prevented_bit(const GameState& s, int f, int ab) {
