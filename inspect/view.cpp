@@ -741,9 +741,12 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
       audit_cards = b.CreateVector(seen);
     }
     const uint16_t support = ch.battle_support_to < kNumFactions && s.of(Faction::Choam).ally == ch.battle_support_to ? ch.battle_support : 0;
+    const Window* sale = rules::window_open(s) && s.windows[s.window_depth - 1].kind == WindowKind::ChoamSale ? &s.windows[s.window_depth - 1] : nullptr;
+    auto sale_before = sale ? b.CreateString(phase_name(static_cast<Phase>(sale->subject))) : 0;
     v_choam = fb::CreateChoamView(b, inflation, ch.inflation_turn, ch.charity_bank != 0, ch.trade_open != 0, offer, ch.traded_turn,
                                   ch.trade_declined_turn, support, ch.karama_used != 0, ch.audit_stage == 1,
-                                  ch.audit_of < kNumFactions ? strs.of(static_cast<Faction>(ch.audit_of)) : 0, ch.audit_turn, audit_cards);
+                                  ch.audit_of < kNumFactions ? strs.of(static_cast<Faction>(ch.audit_of)) : 0, ch.audit_turn, audit_cards,
+                                  sale_before);
   }
   Offset<fb::RicheseView> v_richese = 0;  // Richese (CHOAM & Richese): public, but the cache and the silent bids
   if (s.uses(data::Module::ChoamRichese) && s.has(Faction::Richese)) {

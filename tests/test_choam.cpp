@@ -1027,6 +1027,9 @@ TEST_CASE("CHOAM sale at the end of a phase (ruling choam_sell_timing=end_of_pha
     CHECK(s.phase == Phase::Storm);
     CHECK(waiting_for(s) == (1u << s.seat_of(kChoam)));
     CHECK_THAT(rules::window_description(s), Catch::Contains("end of the"));
+    // Every seat's view names the phase about to begin (view choam.sale_before).
+    CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Fremen))),
+               Catch::Contains("\"sale_before\": \"" + std::string(phase_name(Phase::SpiceBlow)) + "\""));
     CHECK(rejected(s, kChoam, action::Respond{.accept = true, .card = shield}).code == RejectCode::IllegalChoice);  // not a copy
     CHECK(rejected(s, Faction::Atreides, action::Respond{}).code == RejectCode::NotYourDecision);
     const int spice = s.of(kChoam).spice;
@@ -1037,6 +1040,7 @@ TEST_CASE("CHOAM sale at the end of a phase (ruling choam_sell_timing=end_of_pha
     e.action = sells ? Action(action::Respond{.accept = true, .card = baliset}) : Action(action::Respond{});
     CHECK_THAT(inspect::summarize_event(e, &open, s, false), Catch::Contains(sells ? "sells Baliset" : "ends its sales"));
     CHECK(s.phase != Phase::Storm);  // the next phase was entered (and ran on while nobody was asked)
+    if (!rules::window_open(s)) CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Fremen))), !Catch::Contains("sale_before"));
     CHECK(s.of(kChoam).hand.contains(baliset) == !sells);
     CHECK(s.treachery_discard.contains(baliset) == sells);
     if (sells) {
