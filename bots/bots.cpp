@@ -282,6 +282,7 @@ class Brain {
   size_t choam_card();  // a worthless card's power (npos: none worth it now)
   size_t choam_trade();  // the alliance's card trade (npos: not now)
   size_t choam_support();  // the allowance for the ally's battle spice (npos: unchanged)
+  size_t richese_permit();  // the Richese's consent to the ally's No-Field shipment (npos: unchanged)
   size_t choam_karama();   // the special Karama (npos: not now)
   size_t choam_audit();    // the audited faction: pay to cancel the Auditor's look, or let it
   // Richese (CHOAM & Richese; docs/BOTS.md, docs/factions/richese.md).
@@ -387,6 +388,8 @@ size_t Brain::decide() {
     if (size_t i = choam_card(); i != npos) return i;
   if (has_kind(ActionKind::ChoamSell))
     if (size_t i = choam_sell(); i != npos) return i;
+  if (has_kind(ActionKind::AllyPermission))
+    if (size_t i = richese_permit(); i != npos) return i;
   // Alliance spice (any time the seat is asked): the Emperor's gift, the allowance.
   if (has_kind(ActionKind::GiveSpice) || has_kind(ActionKind::AllyPermission))
     if (size_t i = alliance_spice(); i != npos) return i;
@@ -553,6 +556,18 @@ size_t Brain::choam_trade() {
   }, 0.0);
   if (i == npos) i = find_kind<action::ChoamTrade>([](const action::ChoamTrade& a) { return a.card == kNone8; });
   return i;
+}
+
+// Ruling no_field_ally_permission = richese_allows: every profile's Richese
+// lets its ally ship with a No-Field token (an AllyPermission with no_field,
+// its allowances as they stand) as soon as it is asked while allied, and
+// never withdraws it (a token shipment costs the Richese nothing).
+size_t Brain::richese_permit() {
+  if (me() != Faction::Richese || k_.ally() >= kNumFactions || k_.richese_ally_no_field) return npos;
+  return find([](const Action& a) {
+    const auto* p = a.get_if<action::AllyPermission>();
+    return p && p->no_field;
+  });
 }
 
 // Paying for the ally's forces in battle (ChoamSupport; only the advanced

@@ -246,6 +246,7 @@ Knowledge read_knowledge(const ViewInput& in) {
     k.no_field_location = r->no_field_location();
     k.no_field_face_up = r->no_field_face_up();
     k.no_field_value = r->no_field_value();
+    k.richese_ally_no_field = r->ally_no_field();
   }
   if (v->leader_skills())
     for (const auto* ls : *v->leader_skills())

@@ -128,6 +128,7 @@ struct Knowledge {
   // Richese seat only, -1: unknown or none).
   uint8_t no_field_location = kNone8;
   int no_field_face_up = -1, no_field_value = -1;
+  bool richese_ally_no_field = false;  // the Richese let their ally ship with a No-Field token (view richese.ally_no_field)
   // Leader Skills: the skill card (0..13) under each leader, -1 none or face
   // down to this seat; front: its front band works now; my dealt cards.
   uint8_t skill1[data::kNumLeaders] = {};  // 1 + the skill id, 0: none known

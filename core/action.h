@@ -326,6 +326,7 @@ struct KeepCards {
 struct AllyPermission {
   uint16_t shipment = 0;
   uint16_t bids = 0;
+  bool no_field = false;  // the Richese only, ruling no_field_ally_permission = richese_allows: the ally may ship a token
   MENTAT_ACTION_KIND(AllyPermission);
 };
 // CHOAM (core/factions/choam.cpp).

@@ -339,6 +339,11 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "reference choam-richese.json, choam_discard_for_spice: at the end of any phase (treachery.online's sheet; DuneBot "
        "does not implement the sale); any_time (a sale whenever no window or ability step holds the game) stays the "
        "default so that games recorded before the ruling replay"},
+      {RulingId::NoFieldAllyPermission, "no_field_ally_permission",
+       "CHOAM & Richese: does the Richese's ally need the Richese's permission to ship with a No-Field token?",
+       {"not_needed", "richese_allows"}, 0,
+       "reference choam-richese.json, the Richese's alliance No-Field: treachery.online needs the Richese's permission "
+       "(richese_allows: AllyPermission.no_field, a standing consent for that alliance); DuneBot asks none"},
   }};
   return r;
 }

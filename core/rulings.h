@@ -87,8 +87,9 @@ enum class RulingId : uint8_t {
   PlanetologistExclusive = 68,    // Planetologist's movement: +1 range or the two-territory gather, or both in one movement
   NoFieldGuildCancel = 69,        // 1.14.05 and a No-Field shipment: cancelled (the token back to the supply, concealed), or not cancellable
   ChoamSellTiming = 70,           // CHOAM's sale of worthless and duplicate cards: at the end of a phase, or at any time
+  NoFieldAllyPermission = 71,     // the ally's No-Field shipment: needs no permission, or the Richese's (AllyPermission.no_field)
 };
-inline constexpr int kNumRulings = 71;
+inline constexpr int kNumRulings = 72;
 
 struct RulingInfo {
   RulingId id;

@@ -397,6 +397,9 @@ struct RicheseState {
   uint8_t karama_used = 0;          // advanced: the special Karama purchase is used (once a game); public
   // The last gift declared (RicheseGift) and when; kNone8 once given (ruling richese_gift_retry); public.
   uint8_t gift_card = kNone8, gift_turn = 0, gift_phase = 0;
+  // Ruling no_field_ally_permission = richese_allows: 1 + the ally the Richese let ship with a No-Field
+  // token (AllyPermission.no_field; for that alliance only), 0 none; public. Encoded under that ruling only.
+  uint8_t ally_no_field = 0;
   // 1.14.05 (core/factions/richese_no_field.cpp): the shipment of the seat
   // whose shipment turn it is carried a No-Field token (1), the token face up
   // before it was placed (kNone8: none) and whether the shipped token has

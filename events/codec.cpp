@@ -137,7 +137,7 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
     }
     case ActionKind::AllyPermission: {
       const auto& a = action.as<action::AllyPermission>();
-      return fb::CreateAllyPermission(b, a.shipment, a.bids).Union();
+      return fb::CreateAllyPermission(b, a.shipment, a.bids, a.no_field).Union();
     }
     case ActionKind::ChoamSell: return fb::CreateChoamSell(b, action.as<action::ChoamSell>().card).Union();
     case ActionKind::ChoamInflation: return fb::CreateChoamInflation(b, action.as<action::ChoamInflation>().side).Union();
@@ -405,7 +405,7 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
     }
     case fb::Action::AllyPermission: {
       auto* t = table<fb::AllyPermission>(obj);
-      out->emplace(action::AllyPermission{.shipment = t->shipment(), .bids = t->bids()});
+      out->emplace(action::AllyPermission{.shipment = t->shipment(), .bids = t->bids(), .no_field = t->no_field()});
       break;
     }
     case fb::Action::ChoamSell: out->emplace(action::ChoamSell{.card = table<fb::ChoamSell>(obj)->card()}); break;

@@ -790,6 +790,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
     rv.add_battle_no_field(v_nf_battle);
     if (nf_battle) rv.add_battle_no_field_forces(r.battle.revealed);
     rv.add_cache_count(r.cache.n);
+    if (rules::faction_rules(Faction::Richese).force_token.permits(s)) rv.add_ally_no_field(true);
     if (v_cache.o) rv.add_cache(v_cache);
     rv.add_removed(v_removed);
     rv.add_karama_used(r.karama_used != 0);

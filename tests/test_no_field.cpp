@@ -343,6 +343,89 @@ TEST_CASE("No-Field: the ally ships with a token, revealed at once as its own fo
   CHECK(rules::no_field::check_ship(t, Faction::Harkonnen, nf_ship(kArrakeen, 3)).has_value());
 }
 
+TEST_CASE("No-Field: under ruling no_field_ally_permission=richese_allows the ally ships a token only with the Richese's consent, for that alliance",
+          "[richese][no_field][rulings]") {
+  const auto harkonnen = Faction::Harkonnen;
+  GameState s = nf_board({kAtreides, kRichese, harkonnen}, ruling("no_field_ally_permission", "richese_allows"));
+  ally(s, kAtreides, kRichese);
+  const auto consent = action::AllyPermission{.no_field = true};
+  // The Richese are asked first in this test (their own shipment turn): the consent is offered to them, bots give it.
+  {
+    GameState r = s;
+    pass_until_ship_or_move(r, kRichese);
+    const auto acts = legal_actions(r, r.seat_of(kRichese));
+    CHECK(std::any_of(acts.begin(), acts.end(), [](const Action& a) {
+      return a.is<action::AllyPermission>() && a.as<action::AllyPermission>().no_field;
+    }));
+    bool prompted = false;
+    for (const auto& d : decisions(r, r.seat_of(kRichese)))
+      prompted |= d.kind == ActionKind::AllyPermission && d.prompt.find("no_field") != std::string::npos;
+    CHECK(prompted);
+    for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+      INFO(bots::profile_name(profile));
+      const auto in = bots::make_input(r, r.seat_of(kRichese));
+      const Action a = bots::make_bot(profile, 3)->choose(in);
+      REQUIRE(bots::is_valid_choice(in, a));
+      CHECK((a.is<action::AllyPermission>() && a.as<action::AllyPermission>().no_field));
+    }
+  }
+  pass_until_ship_or_move(s, kAtreides);
+  REQUIRE(s.shipmove.current == s.seat_of(kAtreides));
+  CHECK_THAT(rejected(s, kAtreides, nf_ship(kFlat, 3)).reason, Catch::Contains("no_field_ally_permission"));
+  {
+    const auto acts = legal_actions(s, s.seat_of(kAtreides));
+    CHECK(std::none_of(acts.begin(), acts.end(), [](const Action& a) { return a.is<action::Ship>() && a.as<action::Ship>().no_field != kNone8; }));
+  }
+  CHECK(rejected(s, kAtreides, consent).code == RejectCode::IllegalChoice);  // the Richese's consent only
+  act(s, kRichese, action::AllyPermission{.shipment = 2, .no_field = true});  // any time, out of turn
+  CHECK(s.of(kRichese).permit_ship == 2);
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(harkonnen))), Catch::Contains("\"ally_no_field\": true"));
+  {
+    GameState w = s;  // withdrawn by the next AllyPermission without it
+    act(w, kRichese, action::AllyPermission{.shipment = 2});
+    CHECK(rejected(w, kAtreides, nf_ship(kFlat, 3)).code == RejectCode::IllegalChoice);
+    CHECK_THAT(inspect::view_json(w, inspect::Viewer::of(w.seat_of(harkonnen))), Catch::Contains("\"ally_no_field\": false"));
+  }
+  {
+    GameState w = s;  // for that alliance only: a new ally of the Richese needs it again
+    w.of(kAtreides).ally = kNoFaction;
+    w.of(kRichese).ally = kNoFaction;
+    ally(w, harkonnen, kRichese);
+    CHECK_THAT(rules::no_field::check_ship(w, harkonnen, nf_ship(kFlat, 3))->reason, Catch::Contains("no_field_ally_permission"));
+  }
+  act(s, kAtreides, nf_ship(kFlat, 3));
+  CHECK(s.forces_at(kAtreides, kFlat, 0) == 3);
+  CHECK(zone(s, 3) == TokenZone::Revealed);
+  check_custody(s);
+  // Under the default reading no consent exists: the field is refused, and the ally ships without one.
+  GameState d = nf_board({kAtreides, kRichese});
+  ally(d, kAtreides, kRichese);
+  CHECK_THAT(rejected(d, kRichese, consent).reason, Catch::Contains("needs no permission"));
+  pass_until_ship_or_move(d, kAtreides);
+  CHECK_FALSE(validate(d, d.seat_of(kAtreides), nf_ship(kFlat, 3)).has_value());
+}
+
+TEST_CASE("No-Field self-play under no_field_ally_permission=richese_allows: the Richese consent, allies ship tokens only with it, 0 rejected",
+          "[richese][no_field][bots][rulings]") {
+  const std::vector<std::vector<Faction>> sets = {
+      {kRichese, kAtreides, Faction::Harkonnen, Faction::Emperor},
+      {Faction::Guild, kRichese, Faction::Fremen, Faction::BeneGesserit, Faction::Choam},
+  };
+  int consents = 0, ally_tokens = 0;
+  for (uint64_t seed : {40, 50, 60, 70, 80})
+    selfplay_sets(sets, data::module_bit(data::Module::ChoamRichese), seed, seed / 10, [&](const GameState& after, const bots::Step& st) {
+      const Faction who = after.faction_at(st.seat);
+      if (const auto* p = st.action.get_if<action::AllyPermission>(); p && p->no_field) ++consents;
+      if (const auto* sh = st.action.get_if<action::Ship>(); sh && sh->no_field != kNone8 && who != kRichese) {
+        ++ally_tokens;
+        CHECK(after.richese.ally_no_field == static_cast<uint8_t>(who) + 1);  // shipped under the consent
+      }
+    }, seed == 40 ? 0b01 : 0, ruling("no_field_ally_permission", "richese_allows"));
+  INFO(consents << " consents, " << ally_tokens << " allied token shipments");
+  CHECK(consents > 0);
+  CHECK(ally_tokens > 0);
+}
+
 TEST_CASE("No-Field: a Karama prevents the shipment (Ability RicheseNoField)", "[richese][no_field][karama]") {
   GameState s = nf_board({kRichese, kAtreides});
   rules::set_prevented_bit(s, static_cast<int>(kRichese), static_cast<int>(rules::Ability::RicheseNoField), true);

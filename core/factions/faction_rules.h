@@ -134,6 +134,13 @@ struct FactionRules {
     // last_* and the spice.
     std::optional<Rejection> (*check_cancel)(const GameState& s) = nullptr;
     void (*cancelled)(GameState& s) = nullptr;
+    // AllyPermission (deals.cpp) from this faction: why its `no_field`
+    // consent (its ally may ship with a token) is refused (null hook: the
+    // faction gives no such consent); `permit` records the whole consent
+    // of every AllyPermission (no_field false withdraws it).
+    std::optional<Rejection> (*check_permit)(const GameState& s, const action::AllyPermission& a) = nullptr;
+    void (*permit)(GameState& s, const action::AllyPermission& a) = nullptr;
+    bool (*permits)(const GameState& s) = nullptr;  // the consent stands now (for the current ally)
   } force_token;
 
   // ---- 1.01 storm (storm.cpp) ----

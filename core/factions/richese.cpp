@@ -762,7 +762,8 @@ constexpr FactionRules make() {
   r.mentat_pause_step = {pause_begins, nullptr, nullptr, nullptr, nullptr, ""};
   r.force_token = {no_field::check_ship, no_field::ship,         Ability::RicheseNoField, no_field::destroyed,
                    no_field::reveal,     no_field::moved,        no_field::max_dial,      no_field::plans_revealed,
-                   no_field::dial_hidden, no_field::worm_ignores,  no_field::check_cancel,  no_field::cancelled};
+                   no_field::dial_hidden, no_field::worm_ignores,  no_field::check_cancel,  no_field::cancelled,
+                   no_field::check_permit, no_field::permit, no_field::permits};
   r.ship_turn_begins = no_field::turn_begins;  // 1.14.05: no token shipment to cancel yet
   return r;
 }

@@ -63,6 +63,7 @@ constexpr uint8_t kAllyThreeOrFive = 1;         // NoFieldAllyZero
 constexpr uint8_t kShortfallFromTerritory = 1;  // NoFieldDestroyed
 constexpr uint8_t kAnyElement = 1;              // NoFieldPrescience
 constexpr uint8_t kNotCancellable = 1;          // NoFieldGuildCancel
+constexpr uint8_t kRicheseAllows = 1;           // NoFieldAllyPermission
 
 int token_of_value(uint8_t v) {
   for (int i = 0; i < kNumNoFieldTokens; ++i)
@@ -145,6 +146,9 @@ std::optional<Rejection> check_ship(const GameState& s, Faction shipper, const a
                                                    " No-Field is face up, the last used: ship another (ruling no_field_face_up)");
     case TokenZone::Reserve: break;
   }
+  if (ally && s.rulings.is(RulingId::NoFieldAllyPermission, kRicheseAllows) && !permits(s))
+    return reject(RejectCode::IllegalChoice,
+                  "the Richese have not let their ally ship with a No-Field token (their AllyPermission no_field; ruling no_field_ally_permission)");
   if (ally && a.no_field == 0 && s.rulings.is(RulingId::NoFieldAllyZero, kAllyThreeOrFive))
     return reject(RejectCode::IllegalChoice, "the ally ships with the 3 or the 5 No-Field only (ruling no_field_ally_zero)");
   return std::nullopt;
@@ -187,6 +191,28 @@ void cancelled(GameState& s) {
 }
 
 void turn_begins(GameState& s) { s.richese.shipment = RicheseState::Shipment{}; }
+
+// Ruling no_field_ally_permission = richese_allows: the Richese's standing
+// consent that their ally ships with a token (AllyPermission.no_field), for
+// that alliance only (ally_no_field holds 1 + the ally).
+std::optional<Rejection> check_permit(const GameState& s, const action::AllyPermission&) {
+  if (!s.rulings.is(RulingId::NoFieldAllyPermission, kRicheseAllows))
+    return reject(RejectCode::IllegalChoice,
+                  "in this game the Richese's ally needs no permission to ship with a No-Field token (ruling no_field_ally_permission): "
+                  "leave no_field false");
+  return std::nullopt;
+}
+
+bool permits(const GameState& s) {
+  const uint8_t ally = ally_in_game(s, kMe);
+  return ally != kNoFaction && s.richese.ally_no_field == ally + 1;
+}
+
+void permit(GameState& s, const action::AllyPermission& a) {
+  if (!s.rulings.is(RulingId::NoFieldAllyPermission, kRicheseAllows)) return;
+  const uint8_t ally = ally_in_game(s, kMe);
+  s.richese.ally_no_field = a.no_field && ally != kNoFaction ? static_cast<uint8_t>(ally + 1) : 0;
+}
 
 int destroyed(GameState& s, LocationId loc) {
   const int i = no_field_on_board(s);

@@ -27,6 +27,9 @@ std::optional<Rejection> check_ship(const GameState& s, Faction shipper, const a
 std::pair<int, int> ship(GameState& s, Faction shipper, const action::Ship& a);
 std::optional<Rejection> check_cancel(const GameState& s);
 void cancelled(GameState& s);
+std::optional<Rejection> check_permit(const GameState& s, const action::AllyPermission& a);
+void permit(GameState& s, const action::AllyPermission& a);
+bool permits(const GameState& s);
 // A seat's shipment turn begins (hook ship_turn_begins): no token shipment the Guild may cancel yet.
 void turn_begins(GameState& s);
 int destroyed(GameState& s, LocationId loc);

@@ -98,6 +98,11 @@ std::optional<Rejection> validate_anytime(const GameState& s, Seat seat, const A
   }
   if (a.kind() == ActionKind::AllyPermission) {
     if (live_ally(s, me) == kNoFaction) return reject(RejectCode::IllegalChoice, "you have no ally to pay for (1.10.02.05/06)");
+    if (a.as<action::AllyPermission>().no_field) {  // the consent to ship with a force token (hook force_token.check_permit)
+      const auto check = faction_rules(me).force_token.check_permit;
+      if (!check) return reject(RejectCode::IllegalChoice, "no_field is the Richese's consent that their ally ships with a No-Field token");
+      if (auto why = check(s, a.as<action::AllyPermission>())) return why;
+    }
     if (a.as<action::AllyPermission>().bids > 0 && !s.rulings.is(RulingId::AllyBidSupport, kBidPermission))
       return reject(RejectCode::IllegalChoice, "in this game an ally's spice backs bids " +
                                                    std::string(s.rulings.is(RulingId::AllyBidSupport, 0) ? "automatically" : "not at all") +
@@ -139,6 +144,7 @@ void apply_anytime(Ctx& c, Seat seat, const Action& a) {
   if (const auto* permission = a.get_if<action::AllyPermission>()) {
     s.of(me).permit_ship = permission->shipment;
     s.of(me).permit_bids = permission->bids;
+    if (const auto permit = faction_rules(me).force_token.permit) permit(s, *permission);  // every AllyPermission states the whole consent
     return;
   }
   const auto* bribe = a.get_if<action::Bribe>();
@@ -175,10 +181,15 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
     out.push_back(Decision{ActionKind::GiveSpice, "Give spice to your ally, behind their shield, at any time (2.03.06)", 1, fs.spice, {ally}});
   const bool bids = s.rulings.is(RulingId::AllyBidSupport, kBidPermission);
   if (!permission_offered(s)) return;
+  const auto& token = faction_rules(me).force_token;  // the Richese's consent to their ally's No-Field shipment
+  const bool consent = token.check_permit && !token.check_permit(s, action::AllyPermission{.no_field = true});
   out.push_back(Decision{ActionKind::AllyPermission,
                          "Let your ally use up to this much of your spice for its shipments (1.10.02.06)" +
                              std::string(bids ? " and bids (1.10.02.05)" : "") + "; now " + std::to_string(fs.permit_ship) +
-                             (bids ? " / " + std::to_string(fs.permit_bids) : std::string()),
+                             (bids ? " / " + std::to_string(fs.permit_bids) : std::string()) +
+                             (consent ? std::string("; no_field: let your ally ship with a No-Field token (now ") +
+                                            (token.permits(s) ? "yes" : "no") + "; ruling no_field_ally_permission)"
+                                      : std::string()),
                          0, 65535, {}});
 }
 
@@ -205,11 +216,17 @@ void anytime_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   // Permission: none, or all of my spice now (the bids too under the permission ruling).
   const bool bids = s.rulings.is(RulingId::AllyBidSupport, kBidPermission);
   if (!permission_offered(s)) return;
+  const auto& token = faction_rules(me).force_token;  // the Richese's consent to their ally's No-Field shipment
+  const bool consent_offered = token.check_permit && !token.check_permit(s, action::AllyPermission{.no_field = true});
+  const bool consent = consent_offered && token.permits(s);
   action::AllyPermission p;
+  p.no_field = consent;  // an allowance changed keeps the consent
   if (fs.permit_ship != 0 || fs.permit_bids != 0) out.push_back(p);
   p.shipment = fs.spice;
   p.bids = bids ? fs.spice : 0;
   if (fs.spice > 0 && (fs.permit_ship != p.shipment || fs.permit_bids != p.bids)) out.push_back(p);
+  if (consent_offered)  // the consent given or withdrawn, the allowances as they stand
+    out.push_back(action::AllyPermission{.shipment = fs.permit_ship, .bids = fs.permit_bids, .no_field = !consent});
 }
 
 }  // namespace mentat::rules
