@@ -741,9 +741,74 @@ TEST_CASE("No-Field child: ship the 5 into a KaramaCancel window, then SIGKILL",
   REQUIRE(st);
   GameState head;
   REQUIRE(store::load_state(*st, "window", -1, &head, &err));
-  const auto o = store::submit(*st, "window", head.seat_of(kRichese), static_cast<int64_t>(head.version), nf_ship(kArrakeen, 5), "nf-ship");
+  // MENTAT_NF_CHILD_GIFT: the Richese give that card to their ally instead (the gift's KaramaCancel window).
+  const char* gift = std::getenv("MENTAT_NF_CHILD_GIFT");
+  const Action a = gift ? Action(action::RicheseGift{.card = static_cast<uint8_t>(std::atoi(gift))}) : Action(nf_ship(kArrakeen, 5));
+  const auto o = store::submit(*st, "window", head.seat_of(kRichese), static_cast<int64_t>(head.version), a, "nf-child");
   REQUIRE(o.ok);
   ::raise(SIGKILL);  // no destructor runs, the database is not closed
+}
+
+namespace {
+// Runs the child above on the store at `dir` (its room "window"); true when it died by SIGKILL.
+bool run_killed_child(const std::filesystem::path& dir, const char* gift) {
+  setenv("MENTAT_NF_CHILD_DIR", dir.c_str(), 1);
+  if (gift) setenv("MENTAT_NF_CHILD_GIFT", gift, 1);
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string(), name = "No-Field child:*";
+  char* argv[] = {self.data(), name.data(), nullptr};
+  pid_t pid = -1;
+  const bool spawned = posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv, environ) == 0;
+  int status = 0;
+  const bool waited = spawned && ::waitpid(pid, &status, 0) == pid;
+  unsetenv("MENTAT_NF_CHILD_DIR");
+  unsetenv("MENTAT_NF_CHILD_GIFT");
+  return waited && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+}  // namespace
+
+TEST_CASE("Richese gift: a process killed (kill -9) with the gift's KaramaCancel window open, the room resumes it exactly, gives once and verifies",
+          "[richese][alliance][karama][store]") {
+  NfStore S;
+  GameState start = nf_board({kRichese, kAtreides, Faction::Harkonnen}, ruling("karama_windows", "all_other_seats"));
+  ally(start, kRichese, Faction::Harkonnen);
+  const uint8_t card = start.richese.cache.ids[0];  // a Richese card, from the cache to the Richese hand
+  start.richese.cache.remove(card);
+  start.of(kRichese).hand.push(card);
+  give_another(start, kAtreides, data::TreacheryKind::Karama);
+  check_custody(start);
+  store_position(*S.st, start, "window");
+  S.st.reset();  // the child opens the store
+  REQUIRE(run_killed_child(S.dir, std::to_string(card).c_str()));
+
+  std::string err;
+  S.st = store::EventStore::open(S.dir.string(), {}, &err);
+  REQUIRE(S.st);
+  GameState head;
+  REQUIRE(store::load_state(*S.st, "window", -1, &head, &err));
+  GameState expected = start;
+  expected.version = 0;  // a position game starts at version 0
+  act(expected, kRichese, action::RicheseGift{.card = card});
+  REQUIRE(expected.window_depth == 1);
+  CHECK(head.version == 1);
+  INFO(replay::diff_to_text(replay::diff_states(expected, head)));
+  CHECK((codec::encode_state(head) == codec::encode_state(expected)));
+  REQUIRE(head.window_depth == 1);
+  CHECK(head.windows[0].kind == WindowKind::KaramaCancel);
+  CHECK(head.windows[0].subject == static_cast<uint8_t>(rules::Ability::RicheseGift));
+  CHECK(head.of(kRichese).hand.contains(card));  // the pending intent: not given yet
+  REQUIRE(replay::verify_room(*S.st, "window").ok);
+  for (Faction f : {kAtreides, Faction::Harkonnen}) {  // nobody cancels: it resumes once
+    REQUIRE(store::load_state(*S.st, "window", -1, &head, &err));
+    if ((waiting_for(head) >> head.seat_of(f)) & 1u) submit_as(*S.st, "window", f, respond(false));
+  }
+  REQUIRE(store::load_state(*S.st, "window", -1, &head, &err));
+  CHECK(head.window_depth == 0);
+  CHECK(head.of(Faction::Harkonnen).hand.contains(card));
+  CHECK_FALSE(head.of(kRichese).hand.contains(card));
+  check_custody(head);
+  const auto r = replay::verify_room(*S.st, "window");
+  INFO(r.check << ": " << r.detail);
+  CHECK(r.ok);
 }
 
 TEST_CASE("No-Field: a process killed (kill -9) with the No-Field KaramaCancel window open, the room resumes it exactly and verifies",
@@ -754,16 +819,7 @@ TEST_CASE("No-Field: a process killed (kill -9) with the No-Field KaramaCancel w
   store_position(*S.st, start, "window");
   S.st.reset();  // the child opens the store
 
-  setenv("MENTAT_NF_CHILD_DIR", S.dir.c_str(), 1);
-  std::string self = std::filesystem::read_symlink("/proc/self/exe").string(), name = "No-Field child:*";
-  char* argv[] = {self.data(), name.data(), nullptr};
-  pid_t pid = -1;
-  REQUIRE(posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv, environ) == 0);
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
-  unsetenv("MENTAT_NF_CHILD_DIR");
-  REQUIRE(WIFSIGNALED(status));
-  REQUIRE(WTERMSIG(status) == SIGKILL);
+  REQUIRE(run_killed_child(S.dir, nullptr));
 
   // Reopened (the write-ahead log recovered): the acknowledged shipment is there, its window open,
   // bit for bit the state the same action gives in memory.
