@@ -22,6 +22,7 @@
 #include "events/codec.h"
 #include "events/view_generated.h"
 #include "inspect/projection.h"
+#include "inspect/render.h"
 #include "inspect/report.h"
 #include "inspect/view.h"
 #include "replay/diff.h"
@@ -424,6 +425,43 @@ TEST_CASE("No-Field self-play under no_field_ally_permission=richese_allows: the
   INFO(consents << " consents, " << ally_tokens << " allied token shipments");
   CHECK(consents > 0);
   CHECK(ally_tokens > 0);
+}
+
+TEST_CASE("No-Field tools: diff names the token's custody and the cache, the SVG board and the log show a concealed marker as one unknown force",
+          "[richese][no_field][tools]") {
+  auto shipped = [](uint8_t value, GameState* before) {
+    GameState s = nf_board({kRichese, kAtreides});
+    pass_until_ship_or_move(s, kRichese);
+    *before = s;
+    act(s, kRichese, nf_ship(kFlat, value));
+    return s;
+  };
+  GameState before5, before3;
+  const GameState s5 = shipped(5, &before5), s3 = shipped(3, &before3);
+  // mentat diff (the "state" reading): the token's custody, by value.
+  const std::string d = replay::diff_to_text(replay::diff_states(before5, s5));
+  CHECK_THAT(d, Catch::Contains("No-Field token 5"));
+  CHECK_THAT(d, Catch::Contains("no_field_reserve"));
+  CHECK_THAT(d, Catch::Contains(std::string("board:") + std::string(data::location(kFlat).name)));
+  {  // and the cache: a card leaving it
+    GameState c = s5;
+    const uint8_t card = c.richese.cache.ids[0];
+    c.richese.cache.remove(card);
+    c.of(kRichese).hand.push(card);
+    CHECK_THAT(replay::diff_to_text(replay::diff_states(s5, c)), Catch::Contains("richese_cache"));
+  }
+  // The SVG board: one unknown force, the same picture whatever the token's value.
+  const auto atreides = inspect::Viewer::of(s5.seat_of(kAtreides));
+  const std::string svg = inspect::render_svg(s5, atreides);
+  CHECK_THAT(svg, Catch::Contains("class=\"forces no-field\""));
+  CHECK_THAT(svg, Catch::Contains("concealed No-Field token (its value unknown)"));
+  CHECK(inspect::render_position_layer(s5) == inspect::render_position_layer(s3));
+  // The log's lines for the Atreides: the shipment and the token's move name no value.
+  const auto lines5 = inspect::what_changed(before5, s5, false), lines3 = inspect::what_changed(before3, s3, false);
+  CHECK(lines5 == lines3);
+  bool anonymous = false;
+  for (const auto& l : lines5) anonymous |= l.find("a No-Field token:") != std::string::npos;
+  CHECK(anonymous);
 }
 
 TEST_CASE("No-Field: a Karama prevents the shipment (Ability RicheseNoField)", "[richese][no_field][karama]") {
