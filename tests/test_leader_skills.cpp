@@ -1802,8 +1802,8 @@ TEST_CASE("Leader Skills: a leader revived by the Emperor's Karama power is offe
 }
 
 TEST_CASE("Leader Skills: bots count the opponent's face-up skill in its leader's strength", "[leader_skills][bots]") {
-  // Brutal's dial follows its expected totals; hard's is the most it can (a loss costs every force there
-  // anyway) and medium counts forces only (docs/BOTS.md): the skill changes their win estimate, not this dial.
+  // Brutal's dial follows its expected totals; in this position hard's is the most it can (a loss costs every
+  // force there anyway: the test below shows its plan changing elsewhere) and medium counts forces only.
   for (auto profile : {bots::Profile::Brutal}) {
     INFO(bots::profile_name(profile));
     auto dial_against = [&](bool skilled) {
@@ -1825,4 +1825,27 @@ TEST_CASE("Leader Skills: bots count the opponent's face-up skill in its leader'
     INFO("dial " << without << " against Piter, " << with << " against Piter the Mentat");
     CHECK(with > without);
   }
+}
+
+TEST_CASE("Leader Skills: hard's plan changes with the opponent's face-up skill (its win estimate counts it)", "[leader_skills][bots]") {
+  // 10 of its forces against 2 and Piter (3) on open sand: against a plain Piter hard spends nothing (a
+  // likely win as it reckons); against Piter the Mentat (3 + 2, face up) it dials to win.
+  auto plan_against = [&](bool skilled) {
+    GameState s = skill_battle(Rulings::defaults(), false, "The Great Flat");
+    for (int i = 0; i < 5; ++i)
+      if (L(kHarkonnen, i) != kPiter) s.leaders[L(kHarkonnen, i)].zone = LeaderZone::Tanks;  // Piter is their only leader
+    if (skilled) set_skill(s, kPiter, LeaderSkill::Mentat);
+    place(s, kAtreides, loc("The Great Flat"), 10);
+    s.forces_at(kHarkonnen, loc("The Great Flat"), 0) = 2;
+    s.of(kHarkonnen).reserves[0] = static_cast<uint8_t>(s.of(kHarkonnen).reserves[0] + 3);
+    to_plans(s);
+    const auto in = bots::make_input(s, s.seat_of(kAtreides));
+    const Action a = bots::make_bot(bots::Profile::Hard, 5)->choose(in);
+    REQUIRE(bots::is_valid_choice(in, a));
+    REQUIRE(a.is<action::BattlePlan>());
+    return a.as<action::BattlePlan>();
+  };
+  const auto without = plan_against(false), with = plan_against(true);
+  INFO("dial " << int(without.dial) << " against Piter, " << int(with.dial) << " against Piter the Mentat");
+  CHECK(with.dial > without.dial);
 }
