@@ -334,6 +334,12 @@ class Brain {
   // The strength a's leader adds when it survives: its own plus the leader
   // skill bonuses this seat's view shows (core/cards/leader_skills.cpp).
   double leader_strength(const action::BattlePlan& a) const;
+  // The spice this plan costs this seat, net: its dialled spice less its
+  // ally's part (CHOAM) and less the 2 the bank pays with the Arrakeen
+  // stronghold card in a battle there, plus a Spice Banker's spice, less the
+  // 2 per worthless card the Tuek's Sietch card brings there (module
+  // stronghold_cards; the holders from its view).
+  int own_battle_spice(const action::BattlePlan& a) const;
   // What the opponent's leader `l` may add with its skill (its face-up card,
   // the +1 of a skill in front), by the odds of its holding the card that
   // bonus needs; and the Bureaucrat's penalty to this seat's total.
@@ -750,6 +756,16 @@ size_t Brain::assign_skill() {
     if (me() == Faction::Fremen && a.skill == static_cast<int>(data::LeaderSkill::Smuggler)) v -= 15;  // the Fremen never ship from off-planet
     return v;
   }));
+}
+
+int Brain::own_battle_spice(const action::BattlePlan& a) const {
+  static const TerritoryId kArrakeen = *data::find_territory("Arrakeen"), kTueks = *data::find_territory("Tuek's Sietch");
+  const bool holds = k_.stronghold_card_holder(k_.battle_territory) == static_cast<uint8_t>(me());
+  const int bank = a.spice > 0 && holds && k_.battle_territory == kArrakeen ? 2 : 0;
+  int income = 0;  // Tuek's Sietch: 2 from the bank for each worthless card played there, win or lose
+  if (holds && k_.battle_territory == kTueks)
+    for (uint8_t c : {a.weapon, a.defense}) income += c != kNone8 && is_worthless(c) ? 2 : 0;
+  return std::max(0, a.spice - a.ally_pays - bank) + a.skill_spice - income;
 }
 
 double Brain::leader_strength(const action::BattlePlan& a) const {
@@ -2165,7 +2181,7 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.dial;
   const double lose = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
   const double base = a.leader < data::kNumLeaders ? data::leader(a.leader).strength : 0;  // what its death costs
-  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (base + 1) - (a.spice - a.ally_pays + a.skill_spice);
+  return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (base + 1) - own_battle_spice(a);
 }
 
 // Brutal: the expected outcome over the opponent's possible plans: each of
@@ -2294,7 +2310,7 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
           ev += p * v;
         }
   }
-  return ev - (a.spice - a.ally_pays + a.skill_spice);
+  return ev - own_battle_spice(a);
 }
 
 size_t Brain::battle_plan() {
@@ -2315,7 +2331,7 @@ size_t Brain::battle_plan() {
       const double leader = leader_strength(a);
       const int cards = (a.weapon != kNone8) + (a.defense != kNone8);
       if (commit) return a.dial * 10.0 + leader * 3 + cards * 2 + (a.spice > 0 ? 1 : 0) - (a.kwisatz_haderach ? 0 : 0.5);
-      return -a.dial * 10.0 - leader * 3 - cards * 2 - (a.spice - a.ally_pays + a.skill_spice);
+      return -a.dial * 10.0 - leader * 3 - cards * 2 - own_battle_spice(a);
     }));
   }
   // 1.14.01: look at the opponent's plan first when it is worth a Karama.
@@ -2544,13 +2560,13 @@ double Brain::plan_value_known(const action::BattlePlan& a, const PlanInfo& o) c
   const double my_str = my_leader ? leader_strength(a) : 0;
   // A traitor in the opponent's plan wins outright: spend nothing.
   if (o.leader < data::kNumLeaders && std::find(k_.traitors.begin(), k_.traitors.end(), o.leader) != k_.traitors.end())
-    return tv + 0.5 * opp_forces - 0.6 * a.dial - 1.0 * cards - (a.spice - a.ally_pays + a.skill_spice) - 0.1 * my_str;
+    return tv + 0.5 * opp_forces - 0.6 * a.dial - 1.0 * cards - own_battle_spice(a) - 0.1 * my_str;
   const int o_w = o.weapon_card != kNone8 ? weapon_class(category(o.weapon_card)) : 0;
   const int my_w = is_mirror(a.weapon) ? o_w : a.weapon != kNone8 ? weapon_class(category(a.weapon)) : 0;  // a Mirror copies it
   const int my_d = a.defense != kNone8 ? defense_class(category(a.defense)) : 0;
   const int o_d = o.defense_card != kNone8 ? defense_class(category(o.defense_card)) : 0;
   if ((o_w == 3 && my_d == 1) || (my_w == 3 && o_d == 1))  // 3.01.14: everything in the territory is lost
-    return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - (a.spice - a.ally_pays + a.skill_spice);
+    return -0.6 * my_forces + 0.5 * opp_forces - (my_leader ? my_str + 1 : 0) - 2.0 * (cards - worthless) - own_battle_spice(a);
   const bool o_leader = o.leader < data::kNumLeaders;
   const int o_str = o_leader ? data::leader(o.leader).strength : 0;
   const bool my_dead = my_leader && kills(o_w, my_d);
@@ -2571,7 +2587,7 @@ double Brain::plan_value_known(const action::BattlePlan& a, const PlanInfo& o) c
   else
     v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless - 0.01 * a.dial;
   if (my_dead) v -= my_str + 1;
-  return v - (a.spice - a.ally_pays + a.skill_spice);
+  return v - own_battle_spice(a);
 }
 
 // ---- the bots ---------------------------------------------------------------------------

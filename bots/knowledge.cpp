@@ -248,6 +248,10 @@ Knowledge read_knowledge(const ViewInput& in) {
     k.no_field_value = r->no_field_value();
     k.richese_ally_no_field = r->ally_no_field();
   }
+  if (v->stronghold_cards())
+    for (const auto* c : *v->stronghold_cards())
+      if (c->card())
+        if (const auto t = data::find_territory(sv(c->card()))) k.stronghold_cards.emplace_back(*t, faction_of(c->holder()));
   if (v->leader_skills())
     for (const auto* ls : *v->leader_skills())
       if (ls->leader_id() < data::kNumLeaders && ls->skill_id() < data::kNumLeaderSkills) {

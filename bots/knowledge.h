@@ -174,6 +174,14 @@ struct Knowledge {
   int strength_in(Faction f, TerritoryId t, Faction against) const;
   // Strongholds f controls alone (no other faction but its ally occupies them).
   int strongholds_controlled(Faction f) const;
+  // The Advanced Stronghold Cards (module stronghold_cards; view stronghold_cards, public): each card's
+  // stronghold and holder (kNoFaction: none); empty without the module.
+  std::vector<std::pair<TerritoryId, uint8_t>> stronghold_cards;
+  uint8_t stronghold_card_holder(TerritoryId t) const {
+    for (const auto& [where, holder] : stronghold_cards)
+      if (where == t) return holder;
+    return kNoFaction;
+  }
   bool controls(Faction f, TerritoryId t) const;
   int forces_on_board(Faction f) const;
 };
