@@ -344,6 +344,13 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        {"not_needed", "richese_allows"}, 0,
        "reference choam-richese.json, the Richese's alliance No-Field: treachery.online needs the Richese's permission "
        "(richese_allows: AllyPermission.no_field, a standing consent for that alliance); DuneBot asks none"},
+      {RulingId::BureaucratChoamIncome, "bureaucrat_choam_income",
+       "CHOAM & Richese with Leader Skills: is CHOAM's half of the spice another faction pays in battle (advanced) a "
+       "payment between two factions that the Bureaucrat may tax?",
+       {"not_a_payment", "paid_by_the_battler"}, 0,
+       "reference choam-richese.json (the Bureaucrat, CHOAM's battle income): the spice comes from the bank, so no "
+       "player pays it (not_a_payment); treachery.online counts it as paid by the faction whose forces it paid for "
+       "(paid_by_the_battler)"},
   }};
   return r;
 }

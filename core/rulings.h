@@ -88,8 +88,9 @@ enum class RulingId : uint8_t {
   NoFieldGuildCancel = 69,        // 1.14.05 and a No-Field shipment: cancelled (the token back to the supply, concealed), or not cancellable
   ChoamSellTiming = 70,           // CHOAM's sale of worthless and duplicate cards: at the end of a phase, or at any time
   NoFieldAllyPermission = 71,     // the ally's No-Field shipment: needs no permission, or the Richese's (AllyPermission.no_field)
+  BureaucratChoamIncome = 72,     // CHOAM's half of a battle's spice: no payment the Bureaucrat sees, or one by the faction that paid
 };
-inline constexpr int kNumRulings = 72;
+inline constexpr int kNumRulings = 73;
 
 struct RulingInfo {
   RulingId id;

@@ -1849,3 +1849,38 @@ TEST_CASE("Leader Skills: hard's plan changes with the opponent's face-up skill 
   INFO("dial " << int(without.dial) << " against Piter, " << int(with.dial) << " against Piter the Mentat");
   CHECK(with.dial > without.dial);
 }
+
+TEST_CASE("Leader Skills: ruling bureaucrat_choam_income, CHOAM's half of a battle's spice is a payment the Bureaucrat may tax, or not",
+          "[leader_skills][bureaucrat][choam][rulings]") {
+  for (const char* reading : {"not_a_payment", "paid_by_the_battler"}) {
+    INFO(reading);
+    const bool taxed = std::string(reading) == "paid_by_the_battler";
+    const auto modules = static_cast<data::ModuleSet>(data::module_bit(data::Module::ChoamRichese) | data::module_bit(data::Module::LeaderSkills));
+    GameState s = cleared_board_of(
+        game({kAtreides, kHarkonnen, Faction::Choam, Faction::Emperor}, true, 7, scenario::ruling("bureaucrat_choam_income", reading), modules));
+    clear_skills(s);
+    set_skill(s, L(Faction::Emperor, 0), LeaderSkill::Bureaucrat);  // in front of the Emperor's shield
+    place(s, kAtreides, loc("The Great Flat"), 12);
+    place(s, kHarkonnen, loc("The Great Flat"), 12);
+    for (Faction f : {kAtreides, kHarkonnen, Faction::Choam, Faction::Emperor}) set_spice(s, f, 20);
+    to_plans(s);
+    act(s, kAtreides, plan(kThufir, 10, kNone8, kNone8, kNone8, 10));  // 10 spice paid: CHOAM takes 5 from the bank
+    act(s, kHarkonnen, plan(L(kHarkonnen, 0), 1));
+    decline_traitors(s);
+    if (!taxed) {
+      CHECK_FALSE(bureaucracy_open(s));
+      CHECK(s.of(Faction::Choam).spice == 25);
+      continue;
+    }
+    REQUIRE(bureaucracy_open(s));
+    CHECK(waiting_for(s) == rules::bit(s.seat_of(Faction::Emperor)));
+    const auto v = inspect::build_view(s, inspect::Viewer::of(s.seat_of(Faction::Emperor)));
+    REQUIRE(fb::GetView(v.data())->skill_bureaucracy());
+    CHECK(fb::GetView(v.data())->skill_bureaucracy()->amount() == 5);
+    CHECK(fb::GetView(v.data())->skill_bureaucracy()->payer()->str() == "atreides");
+    act(s, Faction::Emperor, respond(true));
+    CHECK_FALSE(bureaucracy_open(s));
+    CHECK(s.of(Faction::Choam).spice == 23);
+    check_custody(s);
+  }
+}

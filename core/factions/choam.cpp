@@ -46,6 +46,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/battle_abilities.h"
 
@@ -706,6 +707,9 @@ void battle_spice_paid(GameState& s, Faction payer, int paid) {
     return;
   }
   transfer_spice(s, bank(), shield(kMe), paid / 2);
+  // Ruling bureaucrat_choam_income = paid_by_the_battler: the Bureaucrat sees it as the payer's payment to CHOAM.
+  if (s.rulings.is(RulingId::BureaucratChoamIncome, 1))
+    skills_paid_to_faction(s, static_cast<uint8_t>(payer), static_cast<uint8_t>(kMe), paid / 2);
 }
 
 // ---- alliance: paying for the ally's forces in battle (ChoamSupport) -------------
