@@ -88,8 +88,9 @@ enum class ActionKind : uint8_t {
   MentatQuestion = 45,
   MentatAnswer = 46,
   DecipherTraitor = 47,
+  SkillBehind = 48,
 };
-inline constexpr int kMaxActionKind = 47;
+inline constexpr int kMaxActionKind = 48;
 std::string_view action_kind_name(ActionKind k);
 
 struct Placement {
@@ -404,6 +405,13 @@ struct DecipherTraitor {
   LeaderId give = kNone8;
   MENTAT_ACTION_KIND(DecipherTraitor);
 };
+// Leader Skills, before its battle plan: a battler moves the card of a
+// skilled leader of its own behind its shield (public), whether or not the
+// plan uses that leader; its front band stops until the battle ends.
+struct SkillBehind {
+  LeaderId leader = kNone8;
+  MENTAT_ACTION_KIND(SkillBehind);
+};
 
 #undef MENTAT_ACTION_KIND
 
@@ -418,7 +426,8 @@ using ActionVariant =
                  action::Prescience, action::PrescienceAnswer, action::Voice, action::GiveSpice, action::KeepCards, action::AllyPermission,
                  action::ChoamSell, action::ChoamInflation, action::ChoamCard, action::ChoamTrade, action::ChoamSupport,
                  action::ChoamKarama, action::RicheseLot, action::RicheseCacheTiming, action::RicheseBuy, action::RicheseGift, action::RicheseReveal,
-                 action::AssignSkill, action::MentatQuestion, action::MentatAnswer, action::DecipherTraitor>;
+                 action::AssignSkill, action::MentatQuestion, action::MentatAnswer, action::DecipherTraitor,
+                 action::SkillBehind>;
 static_assert(std::variant_size_v<ActionVariant> == kMaxActionKind + 1, "one alternative per union tag");
 
 namespace detail {

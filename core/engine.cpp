@@ -21,7 +21,7 @@ std::string_view action_kind_name(ActionKind k) {
       "CallTraitor", "SetRulings", "Prescience", "PrescienceAnswer", "Voice", "GiveSpice", "KeepCards",
       "AllyPermission", "ChoamSell", "ChoamInflation", "ChoamCard", "ChoamTrade", "ChoamSupport", "ChoamKarama",
       "RicheseLot", "RicheseCacheTiming", "RicheseBuy", "RicheseGift", "RicheseReveal", "AssignSkill",
-      "MentatQuestion", "MentatAnswer", "DecipherTraitor"};
+      "MentatQuestion", "MentatAnswer", "DecipherTraitor", "SkillBehind"};
   auto i = static_cast<size_t>(k);
   return i < names.size() ? names[i] : "Unknown";
 }

@@ -468,6 +468,10 @@ struct LeaderSkillsState {
   // answerer knows its own hand) and whether the answer was given (public).
   uint8_t mentat_faction = kNoFaction;
   uint8_t mentat_asked = kNone8;
+  // The bluff (SkillBehind, the battle being fought): 1 + the skilled leader
+  // each faction moved behind its shield before its plan (0: none); its
+  // front band stops until the battle ends. Public.
+  uint8_t behind[kNumFactions] = {};
   uint8_t mentat_shown = kNone8;
   uint8_t mentat_answered = 0;
   // Bureaucrat's front band: the payment of the action being applied (or

@@ -173,6 +173,9 @@ Offset<void> build_action(FlatBufferBuilder& b, const Action& action, const Game
       const auto& a = action.as<action::DecipherTraitor>();
       return fb::CreateDecipherTraitor(b, a.take, a.give).Union();
     }
+    case ActionKind::SkillBehind: {
+      return fb::CreateSkillBehind(b, action.as<action::SkillBehind>().leader).Union();
+    }
     case ActionKind::None: break;
   }
   return 0;
@@ -447,6 +450,10 @@ bool read_action(fb::Action type, const void* obj, Action* out, GameSetup* setup
     case fb::Action::DecipherTraitor: {
       auto* t = table<fb::DecipherTraitor>(obj);
       out->emplace(action::DecipherTraitor{.take = t->take(), .give = t->give()});
+      break;
+    }
+    case fb::Action::SkillBehind: {
+      out->emplace(action::SkillBehind{.leader = table<fb::SkillBehind>(obj)->leader()});
       break;
     }
     case fb::Action::NONE: *out = Action{}; break;

@@ -90,6 +90,7 @@ constexpr FieldKind kFields[] = {
     {"MentatAnswer", "card", IdKind::Card},
     {"DecipherTraitor", "take", IdKind::Leader},
     {"DecipherTraitor", "give", IdKind::Leader},
+    {"SkillBehind", "leader", IdKind::Leader},
     {"BattlePlan", "leader", IdKind::Leader},
     {"BattlePlan", "cheap_hero", IdKind::Card},
     {"BattlePlan", "weapon", IdKind::Card},

@@ -115,6 +115,7 @@ std::vector<Choice> label_choices(const LabelInputs& in, const Decision& d) {
       case ActionKind::MentatQuestion: out.push_back(Choice{v, names::card_name(static_cast<TreacheryId>(v)), "weapon", {{"weapon", v}}}); break;
       case ActionKind::MentatAnswer: out.push_back(Choice{v, names::card_name(static_cast<TreacheryId>(v)), "card", {{"card", v}}}); break;
       case ActionKind::DecipherTraitor: out.push_back(Choice{v, names::leader_name(static_cast<LeaderId>(v)), "traitor", {{"take", v}}}); break;
+      case ActionKind::SkillBehind: out.push_back(Choice{v, names::leader_name(static_cast<LeaderId>(v)), "leader", {{"leader", v}}}); break;
       case ActionKind::BattlePlan: out.push_back(leader_or_hero(v, v, "leader", "cheap_hero")); break;
       case ActionKind::KeepCards: out.push_back(Choice{v, names::card_name(static_cast<TreacheryId>(v)), "card", {{"keep[]", v}}}); break;
       case ActionKind::ChoamSell:

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 
+#include "core/cards/card_rules.h"
 #include "core/rules/rules.h"
 #include "events/codec.h"
 #include "events/json_text.h"
@@ -195,6 +196,14 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
       const std::string give = d.give < data::kNumLeaders ? std::string(data::leader(d.give).name) : "?";
       what = show_hidden && d.take < data::kNumLeaders ? fmt::format("gives back traitor card {} and keeps {} (Rihani Decipherer)", give, data::leader(d.take).name)
                                                        : fmt::format("gives back traitor card {} for one of the two it drew (Rihani Decipherer)", give);
+      break;
+    }
+    case ActionKind::SkillBehind: {  // public: the card moves behind the shield
+      const LeaderId l = a.as<action::SkillBehind>().leader;
+      const int skill = before && l < data::kNumLeaders ? rules::leader_skill(*before, l) : -1;
+      what = l < data::kNumLeaders ? fmt::format("moves {}'s skill card{} behind its shield", data::leader(l).name,
+                                                 skill >= 0 ? fmt::format(" ({})", data::leader_skill_name(static_cast<uint8_t>(skill))) : "")
+                                   : "moves a skill card behind its shield";
       break;
     }
     case ActionKind::RicheseCacheTiming:

@@ -660,6 +660,7 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
       if (shown) lb.add_skill_id(skill);
       lb.add_face_down(s.skills.face_down[l] != 0);
       lb.add_front(front);
+      lb.add_behind(s.skills.behind[static_cast<int>(owner)] == l + 1);
       ls.push_back(lb.Finish());
     }
     v_skills = b.CreateVector(ls);

@@ -133,7 +133,8 @@ std::vector<Action> one_of_each_kind() {
           action::AssignSkill{.skill = 5, .leader = 7},
           action::MentatQuestion{.weapon = 14},
           action::MentatAnswer{.card = 19},
-          action::DecipherTraitor{.take = 9, .give = 3}};
+          action::DecipherTraitor{.take = 9, .give = 3},
+          action::SkillBehind{.leader = 11}};
 }
 
 TEST_CASE("every typed action kind round-trips through bytes and JSON, field by field", "[events]") {

@@ -1442,6 +1442,9 @@ TEST_CASE("Leader Skills: the Mentat's and the Decipherer's actions take card an
   REQUIRE(d.is<action::DecipherTraitor>());
   CHECK(d.as<action::DecipherTraitor>().take == kPiter);
   CHECK(d.as<action::DecipherTraitor>().give == L(kHarkonnen, 4));
+  const auto b = parsed(R"({"action_type": "SkillBehind", "action": {"leader": "Thufir Hawat"}})", kAtreides);
+  REQUIRE(b.is<action::SkillBehind>());
+  CHECK(b.as<action::SkillBehind>().leader == kThufir);
 }
 
 namespace {
@@ -1883,4 +1886,61 @@ TEST_CASE("Leader Skills: ruling bureaucrat_choam_income, CHOAM's half of a batt
     CHECK(s.of(Faction::Choam).spice == 23);
     check_custody(s);
   }
+}
+
+TEST_CASE("Leader Skills: the bluff, a skilled leader's card moved behind the shield before the plan stops its front band for that battle",
+          "[leader_skills][battle]") {
+  // Thufir the Warmaster in front gives Duncan (2) +1 with a worthless card: 3 against Piter's 3, the aggressor wins.
+  auto duncan_wins = [&](bool bluff) {
+    GameState s = skill_battle();
+    set_skill(s, kThufir, LeaderSkill::Warmaster);
+    const uint8_t card = give(s, kAtreides, TreacheryKind::Baliset);
+    const uint8_t stop = give(s, kHarkonnen, TreacheryKind::Shield, 1);
+    to_plans(s);
+    const auto behind = action::SkillBehind{.leader = kThufir};
+    {
+      const auto acts = legal_actions(s, s.seat_of(kAtreides));
+      CHECK(std::find(acts.begin(), acts.end(), Action(behind)) != acts.end());
+      bool decided = false;
+      for (const auto& d : decisions(s, s.seat_of(kAtreides))) decided |= d.kind == ActionKind::SkillBehind;
+      CHECK(decided);
+      for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {  // they never bluff
+        const auto in = bots::make_input(s, s.seat_of(kAtreides));
+        const Action a = bots::make_bot(profile, 2)->choose(in);
+        REQUIRE(bots::is_valid_choice(in, a));
+        CHECK(a.is<action::BattlePlan>());
+      }
+    }
+    CHECK(rejected(s, kHarkonnen, behind).code == RejectCode::IllegalChoice);  // not their leader
+    CHECK(rejected(s, kAtreides, action::SkillBehind{.leader = kDuncan}).code == RejectCode::IllegalChoice);  // no skill card
+    CHECK(rejected(s, kAtreides, action::SkillBehind{.leader = 200}).code == RejectCode::Malformed);
+    if (bluff) {
+      const GameState open = s;
+      act(s, kAtreides, behind);
+      CHECK(waiting(s, kAtreides));  // its plan is still to come
+      CHECK_FALSE(rules::skill_in_front(s, kAtreides, LeaderSkill::Warmaster));
+      CHECK(rejected(s, kAtreides, behind).code == RejectCode::IllegalChoice);  // once
+      const std::string v = inspect::view_json(s, inspect::Viewer::of(s.seat_of(kHarkonnen)));
+      CHECK_THAT(v, Catch::Contains("\"behind\": true"));
+      codec::Event e;
+      e.seat = open.seat_of(kAtreides);
+      e.action = behind;
+      CHECK_THAT(inspect::summarize_event(e, &open, s, false), Catch::Contains("moves Thufir Hawat's skill card (Warmaster) behind its shield"));
+    }
+    fight(s, plan(kDuncan, 0, card), plan(kPiter, 0, kNone8, stop));
+    keep_all(s);
+    CHECK(validate(s, s.seat_of(kAtreides), behind).has_value());  // no plan step now
+    CHECK(rules::skill_in_front(s, kAtreides, LeaderSkill::Warmaster));  // back in front once the battle is over
+    CHECK(s.skills.behind[static_cast<int>(kAtreides)] == 0);
+    check_custody(s);
+    return winner_in(s, "The Great Flat") == kAtreides;
+  };
+  CHECK(duncan_wins(false));
+  CHECK_FALSE(duncan_wins(true));
+  // Without the module: no such step.
+  GameState base = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7));
+  place(base, kAtreides, loc("The Great Flat"), 5);
+  place(base, kHarkonnen, loc("The Great Flat"), 5);
+  to_plans(base);
+  CHECK(rejected(base, kAtreides, action::SkillBehind{.leader = kThufir}).code == RejectCode::IllegalChoice);
 }

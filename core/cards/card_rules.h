@@ -174,6 +174,13 @@ void skills_revival_assigned(Ctx& c, Faction f, const action::AssignSkill& a);
 // `card` may sit in the weapon slot of a plan led by `leader` as the Planetologist's green Special.
 bool planetologist_special(const GameState& s, LeaderId leader, uint8_t card);
 std::optional<Rejection> skills_check_plan(const GameState& s, Faction me, const action::BattlePlan& a);  // skill_spice
+// The bluff, at battle.cpp's plans step (the seat is a battler whose plan is not in): SkillBehind moves a
+// skilled leader of f's own behind its shield until the battle ends (its front band stops); the
+// decision and the legal candidates (none without the module or a skilled leader in front).
+std::optional<Rejection> skills_check_behind(const GameState& s, Faction f, const action::SkillBehind& a);
+void skills_apply_behind(GameState& s, Faction f, const action::SkillBehind& a);  // precondition: checked
+void skills_behind_decisions(const GameState& s, Faction f, std::vector<Decision>& out);
+void skills_behind_legal(const GameState& s, Faction f, std::vector<Action>& out);
 // Strength points the skills add to f's plan p (0 when its leader is killed; ruling skill_stacking).
 int skills_bonus(const GameState& s, Faction f, const BattlePlanState& p, bool killed);
 // Bureaucrat: the points opp subtracts from its total because of `mine` (its leader surviving).

@@ -200,7 +200,8 @@ bool skill_in_front(const GameState& s, Faction f, LeaderSkill k) {
     if (s.skills.assigned[l] != static_cast<uint8_t>(k) + 1 || s.skills.face_down[l]) continue;
     const auto& ld = s.leaders[l];
     if (data::leader(static_cast<LeaderId>(l)).faction != f || ld.holder != static_cast<uint8_t>(f) || !alive(ld)) continue;
-    if (p && p->leader == l) continue;  // behind the shield in this battle
+    if (p && p->leader == l) continue;                             // behind the shield in this battle
+    if (s.skills.behind[static_cast<int>(f)] == l + 1) continue;  // moved there before the plan (SkillBehind)
     return true;
   }
   return false;
@@ -752,10 +753,60 @@ void skills_mentat_pause(GameState& s) {
 
 // ---- the Mentat's question (front band) and the Decipherer's swap (battle band): battle steps ----
 
+// ---- the bluff: a skilled leader's card behind the shield before the plan (SkillBehind) ----
+// treachery.online's SwitchedSkilledLeader: a battler, before its plan,
+// moves the card of a skilled leader of its own behind its shield (public),
+// whether its plan uses that leader or not; its front band stops for this
+// battle (skill_in_front), and the card comes back in front after it.
+
+namespace {
+bool may_go_behind(const GameState& s, Faction f, LeaderId l) {
+  if (l >= data::kNumLeaders || !s.skills.assigned[l] || s.skills.face_down[l]) return false;
+  const auto& ld = s.leaders[l];
+  return data::leader(l).faction == f && ld.holder == static_cast<uint8_t>(f) && alive(ld);
+}
+}  // namespace
+
+std::optional<Rejection> skills_check_behind(const GameState& s, Faction f, const action::SkillBehind& a) {
+  if (!s.uses(data::Module::LeaderSkills)) return reject(RejectCode::IllegalChoice, "no Leader Skills in this game (module leader_skills)");
+  if (a.leader >= data::kNumLeaders) return reject(RejectCode::Malformed, "name the skilled leader to move behind your shield (SkillBehind.leader)");
+  if (!may_go_behind(s, f, a.leader))
+    return reject(RejectCode::IllegalChoice,
+                  "only a leader of your own holding a face-up skill card, alive and not captured, goes behind your shield");
+  if (s.skills.behind[static_cast<int>(f)] == a.leader + 1) return reject(RejectCode::IllegalChoice, "that skill card is behind your shield already");
+  if (s.skills.behind[static_cast<int>(f)] != 0)
+    return reject(RejectCode::IllegalChoice, "another skill card of yours is behind your shield in this battle");
+  return std::nullopt;
+}
+
+void skills_apply_behind(GameState& s, Faction f, const action::SkillBehind& a) {
+  s.skills.behind[static_cast<int>(f)] = static_cast<uint8_t>(a.leader + 1);
+}
+
+void skills_behind_legal(const GameState& s, Faction f, std::vector<Action>& out) {
+  if (!s.uses(data::Module::LeaderSkills)) return;
+  for (int l = 0; l < data::kNumLeaders; ++l)
+    if (const action::SkillBehind a{.leader = static_cast<LeaderId>(l)}; may_go_behind(s, f, a.leader) && !skills_check_behind(s, f, a))
+      out.push_back(a);
+}
+
+void skills_behind_decisions(const GameState& s, Faction f, std::vector<Decision>& out) {
+  std::vector<Action> legal;
+  skills_behind_legal(s, f, legal);
+  if (legal.empty()) return;
+  Decision d{ActionKind::SkillBehind,
+             "Before your plan, you may move a skilled leader's card behind your shield (public; a bluff if your plan does not use "
+             "it): its in-front ability stops until the battle ends (SkillBehind.leader)",
+             0, 0, {}};
+  for (const auto& a : legal) d.options.push_back(a.as<action::SkillBehind>().leader);
+  out.push_back(std::move(d));
+}
+
 bool skills_battle_opens(Ctx& c) {
   auto& s = c.s;
   auto& k = s.skills;
   k.mentat_faction = kNoFaction, k.mentat_asked = kNone8, k.mentat_shown = kNone8, k.mentat_answered = 0;
+  for (auto& b : k.behind) b = 0;
   if (!s.uses(data::Module::LeaderSkills)) return false;
   for (const Seat seat : {s.battle.aggressor, s.battle.defender}) {
     if (seat < 0 || !skill_in_front(s, s.faction_at(seat), LeaderSkill::Mentat)) continue;
@@ -781,8 +832,9 @@ bool skills_after_battle(Ctx& c) {
     k.rihani_swap = 0;  // nothing left to give back (a traitor revealed since)
     shuffle_pile(c, s.traitor_deck, DrawKind::ShuffleTraitors);
   }
-  // The battle ends: its Mentat question with it.
+  // The battle ends: its Mentat question with it, and the cards moved behind the shields come back in front.
   k.mentat_faction = kNoFaction, k.mentat_asked = kNone8, k.mentat_shown = kNone8, k.mentat_answered = 0;
+  for (auto& b : k.behind) b = 0;
   return false;
 }
 

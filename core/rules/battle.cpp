@@ -1033,11 +1033,12 @@ std::optional<Rejection> validate(const GameState& s, Seat seat, const Action& a
       return std::nullopt;
     }
     case kPlans: {
-      if (a.kind() != ActionKind::BattlePlan)
+      if (a.kind() != ActionKind::BattlePlan && a.kind() != ActionKind::SkillBehind)
         return reject(RejectCode::WrongPhase, "battle plans are being made: the phase takes BattlePlan now");
       if (seat != b.aggressor && seat != b.defender)
         return reject(RejectCode::NotYourDecision, "you are not in the battle in " + territory_name(b.territory));
       if (!has_bit(s.waiting, seat)) return reject(RejectCode::NotYourDecision, "your battle plan is already in");
+      if (const auto* behind = a.get_if<action::SkillBehind>()) return skills_check_behind(s, s.faction_at(seat), *behind);  // Leader Skills
       return check_plan(s, seat, a.as<action::BattlePlan>());
     }
     case kKeep: {
@@ -1082,6 +1083,10 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       start_battle(c, seat, Option{a.as<action::ChooseBattle>().territory, static_cast<Faction>(a.as<action::ChooseBattle>().opponent)});
       return;
     case kPlans: {
+      if (const auto* behind = a.get_if<action::SkillBehind>()) {  // Leader Skills: the plan is still to come
+        skills_apply_behind(s, s.faction_at(seat), *behind);
+        return;
+      }
       auto& p = b.plan[side_of(s, seat)];
       const auto& plan = a.as<action::BattlePlan>();
       // 3.01.11.01 (ruling karama_windows = all_other_seats): the Kwisatz Haderach's use is announced as
@@ -1151,6 +1156,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       for (uint8_t card : cheap_heroes_in_hand(s, me)) d.options.push_back(static_cast<uint16_t>(kCheapHeroOption + card));
       ability::narrow_plan_decision(s, seat, d);
       out.push_back(std::move(d));
+      skills_behind_decisions(s, me, out);  // Leader Skills: the bluff
       return;
     }
     case kKeep: {
@@ -1275,6 +1281,7 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
         if (!check_plan(s, seat, out[i].as<action::BattlePlan>()) && std::find(kept.begin(), kept.end(), out[i]) == kept.end()) kept.push_back(out[i]);
       out.resize(first);
       out.insert(out.end(), kept.begin(), kept.end());
+      skills_behind_legal(s, me, out);  // Leader Skills: the bluff
       return;
     }
     case kKeep: {
