@@ -335,10 +335,11 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "module exposes no return of a concealed marker, which reads as no cancellation of a token shipment"},
       {RulingId::ChoamSellTiming, "choam_sell_timing",
        "CHOAM & Richese: when may CHOAM sell its worthless cards (2 spice) and duplicate cards (3 spice)?",
-       {"end_of_phase", "any_time"}, 1,
+       {"end_of_phase", "any_time"}, 0,
        "reference choam-richese.json, choam_discard_for_spice: at the end of any phase (treachery.online's sheet; DuneBot "
-       "does not implement the sale); any_time (a sale whenever no window or ability step holds the game) stays the "
-       "default so that games recorded before the ruling replay"},
+       "does not implement the sale); any_time (a sale whenever no window or ability step holds the game) was the "
+       "engine's behaviour before rules version 4: a game recorded then that names no value reads it, and replays",
+       4, 1, 1},
       {RulingId::NoFieldAllyPermission, "no_field_ally_permission",
        "CHOAM & Richese: does the Richese's ally need the Richese's permission to ship with a No-Field token?",
        {"not_needed", "richese_allows"}, 0,
@@ -363,6 +364,13 @@ const RulingInfo& ruling_info(RulingId id) { return registry()[static_cast<int>(
 Rulings Rulings::defaults() {
   Rulings r;
   for (const auto& info : registry()) r.value[static_cast<int>(info.id)] = info.default_value;
+  return r;
+}
+
+Rulings Rulings::encoding_baseline() {
+  Rulings r = defaults();
+  for (const auto& info : registry())
+    if (info.encoding_baseline >= 0) r.value[static_cast<int>(info.id)] = static_cast<uint8_t>(info.encoding_baseline);
   return r;
 }
 

@@ -106,6 +106,11 @@ struct RulingInfo {
   // (Rulings::defaults_for). 0: the ruling names a reading the engine always had.
   uint32_t since_rules = 0;
   uint8_t legacy_value = 0;
+  // The value the canonical state encoding leaves out (events/state_codec.cpp
+  // writes only the rulings that differ from it): -1, the default. A ruling
+  // whose default changed keeps its old default here, so that the states
+  // (and hashes) of games stored before the change stay what they were.
+  int encoding_baseline = -1;
 };
 
 std::span<const RulingInfo> ruling_registry();
@@ -115,6 +120,8 @@ struct Rulings {
   uint8_t value[kNumRulings] = {};
 
   static Rulings defaults();
+  // The values the canonical state encoding leaves out (RulingInfo::encoding_baseline).
+  static Rulings encoding_baseline();
   // The values a game recorded under `rules_version` had when it named no
   // choice: the defaults, with each ruling introduced after that version
   // (RulingInfo::since_rules) at its legacy value.

@@ -11,8 +11,11 @@ namespace mentat::codec {
 
 namespace {
 
+// The values the encoding leaves out: the defaults, but a ruling whose default
+// changed keeps its old one (RulingInfo::encoding_baseline), so that stored
+// states keep their bytes and hashes.
 const Rulings& ruling_defaults() {
-  static const Rulings d = Rulings::defaults();
+  static const Rulings d = Rulings::encoding_baseline();
   return d;
 }
 

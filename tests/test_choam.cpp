@@ -22,9 +22,22 @@ namespace {
 
 constexpr auto kChoam = Faction::Choam;
 
+// Rules version 4 made the reference's sale timing (choam_sell_timing = end_of_phase) the default: the
+// tests of the any-time sale, and those whose CHOAM holds cards across the ends of phases, name any_time.
+Rulings sell_any_time(Rulings r = Rulings::defaults()) {
+  std::string error;
+  REQUIRE(r.set("choam_sell_timing", "any_time", &error));
+  return r;
+}
+
+// A game with CHOAM's module under ruling choam_sell_timing = any_time (end_of_phase games: reference_game).
 GameState choam_game(std::initializer_list<Faction> factions, bool advanced = false, uint64_t seed = 7,
                      Rulings rulings = Rulings::defaults()) {
-  return game(factions, advanced, seed, rulings, data::module_bit(data::Module::ChoamRichese));
+  return game(factions, advanced, seed, sell_any_time(rulings), data::module_bit(data::Module::ChoamRichese));
+}
+// A game with CHOAM's module under `rulings` as they are (the default sale timing: end_of_phase).
+GameState reference_game(std::initializer_list<Faction> factions, Rulings rulings = Rulings::defaults()) {
+  return game(factions, false, 7, rulings, data::module_bit(data::Module::ChoamRichese));
 }
 
 // Whether `a` is among f's legal actions when the game waits for f (any-time
@@ -248,7 +261,7 @@ TEST_CASE("CHOAM self-play: every profile, in mixed faction sets, basic and adva
   selfplay_sets(sets, data::module_bit(data::Module::ChoamRichese), 40, 9, [&](const GameState&, const bots::Step& st) {
     sold += st.action.kind() == ActionKind::ChoamSell;
     inflation += st.action.kind() == ActionKind::ChoamInflation;
-  });
+  }, 0u, sell_any_time());
   CHECK(sold > 0);
   CHECK(inflation > 0);
 }
@@ -424,7 +437,7 @@ TEST_CASE("CHOAM Trip to Gamont: in the Mentat Pause one force back to its reser
   for (const char* ruling : {"another_faction", "any_faction"}) {
     INFO(ruling);
     GameState s = choam_board({Faction::Atreides, Faction::Harkonnen, kChoam}, false);
-    s.rulings = scenario::ruling("gamont_target", ruling);
+    s.rulings = sell_any_time(scenario::ruling("gamont_target", ruling));
     place(s, Faction::Atreides, kFlat, 2);
     place(s, kChoam, kFlat, 2);
     const uint8_t card = give(s, kChoam, data::TreacheryKind::TripToGamont);
@@ -974,7 +987,7 @@ TEST_CASE("CHOAM self-play under karama_windows=all_other_seats: its sales, powe
         after.windows[0].subject >= static_cast<uint8_t>(rules::Ability::ChoamInflation) &&
         after.windows[0].subject <= static_cast<uint8_t>(rules::Ability::ChoamDiscarding))
       ++cancelled;
-  }, 0b11, ruling("karama_windows", "all_other_seats"));
+  }, 0b11, sell_any_time(ruling("karama_windows", "all_other_seats")));
   INFO(windows << " windows, " << cancelled << " cancelled");
   CHECK(windows > 0);
 }
@@ -1010,10 +1023,11 @@ TEST_CASE("CHOAM Auditor: a brutal CHOAM bot defends against the weapon class th
 
 TEST_CASE("CHOAM sale at the end of a phase (ruling choam_sell_timing=end_of_phase): a ChoamSale window before the next phase, each Respond sells one card",
           "[choam][rulings][sell]") {
-  const Rulings r = ruling("choam_sell_timing", "end_of_phase");
+  const Rulings r = Rulings::defaults();  // end_of_phase, the default since rules version 4
+  REQUIRE(r.is(RulingId::ChoamSellTiming, 0));
   for (bool sells : {true, false}) {
     INFO("sells " << sells);
-    GameState s = choam_game({Faction::Atreides, kChoam, Faction::Fremen}, false, 7, r);
+    GameState s = reference_game({Faction::Atreides, kChoam, Faction::Fremen}, r);
     play_until(s, Phase::Storm, 1);
     empty_hand(s, kChoam);
     const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
@@ -1054,7 +1068,7 @@ TEST_CASE("CHOAM sale at the end of a phase (ruling choam_sell_timing=end_of_pha
     check_custody(s);
   }
   {  // Two cards to sell: the window stays open after the first sale, Respond{} ends it with one kept.
-    GameState s = choam_game({Faction::Atreides, kChoam, Faction::Fremen}, false, 7, r);
+    GameState s = reference_game({Faction::Atreides, kChoam, Faction::Fremen}, r);
     play_until(s, Phase::Storm, 1);
     empty_hand(s, kChoam);
     const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
@@ -1071,7 +1085,7 @@ TEST_CASE("CHOAM sale at the end of a phase (ruling choam_sell_timing=end_of_pha
     CHECK(s.treachery_discard.contains(baliset));
     check_custody(s);
   }
-  // The default reading: a sale at any time, no window at the phase's end.
+  // The other reading (the engine's before rules version 4): a sale at any time, no window at the phase's end.
   GameState s = choam_game({Faction::Atreides, kChoam, Faction::Fremen});
   play_until(s, Phase::Storm, 1);
   const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
@@ -1097,6 +1111,6 @@ TEST_CASE("CHOAM self-play under choam_sell_timing=end_of_phase: every profile a
         data::treachery_card(a->card).category == data::TreacheryCategory::Worthless && after.treachery_discard.contains(a->card))
       sold += 1;
     CHECK(st.action.kind() != ActionKind::ChoamSell);
-  }, 0u, ruling("choam_sell_timing", "end_of_phase"));
+  }, 0u, Rulings::defaults());  // end_of_phase, the default
   CHECK(sold > 0);
 }

@@ -477,7 +477,7 @@ TEST_CASE("No-Field: a Karama prevents the shipment (Ability RicheseNoField)", "
 TEST_CASE("No-Field: Trip to Gamont reveals the marker first, then sends one force back (the card is used at 0 too)", "[richese][no_field][choam]") {
   for (uint8_t v : {0, 3}) {
     INFO(int(v));
-    GameState s = nf_board({kRichese, kAtreides, Faction::Choam});
+    GameState s = nf_board({kRichese, kAtreides, Faction::Choam}, ruling("choam_sell_timing", "any_time"));
     lay(s, v, kFlat);
     const uint8_t card = give(s, Faction::Choam, data::TreacheryKind::TripToGamont);
     enter(s, Phase::MentatPause);
