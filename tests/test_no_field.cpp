@@ -788,6 +788,24 @@ TEST_CASE("No-Field child: ship the 5 into a KaramaCancel window, then SIGKILL",
 }
 
 namespace {
+// The store reopened after the child's kill (the write-ahead log recovered): the room's head, checked
+// to be bit for bit the state `a` gives `start` in memory (one window open), which is returned.
+GameState reopened_as(NfStore& S, const GameState& start, Faction f, const Action& a) {
+  std::string err;
+  S.st = store::EventStore::open(S.dir.string(), {}, &err);
+  REQUIRE(S.st);
+  GameState head;
+  REQUIRE(store::load_state(*S.st, "window", -1, &head, &err));
+  GameState expected = start;
+  expected.version = 0;  // a position game starts at version 0
+  act(expected, f, a);
+  REQUIRE(expected.window_depth == 1);
+  CHECK(head.version == 1);
+  INFO(replay::diff_to_text(replay::diff_states(expected, head)));
+  CHECK((codec::encode_state(head) == codec::encode_state(expected)));
+  CHECK(waiting_for(head) == waiting_for(expected));
+  return head;
+}
 // Runs the child above on the store at `dir` (its room "window"); true when it died by SIGKILL.
 bool run_killed_child(const std::filesystem::path& dir, const char* gift) {
   setenv("MENTAT_NF_CHILD_DIR", dir.c_str(), 1);
@@ -819,17 +837,7 @@ TEST_CASE("Richese gift: a process killed (kill -9) with the gift's KaramaCancel
   REQUIRE(run_killed_child(S.dir, std::to_string(card).c_str()));
 
   std::string err;
-  S.st = store::EventStore::open(S.dir.string(), {}, &err);
-  REQUIRE(S.st);
-  GameState head;
-  REQUIRE(store::load_state(*S.st, "window", -1, &head, &err));
-  GameState expected = start;
-  expected.version = 0;  // a position game starts at version 0
-  act(expected, kRichese, action::RicheseGift{.card = card});
-  REQUIRE(expected.window_depth == 1);
-  CHECK(head.version == 1);
-  INFO(replay::diff_to_text(replay::diff_states(expected, head)));
-  CHECK((codec::encode_state(head) == codec::encode_state(expected)));
+  GameState head = reopened_as(S, start, kRichese, action::RicheseGift{.card = card});
   REQUIRE(head.window_depth == 1);
   CHECK(head.windows[0].kind == WindowKind::KaramaCancel);
   CHECK(head.windows[0].subject == static_cast<uint8_t>(rules::Ability::RicheseGift));
@@ -862,21 +870,10 @@ TEST_CASE("No-Field: a process killed (kill -9) with the No-Field KaramaCancel w
   // Reopened (the write-ahead log recovered): the acknowledged shipment is there, its window open,
   // bit for bit the state the same action gives in memory.
   std::string err;
-  S.st = store::EventStore::open(S.dir.string(), {}, &err);
-  REQUIRE(S.st);
-  GameState head;
-  REQUIRE(store::load_state(*S.st, "window", -1, &head, &err));
-  GameState expected = start;
-  expected.version = 0;  // a position game starts at version 0
-  act(expected, kRichese, nf_ship(kArrakeen, 5));
-  REQUIRE(expected.window_depth == 1);
-  CHECK(head.version == 1);
-  INFO(replay::diff_to_text(replay::diff_states(expected, head)));
-  CHECK((codec::encode_state(head) == codec::encode_state(expected)));
+  GameState head = reopened_as(S, start, kRichese, nf_ship(kArrakeen, 5));
   REQUIRE(head.window_depth == 1);
   CHECK(head.windows[0].kind == WindowKind::KaramaCancel);
   CHECK(zone(head, 5) == TokenZone::Reserve);  // not deployed while the window is open
-  CHECK(waiting_for(head) == waiting_for(expected));
   REQUIRE(replay::verify_room(*S.st, "window").ok);
 
   // It resumes once: the Harkonnen cancel with their Karama, the Atreides let it be.

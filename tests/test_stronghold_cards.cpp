@@ -110,43 +110,49 @@ TEST_CASE("Stronghold cards: Arrakeen, the bank pays 2 of its holder's battle sp
   }
 }
 
-TEST_CASE("Stronghold cards: bots count the bank's 2 of the Arrakeen card as free, from their view", "[stronghold_cards][bots]") {
-  // The holder, with no spice of its own, 10 forces against 3 in an advanced battle in Arrakeen: the 2 the
-  // bank pays give two forces their full strength at no cost, and hard and brutal dial them (counted as
-  // their own cost, the 2 were not worth it in a battle this safe).
-  GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, true, 7, Rulings::defaults(), modules()));
-  place(s, kAtreides, loc("Arrakeen"), 10);
-  place(s, kHarkonnen, loc("Arrakeen"), 3);
-  s.stronghold_cards.holder[kArrakeenCard] = static_cast<uint8_t>(kAtreides);
-  set_spice(s, kAtreides, 0);
-  to_plans(s);
+namespace {
+// The Atreides (holding `card`'s stronghold card) with `mine` forces against the Harkonnen's `theirs` in
+// its stronghold, the plans next.
+GameState holder_battle(int card, int mine, int theirs, bool advanced) {
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, advanced, 7, Rulings::defaults(), modules()));
+  place(s, kAtreides, loc(kStronghold[card]), mine);
+  place(s, kHarkonnen, loc(kStronghold[card]), theirs);
+  s.stronghold_cards.holder[card] = static_cast<uint8_t>(kAtreides);
+  return s;
+}
+// The plans hard and brutal choose for the Atreides, from their view.
+std::vector<action::BattlePlan> hard_and_brutal_plans(const GameState& s) {
+  std::vector<action::BattlePlan> out;
   for (auto profile : {bots::Profile::Hard, bots::Profile::Brutal}) {
     INFO(bots::profile_name(profile));
     const auto in = bots::make_input(s, s.seat_of(kAtreides));
     const Action a = bots::make_bot(profile, 5)->choose(in);
     REQUIRE(bots::is_valid_choice(in, a));
     REQUIRE(a.is<action::BattlePlan>());
-    CHECK(a.as<action::BattlePlan>().spice == 2);
+    out.push_back(a.as<action::BattlePlan>());
   }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("Stronghold cards: bots count the bank's 2 of the Arrakeen card as free, from their view", "[stronghold_cards][bots]") {
+  // The holder, with no spice of its own, 10 forces against 3 in an advanced battle in Arrakeen: the 2 the
+  // bank pays give two forces their full strength at no cost, and hard and brutal dial them (counted as
+  // their own cost, the 2 were not worth it in a battle this safe).
+  GameState s = holder_battle(kArrakeenCard, 10, 3, true);
+  set_spice(s, kAtreides, 0);
+  to_plans(s);
+  for (const auto& p : hard_and_brutal_plans(s)) CHECK(p.spice == 2);
 }
 
 TEST_CASE("Stronghold cards: bots play worthless cards in Tuek's Sietch when they hold its card (2 spice each)", "[stronghold_cards][bots]") {
   // 8 forces against 3: were the card's income not counted, brutal would keep its worthless cards out of a
   // battle this safe; each one played is 2 spice from the bank, and hard and brutal play one.
-  GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), modules()));
-  place(s, kAtreides, loc("Tuek's Sietch"), 8);
-  place(s, kHarkonnen, loc("Tuek's Sietch"), 3);
-  s.stronghold_cards.holder[kTueksCard] = static_cast<uint8_t>(kAtreides);
+  GameState s = holder_battle(kTueksCard, 8, 3, false);
   give(s, kAtreides, TreacheryKind::Baliset);
   give(s, kAtreides, TreacheryKind::Kulon);
   to_plans(s);
-  for (auto profile : {bots::Profile::Hard, bots::Profile::Brutal}) {
-    INFO(bots::profile_name(profile));
-    const auto in = bots::make_input(s, s.seat_of(kAtreides));
-    const Action a = bots::make_bot(profile, 5)->choose(in);
-    REQUIRE(bots::is_valid_choice(in, a));
-    REQUIRE(a.is<action::BattlePlan>());
-    const auto& p = a.as<action::BattlePlan>();
+  for (const auto& p : hard_and_brutal_plans(s)) {
     int worthless = 0;
     for (uint8_t c : {p.weapon, p.defense})
       worthless += c != kNone8 && data::treachery_card(c).category == data::TreacheryCategory::Worthless;
