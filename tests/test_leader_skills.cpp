@@ -7,6 +7,7 @@
 
 #include "bots/bot.h"
 #include "core/cards/card_rules.h"
+#include "core/rules/shipment_movement.h"
 #include "events/codec.h"
 #include "events/names.h"
 #include "events/view_generated.h"
@@ -752,6 +753,242 @@ TEST_CASE("Leader Skills: the Planetologist's gather with a concealed No-Field a
   CHECK(s.forces_at(Faction::Richese, to, 0) == 2);
   check_custody(s);
   check_projections(s);
+}
+
+namespace {
+// A third location one crossing from `to`, in a territory neither of g's nor `to`'s, outside the storm.
+LocationId third_site(const GameState& s, const GatherSites& g, LocationId to) {
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const auto x = static_cast<LocationId>(l);
+    const auto t = data::territory_of(x);
+    if (!s.in_storm(x) && !data::territory(t).stronghold && data::crossing_distance(x, to) == 1 && t != data::territory_of(g.a) &&
+        t != data::territory_of(g.b) && t != data::territory_of(to))
+      return x;
+  }
+  return kNone8;
+}
+// Origins `d` crossings from `to`, whose single force the Ornithopter's three reach (storm and occupancy included), in
+// distinct territories.
+std::vector<LocationId> flight_origins(const GameState& s, Faction f, LocationId to, int d) {
+  std::vector<LocationId> out;
+  for (int l = 0; l < data::kNumLocations; ++l) {
+    const auto x = static_cast<LocationId>(l);
+    const auto t = data::territory_of(x);
+    if (s.in_storm(x) || data::territory(t).stronghold || data::crossing_distance(x, to) != d) continue;
+    if (std::any_of(out.begin(), out.end(), [&](LocationId y) { return data::territory_of(y) == t; })) continue;
+    GameState probe = s;
+    place(probe, f, x, 1);
+    action::Move m = move_from({{x, 1}}, to);
+    m.ornithopter = 1;
+    if (d <= 3 && rules::ship::check_move(probe, f, m)) continue;
+    out.push_back(x);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("Leader Skills: the Planetologist's gather with the Ornithopter card, both groups up to three territories in one card movement",
+          "[leader_skills][movement][planetologist][ornithopter]") {
+  const LocationId to = loc("The Great Flat");
+  GameState s = gather_board(kAtreides, kHarkonnen, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  set_skill(s, kThufir, LeaderSkill::Planetologist);
+  const uint8_t card = from_cache(s, kAtreides, TreacheryKind::Ornithopter);
+  const auto three = flight_origins(s, kAtreides, to, 3);
+  const auto four = flight_origins(s, kAtreides, to, 4);
+  REQUIRE(three.size() >= 2);
+  REQUIRE_FALSE(four.empty());
+  place(s, kAtreides, three[0], 2);
+  place(s, kAtreides, three[1], 3);
+  place(s, kAtreides, four[0], 1);
+  to_movement(s, kAtreides);
+  action::Move m = move_from({{three[0], 2}, {three[1], 3}}, to);
+  CHECK(rejected(s, kAtreides, m).code == RejectCode::IllegalChoice);  // without the card: each group its range (1)
+  action::Move farther = move_from({{three[0], 2}, {four[0], 1}}, to);
+  farther.ornithopter = 1;
+  CHECK(rejected(s, kAtreides, farther).code == RejectCode::IllegalChoice);  // three, never four
+  action::Move alone = move_from({{four[0], 1}}, to);
+  alone.ornithopter = 1;
+  CHECK(rejected(s, kAtreides, alone).code == RejectCode::IllegalChoice);  // the +1 makes no four either
+  m.ornithopter = 1;
+  bool offered = false;
+  for (const auto& x : legal_actions(s, s.seat_of(kAtreides)))
+    if (const auto* mv = x.get_if<action::Move>(); mv && mv->from.size() == 2 && mv->to == to && mv->ornithopter == 1) offered = true;
+  CHECK(offered);
+  for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+    INFO(bots::profile_name(profile));
+    const auto in = bots::make_input(s, s.seat_of(kAtreides));
+    CHECK(bots::is_valid_choice(in, bots::make_bot(profile, 3)->choose(in)));
+  }
+  const int discards = s.treachery_discard.n;
+  act(s, kAtreides, m);
+  CHECK(s.forces_in_location(kAtreides, to) == 5);
+  CHECK(s.forces_in_location(kAtreides, three[0]) == 0);
+  CHECK(s.forces_in_location(kAtreides, three[1]) == 0);
+  CHECK_FALSE(s.of(kAtreides).hand.contains(card));
+  CHECK(s.treachery_discard.n == discards + 1);  // discarded once
+  CHECK(s.treachery_discard.top() == card);
+  CHECK(s.treachery_played.empty());
+  // One card movement: the turn is over.
+  CHECK_FALSE((s.phase == Phase::ShipmentMovement && s.shipmove.current == s.seat_of(kAtreides) && waiting(s, kAtreides)));
+  check_custody(s);
+}
+
+TEST_CASE("Leader Skills: the Planetologist's gather with the Ornithopter's two groups, each gather one of the two movements",
+          "[leader_skills][movement][planetologist][ornithopter]") {
+  const LocationId to = loc("The Great Flat");
+  GameState s = gather_board(kAtreides, kHarkonnen, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  set_skill(s, kThufir, LeaderSkill::Planetologist);
+  const uint8_t card = from_cache(s, kAtreides, TreacheryKind::Ornithopter);
+  const auto g = gather_sites(s, to);
+  const LocationId c = third_site(s, g, to);
+  REQUIRE(c != kNone8);
+  place(s, kAtreides, g.a, 3);
+  place(s, kAtreides, g.b, 2);
+  place(s, kAtreides, c, 1);
+  to_movement(s, kAtreides);
+  action::Move first = move_from({{g.a, 2}, {g.b, 2}}, to);
+  first.ornithopter = 2;
+  act(s, kAtreides, first);
+  CHECK(s.forces_in_location(kAtreides, to) == 4);
+  CHECK(s.treachery_played.contains(card));  // in play until the second movement
+  REQUIRE(waiting(s, kAtreides));
+  CHECK(s.shipmove.orn_to == to);
+  // The first gather's arrivals do not move again; the residual force of an origin and a third territory may, as a gather.
+  CHECK(rejected(s, kAtreides, move_from({{to, 1}, {c, 1}}, g.a)).code == RejectCode::IllegalChoice);
+  act(s, kAtreides, move_from({{g.a, 1}, {c, 1}}, to));
+  CHECK(s.forces_in_location(kAtreides, to) == 6);
+  CHECK(s.forces_in_location(kAtreides, g.a) == 0);
+  CHECK(s.forces_in_location(kAtreides, c) == 0);
+  CHECK(s.treachery_played.empty());
+  CHECK(s.treachery_discard.top() == card);
+  CHECK(s.shipmove.orn_to == kNone8);
+  CHECK_FALSE((s.phase == Phase::ShipmentMovement && s.shipmove.current == s.seat_of(kAtreides) && waiting(s, kAtreides)));
+  check_custody(s);
+}
+
+namespace {
+constexpr Faction kBG = Faction::BeneGesserit;
+// The advanced Bene Gesserit's movement step, its first leader the Planetologist, advisors in g.a, fighters in g.b.
+struct BgGather {
+  GameState s;
+  GatherSites g;
+  LocationId to = kNone8;
+};
+BgGather bg_gather(bool enemy_there, Rulings r = Rulings::defaults()) {
+  BgGather b;
+  b.to = loc("The Great Flat");
+  b.s = cleared_board_of(game({kBG, kHarkonnen}, true, 7, r, skills_module()));
+  clear_skills(b.s);
+  b.s.storm_sector = 9;
+  set_skill(b.s, L(kBG, 0), LeaderSkill::Planetologist);
+  b.g = gather_sites(b.s, b.to);
+  place(b.s, kBG, b.g.a, 0, 2);  // advisors, beside a Harkonnen force (never alone: 2.02.21)
+  place(b.s, kHarkonnen, b.g.a, 1);
+  place(b.s, kBG, b.g.b, 2);     // fighters
+  if (enemy_there) place(b.s, kHarkonnen, b.to, 1);
+  return b;
+}
+action::Move mixed(const BgGather& b, bool flip) {
+  action::Move m;
+  m.to = b.to;
+  m.from = {Placement{b.g.a, 0, 2}, Placement{b.g.b, 2, 0}};
+  m.flip = flip;
+  return m;
+}
+}  // namespace
+
+TEST_CASE("Leader Skills: the Planetologist's gather of advisors and fighters arrives in one stance, where another faction is by taking up arms",
+          "[leader_skills][movement][planetologist][bene_gesserit]") {
+  SECTION("another faction there, no Bene Gesserit: the mixed gather must take up arms, and arrives as fighters") {
+    BgGather b = bg_gather(true);
+    to_movement(b.s, kBG);
+    CHECK_THAT(rejected(b.s, kBG, mixed(b, false)).reason, Catch::Contains("take up arms"));
+    bool offered = false;
+    for (const auto& x : legal_actions(b.s, b.s.seat_of(kBG)))
+      if (const auto* mv = x.get_if<action::Move>(); mv && mv->from.size() == 2 && mv->to == b.to && mv->flip) offered = true;
+    CHECK(offered);
+    for (auto profile : {bots::Profile::Easy, bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+      INFO(bots::profile_name(profile));
+      const auto in = bots::make_input(b.s, b.s.seat_of(kBG));
+      CHECK(bots::is_valid_choice(in, bots::make_bot(profile, 3)->choose(in)));  // from the view; the mixed gather among the candidates
+    }
+    act(b.s, kBG, mixed(b, true));
+    CHECK(b.s.forces_at(kBG, b.to, 0) == 4);
+    CHECK(b.s.forces_at(kBG, b.to, 1) == 0);
+    check_custody(b.s);
+  }
+  SECTION("advisors of two territories stay advisors there") {
+    BgGather b = bg_gather(true);
+    const LocationId c = third_site(b.s, b.g, b.to);
+    REQUIRE(c != kNone8);
+    place(b.s, kBG, c, 0, 1);
+    place(b.s, kHarkonnen, c, 1);
+    to_movement(b.s, kBG);
+    action::Move m;
+    m.to = b.to;
+    m.from = {Placement{b.g.a, 0, 2}, Placement{c, 0, 1}};
+    act(b.s, kBG, m);
+    CHECK(b.s.forces_at(kBG, b.to, 1) == 3);
+    CHECK(b.s.forces_at(kBG, b.to, 0) == 0);
+  }
+  SECTION("an empty destination: all fighters (2.02.14), no flip to ask for") {
+    BgGather b = bg_gather(false);
+    to_movement(b.s, kBG);
+    CHECK(rejected(b.s, kBG, mixed(b, true)).code == RejectCode::IllegalChoice);
+    act(b.s, kBG, mixed(b, false));
+    CHECK(b.s.forces_at(kBG, b.to, 0) == 4);
+    CHECK(b.s.forces_at(kBG, b.to, 1) == 0);
+  }
+  SECTION("advisors already there: the fighters join them as advisors (2.02.20)") {
+    BgGather b = bg_gather(true);
+    place(b.s, kBG, b.to, 0, 1);
+    to_movement(b.s, kBG);
+    act(b.s, kBG, mixed(b, false));
+    CHECK(b.s.forces_at(kBG, b.to, 1) == 5);
+    CHECK(b.s.forces_at(kBG, b.to, 0) == 0);
+  }
+  SECTION("the advisors' group moves as advisors do: one territory (2.02.12)") {
+    BgGather b = bg_gather(true);
+    REQUIRE(b.g.far != kNone8);
+    place(b.s, kBG, b.g.far, 0, 1);
+    place(b.s, kHarkonnen, b.g.far, 1);
+    to_movement(b.s, kBG);
+    action::Move m;
+    m.to = b.to;
+    m.from = {Placement{b.g.far, 0, 1}, Placement{b.g.b, 2, 0}};
+    m.flip = true;
+    CHECK(rejected(b.s, kBG, m).code == RejectCode::IllegalChoice);
+  }
+}
+
+TEST_CASE("Leader Skills: the mixed gather's Take Up Arms waits in a Karama window before either group moves, cancelled, a move without it is left",
+          "[leader_skills][movement][planetologist][bene_gesserit][karama]") {
+  BgGather b = bg_gather(true, ruling("karama_windows", "all_other_seats"));
+  const uint8_t karama = give_another(b.s, kHarkonnen, TreacheryKind::Karama);
+  to_movement(b.s, kBG);
+  act(b.s, kBG, mixed(b, true));
+  REQUIRE(b.s.window_depth == 1);
+  CHECK(b.s.windows[0].subject == static_cast<uint8_t>(rules::Ability::BgTakeUpArms));
+  CHECK(b.s.forces_at(kBG, b.g.a, 1) == 2);  // neither group moved yet
+  CHECK(b.s.forces_at(kBG, b.g.b, 0) == 2);
+  SECTION("cancelled") {
+    act(b.s, kHarkonnen, respond(true, karama));
+    CHECK(b.s.window_depth == 0);
+    REQUIRE(waiting(b.s, kBG));
+    CHECK(b.s.forces_at(kBG, b.g.a, 1) == 2);  // nothing moved, nothing spent
+    CHECK(b.s.forces_at(kBG, b.g.b, 0) == 2);
+    CHECK(rejected(b.s, kBG, mixed(b, true)).code == RejectCode::IllegalChoice);
+    CHECK(rejected(b.s, kBG, mixed(b, false)).code == RejectCode::IllegalChoice);
+    act(b.s, kBG, move_from({{b.g.b, 2}}, b.to));  // a legal replacement without the flip
+    CHECK(b.s.forces_at(kBG, b.to, 0) == 2);
+    check_custody(b.s);
+  }
+  SECTION("let through") {
+    act(b.s, kHarkonnen, respond(false));
+    CHECK(b.s.window_depth == 0);
+    CHECK(b.s.forces_at(kBG, b.to, 0) == 4);
+    CHECK(b.s.forces_at(kBG, b.g.a, 1) == 0);
+  }
 }
 
 TEST_CASE("Leader Skills: bots may gather with the Planetologist, medium when both groups are worth moving to one place",

@@ -41,8 +41,11 @@
 //  * Planetologist's front band (planetologist_range, planetologist_may_gather;
 //    shipment_movement.cpp check_move): a movement goes one territory further,
 //    at most 3, or gathers the groups of two territories to one destination,
-//    each with its ordinary range (ruling planetologist_exclusive); the
-//    gather takes no advisors and no Ornithopter card.
+//    each with its ordinary range (ruling planetologist_exclusive); advisors
+//    may come (one stance on arrival: a mixed gather where another faction is
+//    takes up arms), and with the Ornithopter card the gather is its one
+//    three-territory movement (mode 1: both groups up to three) or one of its
+//    two movements (mode 2).
 //  * Smuggler: front band, one extra force free from the reserves with a
 //    shipment from off-planet into a territory where no forces are
 //    (smuggler_extra_force; a real force, also beside a concealed No-Field);

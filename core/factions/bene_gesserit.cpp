@@ -621,12 +621,11 @@ ship::GroupType moved_group(const GameState& s, const action::Move& a) {
   if (!s.advanced) return GroupType::Keep;
   const TerritoryId t = data::territory_of(a.to);
   int fighters = ship::kind_in_territory(s, kMe, t, 0), advisors = ship::kind_in_territory(s, kMe, t, 1);
-  if (data::territory_of(a.from[0].location) == t) {  // repositioning: the group itself does not count
-    for (int i = 0; i < a.from.size(); ++i) {
+  for (int i = 0; i < a.from.size(); ++i)  // repositioning: the group itself does not count (a gather: its group from t)
+    if (data::territory_of(a.from[i].location) == t) {
       fighters -= a.from[i].forces;
       advisors -= a.from[i].special;
     }
-  }
   if (fighters > 0) return GroupType::Fighters;  // 2.02.20
   if (advisors > 0) return GroupType::Advisors;  // 2.02.20
   bool occupied = false;

@@ -584,6 +584,16 @@ bool gather_parts(const action::Move& a, action::Move parts[2], int* territories
   return second != kNone8;
 }
 
+// The gather (core/cards/leader_skills.cpp; the Planetologist contract in
+// docs/cards/leader-skills.md): each group is checked as a movement of its
+// own, with its ordinary range (ruling planetologist_exclusive = both: with
+// the +1 too) and the Ornithopter card's mode (1: both groups up to three, one
+// card movement; 2: the gather is one of the card's two movements). Advisors
+// may come: each group with advisors moves as advisors do (2.02.12), and the
+// stance on arrival is the whole movement's (2.02.14 / 2.02.20: one stance per
+// territory); where it would be mixed (no Bene Gesserit group there and
+// another faction present) the gather must take up arms (Move.flip, 2.02.16,
+// its Karama window before either group moves).
 std::optional<Rejection> check_move(const GameState& s, Faction me, const action::Move& a) {
   action::Move parts[2];
   int territories = 0;
@@ -591,16 +601,27 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
   if (!planetologist_may_gather(s, me))
     return reject(RejectCode::IllegalChoice, "a movement takes one group from one territory (1.06.05); only the Planetologist gathers from two");
   if (territories > 2) return reject(RejectCode::IllegalChoice, "the Planetologist gathers forces from exactly two territories");
-  if (a.ornithopter || s.shipmove.orn_to != kNone8)
-    return reject(RejectCode::IllegalChoice, "the Planetologist's gather is not combined with the Ornithopter card (docs/cards/leader-skills.md)");
-  if (a.flip || !specials_fight(s, me))
-    for (int i = 0; i < a.from.size(); ++i)
-      if (a.flip || a.from[i].special)
-        return reject(RejectCode::IllegalChoice, "the Planetologist's gather does not take advisors (docs/cards/leader-skills.md)");
-  // Each group with its own ordinary range (ruling planetologist_exclusive = both: with the +1 too).
   const bool both = s.rulings.is(RulingId::PlanetologistExclusive, 1);
-  for (const auto& part : parts)
+  int kinds[2] = {0, 0};  // forces arriving of each kind, before their stance on arrival
+  for (auto& part : parts) {
+    int advisors = 0;
+    for (const auto& p : part.from) {
+      kinds[0] += p.forces;
+      kinds[1] += p.special;
+      advisors += p.special;
+    }
+    if (specials_fight(s, me) || advisors == 0) part.flip = false;  // Move.flip concerns the groups with advisors
     if (auto r = check_one_move(s, me, part, both)) return r;
+  }
+  if (specials_fight(s, me) || kinds[0] == 0 || kinds[1] == 0) {
+    if (a.flip && (specials_fight(s, me) || kinds[1] == 0))
+      return reject(RejectCode::IllegalChoice, "the moving groups have no advisors to flip (2.02.16)");
+    return std::nullopt;
+  }
+  // Fighters and advisors together: one stance on arrival.
+  if (!a.flip && moved_group(s, me, a) == GroupType::Keep)
+    return reject(RejectCode::IllegalChoice, "fighters and advisors gathered into " + ter_name(data::territory_of(a.to)) +
+                                                 ", where another faction is and you have no forces, arrive as fighters: take up arms (flip, 2.02.16)");
   return std::nullopt;
 }
 
@@ -644,7 +665,7 @@ bool visit_move_groups(const GameState& s, Faction me, Emit&& emit) {
     int n = 0;
     for (int i = 0; i < ter.num_locations; ++i) {
       const auto l = static_cast<LocationId>(ter.first_location + i);
-      const int reg = s.forces_at(me, l, 0), spec = specials_fight(s, me) ? s.forces_at(me, l, 1) : 0;
+      const int reg = s.forces_at(me, l, 0), spec = s.forces_at(me, l, 1);  // advisors too (check_move)
       if (reg + spec == 0 || s.in_storm(l)) continue;
       g.from.push_back(Placement{l, static_cast<uint8_t>(reg), static_cast<uint8_t>(spec)});
       n += reg + spec;
@@ -673,6 +694,7 @@ bool visit_move_candidates(const GameState& s, Faction me, bool full, Emit&& emi
   const bool card = ornithopter_usable(s, me);  // the Ornithopter card: mode 1 beyond the normal range, mode 2 within it
   const int widest = card ? std::max(normal, 4) : normal;
   action::Move a, one, trimmed;
+  int territories = 0;
   return visit_move_groups(s, me, [&](const action::Move& g0) {
     const action::Move* gp = &g0;
     if (s.shipmove.orn_to != kNone8) {  // the second group: without the forces that arrived with the first
@@ -697,8 +719,15 @@ bool visit_move_candidates(const GameState& s, Faction me, bool full, Emit&& emi
     one.from = {Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)}};
     for (int l = 0; l < kNumLocations; ++l) {
       if (s.in_storm(static_cast<LocationId>(l))) continue;
-      int nearest = 1000;
-      for (const auto& q : g.from) nearest = std::min(nearest, data::crossing_distance(q.location, static_cast<LocationId>(l)));
+      int nearest = 1000;  // a gather: its farther group's
+      if (action::Move gp2[2]; gather_parts(g, gp2, &territories)) {
+        int n2[2] = {1000, 1000};
+        for (int k = 0; k < 2; ++k)
+          for (const auto& q : gp2[k].from) n2[k] = std::min(n2[k], data::crossing_distance(q.location, static_cast<LocationId>(l)));
+        nearest = std::max(n2[0], n2[1]);
+      } else {
+        for (const auto& q : g.from) nearest = std::min(nearest, data::crossing_distance(q.location, static_cast<LocationId>(l)));
+      }
       if (nearest > widest) continue;
       a.to = one.to = static_cast<LocationId>(l);
       const uint8_t modes[2] = {static_cast<uint8_t>(nearest <= normal ? 0 : 1), static_cast<uint8_t>(nearest <= normal ? 2 : 255)};
@@ -1214,10 +1243,20 @@ void legal(const GameState& s, Seat seat, std::vector<Action>& out) {
     case kMove: {
       std::vector<action::Move> c;
       move_candidates(s, me, true, c);
-      std::vector<action::Move> ok;
+      std::vector<action::Move> ok, gathers;  // gathers: the illegal ones, legal perhaps with a flip
+      action::Move parts[2];
+      int territories = 0;
       for (const auto& a : c)
-        if (!check_move(s, me, a)) ok.push_back(a);
-      if (const auto h = faction_rules(me).move_variants) h(s, ok);  // 2.02.16
+        if (!check_move(s, me, a))
+          ok.push_back(a);
+        else if (gather_parts(a, parts, &territories))
+          gathers.push_back(a);
+      if (const auto h = faction_rules(me).move_variants) {  // 2.02.16: the legal moves' flips, then the gathers'
+        const size_t n = ok.size();
+        ok.insert(ok.end(), gathers.begin(), gathers.end());
+        h(s, ok);
+        ok.erase(ok.begin() + static_cast<std::ptrdiff_t>(n), ok.begin() + static_cast<std::ptrdiff_t>(n + gathers.size()));
+      }
       out.insert(out.end(), ok.begin(), ok.end());
       break;
     }
