@@ -340,6 +340,18 @@ class Brain {
   // 2 per worthless card the Tuek's Sietch card brings there (module
   // stronghold_cards; the holders from its view).
   int own_battle_spice(const action::BattlePlan& a) const;
+  // What the Advanced Stronghold Card of stronghold t is worth to this seat
+  // (module stronghold_cards; 0 without it): the bank's 2 of Arrakeen in
+  // advanced battles, Tuek's 2 per worthless card it holds, the Snooper of
+  // Carthag with a defense in hand, the opponent's dial of Sietch Tabr,
+  // Habbanya's ties.
+  double stronghold_card_worth(TerritoryId t) const;
+  // The battle's stronghold card for this plan (holders from the view): 1 when
+  // this seat holds it, -1 when the opponent does, 0 otherwise; `name` the
+  // stronghold ("Carthag", "Habbanya Sietch", "Sietch Tabr").
+  int battle_card(const char* name) const;
+  // Carthag's card: the plan's defense also stops poison (no poison weapon of its own).
+  bool defense_stops_poison(const action::BattlePlan& a) const;
   // What the opponent's leader `l` may add with its skill (its face-up card,
   // the +1 of a skill in front), by the odds of its holding the card that
   // bonus needs; and the Bureaucrat's penalty to this seat's total.
@@ -766,6 +778,35 @@ int Brain::own_battle_spice(const action::BattlePlan& a) const {
   if (holds && k_.battle_territory == kTueks)
     for (uint8_t c : {a.weapon, a.defense}) income += c != kNone8 && is_worthless(c) ? 2 : 0;
   return std::max(0, a.spice - a.ally_pays - bank) + a.skill_spice - income;
+}
+
+double Brain::stronghold_card_worth(TerritoryId t) const {
+  if (k_.stronghold_cards.empty() || !is_stronghold(t)) return 0;
+  static const TerritoryId kArrakeen = *data::find_territory("Arrakeen"), kCarthag = *data::find_territory("Carthag"),
+                           kTabr = *data::find_territory("Sietch Tabr"), kTueks = *data::find_territory("Tuek's Sietch");
+  int worthless = 0, defenses = 0;
+  for (uint8_t c : k_.hand) {
+    worthless += is_worthless(c);
+    defenses += is_real_defense(c);
+  }
+  if (t == kArrakeen) return k_.advanced && me() != Faction::Fremen ? 2.0 : 0.5;
+  if (t == kTueks) return 0.5 + 1.0 * std::min(worthless, 2);
+  if (t == kCarthag) return defenses > 0 ? 1.5 : 0.5;
+  if (t == kTabr) return 1.5;
+  return 1.0;  // Habbanya Sietch: ties
+}
+
+int Brain::battle_card(const char* name) const {
+  const auto t = data::find_territory(name);
+  if (!t || k_.battle_territory != *t) return 0;
+  const uint8_t h = k_.stronghold_card_holder(*t);
+  if (h == static_cast<uint8_t>(me())) return 1;
+  return h == static_cast<uint8_t>(opponent()) ? -1 : 0;
+}
+
+bool Brain::defense_stops_poison(const action::BattlePlan& a) const {
+  if (a.defense == kNone8 || !is_real_defense(a.defense) || battle_card("Carthag") != 1) return false;
+  return !(a.weapon < data::kNumAllTreacheryCards && category(a.weapon) == TreacheryCategory::WeaponPoison);
 }
 
 double Brain::leader_strength(const action::BattlePlan& a) const {
@@ -1801,9 +1842,9 @@ double Brain::dest_value(LocationId to, int n) const {
   const int mine = k_.fighters_in_territory(me(), t);
   if (is_stronghold(t)) {
     if (mine > 0) return (enemies == 0 ? 0.1 : 0.5) * std::min(n, 4);
-    if (enemies == 0) return 8 + std::min(n, 4);  // an empty stronghold
+    if (enemies == 0) return 8 + std::min(n, 4) + stronghold_card_worth(t);  // an empty stronghold (and its card)
     if (enemies >= 2) return -5;
-    return n > k_.enemy_fighters_in(t) + 1 ? 4 : -3;
+    return n > k_.enemy_fighters_in(t) + 1 ? 4 + stronghold_card_worth(t) : -3;
   }
   const int s = k_.spice_on_board[to];
   if (s > 0) return std::min(s, 2 * (n + (enemies ? 0 : mine))) * 0.6 - (enemies ? 4.0 : 0.0);
@@ -1892,16 +1933,16 @@ double Brain::evaluate(const Board& b) const {
           for (auto u : adjacent(t)) a += strength_t(f, u);
           threat = std::max(threat, a);
         }
-        v += 12 + 0.4 * std::min(mine, 6) - 4.0 * threat / (threat + 2.0 * mine + 1.0);
+        v += 12 + stronghold_card_worth(t) + 0.4 * std::min(mine, 6) - 4.0 * threat / (threat + 2.0 * mine + 1.0);
       } else {
-        v += 12 + 0.4 * std::min(mine, 6);
+        v += 12 + stronghold_card_worth(t) + 0.4 * std::min(mine, 6);
       }
     } else if (mine > 0) {
       // A battle is coming: the winner keeps the stronghold, the loser loses
       // every force there. Leaders add about 3 to each side.
       const double a = mine + 3.0, e = enemy + 3.0;
       const double p = a * a / (a * a + e * e);
-      v += 12 * p * 0.8 - 1.5 - (1 - p) * 0.8 * mine;
+      v += (12 + stronghold_card_worth(t)) * p * 0.8 - 1.5 - (1 - p) * 0.8 * mine;
     } else if (enemies == 1) {
       v -= 2;  // an enemy holds it alone
     }
@@ -2136,7 +2177,7 @@ std::vector<uint8_t> Brain::opponent_leaders(Faction opp) const {
 }
 
 double Brain::territory_value(TerritoryId t) const {
-  double v = is_stronghold(t) ? 10 : 2;
+  double v = is_stronghold(t) ? 10 + stronghold_card_worth(t) : 2;
   const auto& ter = data::territory(t);
   for (int i = 0; i < ter.num_locations; ++i) v += 0.5 * k_.spice_on_board[ter.first_location + i];
   return v;
@@ -2168,17 +2209,22 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   if (a.kwisatz_haderach) leader += 2;  // the Kwisatz Haderach
   const bool weapon = a.weapon != kNone8 && is_real_weapon(a.weapon);
   const bool defense = a.defense != kNone8 && is_real_defense(a.defense);
-  const double p_my_leader_dies = (a.leader < data::kNumLeaders) ? p_weapon * (defense ? 0.45 : 1.0) : 0.0;
+  // Carthag's card: a defense that also stops poison stops most weapons.
+  const double p_my_leader_dies = (a.leader < data::kNumLeaders) ? p_weapon * (defense ? (defense_stops_poison(a) ? 0.15 : 0.45) : 1.0) : 0.0;
   // A Mirror Weapon kills only when the opponent plays a weapon.
   const double p_opp_leader_dies = weapon ? 0.6 : is_mirror(a.weapon) ? 0.6 * p_weapon : 0.0;
   const double my_total = mine + leader * (1 - p_my_leader_dies) - bureaucrat_penalty(opp);
   const double opp_total = opp_units + opp_leader * (1 - p_opp_leader_dies);
-  const double margin = my_total - opp_total + (my_side() == 0 ? 0.25 : -0.25);
+  // A tie goes to the aggressor, or to the holder of Habbanya Sietch's card there.
+  const int habbanya = battle_card("Habbanya Sietch");
+  const double margin = my_total - opp_total + (habbanya ? 0.25 * habbanya : my_side() == 0 ? 0.25 : -0.25);
   double p_win = 1.0 / (1.0 + std::exp(-margin * 0.9));
   p_win = p_traitor + (1 - p_traitor) * p_win;
   int cards = (a.weapon != kNone8) + (a.defense != kNone8) + (a.cheap_hero != kNone8);
   int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
-  const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.dial;
+  // Sietch Tabr's card: the winner collects the opponent's dial (about its strength there, less when it saves forces).
+  const double tabr = battle_card("Sietch Tabr") == 1 ? 0.5 * opp_units : 0.0;
+  const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.dial + tabr;
   const double lose = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
   const double base = a.leader < data::kNumLeaders ? data::leader(a.leader).strength : 0;  // what its death costs
   return p_win * win + (1 - p_win) * lose - p_my_leader_dies * (base + 1) - own_battle_spice(a);
@@ -2268,6 +2314,10 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
   const double tv = territory_value(t);
   const bool aggressor = my_side() == 0;
   const bool lasgun_shield_me = my_w_card == 3 || my_d == 1;
+  const int habbanya = battle_card("Habbanya Sietch");   // a tie goes to its holder there
+  const bool tie_mine = habbanya ? habbanya == 1 : aggressor;
+  const bool tabr = battle_card("Sietch Tabr") == 1;     // the winner collects the opponent's dial
+  const bool carthag = defense_stops_poison(a);          // the defense also stops poison
 
   double ev = 0;
   for (auto ol : leaders) {
@@ -2294,15 +2344,15 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
             ev += p * v;
             continue;
           }
-          const bool my_dead = my_leader && kills(w, my_d);
+          const bool my_dead = my_leader && kills(w, my_d) && !(carthag && w == 2);
           const bool opp_dead = ol != kNone8 && kills(my_w, d);
           const int dial = known_dial >= 0 ? known_dial : opp_max;
           double opp_units2 = full ? (opp_spiced ? 1.5 * dial : 2.0 * dial) : 0.0;
           const double mine = my_units2 + (my_leader && !my_dead ? 2.0 * (my_str + kh) : 0.0) - bureau2;
           const double theirs = opp_units2 + (ol != kNone8 && !opp_dead ? 2.0 * (o_str + o_skill) : 0.0);
-          const bool win = aggressor ? mine >= theirs : mine > theirs;
+          const bool win = tie_mine ? mine >= theirs : mine > theirs;
           if (win) {
-            v = tv + 0.5 * opp_forces - 0.6 * a.dial + (opp_dead ? o_str : 0) + (my_dead ? my_base : 0);
+            v = tv + 0.5 * opp_forces - 0.6 * a.dial + (opp_dead ? o_str : 0) + (my_dead ? my_base : 0) + (tabr && full ? dial : 0);
           } else {
             v = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
           }

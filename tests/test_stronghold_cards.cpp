@@ -270,3 +270,83 @@ TEST_CASE("Stronghold cards: mentat new accepts the module, and self-play games 
   }
   CHECK(ever_held > 0);  // the cards changed hands in these games
 }
+
+TEST_CASE("Stronghold cards: bots ship for the card worth most to them, Tuek's Sietch with worthless cards in hand, else Sietch Tabr",
+          "[stronghold_cards][bots]") {
+  // The Harkonnen hold Arrakeen, Carthag and Habbanya Sietch in force; Sietch Tabr and Tuek's Sietch are empty. With two
+  // worthless cards in hand, Tuek's card (2 spice for each played there) is worth more than Sietch Tabr's (the
+  // opponent's dial); without them, less. Medium, hard and brutal ship where the card is worth more, from their view.
+  for (bool worthless : {false, true}) {
+    GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), modules()));
+    for (const char* t : {"Arrakeen", "Carthag", "Habbanya Sietch"}) place(s, kHarkonnen, loc(t), 6);
+    if (worthless) {
+      give(s, kAtreides, TreacheryKind::Baliset);
+      give(s, kAtreides, TreacheryKind::Kulon);
+    }
+    pass_until_ship_or_move(s, kAtreides);
+    REQUIRE(s.step == 0);
+    for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
+      INFO(bots::profile_name(profile) << (worthless ? " with worthless cards" : " without"));
+      const auto in = bots::make_input(s, s.seat_of(kAtreides));
+      const Action a = bots::make_bot(profile, 5)->choose(in);
+      REQUIRE(bots::is_valid_choice(in, a));
+      REQUIRE(a.is<action::Ship>());
+      CHECK(data::territory(data::territory_of(a.as<action::Ship>().to)).name == std::string(worthless ? "Tuek's Sietch" : "Sietch Tabr"));
+    }
+  }
+}
+
+namespace {
+// An advanced battle of the Atreides (the aggressor) and the Harkonnen in `card`'s stronghold, `atreides` and
+// `harkonnen` forces; `holder` (or nobody) holds the card; `shield`: the bot holds a Shield and its opponent a
+// Chaumas. The plan `profile` chooses for `bot`, from its view.
+action::BattlePlan card_plan(int card, int atreides, int harkonnen, Faction bot, bool held, bool shield, bots::Profile profile) {
+  GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, true, 7, Rulings::defaults(), modules()));
+  place(s, kAtreides, loc(kStronghold[card]), atreides);
+  place(s, kHarkonnen, loc(kStronghold[card]), harkonnen);
+  const Faction other = bot == kAtreides ? kHarkonnen : kAtreides;
+  if (shield) {
+    give(s, bot, TreacheryKind::Shield);
+    give(s, other, TreacheryKind::Chaumas);
+  }
+  if (held) s.stronghold_cards.holder[card] = static_cast<uint8_t>(bot);
+  to_plans(s);
+  const auto in = bots::make_input(s, s.seat_of(bot));
+  const Action a = bots::make_bot(profile, 5)->choose(in);
+  REQUIRE(bots::is_valid_choice(in, a));
+  REQUIRE(a.is<action::BattlePlan>());
+  return a.as<action::BattlePlan>();
+}
+}  // namespace
+
+TEST_CASE("Stronghold cards: bots fight for a tie in Habbanya Sietch when they hold its card, as the defender", "[stronghold_cards][bots]") {
+  // The Harkonnen defend; a tie is theirs only with the card. Outnumbered (3 against 6 for hard, 5 against 6 for
+  // brutal), they give the battle up without it and fight for the tie with it.
+  for (bool held : {false, true}) {
+    INFO(held);
+    CHECK((card_plan(kHabbanyaCard, 6, 3, kHarkonnen, held, false, bots::Profile::Hard).dial > 0) == held);
+    CHECK((card_plan(kHabbanyaCard, 6, 5, kHarkonnen, held, false, bots::Profile::Brutal).dial > 0) == held);
+  }
+}
+
+TEST_CASE("Stronghold cards: hard and brutal fight in Carthag behind a Shield that stops poison when they hold the card", "[stronghold_cards][bots]") {
+  // The Harkonnen defend, 6 against 6, a Shield in hand: without the card hard gives the battle up; with it the
+  // Shield also stops poison and hard fights behind it.
+  for (bool held : {false, true}) {
+    INFO(held);
+    const auto p = card_plan(kCarthagCard, 6, 6, kHarkonnen, held, true, bots::Profile::Hard);
+    CHECK((p.dial == 6) == held);
+    CHECK((p.defense != kNone8 && data::treachery_card(p.defense).kind == TreacheryKind::Shield) == held);
+    // Brutal attacking 2 against 4 behind the Shield: its leader safer with the card, it pays for full strength.
+    CHECK((card_plan(kCarthagCard, 2, 4, kAtreides, held, true, bots::Profile::Brutal).spice > 0) == held);
+  }
+}
+
+TEST_CASE("Stronghold cards: hard and brutal pay for full strength in Sietch Tabr when it holds the card (the opponent's dial is its prize)",
+          "[stronghold_cards][bots]") {
+  for (bool held : {false, true}) {
+    INFO(held);
+    CHECK((card_plan(kTabrCard, 6, 6, kAtreides, held, true, bots::Profile::Brutal).spice > 0) == held);
+    CHECK((card_plan(kTabrCard, 4, 4, kHarkonnen, held, true, bots::Profile::Hard).spice > 0) == held);  // hard, defending
+  }
+}
