@@ -352,6 +352,30 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "reference choam-richese.json (the Bureaucrat, CHOAM's battle income): the spice comes from the bank, so no "
        "player pays it (not_a_payment); treachery.online counts it as paid by the faction whose forces it paid for "
        "(paid_by_the_battler)"},
+      {RulingId::PlanetologistNoField, "planetologist_no_field",
+       "CHOAM & Richese with Leader Skills: does the Planetologist's movement band apply to a concealed No-Field marker "
+       "(the +1 range, and the marker as one origin of the two-territory gather)?",
+       {"as_one_force", "forces_only"}, 0,
+       "the seeds' Planetologist contract (concealed No-Field ordinary range and two-origin gathering, provisional "
+       "compositions): the marker moves as one force, so the band applies to it as to a force (as_one_force); the card "
+       "speaks of forces, and a token is none until revealed: the marker moves with its ordinary range and is no origin of "
+       "a gather (forces_only)"},
+      {RulingId::PlanetologistOrnithopter, "planetologist_ornithopter",
+       "CHOAM & Richese with Leader Skills: may the Planetologist's two-territory gather move with the Ornithopter card?",
+       {"one_card_movement", "one_group"}, 0,
+       "the seeds' Planetologist contract (physical flight table, provisional composition): the gather is one card movement "
+       "(one_card_movement: in the one-group mode both groups fly up to three to one destination; in the two-groups mode a "
+       "gather is one of the two movements); the card's own wording moves one group per movement, so no gather flies "
+       "(one_group)"},
+      {RulingId::PlanetologistMixedGather, "planetologist_mixed_gather",
+       "Leader Skills with the advanced Bene Gesserit: may the Planetologist gather advisors and fighters into a territory "
+       "another faction occupies where the Bene Gesserit have no forces?",
+       {"take_up_arms", "refused"}, 0,
+       "the seeds' Planetologist contract (mixed advisor and fighter gather, provisional composition): one stance per "
+       "territory and no arrival order in the rules, so the gather arrives as fighters by taking up arms (2.02.16, its "
+       "Karama window before either group moves: take_up_arms); with no order to settle the stance, such a gather is "
+       "refused (refused). Empty destinations (2.02.14) and a Bene Gesserit group there (2.02.20) settle the stance under "
+       "both readings"},
   }};
   return r;
 }

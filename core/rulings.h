@@ -89,8 +89,11 @@ enum class RulingId : uint8_t {
   ChoamSellTiming = 70,           // CHOAM's sale of worthless and duplicate cards: at the end of a phase, or at any time
   NoFieldAllyPermission = 71,     // the ally's No-Field shipment: needs no permission, or the Richese's (AllyPermission.no_field)
   BureaucratChoamIncome = 72,     // CHOAM's half of a battle's spice: no payment the Bureaucrat sees, or one by the faction that paid
+  PlanetologistNoField = 73,      // Planetologist and a concealed No-Field marker: it moves as one force (+1, a gather origin), or forces only
+  PlanetologistOrnithopter = 74,  // Planetologist's gather with the Ornithopter card: one card movement of both groups, or the card's one group only
+  PlanetologistMixedGather = 75,  // Planetologist's gather of advisors and fighters where another faction is: takes up arms, or refused
 };
-inline constexpr int kNumRulings = 73;
+inline constexpr int kNumRulings = 76;
 
 struct RulingInfo {
   RulingId id;

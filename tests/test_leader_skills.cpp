@@ -991,6 +991,132 @@ TEST_CASE("Leader Skills: the mixed gather's Take Up Arms waits in a Karama wind
   }
 }
 
+TEST_CASE("Leader Skills: ruling planetologist_no_field, a concealed marker moves with the band as one force, or without it and in no gather",
+          "[leader_skills][movement][planetologist][richese][no_field][ruling]") {
+  const LocationId to = loc("The Great Flat");
+  for (const char* reading : {"as_one_force", "forces_only"}) {
+    INFO(reading);
+    const bool band = std::string(reading) == "as_one_force";
+    GameState s = gather_board(Faction::Richese, kAtreides, ruling("planetologist_no_field", reading),
+                               data::module_bit(data::Module::ChoamRichese));
+    set_skill(s, L(Faction::Richese, 0), LeaderSkill::Planetologist);
+    const auto g = gather_sites(s, to);
+    REQUIRE(g.far != kNone8);
+    int five = -1;
+    for (int i = 0; i < kNumNoFieldTokens; ++i)
+      if (kNoFieldValues[i] == 5) five = i;
+    REQUIRE(five >= 0);
+    s.richese.no_field[five] = NoFieldToken{TokenZone::Board, g.far};  // two territories from `to`
+    s.forces_at(Faction::Richese, g.far, 1) = 1;
+    place(s, Faction::Richese, g.b, 2);
+    check_custody(s);
+    to_movement(s, Faction::Richese);
+    action::Move alone;  // the marker alone, two territories: the +1 or not
+    alone.to = to;
+    alone.from = {Placement{g.far, 0, 1}};
+    CHECK(validate(s, s.seat_of(Faction::Richese), Action(alone)).has_value() == !band);
+    if (band) {
+      act(s, Faction::Richese, alone);
+      CHECK(s.richese.no_field[five].location == to);
+    } else {
+      CHECK_THAT(rejected(s, Faction::Richese, alone).reason, Catch::Contains("you may move 1"));
+    }
+    check_custody(s);
+  }
+  // The gather: the marker as one origin, or none.
+  for (const char* reading : {"as_one_force", "forces_only"}) {
+    INFO(reading);
+    GameState s = gather_board(Faction::Richese, kAtreides, ruling("planetologist_no_field", reading),
+                               data::module_bit(data::Module::ChoamRichese));
+    set_skill(s, L(Faction::Richese, 0), LeaderSkill::Planetologist);
+    const auto g = gather_sites(s, to);
+    int five = -1;
+    for (int i = 0; i < kNumNoFieldTokens; ++i)
+      if (kNoFieldValues[i] == 5) five = i;
+    s.richese.no_field[five] = NoFieldToken{TokenZone::Board, g.a};
+    s.forces_at(Faction::Richese, g.a, 1) = 1;
+    place(s, Faction::Richese, g.b, 2);
+    to_movement(s, Faction::Richese);
+    action::Move m;
+    m.to = to;
+    m.from = {Placement{g.a, 0, 1}, Placement{g.b, 2, 0}};
+    if (std::string(reading) == "forces_only") {
+      CHECK_THAT(rejected(s, Faction::Richese, m).reason, Catch::Contains("planetologist_no_field"));
+      act(s, Faction::Richese, move_from({{g.b, 2}}, to));  // the forces alone still move
+    } else {
+      act(s, Faction::Richese, m);
+      CHECK(s.forces_at(Faction::Richese, to, 1) == 1);
+    }
+    check_custody(s);
+  }
+}
+
+TEST_CASE("Leader Skills: ruling planetologist_ornithopter, the gather flies with the card as one card movement, or never",
+          "[leader_skills][movement][planetologist][ornithopter][ruling]") {
+  const LocationId to = loc("The Great Flat");
+  for (const char* reading : {"one_card_movement", "one_group"}) {
+    INFO(reading);
+    const bool flies = std::string(reading) == "one_card_movement";
+    GameState s = gather_board(kAtreides, kHarkonnen, ruling("planetologist_ornithopter", reading),
+                               data::module_bit(data::Module::ChoamRichese));
+    set_skill(s, kThufir, LeaderSkill::Planetologist);
+    from_cache(s, kAtreides, TreacheryKind::Ornithopter);
+    const auto g = gather_sites(s, to);
+    place(s, kAtreides, g.a, 2);
+    place(s, kAtreides, g.b, 2);
+    to_movement(s, kAtreides);
+    for (uint8_t mode : {1, 2}) {
+      action::Move m = move_from({{g.a, 2}, {g.b, 2}}, to);
+      m.ornithopter = mode;
+      INFO(int(mode));
+      if (mode == 1) CHECK(validate(s, s.seat_of(kAtreides), Action(m)).has_value() == !flies);  // both within three
+      if (mode == 2) CHECK(validate(s, s.seat_of(kAtreides), Action(m)).has_value() == !flies);  // both within their range
+    }
+    // The card's one group, and the gather without the card, under both readings.
+    action::Move one = move_from({{g.a, 2}}, to);
+    one.ornithopter = 1;
+    CHECK_FALSE(validate(s, s.seat_of(kAtreides), Action(one)).has_value());
+    CHECK_FALSE(validate(s, s.seat_of(kAtreides), Action(move_from({{g.a, 2}, {g.b, 2}}, to))).has_value());
+    // The second group of the two-groups mode: a gather only when the gather flies.
+    action::Move first = move_from({{g.a, 1}}, to);
+    first.ornithopter = 2;
+    act(s, kAtreides, first);
+    const LocationId c = third_site(s, g, to);
+    REQUIRE(c != kNone8);
+    const action::Move second = move_from({{g.a, 1}, {g.b, 2}}, to);
+    CHECK(validate(s, s.seat_of(kAtreides), Action(second)).has_value() == !flies);
+    if (!flies) CHECK_THAT(rejected(s, kAtreides, second).reason, Catch::Contains("planetologist_ornithopter"));
+  }
+}
+
+TEST_CASE("Leader Skills: ruling planetologist_mixed_gather, advisors and fighters into another faction's territory take up arms, or are refused",
+          "[leader_skills][movement][planetologist][bene_gesserit][ruling]") {
+  for (const char* reading : {"take_up_arms", "refused"}) {
+    INFO(reading);
+    const bool arms = std::string(reading) == "take_up_arms";
+    {
+      BgGather b = bg_gather(true, ruling("planetologist_mixed_gather", reading));
+      to_movement(b.s, kBG);
+      CHECK(validate(b.s, b.s.seat_of(kBG), Action(mixed(b, true))).has_value() == !arms);
+      if (!arms) CHECK_THAT(rejected(b.s, kBG, mixed(b, true)).reason, Catch::Contains("planetologist_mixed_gather"));
+      CHECK(validate(b.s, b.s.seat_of(kBG), Action(mixed(b, false))).has_value());  // never as it stands
+    }
+    {  // settled under both: an empty destination (2.02.14)
+      BgGather b = bg_gather(false, ruling("planetologist_mixed_gather", reading));
+      to_movement(b.s, kBG);
+      act(b.s, kBG, mixed(b, false));
+      CHECK(b.s.forces_at(kBG, b.to, 0) == 4);
+    }
+    {  // and a Bene Gesserit group there (2.02.20)
+      BgGather b = bg_gather(true, ruling("planetologist_mixed_gather", reading));
+      place(b.s, kBG, b.to, 0, 1);
+      to_movement(b.s, kBG);
+      act(b.s, kBG, mixed(b, false));
+      CHECK(b.s.forces_at(kBG, b.to, 1) == 5);
+    }
+  }
+}
+
 TEST_CASE("Leader Skills: bots may gather with the Planetologist, medium when both groups are worth moving to one place",
           "[leader_skills][bots][planetologist]") {
   const LocationId to = loc("The Great Flat");

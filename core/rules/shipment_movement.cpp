@@ -477,6 +477,18 @@ int path_length(const GameState& s, Faction me, const action::Move& a, bool stor
   return -1;
 }
 
+// A group with the faction's token (a concealed No-Field marker: hook force_token.moved).
+bool moves_token(Faction me, const action::Move& a) {
+  if (!faction_rules(me).force_token.moved) return false;
+  for (int i = 0; i < a.from.size(); ++i)
+    if (a.from[i].special) return true;
+  return false;
+}
+// Ruling planetologist_no_field = forces_only: the Planetologist's band is not for a group with the marker.
+bool skill_moves_token(const GameState& s, Faction me, const action::Move& a) {
+  return !s.rulings.is(RulingId::PlanetologistNoField, 1) || !moves_token(me, a);
+}
+
 // One group from one territory; `plus_one`: the Planetologist's +1 range may apply.
 std::optional<Rejection> check_one_move(const GameState& s, Faction me, const action::Move& a, bool plus_one) {
   if (a.from.size() == 0 || a.from.size() > kMaxPlacements) return reject(RejectCode::Malformed, "a movement names the forces it moves (1..12 placements)");
@@ -535,7 +547,7 @@ std::optional<Rejection> check_one_move(const GameState& s, Faction me, const ac
   const bool limited = !ends_as_advisors || advisors_limited(s);  // ruling advisor_occupancy; 2.02.16 fighters: the limit
   if (limited && to_t != from_t && at_occupancy_limit(s, me, to_t))
     return reject(RejectCode::Occupancy, ter_name(to_t) + " already holds two other factions' forces (occupancy limit, 1.06.05.09)");
-  int range = move_range(s, me, advisors > 0, plus_one);
+  int range = move_range(s, me, advisors > 0, plus_one && skill_moves_token(s, me, a));
   if (auto r = ornithopter_check(s, me, a, advisors > 0, &range)) return r;  // the Ornithopter card (core/cards/ornithopter.cpp)
   const int d = path_length(s, me, a, true, limited);
   if (d >= 0 && d <= range) return std::nullopt;
@@ -601,6 +613,10 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
   if (!planetologist_may_gather(s, me))
     return reject(RejectCode::IllegalChoice, "a movement takes one group from one territory (1.06.05); only the Planetologist gathers from two");
   if (territories > 2) return reject(RejectCode::IllegalChoice, "the Planetologist gathers forces from exactly two territories");
+  if ((a.ornithopter || s.shipmove.orn_to != kNone8) && s.rulings.is(RulingId::PlanetologistOrnithopter, 1))
+    return reject(RejectCode::IllegalChoice, "the Ornithopter card moves one group per movement: no gather with it (ruling planetologist_ornithopter)");
+  if (!skill_moves_token(s, me, a))
+    return reject(RejectCode::IllegalChoice, "a concealed marker is no origin of the Planetologist's gather (ruling planetologist_no_field)");
   const bool both = s.rulings.is(RulingId::PlanetologistExclusive, 1);
   int kinds[2] = {0, 0};  // forces arriving of each kind, before their stance on arrival
   for (auto& part : parts) {
@@ -618,7 +634,10 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
       return reject(RejectCode::IllegalChoice, "the moving groups have no advisors to flip (2.02.16)");
     return std::nullopt;
   }
-  // Fighters and advisors together: one stance on arrival.
+  // Fighters and advisors together: one stance on arrival (ruling planetologist_mixed_gather where it is not settled).
+  if (moved_group(s, me, a) == GroupType::Keep && s.rulings.is(RulingId::PlanetologistMixedGather, 1))
+    return reject(RejectCode::IllegalChoice, "fighters and advisors gathered into " + ter_name(data::territory_of(a.to)) +
+                                                 ", where another faction is and you have no forces: no stance settles it (ruling planetologist_mixed_gather)");
   if (!a.flip && moved_group(s, me, a) == GroupType::Keep)
     return reject(RejectCode::IllegalChoice, "fighters and advisors gathered into " + ter_name(data::territory_of(a.to)) +
                                                  ", where another faction is and you have no forces, arrive as fighters: take up arms (flip, 2.02.16)");
@@ -1037,7 +1056,7 @@ void sandmaster_collects(GameState& s, Faction me, const action::Move& a) {
     const action::Move& g = gather ? parts[i] : a;
     bool advisors = false;  // a group with advisors moves 1 (2.02.12)
     for (int k = 0; k < g.from.size(); ++k) advisors = advisors || (g.from[k].special && !specials_fight(s, me));
-    int range = move_range(s, me, advisors, !gather || s.rulings.is(RulingId::PlanetologistExclusive, 1));
+    int range = move_range(s, me, advisors, (!gather || s.rulings.is(RulingId::PlanetologistExclusive, 1)) && skill_moves_token(s, me, g));
     if (g.ornithopter == 1) range = std::max(range, 3);
     range = std::max(range, path_length(s, me, g, true, true));
     sandmaster_moved(s, me, data::territory_of(g.from[0].location), data::territory_of(g.to), range);
