@@ -202,7 +202,7 @@ struct Ship {
   MENTAT_ACTION_KIND(Ship);
 };
 struct Move {
-  Placements from;
+  Placements from = {};
   LocationId to = kNone8;
   bool flip = false;
   uint8_t ornithopter = 0;  // the Ornithopter card: 1 one group up to 3 territories, 2 the first of two groups (core/cards/ornithopter.cpp)
@@ -220,12 +220,12 @@ struct BreakAlliance { MENTAT_ACTION_KIND(BreakAlliance); };
 struct Bribe {
   uint8_t to = kNoFaction;
   uint16_t amount = 0;
-  std::string note;
+  std::string note = {};
   MENTAT_ACTION_KIND(Bribe);
 };
 struct Deal {
-  FactionList with;
-  std::string text;
+  FactionList with = {};
+  std::string text = {};
   MENTAT_ACTION_KIND(Deal);
 };
 struct PlayCard {
