@@ -3,6 +3,7 @@
 // ../shared/seeds/PLANETOLOGIST_RULES.md).
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
 
 #include "bots/bot.h"
@@ -831,6 +832,33 @@ TEST_CASE("Leader Skills: the Planetologist's gather with the Ornithopter card, 
   // One card movement: the turn is over.
   CHECK_FALSE((s.phase == Phase::ShipmentMovement && s.shipmove.current == s.seat_of(kAtreides) && waiting(s, kAtreides)));
   check_custody(s);
+}
+
+TEST_CASE("Leader Skills: the Planetologist's gather with the Ornithopter card is offered when one group needs the card's three, and offered once",
+          "[leader_skills][movement][planetologist][ornithopter]") {
+  // One group one territory away, the other two: the gather's groups move with their ordinary range (1), so the
+  // far group needs the card's three; the engine accepts that gather and lists it, and lists no Move twice.
+  const LocationId to = loc("The Great Flat");
+  GameState s = gather_board(kAtreides, kHarkonnen, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+  set_skill(s, kThufir, LeaderSkill::Planetologist);
+  from_cache(s, kAtreides, TreacheryKind::Ornithopter);
+  const auto g = gather_sites(s, to);
+  REQUIRE(g.far != kNone8);
+  place(s, kAtreides, g.a, 2);
+  place(s, kAtreides, g.far, 3);
+  to_movement(s, kAtreides);
+  action::Move m = move_from({{g.a, 2}, {g.far, 3}}, to);
+  m.ornithopter = 1;
+  REQUIRE_FALSE(validate(s, s.seat_of(kAtreides), Action(m)).has_value());
+  const auto acts = legal_actions(s, s.seat_of(kAtreides));
+  CHECK(std::any_of(acts.begin(), acts.end(), [&](const Action& x) {
+    const auto* mv = x.get_if<action::Move>();
+    return mv && mv->to == to && mv->ornithopter == 1 && mv->from.size() == 2;
+  }));
+  std::set<std::string> seen;
+  int twice = 0;
+  for (const auto& x : acts) twice += !seen.insert(codec::action_to_json(x)).second;
+  CHECK(twice == 0);
 }
 
 TEST_CASE("Leader Skills: the Planetologist's gather with the Ornithopter's two groups, each gather one of the two movements",
@@ -2306,4 +2334,29 @@ TEST_CASE("Leader Skills: the bluff, a skilled leader's card moved behind the sh
   place(base, kHarkonnen, loc("The Great Flat"), 5);
   to_plans(base);
   CHECK(rejected(base, kAtreides, action::SkillBehind{.leader = kThufir}).code == RejectCode::IllegalChoice);
+}
+
+TEST_CASE("Leader Skills: self-play under the other readings of the Planetologist's compositions ends with 0 rejected actions",
+          "[leader_skills][selfplay][ruling]") {
+  // planetologist_no_field = forces_only, planetologist_ornithopter = one_group, planetologist_mixed_gather = refused,
+  // planetologist_exclusive = both: the bots' gathers stay legal under each (the Richese, the Bene Gesserit and the
+  // Ornithopter in play).
+  Rulings r = Rulings::defaults();
+  r = ruling("planetologist_no_field", "forces_only", r);
+  r = ruling("planetologist_ornithopter", "one_group", r);
+  r = ruling("planetologist_mixed_gather", "refused", r);
+  r = ruling("planetologist_exclusive", "both", r);
+  int gathers = 0;
+  const auto modules = static_cast<data::ModuleSet>(skills_module() | data::module_bit(data::Module::ChoamRichese));
+  selfplay_sets({{Faction::Richese, Faction::BeneGesserit, kAtreides, Faction::Fremen, kHarkonnen, Faction::Choam}}, modules, 71, 81,
+                [&](const GameState&, const bots::Step& st) {
+                  if (const auto* m = st.action.get_if<action::Move>())
+                    for (int i = 1; i < m->from.size(); ++i)
+                      if (data::territory_of(m->from[i].location) != data::territory_of(m->from[0].location)) {
+                        ++gathers;
+                        break;
+                      }
+                },
+                0b1, r);
+  WARN("gathers " << gathers);
 }

@@ -489,8 +489,11 @@ bool skill_moves_token(const GameState& s, Faction me, const action::Move& a) {
   return !s.rulings.is(RulingId::PlanetologistNoField, 1) || !moves_token(me, a);
 }
 
-// One group from one territory; `plus_one`: the Planetologist's +1 range may apply.
-std::optional<Rejection> check_one_move(const GameState& s, Faction me, const action::Move& a, bool plus_one) {
+// One group from one territory; `plus_one`: the Planetologist's +1 range may
+// apply; `stance`: what the group becomes on arrival when it is one group of a
+// gather (the whole movement's, moved_group of the gather), else its own.
+std::optional<Rejection> check_one_move(const GameState& s, Faction me, const action::Move& a, bool plus_one,
+                                        const GroupType* stance = nullptr) {
   if (a.from.size() == 0 || a.from.size() > kMaxPlacements) return reject(RejectCode::Malformed, "a movement names the forces it moves (1..12 placements)");
   if (a.to >= kNumLocations) return reject(RejectCode::Malformed, "unknown destination");
   int total = 0, advisors = 0;  // advisors: special forces that do not fight (2.02.12, hook specials_passive)
@@ -531,7 +534,7 @@ std::optional<Rejection> check_one_move(const GameState& s, Faction me, const ac
       if (!seen[a.from[i].location])
         return reject(RejectCode::Storm, "forces in " + ter_name(from_t) + " separated by the storm cannot move as one group (1.06.05)");
   }
-  const GroupType type = moved_group(s, me, a);
+  const GroupType type = stance ? *stance : moved_group(s, me, a);
   const TerritoryId to_t = data::territory_of(a.to);
   if (to_t != from_t)  // a territory a faction's ability closes (CHOAM's Baliset)
     for (int fi = 0; fi < kNumFactions; ++fi)
@@ -618,6 +621,7 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
   if (!skill_moves_token(s, me, a))
     return reject(RejectCode::IllegalChoice, "a concealed marker is no origin of the Planetologist's gather (ruling planetologist_no_field)");
   const bool both = s.rulings.is(RulingId::PlanetologistExclusive, 1);
+  const GroupType stance = moved_group(s, me, a);  // the whole movement's (apply_move's)
   int kinds[2] = {0, 0};  // forces arriving of each kind, before their stance on arrival
   for (auto& part : parts) {
     int advisors = 0;
@@ -627,7 +631,7 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
       advisors += p.special;
     }
     if (specials_fight(s, me) || advisors == 0) part.flip = false;  // Move.flip concerns the groups with advisors
-    if (auto r = check_one_move(s, me, part, both)) return r;
+    if (auto r = check_one_move(s, me, part, both, &stance)) return r;
   }
   if (specials_fight(s, me) || kinds[0] == 0 || kinds[1] == 0) {
     if (a.flip && (specials_fight(s, me) || kinds[1] == 0))
@@ -635,10 +639,10 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
     return std::nullopt;
   }
   // Fighters and advisors together: one stance on arrival (ruling planetologist_mixed_gather where it is not settled).
-  if (moved_group(s, me, a) == GroupType::Keep && s.rulings.is(RulingId::PlanetologistMixedGather, 1))
+  if (stance == GroupType::Keep && s.rulings.is(RulingId::PlanetologistMixedGather, 1))
     return reject(RejectCode::IllegalChoice, "fighters and advisors gathered into " + ter_name(data::territory_of(a.to)) +
                                                  ", where another faction is and you have no forces: no stance settles it (ruling planetologist_mixed_gather)");
-  if (!a.flip && moved_group(s, me, a) == GroupType::Keep)
+  if (!a.flip && stance == GroupType::Keep)
     return reject(RejectCode::IllegalChoice, "fighters and advisors gathered into " + ter_name(data::territory_of(a.to)) +
                                                  ", where another faction is and you have no forces, arrive as fighters: take up arms (flip, 2.02.16)");
   return std::nullopt;
@@ -736,19 +740,28 @@ bool visit_move_candidates(const GameState& s, Faction me, bool full, Emit&& emi
     one = g;
     const auto& p = g.from[0];
     one.from = {Placement{p.location, static_cast<uint8_t>(p.forces ? 1 : 0), static_cast<uint8_t>(p.forces ? 0 : 1)}};
+    action::Move parts[2];
+    const bool gather = gather_parts(g, parts, &territories);
     for (int l = 0; l < kNumLocations; ++l) {
       if (s.in_storm(static_cast<LocationId>(l))) continue;
       int nearest = 1000;  // a gather: its farther group's
-      if (action::Move gp2[2]; gather_parts(g, gp2, &territories)) {
+      if (gather) {
         int n2[2] = {1000, 1000};
         for (int k = 0; k < 2; ++k)
-          for (const auto& q : gp2[k].from) n2[k] = std::min(n2[k], data::crossing_distance(q.location, static_cast<LocationId>(l)));
+          for (const auto& q : parts[k].from) n2[k] = std::min(n2[k], data::crossing_distance(q.location, static_cast<LocationId>(l)));
         nearest = std::max(n2[0], n2[1]);
       } else {
         for (const auto& q : g.from) nearest = std::min(nearest, data::crossing_distance(q.location, static_cast<LocationId>(l)));
       }
-      if (nearest > widest) continue;
+      if (nearest > (gather && !card ? normal : widest)) continue;
       a.to = one.to = static_cast<LocationId>(l);
+      if (gather) {  // each group with its own range: every mode the card allows (no single force: its piece's own group has it)
+        for (uint8_t mode = 0; mode < (card ? 3 : 1); ++mode) {
+          a.ornithopter = mode;
+          if (emit(static_cast<const action::Move&>(a))) return true;
+        }
+        continue;
+      }
       const uint8_t modes[2] = {static_cast<uint8_t>(nearest <= normal ? 0 : 1), static_cast<uint8_t>(nearest <= normal ? 2 : 255)};
       for (int m = 0; m < (card ? 2 : 1); ++m) {
         if (modes[m] == 255 || (!card && modes[m] != 0)) continue;
