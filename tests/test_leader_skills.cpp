@@ -894,6 +894,34 @@ TEST_CASE("Leader Skills: the Planetologist's gather with the Ornithopter's two 
   check_custody(s);
 }
 
+TEST_CASE("Leader Skills: with the Ornithopter's two groups, each movement of the Planetologist's owner has its +1 (at most 3)",
+          "[leader_skills][movement][planetologist][ornithopter]") {
+  // The flight table's two-groups row: both movements use the normal range, each with the +1: two territories here.
+  const LocationId to = loc("The Great Flat");
+  for (bool skilled : {false, true}) {
+    INFO(skilled);
+    GameState s = gather_board(kAtreides, kHarkonnen, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+    if (skilled) set_skill(s, kThufir, LeaderSkill::Planetologist);
+    from_cache(s, kAtreides, TreacheryKind::Ornithopter);
+    const auto g = gather_sites(s, to);
+    REQUIRE(g.far != kNone8);
+    place(s, kAtreides, g.far, 4);
+    to_movement(s, kAtreides);
+    action::Move first = move_from({{g.far, 2}}, to);  // two territories
+    first.ornithopter = 2;
+    if (!skilled) {
+      CHECK(rejected(s, kAtreides, first).code == RejectCode::IllegalChoice);  // the normal range is 1
+      continue;
+    }
+    act(s, kAtreides, first);
+    REQUIRE(waiting(s, kAtreides));
+    act(s, kAtreides, move_from({{g.far, 2}}, to));  // the second group: the +1 again
+    CHECK(s.forces_in_location(kAtreides, to) == 4);
+    CHECK(s.shipmove.orn_to == kNone8);
+    check_custody(s);
+  }
+}
+
 namespace {
 constexpr Faction kBG = Faction::BeneGesserit;
 // The advanced Bene Gesserit's movement step, its first leader the Planetologist, advisors in g.a, fighters in g.b.
