@@ -341,10 +341,11 @@ class Brain {
   // stronghold_cards; the holders from its view).
   int own_battle_spice(const action::BattlePlan& a) const;
   // What the Advanced Stronghold Card of stronghold t is worth to this seat
-  // (module stronghold_cards; 0 without it): the bank's 2 of Arrakeen in
-  // advanced battles, Tuek's 2 per worthless card it holds, the Snooper of
-  // Carthag with a defense in hand, the opponent's dial of Sietch Tabr,
-  // Habbanya's ties.
+  // (module stronghold_cards; 0 without it), a rough figure per card:
+  // Arrakeen's bank spice 2 in advanced battles (0.5 otherwise, and for the
+  // Fremen), Tuek's Sietch 0.5 + 1 per worthless card in hand (two at most),
+  // Carthag's Snooper 1.5 with a defense in hand (0.5 without), Sietch
+  // Tabr's dial 1.5, Habbanya Sietch's ties 1.
   double stronghold_card_worth(TerritoryId t) const;
   // The battle's stronghold card for this plan (holders from the view): 1 when
   // this seat holds it, -1 when the opponent does, 0 otherwise; `name` the

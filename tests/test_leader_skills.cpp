@@ -881,6 +881,14 @@ TEST_CASE("Leader Skills: the Planetologist's gather with the Ornithopter's two 
   CHECK(s.treachery_played.contains(card));  // in play until the second movement
   REQUIRE(waiting(s, kAtreides));
   CHECK(s.shipmove.orn_to == to);
+  {  // Passing now abandons the second movement: the card is discarded then.
+    GameState t = s;
+    act(t, kAtreides, pass());
+    CHECK(t.treachery_played.empty());
+    CHECK(t.treachery_discard.top() == card);
+    CHECK(t.shipmove.orn_to == kNone8);
+    check_custody(t);
+  }
   // The first gather's arrivals do not move again; the residual force of an origin and a third territory may, as a gather.
   CHECK(rejected(s, kAtreides, move_from({{to, 1}, {c, 1}}, g.a)).code == RejectCode::IllegalChoice);
   act(s, kAtreides, move_from({{g.a, 1}, {c, 1}}, to));
@@ -930,10 +938,10 @@ struct BgGather {
   GatherSites g;
   LocationId to = kNone8;
 };
-BgGather bg_gather(bool enemy_there, Rulings r = Rulings::defaults()) {
+BgGather bg_gather(bool enemy_there, Rulings r = Rulings::defaults(), data::ModuleSet extra = 0) {
   BgGather b;
   b.to = loc("The Great Flat");
-  b.s = cleared_board_of(game({kBG, kHarkonnen}, true, 7, r, skills_module()));
+  b.s = cleared_board_of(game({kBG, kHarkonnen}, true, 7, r, static_cast<data::ModuleSet>(skills_module() | extra)));
   clear_skills(b.s);
   b.s.storm_sector = 9;
   set_skill(b.s, L(kBG, 0), LeaderSkill::Planetologist);
@@ -986,6 +994,53 @@ TEST_CASE("Leader Skills: the Planetologist's gather of advisors and fighters ar
     act(b.s, kBG, m);
     CHECK(b.s.forces_at(kBG, b.to, 1) == 3);
     CHECK(b.s.forces_at(kBG, b.to, 0) == 0);
+  }
+  SECTION("advisors of two territories may take up arms together") {
+    BgGather b = bg_gather(true);
+    const LocationId c = third_site(b.s, b.g, b.to);
+    REQUIRE(c != kNone8);
+    place(b.s, kBG, c, 0, 1);
+    place(b.s, kHarkonnen, c, 1);
+    to_movement(b.s, kBG);
+    action::Move m;
+    m.to = b.to;
+    m.from = {Placement{b.g.a, 0, 2}, Placement{c, 0, 1}};
+    m.flip = true;
+    act(b.s, kBG, m);
+    CHECK(b.s.forces_at(kBG, b.to, 0) == 3);
+    CHECK(b.s.forces_at(kBG, b.to, 1) == 0);
+  }
+  SECTION("fighters already there: the advisors join them as fighters (2.02.20), no flip to ask for") {
+    BgGather b = bg_gather(true);
+    place(b.s, kBG, b.to, 1);
+    to_movement(b.s, kBG);
+    CHECK(rejected(b.s, kBG, mixed(b, true)).code == RejectCode::IllegalChoice);
+    act(b.s, kBG, mixed(b, false));
+    CHECK(b.s.forces_at(kBG, b.to, 0) == 5);
+    CHECK(b.s.forces_at(kBG, b.to, 1) == 0);
+  }
+  SECTION("under planetologist_exclusive = both the advisors' group moves two") {
+    BgGather b = bg_gather(true, ruling("planetologist_exclusive", "both"));
+    REQUIRE(b.g.far != kNone8);
+    place(b.s, kBG, b.g.far, 0, 1);
+    place(b.s, kHarkonnen, b.g.far, 1);
+    to_movement(b.s, kBG);
+    action::Move m;
+    m.to = b.to;
+    m.from = {Placement{b.g.far, 0, 1}, Placement{b.g.b, 2, 0}};
+    m.flip = true;
+    act(b.s, kBG, m);
+    CHECK(b.s.forces_at(kBG, b.to, 0) == 3);
+  }
+  SECTION("advisors never fly with the Ornithopter's one group (2.02.12), a gather neither") {
+    BgGather b = bg_gather(true, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
+    from_cache(b.s, kBG, TreacheryKind::Ornithopter);
+    to_movement(b.s, kBG);
+    action::Move m = mixed(b, true);
+    m.ornithopter = 1;
+    CHECK_THAT(rejected(b.s, kBG, m).reason, Catch::Contains("2.02.12"));
+    m.ornithopter = 2;  // the two-groups mode takes advisors (ruling ornithopter_advisors)
+    CHECK_FALSE(validate(b.s, b.s.seat_of(kBG), Action(m)).has_value());
   }
   SECTION("an empty destination: all fighters (2.02.14), no flip to ask for") {
     BgGather b = bg_gather(false);
