@@ -1114,3 +1114,51 @@ TEST_CASE("CHOAM self-play under choam_sell_timing=end_of_phase: every profile a
   }, 0u, Rulings::defaults());  // end_of_phase, the default
   CHECK(sold > 0);
 }
+
+TEST_CASE("CHOAM sale at the end of a phase and the Karama: a sale in the window is cancelled as used, a prevention opens no window",
+          "[choam][karama][rulings][sell]") {
+  SECTION("cancelled (karama_windows=all_other_seats): the card stays, nothing is paid, CHOAM may end its sales") {
+    GameState s = reference_game({Faction::Atreides, kChoam, Faction::Fremen}, ruling("karama_windows", "all_other_seats"));
+    play_until(s, Phase::Storm, 1);
+    empty_hand(s, kChoam);
+    const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+    const uint8_t karama = give_another(s, Faction::Atreides, data::TreacheryKind::Karama);
+    for (int i = 0; i < 200 && s.phase == Phase::Storm && !rules::window_open(s); ++i) play_step(s);
+    REQUIRE(s.window_depth == 1);
+    REQUIRE(s.windows[0].kind == WindowKind::ChoamSale);
+    const int spice = s.of(kChoam).spice;
+    act(s, kChoam, action::Respond{.accept = true, .card = baliset});
+    REQUIRE(s.window_depth == 2);  // the sale waits in its KaramaCancel window, above the sale window
+    CHECK(s.windows[1].kind == WindowKind::KaramaCancel);
+    CHECK(s.windows[1].subject == static_cast<uint8_t>(rules::Ability::ChoamDiscarding));
+    act(s, Faction::Atreides, respond(true, karama));
+    CHECK(s.of(kChoam).hand.contains(baliset));
+    CHECK(s.of(kChoam).spice == spice);
+    CHECK(s.treachery_discard.top() == karama);
+    check_custody(s);
+    if (rules::window_open(s) && waiting(s, kChoam)) act(s, kChoam, action::Respond{});  // ends its sales
+    CHECK(s.phase != Phase::Storm);
+    CHECK(s.of(kChoam).hand.contains(baliset));
+    check_custody(s);
+  }
+  SECTION("prevented: no sale window at the phase's end until the Mentat Pause") {
+    GameState s = reference_game({Faction::Atreides, kChoam, Faction::Fremen});
+    play_until(s, Phase::Storm, 1);
+    empty_hand(s, kChoam);
+    const uint8_t baliset = give(s, kChoam, data::TreacheryKind::Baliset);
+    rules::set_prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamDiscarding), true);
+    for (int i = 0; i < 400 && s.phase != Phase::MentatPause; ++i) {
+      if (rules::window_open(s)) CHECK(s.windows[s.window_depth - 1].kind != WindowKind::ChoamSale);
+      play_step(s);
+    }
+    CHECK(s.of(kChoam).hand.contains(baliset));
+    // The next turn: asked again at the end of its Storm phase.
+    play_until(s, Phase::Storm, 2);
+    bool asked = false;
+    for (int i = 0; i < 200 && s.phase == Phase::Storm && !asked; ++i) {
+      asked = rules::window_open(s) && s.windows[s.window_depth - 1].kind == WindowKind::ChoamSale;
+      if (!asked) play_step(s);
+    }
+    CHECK(asked);
+  }
+}

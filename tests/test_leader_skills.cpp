@@ -930,6 +930,39 @@ TEST_CASE("Leader Skills: with the Ornithopter's two groups, each movement of th
   }
 }
 
+TEST_CASE("Leader Skills: a Fremen gather whose group needs the two-territory movement waits in its Karama window before either group moves",
+          "[leader_skills][movement][planetologist][fremen][karama]") {
+  const LocationId to = loc("The Great Flat");
+  GameState s = gather_board(Faction::Fremen, kAtreides, ruling("karama_windows", "all_other_seats"));
+  set_skill(s, L(Faction::Fremen, 0), LeaderSkill::Planetologist);
+  const uint8_t karama = give_another(s, kAtreides, TreacheryKind::Karama);
+  const auto g = gather_sites(s, to);
+  REQUIRE(g.far != kNone8);
+  place(s, Faction::Fremen, g.a, 2);
+  place(s, Faction::Fremen, g.far, 2);
+  to_movement(s, Faction::Fremen);
+  const action::Move m = move_from({{g.a, 2}, {g.far, 2}}, to);
+  act(s, Faction::Fremen, m);
+  REQUIRE(s.window_depth == 1);
+  CHECK(s.windows[0].subject == static_cast<uint8_t>(rules::Ability::FremenMovement));
+  CHECK(s.forces_in_location(Faction::Fremen, g.a) == 2);  // neither group moved yet
+  CHECK(s.forces_in_location(Faction::Fremen, g.far) == 2);
+  SECTION("cancelled: the far group may not use the two territories, the near group may still move") {
+    act(s, kAtreides, respond(true, karama));
+    REQUIRE(waiting(s, Faction::Fremen));
+    CHECK(rejected(s, Faction::Fremen, m).code == RejectCode::IllegalChoice);
+    act(s, Faction::Fremen, move_from({{g.a, 2}}, to));
+    CHECK(s.forces_in_location(Faction::Fremen, to) == 2);
+    CHECK(s.forces_in_location(Faction::Fremen, g.far) == 2);
+    check_custody(s);
+  }
+  SECTION("let through: both arrive") {
+    act(s, kAtreides, respond(false));
+    CHECK(s.forces_in_location(Faction::Fremen, to) == 4);
+    check_custody(s);
+  }
+}
+
 namespace {
 constexpr Faction kBG = Faction::BeneGesserit;
 // The advanced Bene Gesserit's movement step, its first leader the Planetologist, advisors in g.a, fighters in g.b.
