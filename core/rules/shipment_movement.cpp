@@ -607,8 +607,10 @@ bool gather_parts(const action::Move& a, action::Move parts[2], int* territories
 // may come: each group with advisors moves as advisors do (2.02.12), and the
 // stance on arrival is the whole movement's (2.02.14 / 2.02.20: one stance per
 // territory); where it would be mixed (no Bene Gesserit group there and
-// another faction present) the gather must take up arms (Move.flip, 2.02.16,
-// its Karama window before either group moves).
+// another faction present) the gather must take up arms (Move.flip, 2.02.16;
+// under karama_windows = all_other_seats its Karama window opens before
+// either group moves). Rulings planetologist_no_field, _ornithopter and
+// _mixed_gather name the contract's provisional compositions.
 std::optional<Rejection> check_move(const GameState& s, Faction me, const action::Move& a) {
   action::Move parts[2];
   int territories = 0;
