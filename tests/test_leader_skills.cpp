@@ -1014,34 +1014,23 @@ TEST_CASE("Leader Skills: the Planetologist's gather of advisors and fighters ar
     CHECK(b.s.forces_at(kBG, b.to, 1) == 0);
     check_custody(b.s);
   }
-  SECTION("advisors of two territories stay advisors there") {
-    BgGather b = bg_gather(true);
-    const LocationId c = third_site(b.s, b.g, b.to);
-    REQUIRE(c != kNone8);
-    place(b.s, kBG, c, 0, 1);
-    place(b.s, kHarkonnen, c, 1);
-    to_movement(b.s, kBG);
-    action::Move m;
-    m.to = b.to;
-    m.from = {Placement{b.g.a, 0, 2}, Placement{c, 0, 1}};
-    act(b.s, kBG, m);
-    CHECK(b.s.forces_at(kBG, b.to, 1) == 3);
-    CHECK(b.s.forces_at(kBG, b.to, 0) == 0);
-  }
-  SECTION("advisors of two territories may take up arms together") {
-    BgGather b = bg_gather(true);
-    const LocationId c = third_site(b.s, b.g, b.to);
-    REQUIRE(c != kNone8);
-    place(b.s, kBG, c, 0, 1);
-    place(b.s, kHarkonnen, c, 1);
-    to_movement(b.s, kBG);
-    action::Move m;
-    m.to = b.to;
-    m.from = {Placement{b.g.a, 0, 2}, Placement{c, 0, 1}};
-    m.flip = true;
-    act(b.s, kBG, m);
-    CHECK(b.s.forces_at(kBG, b.to, 0) == 3);
-    CHECK(b.s.forces_at(kBG, b.to, 1) == 0);
+  SECTION("advisors of two territories stay advisors there, or take up arms together") {
+    for (bool flip : {false, true}) {
+      INFO(flip);
+      BgGather b = bg_gather(true);
+      const LocationId c = third_site(b.s, b.g, b.to);
+      REQUIRE(c != kNone8);
+      place(b.s, kBG, c, 0, 1);
+      place(b.s, kHarkonnen, c, 1);
+      to_movement(b.s, kBG);
+      action::Move m;
+      m.to = b.to;
+      m.from = {Placement{b.g.a, 0, 2}, Placement{c, 0, 1}};
+      m.flip = flip;
+      act(b.s, kBG, m);
+      CHECK(b.s.forces_at(kBG, b.to, flip ? 0 : 1) == 3);
+      CHECK(b.s.forces_at(kBG, b.to, flip ? 1 : 0) == 0);
+    }
   }
   SECTION("fighters already there: the advisors join them as fighters (2.02.20), no flip to ask for") {
     BgGather b = bg_gather(true);
