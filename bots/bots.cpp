@@ -82,6 +82,16 @@ bool is_mirror(uint8_t card) { return card < data::kNumAllTreacheryCards && kind
 
 bool is_stronghold(TerritoryId t) { return data::territory(t).stronghold; }
 bool is_stronghold_loc(LocationId l) { return is_stronghold(data::territory_of(l)); }
+// The strongholds of the Advanced Stronghold Cards, looked up once.
+struct CardStrongholds {
+  TerritoryId arrakeen, carthag, habbanya, tabr, tueks;
+};
+const CardStrongholds& card_strongholds() {
+  static const CardStrongholds t{*data::find_territory("Arrakeen"), *data::find_territory("Carthag"),
+                                 *data::find_territory("Habbanya Sietch"), *data::find_territory("Sietch Tabr"),
+                                 *data::find_territory("Tuek's Sietch")};
+  return t;
+}
 
 int hand_limit_of(Faction f) { return data::faction_setup(f).hand_limit; }
 
@@ -348,9 +358,9 @@ class Brain {
   // Tabr's dial 1.5, Habbanya Sietch's ties 1.
   double stronghold_card_worth(TerritoryId t) const;
   // The battle's stronghold card for this plan (holders from the view): 1 when
-  // this seat holds it, -1 when the opponent does, 0 otherwise; `name` the
-  // stronghold ("Carthag", "Habbanya Sietch", "Sietch Tabr").
-  int battle_card(const char* name) const;
+  // this seat holds it, -1 when the opponent does, 0 otherwise; t: the card's
+  // stronghold (card_strongholds()).
+  int battle_card(TerritoryId t) const;
   // Carthag's card: the plan's defense also stops poison (no poison weapon of its own).
   bool defense_stops_poison(const action::BattlePlan& a) const;
   // What the opponent's leader `l` may add with its skill (its face-up card,
@@ -772,7 +782,7 @@ size_t Brain::assign_skill() {
 }
 
 int Brain::own_battle_spice(const action::BattlePlan& a) const {
-  static const TerritoryId kArrakeen = *data::find_territory("Arrakeen"), kTueks = *data::find_territory("Tuek's Sietch");
+  const TerritoryId kArrakeen = card_strongholds().arrakeen, kTueks = card_strongholds().tueks;
   const bool holds = k_.stronghold_card_holder(k_.battle_territory) == static_cast<uint8_t>(me());
   const int bank = a.spice > 0 && holds && k_.battle_territory == kArrakeen ? 2 : 0;
   int income = 0;  // Tuek's Sietch: 2 from the bank for each worthless card played there, win or lose
@@ -783,8 +793,8 @@ int Brain::own_battle_spice(const action::BattlePlan& a) const {
 
 double Brain::stronghold_card_worth(TerritoryId t) const {
   if (k_.stronghold_cards.empty() || !is_stronghold(t)) return 0;
-  static const TerritoryId kArrakeen = *data::find_territory("Arrakeen"), kCarthag = *data::find_territory("Carthag"),
-                           kTabr = *data::find_territory("Sietch Tabr"), kTueks = *data::find_territory("Tuek's Sietch");
+  const auto& cs = card_strongholds();
+  const TerritoryId kArrakeen = cs.arrakeen, kCarthag = cs.carthag, kTabr = cs.tabr, kTueks = cs.tueks;
   int worthless = 0, defenses = 0;
   for (uint8_t c : k_.hand) {
     worthless += is_worthless(c);
@@ -797,16 +807,15 @@ double Brain::stronghold_card_worth(TerritoryId t) const {
   return 1.0;  // Habbanya Sietch: ties
 }
 
-int Brain::battle_card(const char* name) const {
-  const auto t = data::find_territory(name);
-  if (!t || k_.battle_territory != *t) return 0;
-  const uint8_t h = k_.stronghold_card_holder(*t);
+int Brain::battle_card(TerritoryId t) const {
+  if (k_.battle_territory != t) return 0;
+  const uint8_t h = k_.stronghold_card_holder(t);
   if (h == static_cast<uint8_t>(me())) return 1;
   return h == static_cast<uint8_t>(opponent()) ? -1 : 0;
 }
 
 bool Brain::defense_stops_poison(const action::BattlePlan& a) const {
-  if (a.defense == kNone8 || !is_real_defense(a.defense) || battle_card("Carthag") != 1) return false;
+  if (a.defense == kNone8 || !is_real_defense(a.defense) || battle_card(card_strongholds().carthag) != 1) return false;
   return !(a.weapon < data::kNumAllTreacheryCards && category(a.weapon) == TreacheryCategory::WeaponPoison);
 }
 
@@ -2217,14 +2226,14 @@ double Brain::plan_value_simple(const action::BattlePlan& a) const {
   const double my_total = mine + leader * (1 - p_my_leader_dies) - bureaucrat_penalty(opp);
   const double opp_total = opp_units + opp_leader * (1 - p_opp_leader_dies);
   // A tie goes to the aggressor, or to the holder of Habbanya Sietch's card there.
-  const int habbanya = battle_card("Habbanya Sietch");
+  const int habbanya = battle_card(card_strongholds().habbanya);
   const double margin = my_total - opp_total + (habbanya ? 0.25 * habbanya : my_side() == 0 ? 0.25 : -0.25);
   double p_win = 1.0 / (1.0 + std::exp(-margin * 0.9));
   p_win = p_traitor + (1 - p_traitor) * p_win;
   int cards = (a.weapon != kNone8) + (a.defense != kNone8) + (a.cheap_hero != kNone8);
   int worthless = (a.weapon != kNone8 && is_worthless(a.weapon)) + (a.defense != kNone8 && is_worthless(a.defense));
   // Sietch Tabr's card: the winner collects the opponent's dial (about its strength there, less when it saves forces).
-  const double tabr = battle_card("Sietch Tabr") == 1 ? 0.5 * opp_units : 0.0;
+  const double tabr = battle_card(card_strongholds().tabr) == 1 ? 0.5 * opp_units : 0.0;
   const double win = territory_value(t) + 0.5 * opp_forces - 0.6 * a.dial + tabr;
   const double lose = -0.6 * my_forces - 2.0 * (cards - worthless) + 0.5 * worthless;
   const double base = a.leader < data::kNumLeaders ? data::leader(a.leader).strength : 0;  // what its death costs
@@ -2315,9 +2324,9 @@ double Brain::plan_value_expected(const action::BattlePlan& a) const {
   const double tv = territory_value(t);
   const bool aggressor = my_side() == 0;
   const bool lasgun_shield_me = my_w_card == 3 || my_d == 1;
-  const int habbanya = battle_card("Habbanya Sietch");   // a tie goes to its holder there
+  const int habbanya = battle_card(card_strongholds().habbanya);   // a tie goes to its holder there
   const bool tie_mine = habbanya ? habbanya == 1 : aggressor;
-  const bool tabr = battle_card("Sietch Tabr") == 1;     // the winner collects the opponent's dial
+  const bool tabr = battle_card(card_strongholds().tabr) == 1;     // the winner collects the opponent's dial
   const bool carthag = defense_stops_poison(a);          // the defense also stops poison
 
   double ev = 0;
