@@ -85,6 +85,26 @@ void BM_StateHash(benchmark::State& state) {
 }
 BENCHMARK(BM_StateHash);
 
+// One cold replay: open, scan, decode and fold. Not inlined, so that
+// callgrind can count it alone (--toggle-collect='*cold_replay_once*').
+__attribute__((noinline)) GameState cold_replay_once(const std::string& dir, bool read_only) {
+  std::string err;
+  store::Options ro;
+  ro.sync = false;
+  ro.create_if_missing = false;
+  ro.read_only = read_only;  // a reader: no lock, log or options file written
+  auto st = store::EventStore::open(dir, ro, &err);
+  GameState s;
+  st->scan_events("game", 0, INT64_MAX, [&](int64_t, const std::string& bytes) {
+    codec::Event e;
+    codec::decode_event(bytes, &e, &err);
+    if (e.action.kind() == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
+    else apply(s, e.seat, e.action, nullptr);
+    return true;
+  }, &err);
+  return s;
+}
+
 // Replay a whole stored game from RocksDB, opening the store cold each time
 // (read-only, as a replay or verify does; BM_ReplayFromStoreColdWritable
 // opens it for writing, as the room server does).
@@ -109,19 +129,7 @@ void replay_cold(benchmark::State& state, bool read_only) {
     auto st = store::EventStore::open(dir.string(), store::Options{false, false}, &err);
   }
   for (auto _ : state) {
-    store::Options ro;
-    ro.sync = false;
-    ro.create_if_missing = false;
-    ro.read_only = read_only;  // a reader: no lock, log or options file written
-    auto st = store::EventStore::open(dir.string(), ro, &err);
-    GameState s;
-    st->scan_events("game", 0, INT64_MAX, [&](int64_t, const std::string& bytes) {
-      codec::Event e;
-      codec::decode_event(bytes, &e, &err);
-      if (e.action.kind() == ActionKind::CreateGame) s = create_game(e.setup, nullptr);
-      else apply(s, e.seat, e.action, nullptr);
-      return true;
-    }, &err);
+    GameState s = cold_replay_once(dir.string(), read_only);
     benchmark::DoNotOptimize(s);
   }
   std::filesystem::remove_all(dir);

@@ -386,9 +386,13 @@ std::span<const RulingInfo> ruling_registry() { return registry(); }
 const RulingInfo& ruling_info(RulingId id) { return registry()[static_cast<int>(id)]; }
 
 Rulings Rulings::defaults() {
-  Rulings r;
-  for (const auto& info : registry()) r.value[static_cast<int>(info.id)] = info.default_value;
-  return r;
+  // Built once: every GameSetup (and so every decoded event) starts from it.
+  static const Rulings kDefaults = [] {
+    Rulings r;
+    for (const auto& info : registry()) r.value[static_cast<int>(info.id)] = info.default_value;
+    return r;
+  }();
+  return kDefaults;
 }
 
 Rulings Rulings::encoding_baseline() {

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -77,53 +78,40 @@ bool sync_dir(const std::string& dir, std::string* error) {
 
 }  // namespace
 
-bool AckLog::read(const std::string& path, bool salvage, std::vector<AckRecord>* out, bool* exists, std::string* error) {
+namespace {
+// What parsing a prefix of the log found.
+enum class Parsed { Clean, Damaged, NeedMore };
+
+// Parses the records of `s`, the first bytes of the log (`whole`: all of it).
+// Stops at the first place that holds no record; NeedMore when telling what
+// is there needs bytes past `s` (never with `whole`).
+Parsed parse_records(std::string_view s, bool whole, const std::string& path, std::vector<AckRecord>* out,
+                     std::string* error) {
   out->clear();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  *exists = fd >= 0;
-  if (fd < 0) {
-    if (errno == ENOENT) return true;
-    *exists = true;
-    *error = path + " cannot be read: " + std::strerror(errno);
-    return false;
-  }
-  // One read of the whole file (it is 1 MiB long) into a buffer that is not
-  // zero-filled first: a read-only open (a cold replay) pays for this file.
-  struct stat st {};
-  std::unique_ptr<char[]> buf;
-  size_t got = 0;
-  bool bad = ::fstat(fd, &st) != 0;
-  if (!bad && st.st_size > 0) {
-    buf.reset(new char[static_cast<size_t>(st.st_size)]);
-    while (got < static_cast<size_t>(st.st_size)) {
-      const ssize_t n = ::read(fd, buf.get() + got, static_cast<size_t>(st.st_size) - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) bad = true;
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
-    }
-  }
-  ::close(fd);
-  if (bad) {
-    *error = path + " cannot be read";
-    return false;
-  }
-  const std::string_view s(buf.get(), got);
+  if (s.size() < kMagic.size() && !whole) return Parsed::NeedMore;
   if (s.compare(0, kMagic.size(), kMagic) != 0) {
     *error = path + " is damaged: it does not start with the acknowledgement log's header";
-    return salvage;
+    return Parsed::Damaged;
   }
-  // The record at `at`, if one is there whole and checks.
+  // The record at `at`, if one is there whole and checks; `short_read` when
+  // the bytes read so far end before it does.
+  bool short_read = false;
   const auto record_at = [&](size_t at, AckRecord* r, size_t* next) {
-    if (at > s.size() || s.size() - at < 12) return false;
+    if (at > s.size() || s.size() - at < 12) {
+      short_read = !whole;
+      return false;
+    }
     const size_t n = get_be(s, at, 4);
-    if (n > s.size() - at - 12) return false;
+    if (n > s.size() - at - 12) {
+      short_read = !whole;
+      return false;
+    }
     const std::string_view p = s.substr(at + 4, n);
     *next = at + 12 + n;
     return XXH3_64bits(p.data(), p.size()) == get_be(s, at + 4 + n, 8) && decode(p, r);
   };
   size_t pos = kMagic.size();
-  while (pos < s.size()) {
+  while (pos < s.size() || !whole) {
     AckRecord r;
     size_t next = 0;
     if (record_at(pos, &r, &next)) {
@@ -138,11 +126,65 @@ bool AckLog::read(const std::string& path, bool salvage, std::vector<AckRecord>*
     size_t after_next = 0;
     if (next > pos && record_at(next, &after, &after_next)) {
       *error = path + " is damaged at byte " + std::to_string(pos) + " (a record fails its checksum)";
-      return salvage;
+      return Parsed::Damaged;
     }
-    return true;
+    return short_read ? Parsed::NeedMore : Parsed::Clean;
+  }
+  return Parsed::Clean;
+}
+
+// Reads up to `want` bytes from the start of `fd` into `buf`; false on an error.
+bool read_prefix(int fd, std::unique_ptr<char[]>* buf, size_t want, size_t* got) {
+  buf->reset(new char[want]);
+  *got = 0;
+  while (*got < want) {
+    const ssize_t n = ::pread(fd, buf->get() + *got, want - *got, static_cast<off_t>(*got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    *got += static_cast<size_t>(n);
   }
   return true;
+}
+}  // namespace
+
+bool AckLog::read(const std::string& path, bool salvage, std::vector<AckRecord>* out, bool* exists, std::string* error) {
+  out->clear();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  *exists = fd >= 0;
+  if (fd < 0) {
+    if (errno == ENOENT) return true;
+    *exists = true;
+    *error = path + " cannot be read: " + std::strerror(errno);
+    return false;
+  }
+  // The file is 1 MiB of mostly zeros and every open, read-only ones (a cold
+  // replay) included, reads it: first only its first 64 KiB, where the
+  // records of a log reset at the last writable open are; all of it only
+  // when the records (or the check after the last) go on past them.
+  struct stat st {};
+  std::unique_ptr<char[]> buf;
+  size_t got = 0;
+  Parsed parsed = Parsed::Clean;
+  bool bad = ::fstat(fd, &st) != 0;
+  if (!bad && st.st_size > 0) {
+    const size_t size = static_cast<size_t>(st.st_size);
+    constexpr size_t kFirst = 64 * 1024;
+    bad = !read_prefix(fd, &buf, std::min(size, kFirst), &got);
+    if (!bad) parsed = parse_records(std::string_view(buf.get(), got), got < kFirst || got == size, path, out, error);
+    if (!bad && parsed == Parsed::NeedMore) {
+      bad = !read_prefix(fd, &buf, size, &got);
+      if (!bad) parsed = parse_records(std::string_view(buf.get(), got), true, path, out, error);
+    }
+  } else if (!bad) {
+    parsed = parse_records({}, true, path, out, error);
+  }
+  ::close(fd);
+  if (bad) {
+    *error = path + " cannot be read";
+    return false;
+  }
+  return parsed == Parsed::Damaged ? salvage : true;
 }
 
 AckLog::~AckLog() {

@@ -10,6 +10,8 @@
 #include "core/rules/battle_abilities.h"
 #include "core/rules/shipment_movement.h"
 
+#include <bit>
+
 namespace mentat::rules {
 namespace {
 
@@ -444,9 +446,15 @@ bool answers_move(GameState& s, Faction mover, const action::Move& m) {
 // (not under storm, 2.02.19); after each turn and as the phase ends.
 void universal_stewards(GameState& s) {
   if (!s.advanced) return;
-  for (int t = 0; t < data::kNumTerritories; ++t) {
-    const auto tid = static_cast<TerritoryId>(t);
-    if (ship::kind_in_territory(s, kMe, tid, 1) == 0) continue;
+  // The territories holding advisors, from one pass over the locations (the
+  // territories are independent: flipping in one changes no other's test).
+  static_assert(data::kNumTerritories <= 64);
+  uint64_t with_advisors = 0;
+  for (int l = 0; l < data::kNumLocations; ++l)
+    if (s.forces_at(kMe, static_cast<LocationId>(l), 1) > 0)
+      with_advisors |= uint64_t{1} << data::location(static_cast<LocationId>(l)).territory;
+  for (; with_advisors != 0; with_advisors &= with_advisors - 1) {
+    const auto tid = static_cast<TerritoryId>(std::countr_zero(with_advisors));
     bool alone = true;
     for (Seat seat = 0; seat < s.num_seats && alone; ++seat)  // the seated factions
       if (const Faction o = s.faction_at(seat); o != kMe && s.forces_in_territory(o, tid) > 0) alone = false;

@@ -29,6 +29,8 @@
 #include "core/factions/faction_rules.h"
 #include "core/rules/rules.h"
 
+#include <array>
+
 namespace mentat::rules {
 
 namespace {
@@ -52,9 +54,19 @@ const char* ability_step(const GameState& s) {
 
 // The faction whose own any-time action kind k is (hook anytime), or null.
 const FactionRules::AnyTime* faction_anytime(ActionKind k) {
-  for (const FactionRules* r : kFactionTable)
-    if (r->anytime.owns && r->anytime.owns(k)) return &r->anytime;
-  return nullptr;
+  // Indexed once by action kind from the factions' `anytime.owns` (every
+  // apply asks is_anytime: a loop over the table's hooks cost ≈ 5 % of a fold).
+  static const std::array<const FactionRules::AnyTime*, 256> kOwner = [] {
+    std::array<const FactionRules::AnyTime*, 256> t{};
+    for (int kind = 0; kind < 256; ++kind)
+      for (const FactionRules* r : kFactionTable)
+        if (r->anytime.owns && r->anytime.owns(static_cast<ActionKind>(kind))) {
+          t[static_cast<size_t>(kind)] = &r->anytime;
+          break;
+        }
+    return t;
+  }();
+  return kOwner[static_cast<uint8_t>(k)];
 }
 
 namespace {
