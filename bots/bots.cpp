@@ -19,6 +19,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -152,6 +153,30 @@ struct Board {
   uint16_t spice[data::kNumLocations];
   int my_spice = 0;
   int my_reserves = 0;
+};
+
+// A candidate's board as an edit of the board before it: what a shipment or
+// movement may change (the seat's own forces, reserves and spice) is saved
+// and put back when the edit ends, instead of copying the whole board per
+// candidate.
+class BoardEdit {
+ public:
+  BoardEdit(Board& b, int me) : b_(b), me_(me), spice_(b.my_spice), reserves_(b.my_reserves) {
+    std::memcpy(row_, b.forces[me], sizeof row_);
+  }
+  ~BoardEdit() {
+    std::memcpy(b_.forces[me_], row_, sizeof row_);
+    b_.my_spice = spice_;
+    b_.my_reserves = reserves_;
+  }
+  BoardEdit(const BoardEdit&) = delete;
+  BoardEdit& operator=(const BoardEdit&) = delete;
+
+ private:
+  Board& b_;
+  int me_;
+  int spice_, reserves_;
+  uint8_t row_[data::kNumLocations][2];
 };
 
 class Brain {
@@ -1897,10 +1922,18 @@ double Brain::evaluate(const Board& b) const {
     if (!(f == static_cast<int>(Faction::BeneGesserit) && k_.advanced)) n += b.forces[f][l][1];
     return n;
   };
-  auto strength_t = [&](int f, TerritoryId t) {
-    const auto& ter = data::territory(t);
-    int n = 0;
-    for (int i = 0; i < ter.num_locations; ++i) n += fighters(f, ter.first_location + i);
+  // Each faction's fighters per territory, counted once per board (the terms
+  // below ask for the same territories many times).
+  int16_t strength[kNumFactions][data::kNumTerritories];
+  std::fill(&strength[0][0], &strength[0][0] + kNumFactions * data::kNumTerritories, int16_t{-1});
+  auto strength_t = [&](int f, TerritoryId t) -> int {
+    int16_t& n = strength[f][t];
+    if (n < 0) {
+      const auto& ter = data::territory(t);
+      int sum = 0;
+      for (int i = 0; i < ter.num_locations; ++i) sum += fighters(f, ter.first_location + i);
+      n = static_cast<int16_t>(sum);
+    }
     return n;
   };
   double v = 0;
@@ -2013,7 +2046,8 @@ size_t Brain::ship() {
     if (cost > 0 && sp - cost < keep) return kNeg;
     if (a.to_reserves || a.to >= data::kNumLocations) return kNeg;  // the Guild's shipment back: never
     if (hard()) {
-      Board b = before;
+      Board& b = before;
+      const BoardEdit edit(b, mi);
       if (a.no_field != kNone8) {  // own: a marker standing for its forces (reserves kept); ally's: real forces
         const int n = token_forces(a);
         if (me() != Faction::Richese) b.my_reserves -= n;
@@ -2082,7 +2116,8 @@ size_t Brain::move() {
   }
   auto score = [&](const action::Move& a) -> double {
     if (hard()) {
-      Board b = before;
+      Board& b = before;
+      const BoardEdit edit(b, mi);
       for (const auto& p : a.from) {
         b.forces[mi][p.location][0] = static_cast<uint8_t>(b.forces[mi][p.location][0] - std::min<int>(p.forces, b.forces[mi][p.location][0]));
         b.forces[mi][p.location][1] = static_cast<uint8_t>(b.forces[mi][p.location][1] - std::min<int>(p.special, b.forces[mi][p.location][1]));

@@ -23,6 +23,7 @@ struct Names {
   std::unordered_map<std::string_view, Phase> phases;
   std::unordered_map<std::string_view, ActionKind> kinds;
   std::unordered_map<std::string_view, LeaderZone> zones;
+  std::unordered_map<std::string_view, const RulingInfo*> rulings;
 };
 
 const Names& names() {
@@ -46,6 +47,7 @@ const Names& names() {
                {"tanks", LeaderZone::Tanks},
                {"tanks_face_down", LeaderZone::TanksFaceDown},
                {"battlefield", LeaderZone::Battlefield}};
+    for (const auto& info : ruling_registry()) x.rulings.emplace(info.key, &info);
     return x;
   }();
   return n;
@@ -274,9 +276,17 @@ Knowledge read_knowledge(const ViewInput& in) {
       const uint8_t id = spice_card_by_name(c->str());
       if (id != kNone8) k.spice_discard_a.push_back(id);
     }
-  if (v->rulings())
-    for (const auto* r : *v->rulings())
-      if (r->id() && r->value()) k.rulings.emplace_back(r->id()->str(), r->value()->str());
+  if (v->rulings()) {
+    // Views into the rulings registry's names: no string per ruling.
+    k.rulings.reserve(v->rulings()->size());
+    for (const auto* r : *v->rulings()) {
+      if (!r->id() || !r->value()) continue;
+      const auto it = N.rulings.find(sv(r->id()));
+      if (it == N.rulings.end()) continue;  // a ruling this engine does not know
+      for (const std::string_view value : it->second->values)
+        if (value == sv(r->value())) k.rulings.emplace_back(it->second->key, value);
+    }
+  }
   if (const auto* t = v->truthtrance()) {
     auto& T = k.truthtrance;
     T.known = true;
@@ -305,7 +315,7 @@ Knowledge read_knowledge(const ViewInput& in) {
 
 std::string Knowledge::ruling(std::string_view key) const {
   for (const auto& [k, v] : rulings)
-    if (k == key) return v;
+    if (k == key) return std::string(v);
   return {};
 }
 
@@ -423,8 +433,9 @@ ViewInput make_input(const GameState& s, Seat seat) {
 }
 
 bool Knowledge::skill_in_front(Faction f, data::LeaderSkill k) const {
-  for (int l = 0; l < data::kNumLeaders; ++l)
-    if (skill1[l] == static_cast<int>(k) + 1 && skill_front[l] && data::leader(static_cast<LeaderId>(l)).faction == f) return true;
+  if (static_cast<uint8_t>(f) >= kNumFactions) return false;
+  for (const LeaderId l : data::faction_leaders(f))  // its own leaders only (5 or 6, not all 62)
+    if (skill1[l] == static_cast<int>(k) + 1 && skill_front[l]) return true;
   return false;
 }
 

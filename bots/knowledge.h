@@ -145,7 +145,7 @@ struct Knowledge {
   // A leader of f has skill k in front of the shield.
   bool skill_in_front(Faction f, data::LeaderSkill k) const;
   std::vector<uint8_t> spice_discard_a;  // spice card ids, top last
-  std::vector<std::pair<std::string, std::string>> rulings;  // key, value
+  std::vector<std::pair<std::string_view, std::string_view>> rulings;  // key, value (the rulings registry's names: static)
   struct Truthtrance {
     bool known = false;
     uint8_t asker = kNoFaction, asked = kNoFaction;
