@@ -22,6 +22,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
 
 #include "bots/bot.h"
 #include "bots/knowledge.h"
@@ -202,6 +203,14 @@ class Brain {
   Knowledge k_;
   Profile p_;
   Rng rng_;
+  // evaluate(): each faction's fighters per territory as the Knowledge shows
+  // them, counted when first asked (-1: not yet); a candidate's board differs
+  // from the Knowledge only in the seat's own row.
+  mutable std::array<std::array<int16_t, data::kNumTerritories>, kNumFactions> known_strength_ = [] {
+    std::array<std::array<int16_t, data::kNumTerritories>, kNumFactions> t;
+    for (auto& row : t) row.fill(-1);
+    return t;
+  }();
 
   bool hard() const { return p_ >= Profile::Hard; }
   bool brutal() const { return p_ == Profile::Brutal; }
@@ -1923,40 +1932,58 @@ double Brain::evaluate(const Board& b) const {
     return n;
   };
   // Each faction's fighters per territory, counted once per board (the terms
-  // below ask for the same territories many times).
+  // below ask for the same territories many times); a row the board has as
+  // the Knowledge has it is counted once per decision (known_strength_).
   int16_t strength[kNumFactions][data::kNumTerritories];
-  std::fill(&strength[0][0], &strength[0][0] + kNumFactions * data::kNumTerritories, int16_t{-1});
+  bool known_row[kNumFactions];
+  for (int f = 0; f < kNumFactions; ++f) {
+    known_row[f] = k_.fac[f].present && std::memcmp(b.forces[f], k_.forces[f], sizeof b.forces[f]) == 0;
+    if (!known_row[f]) std::fill(std::begin(strength[f]), std::end(strength[f]), int16_t{-1});
+  }
   auto strength_t = [&](int f, TerritoryId t) -> int {
-    int16_t& n = strength[f][t];
+    int16_t& n = known_row[f] ? known_strength_[f][t] : strength[f][t];
     if (n < 0) {
       const auto& ter = data::territory(t);
+      const auto* at = b.forces[f] + ter.first_location;
       int sum = 0;
-      for (int i = 0; i < ter.num_locations; ++i) sum += fighters(f, ter.first_location + i);
+      if (f == static_cast<int>(Faction::BeneGesserit) && k_.advanced) {  // advisors do not fight
+        for (int i = 0; i < ter.num_locations; ++i) sum += at[i][0];
+      } else {
+        for (int i = 0; i < ter.num_locations; ++i) sum += at[i][0] + at[i][1];
+      }
       n = static_cast<int16_t>(sum);
     }
     return n;
   };
+  // The factions at the table, and the enemies among them, in id order.
+  int present_f[kNumFactions], enemies_f[kNumFactions];
+  int num_present = 0, num_enemies = 0;
+  for (int f = 0; f < kNumFactions; ++f) {
+    if (!k_.fac[f].present) continue;
+    present_f[num_present++] = f;
+    if (f != me_i && f != ally) enemies_f[num_enemies++] = f;
+  }
+  const std::span<const int> at_table(present_f, static_cast<size_t>(num_present));
+  const std::span<const int> enemy_factions(enemies_f, static_cast<size_t>(num_enemies));
   double v = 0;
   int held = 0;
   double enemy_held[kNumFactions] = {};  // expected strongholds of each enemy at the end of the turn
   for (auto t : data::strongholds()) {
     {
       int total = 0, present = 0;
-      for (int f = 0; f < kNumFactions; ++f)
-        if (k_.fac[f].present && strength_t(f, t) > 0) {
+      for (const int f : at_table)
+        if (strength_t(f, t) > 0) {
           total += strength_t(f, t);
           ++present;
         }
-      for (int f = 0; f < kNumFactions; ++f) {
-        if (!k_.fac[f].present || f == me_i || f == ally) continue;
+      for (const int f : enemy_factions) {
         const int e = strength_t(f, t);
         if (e > 0) enemy_held[f] += present == 1 ? 1.0 : static_cast<double>(e) / (total + 1);
       }
     }
     const int mine = strength_t(me_i, t) + (ally != kNoFaction ? strength_t(ally, t) : 0);
     int enemy = 0, enemies = 0;
-    for (int f = 0; f < kNumFactions; ++f) {
-      if (!k_.fac[f].present || f == me_i || f == ally) continue;
+    for (const int f : enemy_factions) {
       const int e = strength_t(f, t);
       if (e > 0) {
         enemy += e;
@@ -1970,8 +1997,7 @@ double Brain::evaluate(const Board& b) const {
         // neighbouring territories or (half of) its reserves, against the
         // garrison (a stronger discount made brutal too passive).
         double threat = 0;
-        for (int f = 0; f < kNumFactions; ++f) {
-          if (!k_.fac[f].present || f == me_i || f == ally) continue;
+        for (const int f : enemy_factions) {
           double a = 0.5 * (k_.fac[f].reserves[0] + k_.fac[f].reserves[1]);
           for (auto u : adjacent(t)) a += strength_t(f, u);
           threat = std::max(threat, a);
@@ -2013,8 +2039,7 @@ double Brain::evaluate(const Board& b) const {
     if (!b.spice[l] || !mine) continue;
     const TerritoryId t = data::territory_of(static_cast<LocationId>(l));
     int enemy = 0;
-    for (int f = 0; f < kNumFactions; ++f)
-      if (k_.fac[f].present && f != me_i && f != ally) enemy += strength_t(f, t);
+    for (const int f : enemy_factions) enemy += strength_t(f, t);
     if (enemy == 0) {
       v += std::min<int>(b.spice[l], 2 * mine) * 0.75;
     } else {

@@ -30,8 +30,10 @@ int do_migrate(store::EventStore& st, const std::vector<std::string>& rooms) {
   std::printf("%zu room(s): %d migrated, %d failed\n", rooms.size(), migrated, bad);
   // The migration's writes are durable already (each room's batch is synced);
   // flushing them into table files spares every later read-only open
-  // (mentat show, verify) a replay of the migration's write-ahead log.
-  if (std::string error; migrated && !st.flush(&error)) return fail(3, error);
+  // (mentat show, verify) a replay of the migration's write-ahead log, and
+  // merging the files spares it the extra table files the rewrite made (a
+  // migrated store opens as fast as one written once).
+  if (std::string error; migrated && !(st.flush(&error) && st.compact(&error))) return fail(3, error);
   return bad ? 1 : 0;
 }
 

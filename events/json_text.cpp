@@ -91,7 +91,19 @@ std::string make_valid(std::string_view in) {
   out.reserve(in.size() + 16);
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   bool in_str = false;
+  // A byte copied as it is: printable ASCII that starts nothing (no quote,
+  // backslash, or the n, i or - of a nan or inf outside strings).
+  const auto plain = [](unsigned char c, bool str) {
+    return c >= 0x20 && c < 0x7F && c != '"' && c != '\\' && (str || (c != 'n' && c != 'i' && c != '-'));
+  };
   for (size_t i = 0; i < in.size();) {
+    if (plain(p[i], in_str)) {  // a run of them at once
+      size_t j = i + 1;
+      while (j < in.size() && plain(p[j], in_str)) ++j;
+      out.append(in.data() + i, j - i);
+      i = j;
+      continue;
+    }
     const char c = in[i];
     if (!in_str) {
       if (c == '"') in_str = true;

@@ -243,6 +243,13 @@ class EventStore {
     (void)error;
     return true;
   }
+  // Merges the store's files after a bulk rewrite (mentat migrate), so that
+  // later opens read as few files as a store written once would. Durable
+  // writes stay durable; a backend without files to merge does nothing.
+  virtual bool compact(std::string* error) {
+    (void)error;
+    return true;
+  }
 
   // ---- Several processes on one store (PostgreSQL) ----
   // What processes sharing the store commit, told from a thread of the

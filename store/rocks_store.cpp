@@ -783,6 +783,18 @@ bool RocksStore::flush(std::string* error) {
   return true;
 }
 
+bool RocksStore::compact(std::string* error) {
+  if (opts_.read_only) return true;
+  rocksdb::CompactRangeOptions o;
+  o.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;  // merge the bottom level's files too
+  for (auto* cf : handles_)
+    if (auto st = db_->CompactRange(o, cf, nullptr, nullptr); !st.ok()) {
+      *error = "store " + dir_ + ": compacting it failed: " + st.ToString();
+      return false;
+    }
+  return true;
+}
+
 void RocksStore::debug_fail_acknowledgements(int n) {
   if (acks_) acks_->debug_fail_writes(n);
 }

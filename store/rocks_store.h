@@ -74,6 +74,7 @@ class RocksStore final : public EventStore {
   bool secret_rooms(std::vector<std::string>* out, std::string* error) override;
   bool set_created(const std::string& room, uint64_t created_unix_ms, std::string* error) override;
   bool flush(std::string* error) override;
+  bool compact(std::string* error) override;
   bool copy_to(const std::string& dest, int64_t* records, std::string* error) override;
   bool put_migration(const std::string& room, const std::string& record,
                      const std::vector<std::pair<int64_t, std::string>>& snapshots, std::string* error) override;
