@@ -741,7 +741,10 @@ std::string_view build_in_place(const GameState& s, Viewer who) {
         if (card < data::kNumAllTreacheryCards) seen.push_back(fb::CreateCardView(b, card, strs.card_name(card)));
       audit_cards = b.CreateVector(seen);
     }
-    const uint16_t support = ch.battle_support_to < kNumFactions && s.of(Faction::Choam).ally == ch.battle_support_to ? ch.battle_support : 0;
+    // What CHOAM's ally may use now: the allowance set for this alliance, 0
+    // while a Karama prevents it (3.01.11.02; hook ally_battle_support).
+    const auto usable = rules::faction_rules(Faction::Choam).ally_battle_support;
+    const uint16_t support = usable ? static_cast<uint16_t>(usable(s)) : 0;
     const Window* sale = rules::window_open(s) && s.windows[s.window_depth - 1].kind == WindowKind::ChoamSale ? &s.windows[s.window_depth - 1] : nullptr;
     auto sale_before = sale ? b.CreateString(phase_name(static_cast<Phase>(sale->subject))) : 0;
     v_choam = fb::CreateChoamView(b, inflation, ch.inflation_turn, ch.charity_bank != 0, ch.trade_open != 0, offer, ch.traded_turn,

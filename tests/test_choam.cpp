@@ -950,7 +950,9 @@ TEST_CASE("CHOAM alliance abilities and the Karama (3.01.11.02): a prevention st
       return a.kind() == ActionKind::ChoamSupport && a.as<action::ChoamSupport>().battle > 0;
     }));
   }
-  // The allowance already set cannot be used in a battle while prevented.
+  // The allowance already set cannot be used in a battle while prevented, and every view shows 0 of it.
+  for (Seat seat = 0; seat < s.num_seats; ++seat)
+    CHECK(inspect::view_json(s, inspect::Viewer::of(seat)).find("\"battle_support\": 0") != std::string::npos);
   place(s, Faction::Atreides, kFlat, 6);
   place(s, Faction::Harkonnen, kFlat, 6);
   take_traitor(s, L(Faction::Atreides, 3));
@@ -967,6 +969,8 @@ TEST_CASE("CHOAM alliance abilities and the Karama (3.01.11.02): a prevention st
   CHECK_FALSE(rules::prevented_bit(s, static_cast<int>(kChoam), static_cast<int>(rules::Ability::ChoamAllySupport)));
   REQUIRE(s.of(kChoam).ally == static_cast<uint8_t>(Faction::Atreides));
   CHECK_FALSE(validate(s, s.seat_of(kChoam), action::ChoamSupport{.battle = 1}).has_value());
+  act(s, kChoam, action::ChoamSupport{.battle = 3});
+  CHECK(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))).find("\"battle_support\": 3") != std::string::npos);
 }
 
 TEST_CASE("CHOAM self-play under karama_windows=all_other_seats: its sales, powers and Inflation wait in KaramaCancel windows, 0 rejected",
