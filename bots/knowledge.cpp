@@ -62,6 +62,19 @@ auto lookup(const Map& m, const flatbuffers::String* s, typename Map::mapped_typ
   return it == m.end() ? fallback : it->second;
 }
 
+// A location or leader named in the view beside its id: the id when the name
+// is that id's (a compare instead of a hash look-up), else by the name.
+LocationId location_of(const flatbuffers::String* name, uint8_t id) {
+  if (!name) return kNone8;
+  if (id < data::kNumLocations && data::location(static_cast<LocationId>(id)).name == sv(name)) return id;
+  return location_by_name(sv(name));
+}
+uint8_t leader_of(const flatbuffers::String* name, uint8_t id) {
+  if (!name) return kNone8;
+  if (id < data::kNumLeaders && data::leader(static_cast<LeaderId>(id)).name == sv(name)) return id;
+  return leader_by_name(sv(name));
+}
+
 uint8_t faction_of(const flatbuffers::String* s) {
   if (!s) return kNoFaction;
   auto it = names().factions.find(sv(s));
@@ -150,7 +163,7 @@ Knowledge read_knowledge(const ViewInput& in) {
       f.moved = fv->moved();
       if (fv->forces())
         for (const auto* x : *fv->forces()) {
-          const LocationId l = x->location() ? location_by_name(sv(x->location())) : kNone8;
+          const LocationId l = location_of(x->location(), x->location_id());
           if (l >= data::kNumLocations) continue;
           k.forces[fi][l][0] = x->forces();
           k.forces[fi][l][1] = x->special();
@@ -173,12 +186,12 @@ Knowledge read_knowledge(const ViewInput& in) {
   }
   if (v->spice_on_board())
     for (const auto* spv : *v->spice_on_board()) {
-      const LocationId l = spv->location() ? location_by_name(sv(spv->location())) : kNone8;
+      const LocationId l = location_of(spv->location(), spv->location_id());
       if (l < data::kNumLocations) k.spice_on_board[l] = spv->amount();
     }
   if (v->leaders())
     for (const auto* lv : *v->leaders()) {
-      const uint8_t id = lv->name() ? leader_by_name(sv(lv->name())) : kNone8;
+      const uint8_t id = leader_of(lv->name(), lv->id());
       if (id >= data::kNumLeaders) continue;
       auto& L = k.leaders[id];
       L.known = true;
