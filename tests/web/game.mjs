@@ -260,6 +260,10 @@ async function actOnce(page, kinds) {
     await (await no.count() ? no : page.locator('.window-widget button')).first().click();
     return 'Respond';
   }
+  if (!lastError && kinds.includes('Revive') && !used.Revive && await has('form.revive')) {
+    await page.locator('form.revive button[type=submit]').click();  // its default: the largest revival of forces alone
+    return (used.Revive = 'Revive');
+  }
   if (!lastError && kinds.includes('Bid') && !used.Bid && await has('form.bid')) {
     await page.locator('form.bid button[type=submit]').click();
     return (used.Bid = 'Bid');
@@ -500,6 +504,42 @@ async function run() {
   assert.deepEqual(sent.uses, ["this turn's shipment at Guild rates", 'prevents take up arms (Bene Gesserit)'], "a Karama's uses in words");
   assert.deepEqual(sent.out, [{ t: 'Respond', a: { accept: true, card: 31 } }, { t: 'PlayCard', a: { card: 31, value: 128 } }], 'the widgets send the legal actions');
   log('window and Karama widgets: rendered and clicked');
+
+  // The Revive widget, on a revival decision and its legal actions: forces
+  // from the largest revival of forces alone, the leader from the labelled
+  // choices; what it sends is the form's.
+  const rev = await wid.evaluate(async () => {
+    const { renderDecisions } = await import('/js/controls.js');
+    const box = document.createElement('div');
+    document.body.append(box);
+    const out = [];
+    const view = { version: 12, decisions: [
+      { kind: 'Revive', prompt: 'Revive up to 3 forces (2 free, then 2 spice each) and/or one leader (its strength in spice)', min: 0, max: 3,
+        options: [3], choices: [{ option: 3, name: 'Duncan Idaho', role: 'leader', set: [{ field: 'leader', value: 3 }] }] },
+      { kind: 'Pass', prompt: 'Revive nothing', min: 0, max: 0, options: [] }],
+    factions: [{ seat: 0, faction: 'atreides', hand: [], forces: [] }], leaders: [{ id: 3, name: 'Duncan Idaho', strength: 2 }] };
+    const legal = [];
+    for (const leader of [undefined, 3])
+      for (let n = 0; n <= 3; n++) if (n || leader !== undefined) legal.push({ kind: 'Revive', label: `revive ${n}`, action_type: 'Revive', action: leader === undefined ? { forces: n } : { forces: n, leader } });
+    legal.push({ kind: 'Pass', label: 'Atreides passes', action_type: 'Pass', action: {} });
+    renderDecisions(box, { view, seat: 0, legal, names: new Map(), ids: new Map(), highlight() {}, setOnLocation() {},
+      send: (t, a) => out.push({ t, a }) });
+    const f = box.querySelector('form.revive');
+    const forces = f.querySelector('[name=forces]');
+    const result = { start: forces.value, max: forces.max, leaders: [...f.querySelectorAll('[name=leader] option')].map((o) => o.textContent),
+      special: !!f.querySelector('[name=special]') };
+    f.querySelector('button[type=submit]').click();
+    forces.value = '2';
+    f.querySelector('[name=leader]').value = '3';
+    f.querySelector('button[type=submit]').click();
+    return { ...result, out };
+  });
+  assert.equal(rev.start, '3', 'the widget starts from the largest revival of forces alone');
+  assert.equal(rev.max, '3', 'no more forces than the engine offers');
+  assert.deepEqual(rev.leaders, ['no leader', 'Duncan Idaho'], 'the leaders the engine offers, named');
+  assert.equal(rev.special, false, 'no special forces field when none may be revived');
+  assert.deepEqual(rev.out, [{ t: 'Revive', a: { forces: 3 } }, { t: 'Revive', a: { forces: 2, leader: 3 } }], 'the widget sends the form');
+  log('revive widget: rendered and sent');
 
   // The access log: one line per request, no token.
   const lines = fs.readFileSync(accessLog, 'utf8').trim().split('\n');

@@ -6,8 +6,9 @@
 // (labelled by the server), and the action as editable JSON, so a kind this
 // client has never heard of is still playable. The common kinds get a
 // widget on top: Bid (amount), Ship and Move (territories picked on the
-// board), BattlePlan (the wheel: leader discs, card tiles, the dial), Respond
-// (the open window and its answers), PlayCard (a Karama's uses).
+// board), Revive (forces and a leader), BattlePlan (the wheel: leader discs,
+// card tiles, the dial), Respond (the open window and its answers), PlayCard
+// (a Karama's uses).
 import { el } from './api.js';
 
 const NONE = 255;
@@ -281,6 +282,33 @@ const WIDGETS = {
     spice || '', kh || '', total,
     el('button', { class: 'primary', type: 'submit' }, 'Commit the plan'));
     draw();
+    return form;
+  },
+
+  // Revival (1.05): how many forces (and special forces) and which leader,
+  // within what the engine offers; starts from the largest revival of forces
+  // alone it lists, else a leader alone (so the default is always legal).
+  Revive(d, acts, ctx) {
+    const list = acts.map((a) => a.action || {});
+    const most = (f) => Math.max(0, ...list.map((a) => a[f] || 0));
+    const start = list.filter((a) => (a.leader ?? NONE) === NONE)
+      .reduce((b, a) => ((a.forces || 0) + (a.special || 0) > (b.forces || 0) + (b.special || 0) ? a : b), {});
+    const leaders = distinct(acts, 'leader').filter((id) => id !== NONE);
+    const leaderName = (id) => choiceName(d, id) || ((ctx.view.leaders || []).find((l) => l.id === id) || {}).name || `leader ${id}`;
+    const pick = el('select', { name: 'leader' }, el('option', { value: NONE }, 'no leader'), leaders.map((id) => el('option', { value: id }, leaderName(id))));
+    const leader = leaders.length ? el('label', {}, 'leader ', pick) : '';
+    // No forces to revive: start from a leader alone, when one is offered.
+    const alone = list.find((a) => (a.leader ?? NONE) !== NONE && !a.forces && !a.special);
+    if (!start.forces && !start.special && alone) pick.value = String(alone.leader);
+    const special = most('special') > 0 ? num('special', start.special || 0, 0, most('special'), 'special ') : '';
+    const form = el('form', { class: 'widget revive', onsubmit: (e) => {
+      e.preventDefault();
+      const action = { forces: value(form, 'forces') };
+      if (special) action.special = value(form, 'special');
+      if (leader && Number(pick.value) !== NONE) action.leader = Number(pick.value);
+      ctx.send('Revive', action);
+    } }, num('forces', start.forces || 0, 0, most('forces'), 'forces '), special, leader,
+    el('button', { class: 'primary', type: 'submit' }, 'Revive'));
     return form;
   },
 
