@@ -541,6 +541,46 @@ async function run() {
   assert.deepEqual(rev.out, [{ t: 'Revive', a: { forces: 3 } }, { t: 'Revive', a: { forces: 2, leader: 3 } }], 'the widget sends the form');
   log('revive widget: rendered and sent');
 
+  // The PlaceForces widget: the Fremen's 10 forces over their three
+  // territories (per location, forces and Fedaykin, the total shown), and the
+  // Bene Gesserit's one force anywhere (a location to pick).
+  const place = await wid.evaluate(async () => {
+    const { renderDecisions } = await import('/js/controls.js');
+    const out = [];
+    const render = (decisions, legal, faction) => {
+      const box = document.createElement('div');
+      document.body.append(box);
+      renderDecisions(box, { view: { version: 1, decisions, factions: [{ seat: 0, ...faction, hand: [], forces: [] }], leaders: [] }, seat: 0, legal,
+        names: new Map([[65, 'Sietch Tabr'], [30, 'False Wall South (West Sector)'], [33, 'False Wall West (North Sector)']]), ids: new Map(),
+        highlight() {}, setOnLocation() {}, send: (t, a) => out.push({ t, a }) });
+      return box;
+    };
+    const fremen = render([{ kind: 'PlaceForces', prompt: 'Distribute 10 forces among Sietch Tabr, False Wall South and False Wall West', min: 10, max: 10,
+      options: [65, 30, 33] }], [{ kind: 'PlaceForces', label: 'Fremen places 10', action_type: 'PlaceForces', action: { placements: [{ location: 65, forces: 10, special: 0 }] } }],
+    { faction: 'fremen', reserves: 17, reserves_special: 3 });
+    const f = fremen.querySelector('form.place');
+    const start = [...f.querySelectorAll('.place-row')].map((r) => r.querySelector('input').value);
+    const startTotal = f.querySelector('.total').textContent;
+    const set = (name, v) => { const i = f.querySelector(`[name=${name}]`); i.value = String(v); i.dispatchEvent(new Event('input', { bubbles: true })); };
+    set('forces-65', 3); set('special-65', 1); set('forces-30', 3); set('forces-33', 3);
+    const total = f.querySelector('.total').textContent;
+    f.querySelector('button[type=submit]').click();
+    const bg = render([{ kind: 'PlaceForces', prompt: 'Place one force (an advisor in the advanced game) in any territory', min: 1, max: 1,
+      options: Array.from({ length: 86 }, (_, i) => i) }], [{ kind: 'PlaceForces', label: 'Bene Gesserit places 1', action_type: 'PlaceForces',
+      action: { placements: [{ location: 0, forces: 1, special: 0 }] } }], { faction: 'bene_gesserit', reserves: 19, reserves_special: 0 });
+    const g = bg.querySelector('form.place');
+    g.querySelector('[name=location]').value = '30';
+    g.querySelector('button[type=submit]').click();
+    return { start, startTotal, total, out };
+  });
+  assert.deepEqual(place.start, ['10', '0', '0'], 'the distribution starts from the legal one');
+  assert.equal(place.startTotal, '10 of 10 placed');
+  assert.equal(place.total, '10 of 10 placed', 'the total counts forces and Fedaykin');
+  assert.deepEqual(place.out, [
+    { t: 'PlaceForces', a: { placements: [{ location: 65, forces: 3, special: 1 }, { location: 30, forces: 3, special: 0 }, { location: 33, forces: 3, special: 0 }] } },
+    { t: 'PlaceForces', a: { placements: [{ location: 30, forces: 1, special: 0 }] } }], 'the widgets send the placements');
+  log('placement widgets: rendered and sent');
+
   // The access log: one line per request, no token.
   const lines = fs.readFileSync(accessLog, 'utf8').trim().split('\n');
   assert.ok(lines.length >= seen.length, 'a line per request');

@@ -6,7 +6,8 @@
 // (labelled by the server), and the action as editable JSON, so a kind this
 // client has never heard of is still playable. The common kinds get a
 // widget on top: Bid (amount), Ship and Move (territories picked on the
-// board), Revive (forces and a leader), BattlePlan (the wheel: leader discs,
+// board), Revive (forces and a leader), PlaceForces (a location, or forces
+// per location), BattlePlan (the wheel: leader discs,
 // card tiles, the dial), Respond (the open window and its answers), PlayCard
 // (a Karama's uses).
 import { el } from './api.js';
@@ -309,6 +310,50 @@ const WIDGETS = {
       ctx.send('Revive', action);
     } }, num('forces', start.forces || 0, 0, most('forces'), 'forces '), special, leader,
     el('button', { class: 'primary', type: 'submit' }, 'Revive'));
+    return form;
+  },
+
+  // Placing starting forces (PlaceForces): one force anywhere (the Bene
+  // Gesserit: a location to pick, on the board too), or a number of forces
+  // distributed over the offered locations (the Fremen: forces and special
+  // forces per location, the total shown); starts from the first legal one.
+  PlaceForces(d, acts, ctx, another) {
+    const options = d.options || [];
+    const first = ((acts[0] || {}).action || {}).placements || [];
+    const need = d.max || 1;
+    const placement = (location, forces, special) => ({ location, forces, special });  // a struct: every field
+    if (need === 1 || options.length > 12) {
+      const at = el('select', { name: 'location' }, options.map((id) => el('option', { value: id }, locName(ctx, id, d))));
+      if (first.length) at.value = String(first[0].location);
+      const form = el('form', { class: 'widget place', onsubmit: (e) => {
+        e.preventDefault();
+        ctx.send('PlaceForces', { placements: [placement(Number(at.value), 1, 0)] });
+      } }, el('label', {}, 'place one force in ', at), el('button', { class: 'primary', type: 'submit' }, 'Place'),
+      el('span', { class: 'muted' }, 'or click a highlighted territory'));
+      if (!another) {
+        ctx.highlight(options);
+        const pick = () => ctx.highlight([Number(at.value)], 'picked');
+        at.addEventListener('change', pick);
+        ctx.setOnLocation((id) => { if (options.includes(id)) { at.value = String(id); pick(); } });
+        pick();
+      }
+      return form;
+    }
+    const specials = myFaction(ctx).reserves_special || 0;
+    const from = (id, f) => { const p = first.find((x) => x.location === id); return p ? p[f] : 0; };
+    const total = el('span', { class: 'total' });
+    const rows = options.map((id) => el('div', { class: 'place-row', dataset: { location: id } },
+      el('span', { class: 'name' }, locName(ctx, id, d)),
+      num(`forces-${id}`, from(id, 'forces'), 0, need, 'forces '),
+      specials ? num(`special-${id}`, from(id, 'special'), 0, specials, 'special ') : ''));
+    const placed = (form) => options.map((id) => placement(id, value(form, `forces-${id}`) || 0, specials ? value(form, `special-${id}`) || 0 : 0))
+      .filter((p) => p.forces + p.special > 0);
+    const count = () => { total.textContent = `${placed(form).reduce((n, p) => n + p.forces + p.special, 0)} of ${need} placed`; };
+    const form = el('form', { class: 'widget place', oninput: count, onsubmit: (e) => {
+      e.preventDefault();
+      ctx.send('PlaceForces', { placements: placed(form) });
+    } }, ...rows, total, el('button', { class: 'primary', type: 'submit' }, 'Place'));
+    count();
     return form;
   },
 
