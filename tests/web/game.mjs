@@ -581,6 +581,32 @@ async function run() {
     { t: 'PlaceForces', a: { placements: [{ location: 30, forces: 1, special: 0 }] } }], 'the widgets send the placements');
   log('placement widgets: rendered and sent');
 
+  // The KeepCards widget: a box per card the winner may keep, all ticked.
+  const keep = await wid.evaluate(async () => {
+    const { renderDecisions } = await import('/js/controls.js');
+    const out = [];
+    const box = document.createElement('div');
+    document.body.append(box);
+    const legal = [[], [4], [17], [4, 17]].map((k) => ({ kind: 'KeepCards', label: `keep ${k.length}`, action_type: 'KeepCards', action: { keep: k } }));
+    renderDecisions(box, { view: { version: 80, decisions: [
+      { kind: 'KeepCards', prompt: 'You won: keep any of these cards', min: 0, max: 2, options: [4, 17],
+        choices: [{ option: 4, name: 'Crysknife', role: 'card', set: [{ field: 'keep[]', value: 4 }] },
+                  { option: 17, name: 'Shield', role: 'card', set: [{ field: 'keep[]', value: 17 }] }] }],
+    factions: [{ seat: 0, faction: 'atreides', hand: [], forces: [] }], leaders: [] }, seat: 0, legal, names: new Map(), ids: new Map(),
+    highlight() {}, setOnLocation() {}, send: (t, a) => out.push({ t, a }) });
+    const f = box.querySelector('form.keep');
+    const names = [...f.querySelectorAll('.keep-card')].map((l) => l.textContent);
+    const ticked = [...f.querySelectorAll('[name=keep]')].map((i) => i.checked);
+    f.querySelector('button[type=submit]').click();
+    f.querySelector('[name=keep][value="4"]').checked = false;
+    f.querySelector('button[type=submit]').click();
+    return { names, ticked, out };
+  });
+  assert.deepEqual(keep.names, ['Crysknife', 'Shield'], 'the cards named');
+  assert.deepEqual(keep.ticked, [true, true], 'every card ticked at first');
+  assert.deepEqual(keep.out, [{ t: 'KeepCards', a: { keep: [4, 17] } }, { t: 'KeepCards', a: { keep: [17] } }], 'the widget sends the ticked cards');
+  log('keep-cards widget: rendered and sent');
+
   // The access log: one line per request, no token.
   const lines = fs.readFileSync(accessLog, 'utf8').trim().split('\n');
   assert.ok(lines.length >= seen.length, 'a line per request');

@@ -7,7 +7,7 @@
 // client has never heard of is still playable. The common kinds get a
 // widget on top: Bid (amount), Ship and Move (territories picked on the
 // board), Revive (forces and a leader), PlaceForces (a location, or forces
-// per location), BattlePlan (the wheel: leader discs,
+// per location), KeepCards (a box per card), BattlePlan (the wheel: leader discs,
 // card tiles, the dial), Respond (the open window and its answers), PlayCard
 // (a Karama's uses).
 import { el } from './api.js';
@@ -354,6 +354,20 @@ const WIDGETS = {
       ctx.send('PlaceForces', { placements: placed(form) });
     } }, ...rows, total, el('button', { class: 'primary', type: 'submit' }, 'Place'));
     count();
+    return form;
+  },
+
+  // The battle's winner keeps its cards or discards them (KeepCards): a box
+  // per card it may keep, all ticked (keeping every card, as Pass does).
+  KeepCards(d, acts, ctx) {
+    const cards = (d.options || []).map((id) => ({ id, name: choiceName(d, id) || cardName(ctx, id) }));
+    if (!cards.length) return null;
+    const boxes = cards.map((c) => el('label', { class: 'keep-card' }, el('input', { type: 'checkbox', name: 'keep', value: c.id, checked: true }), c.name));
+    const form = el('form', { class: 'widget keep', onsubmit: (e) => {
+      e.preventDefault();
+      const keep = [...form.querySelectorAll('[name=keep]')].filter((i) => i.checked).map((i) => Number(i.value));
+      ctx.send('KeepCards', { keep });
+    } }, el('span', {}, 'keep: '), ...boxes, el('button', { class: 'primary', type: 'submit' }, 'Keep the ticked cards'));
     return form;
   },
 
