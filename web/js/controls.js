@@ -100,6 +100,15 @@ function choiceName(d, option) {
   const c = (d.choices || []).find((x) => x.option === option && x.name);
   return c ? c.name : null;
 }
+// The board picks a location for `select`: the options highlighted, the
+// chosen one marked, a click on an option chooses it.
+function pickOnBoard(ctx, select, options) {
+  ctx.highlight(options);
+  const pick = () => ctx.highlight([Number(select.value)], 'picked');
+  select.addEventListener('change', pick);
+  ctx.setOnLocation((id) => { if (options.includes(id)) { select.value = String(id); pick(); } });
+  pick();
+}
 function locName(ctx, id, d) { return (d && choiceName(d, id)) || ctx.names.get(id) || `location ${id}`; }
 function value(form, name) { const i = form.querySelector(`[name=${name}]`); return i ? Number(i.value) : undefined; }
 
@@ -137,13 +146,7 @@ const WIDGETS = {
       ctx.send('Ship', action);
     } }, el('label', {}, 'to ', to), num('forces', Math.min(1, d.max || 1), 0, d.max || 20, 'forces '), special, from, advisors, allyPays,
     el('button', { class: 'primary', type: 'submit' }, 'Ship'), el('span', { class: 'muted' }, 'or click a highlighted territory'));
-    if (!another) {
-      ctx.highlight(options);
-      const pick = () => ctx.highlight([Number(to.value)], 'picked');
-      to.addEventListener('change', pick);
-      ctx.setOnLocation((id) => { if (options.includes(id)) { to.value = String(id); pick(); } });
-      pick();
-    }
+    if (!another) pickOnBoard(ctx, to, options);
     return form;
   },
 
@@ -330,13 +333,7 @@ const WIDGETS = {
         ctx.send('PlaceForces', { placements: [placement(Number(at.value), 1, 0)] });
       } }, el('label', {}, 'place one force in ', at), el('button', { class: 'primary', type: 'submit' }, 'Place'),
       el('span', { class: 'muted' }, 'or click a highlighted territory'));
-      if (!another) {
-        ctx.highlight(options);
-        const pick = () => ctx.highlight([Number(at.value)], 'picked');
-        at.addEventListener('change', pick);
-        ctx.setOnLocation((id) => { if (options.includes(id)) { at.value = String(id); pick(); } });
-        pick();
-      }
+      if (!another) pickOnBoard(ctx, at, options);
       return form;
     }
     const specials = myFaction(ctx).reserves_special || 0;
