@@ -1032,14 +1032,17 @@ TEST_CASE("Leader Skills: the Planetologist's gather of advisors and fighters ar
       CHECK(b.s.forces_at(kBG, b.to, flip ? 1 : 0) == 0);
     }
   }
-  SECTION("fighters already there: the advisors join them as fighters (2.02.20), no flip to ask for") {
-    BgGather b = bg_gather(true);
-    place(b.s, kBG, b.to, 1);
-    to_movement(b.s, kBG);
-    CHECK(rejected(b.s, kBG, mixed(b, true)).code == RejectCode::IllegalChoice);
-    act(b.s, kBG, mixed(b, false));
-    CHECK(b.s.forces_at(kBG, b.to, 0) == 5);
-    CHECK(b.s.forces_at(kBG, b.to, 1) == 0);
+  SECTION("fighters arrive, no flip to ask for: joining fighters already there (2.02.20), or into an empty destination (2.02.14)") {
+    for (const bool fighters_there : {true, false}) {
+      INFO("a Harkonnen force and a BG fighter already there: " << fighters_there);
+      BgGather b = bg_gather(fighters_there);
+      if (fighters_there) place(b.s, kBG, b.to, 1);
+      to_movement(b.s, kBG);
+      CHECK(rejected(b.s, kBG, mixed(b, true)).code == RejectCode::IllegalChoice);
+      act(b.s, kBG, mixed(b, false));
+      CHECK(b.s.forces_at(kBG, b.to, 0) == (fighters_there ? 5 : 4));
+      CHECK(b.s.forces_at(kBG, b.to, 1) == 0);
+    }
   }
   SECTION("under planetologist_exclusive = both the advisors' group moves two") {
     BgGather b = bg_gather(true, ruling("planetologist_exclusive", "both"));
@@ -1063,14 +1066,6 @@ TEST_CASE("Leader Skills: the Planetologist's gather of advisors and fighters ar
     CHECK_THAT(rejected(b.s, kBG, m).reason, Catch::Contains("2.02.12"));
     m.ornithopter = 2;  // the two-groups mode takes advisors (ruling ornithopter_advisors)
     CHECK_FALSE(validate(b.s, b.s.seat_of(kBG), Action(m)).has_value());
-  }
-  SECTION("an empty destination: all fighters (2.02.14), no flip to ask for") {
-    BgGather b = bg_gather(false);
-    to_movement(b.s, kBG);
-    CHECK(rejected(b.s, kBG, mixed(b, true)).code == RejectCode::IllegalChoice);
-    act(b.s, kBG, mixed(b, false));
-    CHECK(b.s.forces_at(kBG, b.to, 0) == 4);
-    CHECK(b.s.forces_at(kBG, b.to, 1) == 0);
   }
   SECTION("advisors already there: the fighters join them as advisors (2.02.20)") {
     BgGather b = bg_gather(true);
