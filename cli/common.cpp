@@ -48,10 +48,8 @@ std::unique_ptr<store::EventStore> open_store(const std::string& dir, bool reade
     o.read_only = true;
     o.create_if_missing = false;
   }
+  // The store names its own failures: damaged, in use by another process, missing.
   auto st = store::EventStore::open(dir, o, error);
-  if (!st && error->find("lock") != std::string::npos)
-    *error = "the store " + store::redact_location(dir) + " is in use by another process (a running `mentat serve`?): stop it first, or use a "
-             "command that only reads (log, show, actions, verify, replay, ...), which works beside it";
   return st;
 }
 
@@ -59,7 +57,8 @@ std::string json_str(std::string_view s) { return codec::json_quote(s); }  // va
 
 bool parse_seat(const GameState& s, const std::string& text, Seat* out, std::string* error) {
   if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) {
-    int v = std::stoi(text);
+    const bool digits = text.size() <= 3 && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+    const int v = digits ? std::stoi(text) : -1;
     if (v < 0 || v >= s.num_seats) {
       *error = "seat " + text + " is not in this game (0.." + std::to_string(s.num_seats - 1) + ")";
       return false;

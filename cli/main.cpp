@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   cmd_act->add_option("--seat", args.seat_arg, "seat number or faction")->required();
   cmd_act->add_option("--expect", args.expect, "the version the action is based on (compare-and-set), or 'head'")->required();
   cmd_act->add_option("action", args.action_json,
-                      R"x(action JSON, e.g. '{"action_type":"Move","action":{"from":[{"location":"Arrakeen","forces":3}],"to":"Old Gap (East Sector)"}}'; names or ids)x")->required();
+                      R"x(action JSON, e.g. '{"action_type":"Move","action":{"from":[{"location":"Arrakeen","forces":3}],"to":"Old Gap (East Sector)"}}'; names or ids; '-' reads it from standard input)x")->required();
   cmd_act->add_option("--id", args.action_id, "client action id (idempotency key; default: derived)");
 
   // log

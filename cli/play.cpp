@@ -90,6 +90,8 @@ int cmd_new(const Args& a, store::EventStore& st) {
   return 0;
 }
 
+constexpr size_t kMaxActionBytes = 1 << 20;
+
 int cmd_act(const Args& a, store::EventStore& st) {
   std::string error;
   GameState s;
@@ -105,11 +107,21 @@ int cmd_act(const Args& a, store::EventStore& st) {
     if (a.expect.empty() || *end != '\0' || expect < 0)
       return fail(2, "--expect takes a version number or 'head', got '" + a.expect + "'");
   }
+  // "-": the action is read from standard input (at most kMaxActionBytes, as the server's body limit).
+  std::string text = a.action_json;
+  if (text == "-") {
+    text.clear();
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0 && text.size() <= kMaxActionBytes) text.append(buf, n);
+    if (text.size() > kMaxActionBytes)
+      return fail(2, "the action on standard input is larger than " + std::to_string(kMaxActionBytes) + " bytes");
+  }
   // Names for ids (events/names.h); a card's name means the copy this seat holds.
   std::string json;
-  if (!names::resolve_action_json(a.action_json, names::Context{&s, seat}, &json, &error)) return fail(2, error);
+  if (!names::resolve_action_json(text, names::Context{&s, seat}, &json, &error)) return fail(2, error);
   Action act;
-  if (!codec::parse_action_json(json, &act, nullptr, &error)) return fail(2, error + kind_hint(a.action_json));
+  if (!codec::parse_action_json(json, &act, nullptr, &error)) return fail(2, error + kind_hint(text));
   std::string action_id = a.action_id;
   if (action_id.empty()) action_id = fmt::format("cli-{}-{}-{:016x}", expect + 1, seat, codec::hash_bytes(json));
   auto o = store::submit(st, a.room, seat, expect, act, action_id);

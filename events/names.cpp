@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <deque>
 
 #include "core/data/board.h"
 #include "core/data/components.h"
@@ -21,6 +23,20 @@ std::string norm(std::string_view s) {
     if (std::isalnum(c)) out.push_back(static_cast<char>(std::tolower(c)));
   return out;
 }
+
+// The text with every byte a name never holds shown as \xHH.
+std::string shown(std::string_view text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) out.push_back(static_cast<char>(c));
+    else out += fmt::format("\\x{:02x}", c);
+  }
+  return out;
+}
+
+// True (with a sentence in *error) when `text` holds a byte no name has: a
+// name is printable ASCII (events/names.h).
+bool junk(std::string_view text, const char* what, const std::vector<std::string>& candidates, std::string* error);
 
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -127,120 +143,141 @@ const FieldKind* field_kind(std::string_view table, std::string_view field) {
 }
 
 // ---- a minimal JSON scanner -------------------------------------------------
-// Records the spans of string values with the keys that lead to them; any
-// syntax error stops the scan (the FlatBuffers parser reports it).
+// Records the spans of string and scalar values, and the objects, that lie
+// at most kRecordDepth keys or list levels below the root (every field it
+// names sits there), with the keys that lead to them. Bounded work and
+// memory per input byte: the scan is iterative-free of copies (a path is a
+// few views into the input), recursion stops at kMaxJsonDepth levels (an
+// error, reported as such), and values deeper than kRecordDepth are skipped
+// without being recorded. Any syntax error stops the scan (the FlatBuffers
+// parser reports it).
+constexpr int kRecordDepth = 4;
+
+struct Path {
+  std::array<std::string_view, kRecordDepth> keys{};  // key text (unescaped); "[]" for list elements
+  int n = 0;
+  size_t size() const { return static_cast<size_t>(n); }
+  std::string_view operator[](size_t k) const { return keys[k]; }
+};
+
 struct StringValue {
-  size_t begin, end;           // the quoted token, quotes included
-  std::vector<std::string> path;  // object keys from the root; "[]" for array elements
-  std::string text;            // unescaped
+  size_t begin, end;  // the token (a string's quotes included)
+  Path path;
+  std::string text;   // unescaped
 };
 
 struct ObjectValue {
-  size_t close;                   // position of its '}'
-  size_t open = 0;                // position of its '{'
-  std::vector<std::string> path;
-  std::vector<std::string> keys;
+  size_t close;   // position of its '}'
+  size_t open = 0;  // position of its '{'
+  Path path;
+  std::vector<std::string_view> keys;
 };
 
 struct Scanner {
   std::string_view s;
   size_t i = 0;
+  int depth = 0;  // open objects and lists
   std::vector<StringValue> strings;
   std::vector<ObjectValue> objects;
   std::vector<StringValue> scalars;  // numbers, true/false/null: raw text
   bool ok = true;
+  bool too_deep = false;
+  std::deque<std::string> escaped_keys;  // the unescaped text of keys written with escapes (paths view them)
+  // The keys from the root to the current value (only the first kRecordDepth
+  // are kept: deeper values are never recorded).
+  Path path;
+  int path_len = 0;  // the real length, which may exceed kRecordDepth
+
+  void push(std::string_view key) {
+    if (path_len < kRecordDepth) path.keys[path_len] = key, path.n = path_len + 1;
+    ++path_len;
+  }
+  void pop() {
+    --path_len;
+    path.n = std::min(path_len, kRecordDepth);
+  }
+  bool recording() const { return path_len <= kRecordDepth; }
 
   void ws() {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
   }
-  bool string(std::string* out) {
+  static int hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+  // A string token; its unescaped text into *out when out is not null, its
+  // raw contents into *raw when raw is not null.
+  bool string(std::string* out, std::string_view* raw = nullptr) {
     if (i >= s.size() || s[i] != '"') return false;
-    ++i;
+    const size_t start = ++i;
     while (i < s.size() && s[i] != '"') {
       if (s[i] == '\\') {
         if (++i >= s.size()) return false;
-        switch (s[i]) {
-          case 'n': out->push_back('\n'); break;
-          case 't': out->push_back('\t'); break;
-          case 'u': out->push_back('?'); i += 4; break;  // names never need \u
-          default: out->push_back(s[i]);
+        char c = s[i];
+        switch (c) {
+          case 'n': c = '\n'; break;
+          case 't': c = '\t'; break;
+          case 'r': c = '\r'; break;
+          case 'b': c = '\b'; break;
+          case 'f': c = '\f'; break;
+          case '"': case '\\': case '/': break;
+          case 'u': {
+            if (i + 4 >= s.size()) return false;
+            uint32_t cp = 0;
+            for (int k = 1; k <= 4; ++k) {
+              const int h = hex(s[i + k]);
+              if (h < 0) return false;
+              cp = cp * 16 + static_cast<uint32_t>(h);
+            }
+            i += 4;
+            if (out) {  // as UTF-8 (a lone surrogate too): a name never holds it, and says so
+              if (cp < 0x80) out->push_back(static_cast<char>(cp));
+              else if (cp < 0x800) out->push_back(static_cast<char>(0xC0 | (cp >> 6))), out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+              else {
+                out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+                out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+                out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+              }
+            }
+            ++i;
+            continue;
+          }
+          default: return false;  // not a JSON escape
         }
+        if (out) out->push_back(c);
         ++i;
       } else {
-        out->push_back(s[i++]);
+        if (out) out->push_back(s[i]);
+        ++i;
       }
     }
     if (i >= s.size()) return false;
+    if (raw) *raw = s.substr(start, i - start);
     ++i;
     return true;
   }
-  void value(std::vector<std::string>& path) {
+  void value() {
     ws();
     if (!ok || i >= s.size()) {
       ok = false;
       return;
     }
-    if (s[i] == '{') {
-      ++i;
-      ws();
-      ObjectValue obj{0, i - 1, path, {}};
-      if (i < s.size() && s[i] == '}') {
-        obj.close = i++;
-        objects.push_back(std::move(obj));
+    if (s[i] == '{' || s[i] == '[') {
+      if (++depth > kMaxJsonDepth) {
+        ok = false;
+        too_deep = true;
         return;
       }
-      while (ok) {
-        ws();
-        std::string key;
-        if (!string(&key)) {
-          ok = false;
-          return;
-        }
-        ws();
-        if (i >= s.size() || s[i] != ':') {
-          ok = false;
-          return;
-        }
-        ++i;
-        obj.keys.push_back(key);
-        path.push_back(key);
-        value(path);
-        path.pop_back();
-        ws();
-        if (i < s.size() && s[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < s.size() && s[i] == '}') {
-          obj.close = i++;
-          objects.push_back(std::move(obj));
-          return;
-        }
-        ok = false;
-      }
-    } else if (s[i] == '[') {
-      ++i;
-      ws();
-      if (i < s.size() && s[i] == ']') {
-        ++i;
-        return;
-      }
-      path.push_back("[]");
-      while (ok) {
-        value(path);
-        ws();
-        if (i < s.size() && s[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < s.size() && s[i] == ']') {
-          ++i;
-          break;
-        }
-        ok = false;
-      }
-      path.pop_back();
+      if (s[i] == '{') object();
+      else list();
+      --depth;
     } else if (s[i] == '"') {
+      if (!recording()) {
+        if (!string(nullptr)) ok = false;
+        return;
+      }
       StringValue v{i, 0, path, {}};
       if (!string(&v.text)) {
         ok = false;
@@ -249,17 +286,99 @@ struct Scanner {
       v.end = i;
       strings.push_back(std::move(v));
     } else {
-      StringValue v{i, 0, path, {}};
-      while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-      v.end = i;
-      v.text = std::string(s.substr(v.begin, v.end - v.begin));
-      scalars.push_back(std::move(v));
+      const size_t b = i;
+      while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ':' && s[i] != '"' && s[i] != '{' &&
+             s[i] != '[' && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+        ++i;
+      if (i == b) {
+        ok = false;
+        return;
+      }
+      if (recording()) scalars.push_back(StringValue{b, i, path, std::string(s.substr(b, i - b))});
     }
+  }
+  void object() {
+    const bool rec = recording();
+    ObjectValue obj{0, i, path, {}};
+    ++i;
+    ws();
+    if (i < s.size() && s[i] == '}') {
+      obj.close = i++;
+      if (rec) objects.push_back(std::move(obj));
+      return;
+    }
+    while (ok) {
+      ws();
+      std::string_view key;
+      const size_t key_at = i;
+      if (!string(nullptr, &key)) {
+        ok = false;
+        return;
+      }
+      if (key.find('\\') != std::string_view::npos && recording()) {  // an escaped key, read as JSON reads it
+        const size_t end = i;
+        i = key_at;
+        std::string& text = escaped_keys.emplace_back();
+        string(&text);
+        i = end;
+        key = text;
+      }
+      ws();
+      if (i >= s.size() || s[i] != ':') {
+        ok = false;
+        return;
+      }
+      ++i;
+      if (rec) obj.keys.push_back(key);
+      push(key);
+      value();
+      pop();
+      ws();
+      if (ok && i < s.size() && s[i] == ',') {
+        ++i;
+        continue;
+      }
+      if (ok && i < s.size() && s[i] == '}') {
+        obj.close = i++;
+        if (rec) objects.push_back(std::move(obj));
+        return;
+      }
+      ok = false;
+    }
+  }
+  void list() {
+    ++i;
+    ws();
+    if (i < s.size() && s[i] == ']') {
+      ++i;
+      return;
+    }
+    push("[]");
+    while (ok) {
+      value();
+      ws();
+      if (ok && i < s.size() && s[i] == ',') {
+        ++i;
+        continue;
+      }
+      if (ok && i < s.size() && s[i] == ']') {
+        ++i;
+        break;
+      }
+      ok = false;
+    }
+    pop();
   }
 };
 
 bool is_number(std::string_view t) {
   return !t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// A number of at most six digits (larger ones are out of every range here), or nullopt.
+std::optional<int> small_number(std::string_view t) {
+  if (!is_number(t) || t.size() > 6) return std::nullopt;
+  return std::stoi(std::string(t));
 }
 
 std::string quoted_list(const std::vector<std::string>& v) {
@@ -327,6 +446,7 @@ std::optional<std::string> resolve_value(IdKind kind, const std::string& text, c
       if (auto f = find_faction(text, error)) return fmt::format("\"{}\"", kSchemaFaction[static_cast<int>(*f)]);
       return std::nullopt;
     case IdKind::Skill: {  // a leader skill card by name ("Planetologist", "suk graduate")
+      if (junk(text, "leader skill", {}, error)) return std::nullopt;
       auto ids = match(text, data::kNumLeaderSkills, [](int i) { return std::string(data::leader_skill_name(static_cast<uint8_t>(i))); });
       if (ids.size() == 1) return std::to_string(ids[0]);
       *error = "'" + text + "' is not a leader skill (Bureaucrat, Diplomat, Killer Medic, Master of Assassins, Mentat, Planetologist, "
@@ -335,6 +455,7 @@ std::optional<std::string> resolve_value(IdKind kind, const std::string& text, c
     }
     case IdKind::Target: {  // a faction, a leader or a location, whichever the name is
       std::string e1, e2, e3;
+      if (junk(text, "faction, leader or location", {}, error)) return std::nullopt;
       if (auto f = find_faction(text, &e1)) return std::to_string(static_cast<int>(*f));
       if (auto l = find_leader(text, &e2)) return std::to_string(*l);
       if (auto l = find_location(text, &e3)) return std::to_string(*l);
@@ -354,6 +475,7 @@ std::optional<std::string> resolve_value(IdKind kind, const std::string& text, c
 std::optional<int> play_card_value(const Scanner& sc, const ObjectValue* obj, const StringValue* str, std::string* error) {
   static constexpr const char* kQuestions[] = {"free_form", "holds_card", "is_traitor", "spice_at_least", "predicted_faction", "predicted_turn"};
   if (str) {
+    if (junk(str->text, "PlayCard.value", {}, error)) return std::nullopt;
     if (norm(str->text) == "guildrates") return 0x80;
     if (norm(str->text) == "aggressor") return 1;  // the Juice of Sapho (core/cards/juice_of_sapho.cpp)
     if (norm(str->text) == "gofirst") return 2;
@@ -369,21 +491,23 @@ std::optional<int> play_card_value(const Scanner& sc, const ObjectValue* obj, co
     return std::nullopt;
   };
   auto number = [&](const std::string& t, int max, const char* what) -> std::optional<int> {
-    if (!is_number(t) || std::stoi(t) > max) {
-      *error = fmt::format("PlayCard.value.{}: '{}' is not a number 0..{}", what, t, max);
+    const auto n = small_number(t);
+    if (!n || *n > max) {
+      *error = fmt::format("PlayCard.value.{}: '{}' is not a number 0..{}", what, shown(t), max);
       return std::nullopt;
     }
-    return std::stoi(t);
+    return *n;
   };
   if (auto ask = field("ask")) {
     auto f = find_faction(*ask, error);
     if (!f) return std::nullopt;
     int q = 0;
     if (auto qt = field("question")) {
+      if (junk(*qt, "question", {}, error)) return std::nullopt;
       std::vector<std::string> names(std::begin(kQuestions), std::end(kQuestions));
       auto it = std::find_if(names.begin(), names.end(), [&](const std::string& n) { return norm(n) == norm(*qt); });
       if (it != names.end()) q = static_cast<int>(it - names.begin());
-      else if (auto n = is_number(*qt) ? std::optional<int>(std::stoi(*qt)) : std::nullopt; n && *n < 6) q = *n;
+      else if (auto n = small_number(*qt); n && *n < 6) q = *n;
       else {
         *error = fmt::format("PlayCard.value.question: no question '{}'{}", *qt, did_you_mean(*qt, names));
         return std::nullopt;
@@ -392,10 +516,11 @@ std::optional<int> play_card_value(const Scanner& sc, const ObjectValue* obj, co
     return static_cast<int>(*f) + 16 * q;
   }
   if (auto ab = field("prevent")) {
+    if (junk(*ab, "ability", {}, error)) return std::nullopt;
     std::vector<std::string> names;
     for (int k = 1; k < rules::kNumAbilities; ++k)
       if (const auto* info = rules::ability_info(static_cast<rules::Ability>(k))) {
-        if (norm(info->name) == norm(*ab) || (is_number(*ab) && std::stoi(*ab) == k)) return 0x40 + k;
+        if (norm(info->name) == norm(*ab) || small_number(*ab) == k) return 0x40 + k;
         names.emplace_back(info->name);
       }
     *error = fmt::format("PlayCard.value.prevent: no ability '{}'{}", *ab, did_you_mean(*ab, names));
@@ -438,7 +563,20 @@ std::string did_you_mean(std::string_view text, const std::vector<std::string>& 
   return n.empty() ? "" : ", did you mean " + quoted_list(n) + "?";
 }
 
+namespace {
+bool junk(std::string_view text, const char* what, const std::vector<std::string>& candidates, std::string* error) {
+  for (size_t k = 0; k < text.size(); ++k) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (c >= 0x20 && c < 0x7f) continue;
+    *error = fmt::format("no {} '{}': a name holds no byte {:#04x} (at {}){}", what, shown(text), c, k, did_you_mean(text, candidates));
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
 std::optional<LocationId> find_location(std::string_view text, std::string* error) {
+  if (junk(text, "location", all_names(data::kNumLocations, loc_name_of), error)) return std::nullopt;
   auto ids = match(text, data::kNumLocations, loc_name_of);
   if (ids.size() == 1) return static_cast<LocationId>(ids[0]);
   // A territory's name stands for its single piece.
@@ -462,6 +600,7 @@ std::optional<LocationId> find_location(std::string_view text, std::string* erro
 }
 
 std::optional<TerritoryId> find_territory(std::string_view text, std::string* error) {
+  if (junk(text, "territory", all_names(data::kNumTerritories, ter_name_of), error)) return std::nullopt;
   auto ters = match(text, data::kNumTerritories, ter_name_of);
   if (ters.size() == 1) return static_cast<TerritoryId>(ters[0]);
   auto ids = match(text, data::kNumLocations, loc_name_of);
@@ -471,6 +610,7 @@ std::optional<TerritoryId> find_territory(std::string_view text, std::string* er
 }
 
 std::optional<LeaderId> find_leader(std::string_view text, std::string* error) {
+  if (junk(text, "leader", all_names(data::kNumLeaders, leader_name_of), error)) return std::nullopt;
   auto ids = match(text, data::kNumLeaders, leader_name_of);
   if (ids.size() == 1) return static_cast<LeaderId>(ids[0]);
   if (ids.size() > 1) {
@@ -488,10 +628,11 @@ std::optional<Faction> find_faction(std::string_view text, std::string* error) {
   if (parse_faction(text, &f)) return f;
   const std::string key = norm(text);
   std::vector<std::string> known;
+  for (int i = 0; i < kNumFactions; ++i) known.emplace_back(faction_key(static_cast<Faction>(i)));
+  if (junk(text, "faction", known, error)) return std::nullopt;
   for (int i = 0; i < kNumFactions; ++i) {
     const auto fi = static_cast<Faction>(i);
     if (key == norm(faction_name(fi)) || key == norm(faction_key(fi))) return fi;
-    known.emplace_back(faction_key(fi));
   }
   if (key == "guild") return Faction::Guild;
   *error = fmt::format("no faction '{}'{}", text, did_you_mean(text, known));
@@ -501,12 +642,14 @@ std::optional<Faction> find_faction(std::string_view text, std::string* error) {
 std::vector<TreacheryId> find_cards(std::string_view text, std::string* error) {
   std::vector<TreacheryId> out;
   const std::string key = norm(text);
-  for (int i = 0; i < data::kNumAllTreacheryCards; ++i)  // the base deck and the expansion sets (ids 33..59)
+  bool bad = false;
+  for (unsigned char c : text) bad |= c < 0x20 || c >= 0x7f;
+  for (int i = 0; i < data::kNumAllTreacheryCards && !bad; ++i)  // the base deck and the expansion sets (ids 33..59)
     if (norm(card_name_of(i)) == key) out.push_back(static_cast<TreacheryId>(i));
   if (out.empty()) {
     std::vector<std::string> kinds;
     for (int k = 0; k < data::kNumAllTreacheryKinds; ++k) kinds.emplace_back(data::treachery_kind_name(static_cast<data::TreacheryKind>(k)));
-    *error = fmt::format("no treachery card '{}'{}", text, did_you_mean(text, kinds));
+    if (!junk(text, "treachery card", kinds, error)) *error = fmt::format("no treachery card '{}'{}", text, did_you_mean(text, kinds));
   }
   return out;
 }
@@ -519,9 +662,12 @@ std::string card_name(TreacheryId id) { return id < data::kNumAllTreacheryCards 
 bool resolve_action_json(std::string_view json, const Context& ctx, std::string* out, std::string* error) {
   Scanner sc;
   sc.s = json;
-  std::vector<std::string> path;
-  sc.value(path);
+  sc.value();
   *out = std::string(json);
+  if (sc.too_deep) {
+    *error = fmt::format("the action's JSON nests deeper than {} levels of objects and lists", kMaxJsonDepth);
+    return false;
+  }
   if (!sc.ok) return true;  // the FlatBuffers parser reports the syntax error
   std::string table;
   for (const auto& v : sc.strings)
@@ -536,9 +682,9 @@ bool resolve_action_json(std::string_view json, const Context& ctx, std::string*
     if (v.path.size() < 2 || v.path[0] != "action" || is_number(v.text)) continue;
     // action.F, action.F[] (a list of ids) or action.F[].location (Placement).
     const FieldKind* fk = nullptr;
-    std::string field = v.path[1];
+    std::string field(v.path[1]);
     if (v.path.size() == 2 || (v.path.size() == 3 && v.path[2] == "[]")) fk = field_kind(table, field);
-    else if (v.path.size() == 4 && v.path[2] == "[]") fk = field_kind("Placement", v.path[3]), field += "[]." + v.path[3];
+    else if (v.path.size() == 4 && v.path[2] == "[]") fk = field_kind("Placement", v.path[3]), field += "[]." + std::string(v.path[3]);
     if (!fk) continue;
     std::string why;
     auto with = resolve_value(fk->kind, v.text, ctx, &why);

@@ -14,7 +14,16 @@
 // Contract: pure functions of their arguments and the compiled data tables;
 // thread-safe. Errors: false (or nullopt) and one sentence in *error naming
 // the field, the text and the nearest names ("did you mean ...?"). Malformed
-// JSON is passed through unchanged for the FlatBuffers parser to report.
+// JSON is passed through unchanged for the FlatBuffers parser to report,
+// except JSON nested deeper than kMaxJsonDepth objects and lists, which is
+// refused here with its own sentence. resolve_action_json's work and memory
+// are linear in the input's length (no recursion past kMaxJsonDepth, no
+// copies of key paths).
+//
+// A name is printable ASCII: text holding a control character, a byte of
+// 0x80 or more (UTF-8 included) or an escaped one (\u0000) is refused,
+// never read with the odd characters dropped; the sentence shows them as
+// \xHH and offers the nearest names.
 #pragma once
 
 #include <optional>
@@ -29,6 +38,8 @@ namespace mentat::names {
 // What a card name resolves against. With a state and a seat, a card name
 // means the copy that seat holds (or has in its battle plan); without one,
 // only names of which the deck has a single copy resolve.
+inline constexpr int kMaxJsonDepth = 64;  // as the FlatBuffers parser's own limit
+
 struct Context {
   const GameState* state = nullptr;
   Seat seat = kNoSeat;

@@ -1,5 +1,6 @@
 #include "replay/tools.h"
 
+#include <charconv>
 #include <algorithm>
 #include <cctype>
 #include <memory>
@@ -45,6 +46,7 @@ class Parser {
   }
   Fn fail(const std::string& m) {
     if (err_.empty()) err_ = m;
+    i_ = t_.size();  // stop here
     return [](const GameState&) { return Value{int64_t{0}}; };
   }
 
@@ -107,10 +109,16 @@ class Parser {
     i_ = e + 1;
     return true;
   }
+  // A condition is bounded (kMaxTerms values, kMaxNesting parentheses): its
+  // parse and its evaluation recurse at most that deep.
+  static constexpr int kMaxTerms = 256, kMaxNesting = 32;
   Fn atom() {
     skip();
+    if (++terms_ > kMaxTerms) return fail("the condition has more than " + std::to_string(kMaxTerms) + " values");
     if (eat("(")) {
+      if (++nesting_ > kMaxNesting) return fail("the condition nests more than " + std::to_string(kMaxNesting) + " parentheses");
       Fn e = expr();
+      --nesting_;
       if (!eat(")")) return fail("missing ')'");
       return e;
     }
@@ -119,7 +127,10 @@ class Parser {
     if (i_ < t_.size() && (std::isdigit(static_cast<unsigned char>(t_[i_])) || t_[i_] == '-')) {
       size_t b = i_++;
       while (i_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[i_]))) ++i_;
-      int64_t v = std::stoll(t_.substr(b, i_ - b));
+      int64_t v = 0;
+      const char* first = t_.data() + b;
+      const auto [end, ec] = std::from_chars(first, t_.data() + i_, v);
+      if (ec != std::errc() || end != t_.data() + i_) return fail("'" + t_.substr(b, i_ - b) + "' is not a number (at most 18 digits)");
       return [v](const GameState&) { return Value{v}; };
     }
     std::string id = ident();
@@ -174,6 +185,7 @@ class Parser {
   std::string t_;
   size_t i_ = 0;
   std::string err_;
+  int terms_ = 0, nesting_ = 0;
 };
 
 class ParsedPredicate : public Predicate {

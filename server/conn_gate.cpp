@@ -30,7 +30,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kMaxHeaderBytes = 16 * 1024;
-constexpr size_t kMaxWaitedBody = 64 * 1024;
+constexpr size_t kMaxLinger = 1 << 20;  // bytes read and dropped after a refusal, at most
+constexpr int kLingerMs = 2000;         // ... and for at most this long
 
 int ms_until(Clock::time_point t) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t - Clock::now()).count();
@@ -46,46 +47,106 @@ bool wait_for(int fd, short events, int ms) {
   }
 }
 
-// Case-insensitive search for a header name at a line start within the header block.
-std::string_view header_value(std::string_view head, std::string_view name) {
+bool same_ci(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+// The values of every header line named `name` (either case on both sides),
+// trimmed, in order; `head` is the request line and headers, each line
+// ending in CRLF.
+std::vector<std::string_view> header_values(std::string_view head, std::string_view name) {
+  std::vector<std::string_view> out;
   size_t at = head.find("\r\n");
   while (at != std::string_view::npos && at + 2 < head.size()) {
     const size_t line = at + 2;
     const size_t end = head.find("\r\n", line);
     if (end == std::string_view::npos || end == line) break;
-    if (end - line > name.size() && head[line + name.size()] == ':' &&
-        std::equal(name.begin(), name.end(), head.begin() + static_cast<ptrdiff_t>(line),
-                   [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; })) {
-      std::string_view v = head.substr(line + name.size() + 1, end - line - name.size() - 1);
+    const std::string_view text = head.substr(line, end - line);
+    const size_t colon = text.find(':');
+    if (colon != std::string_view::npos && same_ci(text.substr(0, colon), name)) {
+      std::string_view v = text.substr(colon + 1);
       while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
       while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-      return v;
+      out.push_back(v);
     }
     at = end;
   }
-  return {};
+  return out;
 }
+
+HeadVerdict judge_head(std::string_view head, size_t max_body_bytes) {
+  HeadVerdict v;
+  if (!header_values(head, "transfer-encoding").empty()) {
+    v.status = 411;
+    v.message = "send the body with a Content-Length header (chunked request bodies are not accepted)";
+    return v;
+  }
+  const auto lengths = header_values(head, "content-length");
+  for (const auto cl : lengths) {
+    if (cl.empty() || cl.size() > 19 || !std::all_of(cl.begin(), cl.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        (cl != lengths.front())) {
+      v.status = 400;
+      v.message = "the Content-Length header must be one decimal number";
+      return v;
+    }
+  }
+  if (!lengths.empty()) v.body = std::strtoull(std::string(lengths.front()).c_str(), nullptr, 10);
+  if (v.body > max_body_bytes) {
+    v.status = 413;
+    v.message = "the request body is larger than the server accepts (" + std::to_string(max_body_bytes) + " bytes)";
+    return v;
+  }
+  for (const auto ct : header_values(head, "content-type")) {
+    const std::string_view type = ct.substr(0, ct.find(';'));
+    std::string_view t = type;
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    if (v.body > 0 && (same_ci(t, "application/x-www-form-urlencoded") || same_ci(t, "multipart/form-data"))) {
+      v.status = 415;
+      v.message = "send the body as JSON (Content-Type: application/json), not as a form";
+      return v;
+    }
+  }
+  for (const auto e : header_values(head, "expect")) {
+    if (!same_ci(e, "100-continue")) {
+      v.status = 417;
+      v.message = "the only expectation the server meets is 100-continue";
+      return v;
+    }
+    v.expect_continue = true;
+  }
+  return v;
+}
+
+namespace {
 
 // One connection's reads and writes for cpp-httplib's request parser: reads
 // are buffered and fail once the deadline has passed; writes time out.
 class GateStream : public httplib::Stream {
  public:
-  GateStream(int fd, int write_timeout_ms) : fd_(fd), write_ms_(write_timeout_ms) {}
+  // `read_already`: the bytes the waiting room took off the socket.
+  GateStream(int fd, int write_timeout_ms, std::string read_already)
+      : fd_(fd), write_ms_(write_timeout_ms), buf_(std::move(read_already)) {}
   void set_deadline(Clock::time_point t) { deadline_ = t; }
-  size_t buffered() const { return len_ - pos_; }
+  size_t buffered() const { return buf_.size() - pos_; }
+  std::string take_buffered() { return buf_.substr(pos_); }
 
   bool is_readable() const override { return buffered() > 0 || wait_for(fd_, POLLIN, ms_until(deadline_)); }
   bool is_writable() const override { return wait_for(fd_, POLLOUT, write_ms_); }
   ssize_t read(char* ptr, size_t size) override {
     if (buffered() == 0) {
       if (!wait_for(fd_, POLLIN, ms_until(deadline_))) return -1;
-      const ssize_t n = ::recv(fd_, buf_, sizeof buf_, 0);
-      if (n <= 0) return n;
+      buf_.resize(4096);
       pos_ = 0;
-      len_ = static_cast<size_t>(n);
+      const ssize_t n = ::recv(fd_, buf_.data(), buf_.size(), 0);
+      buf_.resize(n > 0 ? static_cast<size_t>(n) : 0);
+      if (n <= 0) return n;
     }
     const size_t n = std::min(size, buffered());
-    std::memcpy(ptr, buf_ + pos_, n);
+    std::memcpy(ptr, buf_.data() + pos_, n);
     pos_ += n;
     return static_cast<ssize_t>(n);
   }
@@ -119,29 +180,69 @@ class GateStream : public httplib::Stream {
   int fd_;
   int write_ms_;
   Clock::time_point deadline_ = Clock::now();
-  char buf_[4096];
-  size_t pos_ = 0, len_ = 0;
+  std::string buf_;
+  size_t pos_ = 0;
 };
+
+// A whole HTTP answer with a JSON error body; the connection is to close.
+// `message` and `code` are the gate's own sentences (no quotes to escape).
+std::string error_response(int status, const char* reason, const char* code, const std::string& message) {
+  const std::string body = std::string("{\"error\":\"") + message + "\",\"code\":\"" + code + "\"}";
+  return "HTTP/1.1 " + std::to_string(status) + " " + reason +
+         "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+// Removes the header lines named `name` from the head that ends at `head_end`
+// (the blank line's position) in `buf`; returns the bytes removed.
+size_t strip_header(std::string& buf, size_t head_end, std::string_view name) {
+  size_t removed = 0;
+  size_t at = buf.find("\r\n");
+  while (at != std::string::npos && at + 2 < head_end + 2) {
+    const size_t line = at + 2;
+    const size_t end = buf.find("\r\n", line);
+    if (end == std::string::npos || end > head_end) break;
+    const size_t colon = buf.find(':', line);
+    if (colon != std::string::npos && colon < end && same_ci(std::string_view(buf).substr(line, colon - line), name)) {
+      buf.erase(line, end + 2 - line);
+      removed += end + 2 - line;
+      head_end -= end + 2 - line;
+      continue;  // `at` still ends the line before
+    }
+    at = end;
+  }
+  return removed;
+}
 
 }  // namespace
 
 struct GatedHttpServer::Gate {
+  // A connection in the waiting room and what it has sent of its next request.
   struct Waiting {
     Clock::time_point deadline;
-    bool got_bytes = false;     // the next request has begun
-    bool headers_done = false;  // ... and its headers are here (waiting for the body)
-    size_t served = 0;          // requests answered on this connection
+    bool got_bytes = false;  // the next request has begun
+    std::string buf;         // its bytes so far (the gate reads them off the socket)
+    size_t need = 0;         // head and body length, once the head is here (0: not yet)
+    size_t reserved = 0;     // bytes of the body budget held for it
+    size_t served = 0;       // requests answered on this connection
+    bool closing = false;    // refused: answered, reading what follows until the peer closes
+    size_t dropped = 0;      // bytes read and dropped while closing
+  };
+  struct Ready {
+    int fd;
+    size_t served;
+    std::string request;  // its whole request (and maybe the start of the next)
   };
 
   GatedHttpServer& srv;
   GateOptions o;
   int ep = -1, wake = -1;
   std::atomic<bool> stopping{false};
-  std::atomic<int64_t> open{0}, refused{0}, timed_out{0};
+  std::atomic<int64_t> open{0}, refused{0}, timed_out{0}, rejected{0};
 
-  mutable std::mutex mu;  // guards waiting, ready
+  mutable std::mutex mu;  // guards waiting, ready, body_bytes
   std::unordered_map<int, Waiting> waiting;
-  std::deque<std::pair<int, size_t>> ready;  // (socket, requests served)
+  std::deque<Ready> ready;
+  size_t body_bytes = 0;  // declared bodies being received, summed
   std::condition_variable ready_cv;
 
   std::thread room;
@@ -174,7 +275,8 @@ struct GatedHttpServer::Gate {
       std::scoped_lock lock(mu);
       for (auto& [fd, w] : waiting) left.push_back(fd);
       waiting.clear();
-      for (auto& [fd, n] : ready) left.push_back(fd);
+      body_bytes = 0;
+      for (auto& r : ready) left.push_back(r.fd);
       ready.clear();
     }
     for (int fd : left) close_conn(fd);
@@ -189,13 +291,24 @@ struct GatedHttpServer::Gate {
     --open;
   }
 
+  // A refusal of the request `w` is receiving: a short answer written without
+  // blocking, the connection's sending side shut, and the connection left in
+  // the waiting room to read and drop what the client still sends (it is
+  // closed at its end, after kMaxLinger bytes, or after kLingerMs).
+  void answer_then_linger(int fd, Waiting& w, int status, const char* code, const std::string& message) {
+    const std::string all = error_response(status, reason_of(status), code, message);
+    (void)!::send(fd, all.data(), all.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    ::shutdown(fd, SHUT_WR);
+    body_bytes -= w.reserved;
+    w.reserved = 0;
+    w.closing = true;
+    w.buf.clear();
+    w.deadline = Clock::now() + std::chrono::milliseconds(kLingerMs);
+  }
+
   // A short answer written without blocking, then the connection closed.
-  void answer_and_close(int fd, int status, const char* reason, const char* code, const char* message, bool counted) {
-    const std::string body = std::string("{\"error\":\"") + message + "\",\"code\":\"" + code + "\"}";
-    const std::string head = "HTTP/1.1 " + std::to_string(status) + " " + reason +
-                             "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
-                             std::to_string(body.size()) + "\r\n\r\n";
-    const std::string all = head + body;
+  void answer_and_close(int fd, int status, const char* reason, const char* code, const std::string& message, bool counted) {
+    const std::string all = error_response(status, reason, code, message);
     (void)!::send(fd, all.data(), all.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     ::shutdown(fd, SHUT_WR);
     ::close(fd);
@@ -212,13 +325,17 @@ struct GatedHttpServer::Gate {
     Waiting w;
     w.deadline = Clock::now() + std::chrono::milliseconds(o.header_timeout_ms);
     w.got_bytes = true;
-    to_room(fd, w);
+    to_room(fd, std::move(w));
   }
 
-  void to_room(int fd, const Waiting& w) {
+  // Puts `fd` in the waiting room; what `w.buf` holds already is judged at once
+  // (edge-triggered epoll reports only bytes that arrive from now on... and the
+  // ones already queued, on EPOLL_CTL_ADD).
+  void to_room(int fd, Waiting w) {
+    const bool has_bytes = !w.buf.empty();
     {
       std::scoped_lock lock(mu);
-      waiting[fd] = w;
+      waiting[fd] = std::move(w);
     }
     epoll_event ev{};
     ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
@@ -227,66 +344,125 @@ struct GatedHttpServer::Gate {
       std::scoped_lock lock(mu);
       waiting.erase(fd);
       close_conn(fd);
-    }
-  }
-
-  // Takes `fd` out of the waiting room (false if it was not there).
-  bool leave_room(int fd, Waiting* w) {
-    std::scoped_lock lock(mu);
-    auto it = waiting.find(fd);
-    if (it == waiting.end()) return false;
-    if (w) *w = it->second;
-    waiting.erase(it);
-    ::epoll_ctl(ep, EPOLL_CTL_DEL, fd, nullptr);
-    return true;
-  }
-
-  // Looks at what has arrived on a waiting connection (without reading it).
-  void look(int fd) {
-    static thread_local char buf[kMaxHeaderBytes];
-    const ssize_t n = ::recv(fd, buf, sizeof buf, MSG_PEEK | MSG_DONTWAIT);
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
-    if (n <= 0) {  // closed by the peer, or an error
-      if (leave_room(fd, nullptr)) close_conn(fd);
       return;
     }
-    const std::string_view data(buf, static_cast<size_t>(n));
-    const size_t end = data.find("\r\n\r\n");
+    if (has_bytes) look(fd);
+  }
+
+  // Takes `fd` out of the waiting room and releases its body budget; with the
+  // lock held.
+  void leave_locked(int fd, std::unordered_map<int, Waiting>::iterator it) {
+    body_bytes -= it->second.reserved;
+    waiting.erase(it);
+    ::epoll_ctl(ep, EPOLL_CTL_DEL, fd, nullptr);
+  }
+
+  static const char* reason_of(int status) {
+    switch (status) {
+      case 400: return "Bad Request";
+      case 411: return "Length Required";
+      case 413: return "Content Too Large";
+      case 415: return "Unsupported Media Type";
+      case 417: return "Expectation Failed";
+      case 431: return "Request Header Fields Too Large";
+      case 503: return "Service Unavailable";
+    }
+    return "Error";
+  }
+
+  // Reads what has arrived on a waiting connection (never more than its
+  // request needs, once its head is known), judges the head when it is
+  // complete, and hands a complete request to a worker.
+  void look(int fd) {
     std::unique_lock lock(mu);
     auto it = waiting.find(fd);
     if (it == waiting.end()) return;
     Waiting& w = it->second;
-    if (!w.got_bytes) {
-      w.got_bytes = true;
-      w.deadline = Clock::now() + std::chrono::milliseconds(o.header_timeout_ms);
-    }
-    if (end == std::string_view::npos) {
-      if (static_cast<size_t>(n) < sizeof buf) return;  // more to come
-      lock.unlock();
-      if (leave_room(fd, nullptr)) answer_and_close(fd, 431, "Request Header Fields Too Large", "malformed", "the request headers are too large", true);
-      return;
-    }
-    const std::string_view head = data.substr(0, end + 2);
-    if (header_value(head, "expect").empty() && header_value(head, "transfer-encoding").empty()) {
-      const std::string cl(header_value(head, "content-length"));
-      const size_t body = cl.empty() ? 0 : static_cast<size_t>(std::strtoull(cl.c_str(), nullptr, 10));
-      if (body > 0 && body <= kMaxWaitedBody) {
-        int avail = 0;
-        if (::ioctl(fd, FIONREAD, &avail) == 0 && static_cast<size_t>(avail) < end + 4 + body) {
-          if (!w.headers_done) {
-            w.headers_done = true;
-            w.deadline = Clock::now() + std::chrono::milliseconds(o.body_timeout_ms);
-          }
-          return;  // the body is on its way
-        }
+    bool closed = false;
+    for (;;) {
+      if (!w.closing && !w.need) judge(fd, w);  // the head may be complete
+      if (!w.closing && w.need && w.buf.size() >= w.need) break;
+      // While closing, what the client still sends is read and dropped (at
+      // most kMaxLinger bytes), so that the answer is not lost to a reset.
+      const size_t limit = w.closing ? kMaxLinger : w.need ? w.need : kMaxHeaderBytes + 4;
+      if (w.buf.size() >= limit) {
+        if (w.closing) closed = true;
+        break;
+      }
+      const size_t want = std::min<size_t>(limit - w.buf.size(), 64 * 1024);
+      const size_t at = w.buf.size();
+      w.buf.resize(at + want);
+      const ssize_t n = ::recv(fd, w.buf.data() + at, want, MSG_DONTWAIT);
+      w.buf.resize(at + (n > 0 ? static_cast<size_t>(n) : 0));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+      if (n <= 0) {  // closed by the peer, or an error
+        closed = true;
+        break;
+      }
+      if (w.closing) {
+        w.dropped += static_cast<size_t>(n);
+        w.buf.clear();
+        if (w.dropped >= kMaxLinger) closed = true;
+        if (closed) break;
+        continue;
+      }
+      if (!w.got_bytes) {  // a kept-alive connection's next request has begun
+        w.got_bytes = true;
+        w.deadline = Clock::now() + std::chrono::milliseconds(o.header_timeout_ms);
       }
     }
-    const size_t served = w.served;
-    waiting.erase(it);
-    ::epoll_ctl(ep, EPOLL_CTL_DEL, fd, nullptr);
-    ready.emplace_back(fd, served);
-    lock.unlock();
-    ready_cv.notify_one();
+    if (!w.closing && w.need && w.buf.size() >= w.need) {
+      Ready r{fd, w.served, std::move(w.buf)};
+      leave_locked(fd, it);
+      ready.push_back(std::move(r));
+      lock.unlock();
+      ready_cv.notify_one();
+      return;
+    }
+    if (closed) {
+      leave_locked(fd, it);
+      lock.unlock();
+      close_conn(fd);
+    }
+  }
+
+  // Judges the head once it is complete (with the lock held): sets `w.need`,
+  // or answers a refusal, closes the connection and sets `w.need` to SIZE_MAX.
+  void judge(int fd, Waiting& w) {
+    const size_t end = w.buf.find("\r\n\r\n");
+    auto refuse = [&](int status, const char* code, const std::string& message) {
+      ++rejected;
+      answer_then_linger(fd, w, status, code, message);
+    };
+    if (end == std::string::npos) {
+      if (w.buf.size() > kMaxHeaderBytes) refuse(431, "malformed", "the request headers are too large");
+      return;
+    }
+    const HeadVerdict v = judge_head(std::string_view(w.buf).substr(0, end + 2), o.max_body_bytes);
+    if (v.status) {
+      refuse(v.status, v.status == 413 ? "too_large" : "malformed", v.message);
+      return;
+    }
+    if (v.body > 0) {
+      if (body_bytes + v.body > o.max_body_buffer) {
+        refuse(503, "busy", "too many request bodies on their way: try again shortly");
+        return;
+      }
+      body_bytes += v.body;
+      w.reserved = v.body;
+    }
+    size_t head_len = end + 4;
+    if (v.expect_continue) {
+      // The gate answers the expectation itself; the worker must not answer it again.
+      head_len -= strip_header(w.buf, end, "expect");
+      if (w.buf.size() < head_len + v.body) {
+        static constexpr char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
+        (void)!::send(fd, kContinue, sizeof kContinue - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+      }
+    }
+    w.need = head_len + static_cast<size_t>(v.body);
+    if (v.body > 0) w.deadline = Clock::now() + std::chrono::milliseconds(o.body_timeout_ms);
   }
 
   void expire() {
@@ -296,10 +472,7 @@ struct GatedHttpServer::Gate {
       const auto now = Clock::now();
       for (auto& [fd, w] : waiting)
         if (w.deadline <= now) late.push_back(fd);
-      for (int fd : late) {
-        waiting.erase(fd);
-        ::epoll_ctl(ep, EPOLL_CTL_DEL, fd, nullptr);
-      }
+      for (int fd : late) leave_locked(fd, waiting.find(fd));
     }
     for (int fd : late) {
       ++timed_out;
@@ -325,40 +498,37 @@ struct GatedHttpServer::Gate {
 
   void worker_loop() {
     for (;;) {
-      std::pair<int, size_t> job;
+      Ready job;
       {
         std::unique_lock lock(mu);
         ready_cv.wait(lock, [&] { return stopping || !ready.empty(); });
         if (ready.empty()) return;  // stopping
-        job = ready.front();
+        job = std::move(ready.front());
         ready.pop_front();
       }
-      serve(job.first, job.second);
+      serve(job);
     }
   }
 
-  // Answers the requests that are here, then puts the connection back in
-  // the waiting room (keep-alive) or closes it.
-  void serve(int fd, size_t served) {
-    GateStream strm(fd, static_cast<int>(srv.write_timeout_sec_ * 1000 + srv.write_timeout_usec_ / 1000));
-    for (;;) {
-      strm.set_deadline(Clock::now() + std::chrono::milliseconds(o.body_timeout_ms));
-      const bool last = stopping || served + 1 >= std::max<size_t>(1, srv.keep_alive_max_count_);
-      bool closed = false;
-      const bool ok = srv.process_request(strm, last, closed, [](httplib::Request&) {});
-      ++served;
-      if (!ok || closed || last || stopping) {
-        close_conn(fd);
-        return;
-      }
-      if (strm.buffered() == 0) break;
-      // A pipelined request is partly read already: answer it here.
-      strm.set_deadline(Clock::now() + std::chrono::milliseconds(o.header_timeout_ms));
+  // Answers the request that is here, then puts the connection back in the
+  // waiting room (keep-alive, with any bytes of its next request) or closes it.
+  void serve(Ready& job) {
+    GateStream strm(job.fd, static_cast<int>(srv.write_timeout_sec_ * 1000 + srv.write_timeout_usec_ / 1000), std::move(job.request));
+    strm.set_deadline(Clock::now() + std::chrono::milliseconds(o.body_timeout_ms));
+    const bool last = stopping || job.served + 1 >= std::max<size_t>(1, srv.keep_alive_max_count_);
+    bool closed = false;
+    const bool ok = srv.process_request(strm, last, closed, [](httplib::Request&) {});
+    if (!ok || closed || last || stopping) {
+      close_conn(job.fd);
+      return;
     }
     Waiting w;
-    w.deadline = Clock::now() + std::chrono::seconds(std::max<time_t>(1, srv.keep_alive_timeout_sec_));
-    w.served = served;
-    to_room(fd, w);
+    w.buf = strm.take_buffered();
+    w.got_bytes = !w.buf.empty();
+    w.deadline = w.got_bytes ? Clock::now() + std::chrono::milliseconds(o.header_timeout_ms)
+                             : Clock::now() + std::chrono::seconds(std::max<time_t>(1, srv.keep_alive_timeout_sec_));
+    w.served = job.served + 1;
+    to_room(job.fd, std::move(w));
   }
 };
 
@@ -397,6 +567,7 @@ GateStats GatedHttpServer::gate_stats() const {
   }
   s.refused = gate_->refused.load();
   s.timed_out = gate_->timed_out.load();
+  s.rejected = gate_->rejected.load();
   return s;
 }
 

@@ -242,6 +242,8 @@ struct Server::Impl : web::Host {
     g.max_connections = std::max(1, o.max_connections);
     g.header_timeout_ms = static_cast<int>(std::max(0.05, o.header_timeout_seconds) * 1000);
     g.body_timeout_ms = static_cast<int>(std::max(0.05, o.body_timeout_seconds) * 1000);
+    g.max_body_bytes = o.max_body_bytes;
+    g.max_body_buffer = std::max<size_t>(o.max_body_bytes, 64u << 20);
     return g;
   }
 
@@ -299,12 +301,16 @@ struct Server::Impl : web::Host {
     const std::string_view token = std::string_view(header).substr(kBearer.size());
     std::vector<std::string> tokens;
     uint64_t gen;
+    bool loaded;
     {
       std::scoped_lock lock(slot.mu);
-      if (slot.tokens_loaded) tokens = slot.tokens;
+      loaded = slot.tokens_loaded;
+      if (loaded) tokens = slot.tokens;
       gen = slot.secrets_gen;
     }
-    if (tokens.empty()) {
+    if (!loaded) {
+      // Every seat is read: a seat without a token (a room made with `mentat
+      // new`, tokens issued by the host seat by seat) stops none after it.
       std::string error;
       for (Seat s = 0; s < kMaxSeats; ++s) {
         auto t = store.get_room_secret(room, token_name(s), &error);
@@ -312,8 +318,7 @@ struct Server::Impl : web::Host {
           *err = error_reply(500, "store", error);
           return Auth::Bad;
         }
-        if (!t) break;
-        tokens.push_back(*t);
+        tokens.push_back(t ? *t : std::string());
       }
       std::scoped_lock lock(slot.mu);
       if (slot.secrets_gen == gen) {
@@ -323,7 +328,7 @@ struct Server::Impl : web::Host {
     }
     bool found = false;
     for (size_t s = 0; s < tokens.size(); ++s)
-      if (api::same_secret(tokens[s], token)) {
+      if (!tokens[s].empty() && api::same_secret(tokens[s], token)) {
         *seat = static_cast<Seat>(s);
         found = true;
       }

@@ -221,6 +221,10 @@ std::unique_ptr<RocksStore> RocksStore::open_once(const std::string& dir, const 
         }
       }
       *error = damaged(dir, what);
+    } else if ((st.IsIOError() && st.ToString().find("While lock file") != std::string::npos) || st.IsBusy()) {
+      // RocksDB's lock file is held: another process (or this one) writes the store.
+      *error = "the store " + dir + " is in use by another process (a running `mentat serve`?): stop it first, or use a command "
+               "that only reads (log, show, actions, verify, replay, ...), which works beside it";
     } else {
       *error = "cannot open the store at " + dir + ": " + st.ToString();
     }

@@ -283,3 +283,39 @@ TEST_CASE("corruption: a backup restores what a damaged store lost", "[corruptio
   REQUIRE(v);
   CHECK(*v == 61);
 }
+
+TEST_CASE("corruption: a damaged table file is named as damage by the readers, and a held store as in use", "[corruption]") {
+  Scratch tmp;
+  const fs::path base = tmp.root / "store";
+  play_room(base, 30);
+  {
+    std::string err;
+    auto st = store::EventStore::open(base.string(), store::Options{}, &err);
+    REQUIRE(st);
+  }
+  // A writer holds the store: a second writer is told it is in use; readers work beside it.
+  {
+    std::string err;
+    auto held = store::EventStore::open(base.string(), store::Options{}, &err);
+    REQUIRE(held);
+    auto w = run_mentat("--data " + base.string() + " new --factions atreides,harkonnen --room x");
+    INFO(w.out);
+    CHECK(w.code == 3);
+    CHECK_THAT(w.out, Catch::Contains("is in use by another process"));
+    CHECK(run_mentat("--data " + base.string() + " log b1").code == 0);
+  }
+  // One bit flipped near the end of a table file (its index and footer):
+  // every reader says the store is damaged, none that it is in use (before:
+  // "block checksum mismatch" matched "lock").
+  const auto tables = tables_by_family(base);
+  const fs::path sst = tables.at("events").front();
+  flip_bit(sst, fs::file_size(sst) - 60, 0x01);
+  for (const char* cmd : {"log b1", "show b1", "verify b1", "rooms"}) {
+    INFO(cmd);
+    auto r = run_mentat("--data " + base.string() + " " + cmd);
+    INFO(r.out);
+    CHECK(r.code != 0);
+    CHECK_THAT(r.out, Catch::Contains("damaged"));
+    CHECK_THAT(r.out, !Catch::Contains("in use"));
+  }
+}

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 // Every header the two sources include, first: the renaming macros below
 // then touch only the sources' own code.
 #include "events/codec.h"
+#include "events/names.h"
 #include "fuzz/fuzz_states.h"
 #include "inspect/custody.h"
 #include "server/api.h"
@@ -34,6 +36,13 @@
 #define LLVMFuzzerTestOneInput mentat_fuzz_event_one
 #define fail fuzz_event_fail
 #include "fuzz/fuzz_event.cpp"
+#undef fail
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput mentat_fuzz_names_one
+#define fail fuzz_names_fail
+#define raw_depth fuzz_names_raw_depth
+#include "fuzz/fuzz_names.cpp"
+#undef raw_depth
 #undef fail
 #undef LLVMFuzzerTestOneInput
 
@@ -57,6 +66,10 @@ int run_corpus(const std::string& target, int (*one)(const uint8_t*, size_t)) {
 
 TEST_CASE("fuzz corpus: action decoding - accepted or rejected, never a partial write", "[fuzz]") {
   CHECK(run_corpus("action", mentat_fuzz_action_one) >= 100);
+}
+
+TEST_CASE("fuzz corpus: the names pre-pass - linear, idempotent, a sentence for every refusal", "[fuzz]") {
+  CHECK(run_corpus("names", mentat_fuzz_names_one) >= 14);
 }
 
 TEST_CASE("fuzz corpus: stored-event decoding and the store reader", "[fuzz]") {

@@ -357,6 +357,11 @@ TEST_CASE("Richese gift: a Richese card to the ally, not a full hand, not anothe
   ally(s, kRichese, Faction::Harkonnen);
   CHECK(rejected(s, kRichese, action::RicheseGift{.card = base}).code == RejectCode::IllegalChoice);  // a base card
   CHECK(rejected(s, Faction::Harkonnen, gift).code == RejectCode::IllegalChoice);                    // only the Richese give
+  // Each Richese action sent by another seat is refused with its own sentence.
+  CHECK(rejected(s, Faction::Harkonnen, gift).reason == "only the Richese give a card as the Richese gift (CHOAM & Richese)");
+  CHECK(rejected(s, Faction::Harkonnen, action::RicheseReveal{}).reason == "only the Richese reveal a No-Field token (CHOAM & Richese)");
+  CHECK(rejected(s, Faction::Atreides, action::RicheseBuy{.karama = 0, .card = card}).reason ==
+        "only the Richese buy from the Richese cache (CHOAM & Richese)");
   GameState full = s;
   while (!rules::hand_full(full, Faction::Harkonnen)) full.of(Faction::Harkonnen).hand.push(full.treachery_deck.pop());
   CHECK(rejected(full, kRichese, gift).code == RejectCode::IllegalChoice);

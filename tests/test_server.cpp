@@ -26,6 +26,7 @@
 #include "inspect/view.h"
 #include "replay/fold.h"
 #include "server/api.h"
+#include "server/conn_gate.h"
 #include "server/server.h"
 #include "store/room.h"
 #include "support/mini_json.h"
@@ -1027,6 +1028,154 @@ TEST_CASE("server limits: connections beyond max_connections are answered 503 at
   CHECK(health_status(h.port(), 2) == 200);
 }
 
+TEST_CASE("server limits: the gate judges a request head (either header case, sizes, types, expectations)", "[server][limits]") {
+  using server::judge_head;
+  const std::string line = "POST /rooms HTTP/1.1\r\nHost: x\r\n";
+  for (const char* name : {"Content-Length", "content-length", "CONTENT-LENGTH", "cOnTeNt-LeNgTh"}) {
+    INFO(name);
+    const auto v = judge_head(line + name + ": 100\r\n", 1 << 20);
+    CHECK(v.status == 0);
+    CHECK(v.body == 100);
+  }
+  CHECK(server::header_values(line + "Content-Type: a\r\ncontent-type: b\r\n", "CONTENT-TYPE").size() == 2);
+  CHECK(judge_head(line + "Content-Length: 1048577\r\n", 1 << 20).status == 413);
+  CHECK(judge_head(line + "Content-Length: 1000000000\r\n", 1 << 20).status == 413);
+  CHECK(judge_head(line + "Content-Length: 99999999999999999999999\r\n", 1 << 20).status == 400);
+  CHECK(judge_head(line + "Content-Length: -1\r\n", 1 << 20).status == 400);
+  CHECK(judge_head(line + "Content-Length: 1e3\r\n", 1 << 20).status == 400);
+  CHECK(judge_head(line + "Content-Length: 5\r\nContent-Length: 6\r\n", 1 << 20).status == 400);
+  CHECK(judge_head(line + "Content-Length: 5\r\nContent-Length: 5\r\n", 1 << 20).status == 0);
+  CHECK(judge_head(line + "Transfer-Encoding: chunked\r\n", 1 << 20).status == 411);
+  CHECK(judge_head(line + "Content-Length: 61440\r\nContent-Type: application/x-www-form-urlencoded\r\n", 1 << 20).status == 415);
+  CHECK(judge_head(line + "Content-Length: 10\r\ncontent-type: multipart/form-data; boundary=x\r\n", 1 << 20).status == 415);
+  CHECK(judge_head(line + "Content-Length: 10\r\nContent-Type: application/json\r\n", 1 << 20).status == 0);
+  CHECK(judge_head(line + "Content-Length: 10\r\nExpect: 100-continue\r\n", 1 << 20).expect_continue);
+  CHECK(judge_head(line + "Content-Length: 10\r\nExpect: something-else\r\n", 1 << 20).status == 417);
+}
+
+TEST_CASE("server limits: declared bodies never sent, at and above the thread count and in either header case, hold no worker",
+          "[server][limits]") {
+  Harness h([](server::ServerOptions& o) {
+    o.threads = 8;
+    o.body_timeout_seconds = 2;
+  });
+  for (const char* name : {"Content-Length", "content-length"}) {
+    for (int count : {8, 24}) {
+      INFO(name << " x " << count);
+      std::vector<int> socks;
+      for (int i = 0; i < count; ++i)
+        socks.push_back(open_raw(h.port(), std::string("POST /rooms HTTP/1.1\r\nHost: x\r\n") + name + ": 100\r\n\r\n"));
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      // Every worker would be reading a body that never comes: /health must still answer.
+      CHECK(health_status(h.port(), 1) == 200);
+      CHECK(h.get("/rooms").status == 200);
+      // Each is closed at the body deadline, nothing stored.
+      int closed_by_server = 0;
+      for (int fd : socks) {
+        bool closed = false;
+        read_until_closed(fd, 5000, &closed);
+        closed_by_server += closed ? 1 : 0;
+        ::close(fd);
+      }
+      CHECK(closed_by_server == count);
+    }
+  }
+  std::string error;
+  CHECK(h.store().rooms(&error).empty());
+}
+
+TEST_CASE("server limits: a body over the limit, a form, a chunked body are refused from the head at once, large and "
+          "100-continue bodies are read",
+          "[server][limits]") {
+  Harness h([](server::ServerOptions& o) {
+    o.threads = 4;
+    o.body_timeout_seconds = 30;  // an answer that waited for the body would come too late below
+  });
+  struct Case {
+    std::string head;
+    const char* status;
+  };
+  const std::vector<Case> cases = {
+      {"POST /rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n", "HTTP/1.1 413"},
+      {"POST /rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 61440\r\n\r\n",
+       "HTTP/1.1 415"},
+      {"POST /rooms HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", "HTTP/1.1 411"},
+      {"POST /rooms HTTP/1.1\r\nHost: x\r\nContent-Length: 12x\r\n\r\n", "HTTP/1.1 400"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.head);
+    const int fd = open_raw(h.port(), c.head);
+    bool closed = false;
+    const std::string answer = read_until_closed(fd, 2000, &closed);  // before: 413 after 30 s, holding a worker
+    CHECK(closed);
+    CHECK_THAT(answer, Catch::StartsWith(c.status));
+    CHECK_THAT(answer, Catch::Contains("\"code\""));
+    ::close(fd);
+  }
+  // A form body sent whole (curl's default type) is refused as a form, not as too large.
+  {
+    const std::string body(61440, 'a');
+    const int fd = open_raw(h.port(), "POST /rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " +
+                                          std::to_string(body.size()) + "\r\n\r\n" + body);
+    bool closed = false;
+    CHECK_THAT(read_until_closed(fd, 2000, &closed), Catch::StartsWith("HTTP/1.1 415"));
+    ::close(fd);
+  }
+  // A valid body of 300 KB (JSON with spaces) is read through the gate and answered.
+  {
+    const std::string body = R"({"factions":["atreides","harkonnen"],"room":"big")" + std::string(300 * 1024, ' ') + "}";
+    auto r = h.post("/rooms", body);
+    INFO(r.body);
+    CHECK(r.status == 201);
+  }
+  // Expect: 100-continue: the gate says continue once, then the request is answered.
+  {
+    const std::string body = R"({"factions":["atreides","harkonnen"],"room":"cont"})";
+    const int fd = open_raw(h.port(), "POST /rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+                                      "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n");
+    bool closed = false;
+    std::string got = read_until_closed(fd, 300, &closed);
+    CHECK(got == "HTTP/1.1 100 Continue\r\n\r\n");
+    REQUIRE(::send(fd, body.data(), body.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(body.size()));
+    got += read_until_closed(fd, 3000, &closed);
+    CHECK_THAT(got, Catch::Contains("HTTP/1.1 201"));
+    size_t continues = 0;
+    for (size_t at = got.find("100 Continue"); at != std::string::npos; at = got.find("100 Continue", at + 1)) ++continues;
+    CHECK(continues == 1);
+    ::close(fd);
+  }
+  // Two requests sent at once on one connection (pipelined) are both answered.
+  {
+    const std::string req = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+    const int fd = open_raw(h.port(), req + req.substr(0, req.size() - 2) + "Connection: close\r\n\r\n");
+    bool closed = false;
+    const std::string got = read_until_closed(fd, 3000, &closed);
+    CHECK(closed);
+    CHECK(got.find("HTTP/1.1 200") != got.rfind("HTTP/1.1 200"));
+    ::close(fd);
+  }
+  CHECK(health_status(h.port(), 2) == 200);
+}
+
+TEST_CASE("server limits: an action nested 50,000 levels deep is refused with a clear error, and the server lives",
+          "[server][limits]") {
+  Harness h;
+  Room room = make_room(h, "deep");
+  for (const auto& [open, close] : std::vector<std::pair<std::string, std::string>>{{"[", "]"}, {"{\"a\":", "}"}}) {
+    std::string body = R"({"expect":0,"id":"n","action_type":"Pass","action":)";
+    for (int i = 0; i < 50000; ++i) body += open;
+    body += "0";
+    for (int i = 0; i < 50000; ++i) body += close;
+    body += "}";
+    auto r = h.post("/rooms/deep/actions", body, room.tokens[2]);
+    INFO(r.body.substr(0, 300));
+    REQUIRE(r.status == 400);
+    CHECK_THAT(r.error(), Catch::Contains("deeper than 64 levels"));
+  }
+  CHECK(health_status(h.port(), 2) == 200);
+  CHECK(head_of(h, "deep") == 0);
+}
+
 // ---- the web side (server/web.h) -----------------------------------------------
 
 namespace {
@@ -1255,4 +1404,30 @@ TEST_CASE("server web: /metrics in Prometheus text, CORS, an access log line per
   CHECK_THAT(text, !Catch::Contains("Bearer"));
   for (const auto& t : tokens) CHECK_THAT(text, !Catch::Contains(t));
   CHECK(std::count(text.begin(), text.end(), '\n') == 9);  // one line for each of the 9 requests above
+}
+
+TEST_CASE("server: a token the host issued for one seat of a room made without tokens works at once", "[server][web]") {
+  Harness h(web_options());
+  h.close();
+  h.reopen_store_only();
+  {
+    GameSetup g;
+    g.seed = 5;
+    g.factions = {Faction::Atreides, Faction::Harkonnen, Faction::BeneGesserit};
+    std::string room = "cli", error;
+    REQUIRE(store::create_room(h.store(), g, &room, &error));  // as `mentat new`: no tokens
+  }
+  h.close();
+  h.open();
+  const std::string admin = "admin-token-for-tests-0123456789";
+  auto r = h.post("/admin/rooms/cli/token", R"({"seat":2})", admin);
+  REQUIRE(r.status == 200);
+  const std::string token = str(r.as<fb::AdminResponse>()->token());
+  auto v = h.get("/rooms/cli/view", token);  // before: 401 until seats 0 and 1 had tokens too
+  INFO(v.body.substr(0, 200));
+  REQUIRE(v.status == 200);
+  CHECK(v.as<fb::ViewResponse>()->seat() == 2);
+  CHECK(h.post("/rooms/cli/actions", act_body(0, "p", kPredict), token).status == 200);
+  CHECK(h.get("/rooms/cli/view", "").status == 200);  // observers as before
+  CHECK(h.get("/rooms/cli/view", std::string(64, '0')).code() == "bad_token");
 }

@@ -679,7 +679,12 @@ void gift_apply(Ctx& c, Seat seat, const action::RicheseGift& a) {
 }
 
 std::optional<Rejection> anytime_validate(const GameState& s, Seat seat, const Action& a) {
-  if (!is_me(s, seat)) return reject(RejectCode::IllegalChoice, "only the Richese buy from their cache or give Richese cards (CHOAM & Richese)");
+  if (!is_me(s, seat)) {
+    const char* what = a.kind() == ActionKind::RicheseBuy      ? "buy from the Richese cache"
+                       : a.kind() == ActionKind::RicheseReveal ? "reveal a No-Field token"
+                                                               : "give a card as the Richese gift";
+    return reject(RejectCode::IllegalChoice, std::string("only the Richese ") + what + " (CHOAM & Richese)");
+  }
   if (const auto* buy = a.get_if<action::RicheseBuy>()) return buy_validate(s, *buy);
   if (a.kind() == ActionKind::RicheseReveal) return no_field_reveal_validate(s);
   return gift_validate(s, a.as<action::RicheseGift>());
