@@ -227,6 +227,17 @@ class Brain {
       if (d.kind == kind) return &d;
     return nullptr;
   }
+  // Is the seat asked a decision about `t` (Topic, core/engine.h)?
+  bool has_topic(Topic t) const {
+    for (const auto& d : k_.decisions)
+      if (d.topic == t) return true;
+    return false;
+  }
+  // Is the seat asked to answer a response window of kind `w` (its Respond decision)?
+  bool in_window(WindowKind w) const {
+    const DecisionInfo* d = decision(ActionKind::Respond);
+    return d && d->window == w && has_kind(ActionKind::Respond);
+  }
   // Index of the first legal action matching pred, or npos.
   template <class P>
   size_t find(P pred) const {
@@ -427,12 +438,9 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::PlaceForces)) return place_forces();
   if (has_kind(ActionKind::ChoamInflation)) return choam_inflation();
   if (has_kind(ActionKind::RicheseCacheTiming)) return richese_timing();
-  if (has_kind(ActionKind::RicheseLot) || (k_.phase == Phase::Bidding && me() == Faction::Richese && decision(ActionKind::Pass) &&
-                                           decision(ActionKind::Pass)->prompt.find("cache lot") != std::string::npos))
-    return richese_lot();
+  if (has_kind(ActionKind::RicheseLot) || has_topic(Topic::RicheseLot)) return richese_lot();
   if (k_.richese_lot != 0 && (has_kind(ActionKind::Bid) || decision(ActionKind::Pass)) && !has_kind(ActionKind::Respond)) return richese_bid();
-  if (k_.phase == Phase::Bidding && k_.richese_lot == 1 && me() == Faction::Richese && has_kind(ActionKind::Respond) &&
-      decision(ActionKind::Respond) && decision(ActionKind::Respond)->prompt.rfind("Nobody bid", 0) == 0)
+  if (k_.richese_lot == 1 && has_topic(Topic::LotNobodyBid))  // a cache lot nobody bid on
     return or_fallback(find_kind<action::Respond>([](const action::Respond& a) { return a.accept; }));  // keep it free
   if (has_kind(ActionKind::RicheseBuy))
     if (size_t i = richese_buy(); i != npos) return i;
@@ -463,16 +471,12 @@ size_t Brain::decide() {
   if (k_.phase == Phase::Storm && has_kind(ActionKind::PlayCard))
     if (size_t i = storm_card(); i != npos) return i;
   if (has_kind(ActionKind::DialStorm)) return dial_storm();
-  if (has_kind(ActionKind::Respond) && decision(ActionKind::Respond) &&
-      decision(ActionKind::Respond)->prompt.find("(Nullentropy Box)") != std::string::npos)
-    return discard_search();
+  if (in_window(WindowKind::DiscardSearch)) return discard_search();
   // The Semuta Drug's window: take the best card just discarded when it is worth more than the Drug itself.
-  if (has_kind(ActionKind::Respond) && decision(ActionKind::Respond) &&
-      decision(ActionKind::Respond)->prompt.find("(Semuta Drug)") != std::string::npos)
+  if (in_window(WindowKind::SemutaTake))
     return or_fallback(best<action::Respond>([&](const action::Respond& a) { return a.accept ? card_value(a.card) : 2.0; }));
   // The Stone Burner's choice: kill both leaders when the opponent's is the stronger (the plans are revealed).
-  if (has_kind(ActionKind::Respond) && decision(ActionKind::Respond) &&
-      decision(ActionKind::Respond)->prompt.find("'s Stone Burner: kill both leaders") != std::string::npos) {
+  if (in_window(WindowKind::StoneBurner)) {
     const PlanInfo& mine = k_.plan[my_side()];
     const PlanInfo& o = k_.plan[1 - my_side()];
     const int my_str = mine.leader < data::kNumLeaders ? data::leader(mine.leader).strength : 0;
@@ -480,11 +484,9 @@ size_t Brain::decide() {
     const bool kill = o_str > my_str;
     return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept == kill; }));
   }
-  if (has_kind(ActionKind::Respond) && k_.bureau_receiver < kNumFactions && decision(ActionKind::Respond) &&
-      decision(ActionKind::Respond)->prompt.find("(Bureaucrat)") != std::string::npos)  // Leader Skills: never against the ally
+  if (k_.bureau_receiver < kNumFactions && in_window(WindowKind::Bureaucracy))  // Leader Skills: never against the ally
     return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept != k_.is_ally(static_cast<Faction>(k_.bureau_receiver)); }));
-  if (me() == Faction::Choam && has_kind(ActionKind::Respond) && k_.window.find("may sell worthless") != std::string::npos)
-    return choam_sale_window();
+  if (me() == Faction::Choam && in_window(WindowKind::ChoamSale)) return choam_sale_window();
   if (has_kind(ActionKind::Respond)) return respond();
   if (has_kind(ActionKind::WormRide)) return k_.phase == Phase::SpiceBlow ? place_worm() : worm_ride();
   if (has_kind(ActionKind::ProposeAlliance) || has_kind(ActionKind::AcceptAlliance) || has_kind(ActionKind::BreakAlliance))
@@ -503,9 +505,7 @@ size_t Brain::decide() {
   if (has_kind(ActionKind::BattlePlan)) return battle_plan();
   if (has_kind(ActionKind::CallTraitor)) return call_traitor();
   if (has_kind(ActionKind::KeepCards)) return keep_cards();
-  if (me() == Faction::Guild && k_.phase == Phase::ShipmentMovement && decision(ActionKind::Pass) &&
-      decision(ActionKind::Pass)->prompt.find("1.14.05") != std::string::npos)
-    return guild_karama();
+  if (has_topic(Topic::GuildKaramaCancel)) return guild_karama();
   if (has_kind(ActionKind::Prescience)) return prescience();
   if (has_kind(ActionKind::PrescienceAnswer)) return prescience_answer();
   if (has_kind(ActionKind::Voice)) return voice();
@@ -678,7 +678,7 @@ size_t Brain::choam_karama() {
 // or more players (each bids blind once) and else once around.
 size_t Brain::richese_lot() {
   const DecisionInfo* d = decision(ActionKind::RicheseLot);
-  const bool market = d && d->prompt.rfind("Black Market", 0) == 0;
+  const bool market = d && d->topic == Topic::BlackMarket;
   if (!d) return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::Pass; }));
   if (market) {
     if (!hard()) return or_fallback(find([](const Action& a) { return a.kind() == ActionKind::Pass; }));
@@ -986,24 +986,24 @@ size_t Brain::dial_storm() {
 
 size_t Brain::respond() {
   const DecisionInfo* d = decision(ActionKind::Respond);
-  const std::string prompt = d ? d->prompt : "";
+  const Topic topic = d ? d->topic : Topic::None;
   auto respond_flag = [&](bool flag) {
     return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept == flag && a.card == kNone8; }));
   };
   // Leader Skills: draw two skill cards for a leader revived without a skilled one: yes.
-  if (prompt.find("draw two leader skill cards") != std::string::npos) return respond_flag(true);
+  if (topic == Topic::SkillDraw) return respond_flag(true);
   // 2.04.11 the Fremen grant their ally a free revival: yes.
-  if (prompt.rfind("Grant", 0) == 0) return respond_flag(true);
+  if (topic == Topic::GrantAllyRevival) return respond_flag(true);
   // 2.04.10 the Fremen protect their ally's forces from the sandworm: yes.
-  if (prompt.rfind("A sandworm appears", 0) == 0) return respond_flag(true);
+  if (topic == Topic::ProtectAllyFromWorm) return respond_flag(true);
   // 2.05.10 captured leader: hard captures (a leader for the pool), medium kills (2 spice).
-  if (prompt.rfind("Captured", 0) == 0)
+  if (topic == Topic::HarkonnenCapture)
     return or_fallback(find_kind<action::Respond>([&](const action::Respond& a) { return a.accept == hard(); }));
   // 3.01.11.01 a Karama cancel window: the view names the ability (not its text).
   if (k_.cancel_ability != kNone8) return karama_cancel();
   // 3.01.22 a free-form Truthtrance question: its text is not in the view, so
   // the bot cannot know the truthful answer; it answers "no".
-  if (prompt.find("Truthtrance") != std::string::npos) return respond_flag(false);
+  if (d && d->window == WindowKind::Truthtrance) return respond_flag(false);
   // 1.14.04 give cards back: the least useful card first.
   if (size_t i = best<action::Respond>([&](const action::Respond& a) { return a.card == kNone8 ? kNeg : -card_value(a.card); }); i != npos)
     return i;
@@ -1102,9 +1102,8 @@ size_t Brain::prescience() {
 // strongest choice (the largest dial, its best leader, a real card if held).
 size_t Brain::prescience_answer() {
   const DecisionInfo* d = decision(ActionKind::PrescienceAnswer);
-  const std::string prompt = d ? d->prompt : "";
-  const bool leader = prompt.find("reveal the leader") != std::string::npos;
-  const bool dial = prompt.find("number dialed") != std::string::npos;
+  const bool leader = d && d->topic == Topic::PrescienceLeader;
+  const bool dial = d && d->topic == Topic::PrescienceDial;
   return or_fallback(best<action::PrescienceAnswer>([&](const action::PrescienceAnswer& a) {
     if (dial) return static_cast<double>(a.value);
     if (leader) return a.value < data::kNumLeaders ? data::leader(a.value).strength + 1.0 : (a.value == 255 ? 0.0 : 0.5);
@@ -1196,7 +1195,7 @@ size_t Brain::decipher_traitor() {
 size_t Brain::flip() {
   if (!hard()) return fallback();
   const DecisionInfo* d = decision(ActionKind::Flip);
-  const bool intrusion = d && d->prompt.rfind("Intrusion", 0) == 0;
+  const bool intrusion = d && d->topic == Topic::Intrusion;
   if (intrusion) {
     // Flip to advisors when the intruders are stronger than our fighters there.
     const size_t i = find([](const Action& a) { return a.kind() == ActionKind::Flip; });
@@ -1450,16 +1449,10 @@ size_t Brain::place_worm() {
     for (int i = 0; i < ter.num_locations; ++i) v += 0.1 * k_.spice_on_board[ter.first_location + i];
     return v;
   };
-  // The default place, named in the Pass decision's prompt.
+  // The default place, the Pass decision's (worm_appears).
   double base = 0;
-  for (const auto& d : k_.decisions) {
-    if (d.kind != ActionKind::Pass) continue;
-    for (int t = 0; t < data::kNumTerritories; ++t) {
-      const std::string name(data::territory(static_cast<TerritoryId>(t)).name);
-      if (d.prompt.size() >= name.size() && d.prompt.compare(d.prompt.size() - name.size(), name.size(), name) == 0)
-        base = score_t(static_cast<TerritoryId>(t));
-    }
-  }
+  for (const auto& d : k_.decisions)
+    if (d.topic == Topic::WormAppears && d.place >= 0 && d.place < data::kNumTerritories) base = score_t(static_cast<TerritoryId>(d.place));
   if (!hard() && p_ != Profile::Medium) return fallback();
   return or_fallback(best<action::WormRide>([&](const action::WormRide& a) { return score_t(data::territory_of(a.to)); }, base + 0.5));
 }
@@ -1794,10 +1787,7 @@ size_t Brain::bid() {
 size_t Brain::revive() {
   const DecisionInfo* d = decision(ActionKind::Revive);
   int free = data::faction_setup(me()).free_revival;
-  if (d) {
-    auto p = d->prompt.find(" forces (");
-    if (p != std::string::npos) free = std::atoi(d->prompt.c_str() + p + 9);
-  }
+  if (d && d->amount >= 0) free = d->amount;
   int pool_leaders = 0;
   for (int l = 0; l < data::kNumLeaders; ++l)
     if (data::leader(static_cast<LeaderId>(l)).faction == me() && k_.leaders[l].known && k_.leaders[l].zone == LeaderZone::Pool &&
@@ -1865,11 +1855,11 @@ int Brain::ship_cost(const action::Ship& a, bool half) const {
 }
 
 // Does this seat ship at half price now (2.06.06 the Guild, 2.06.09 its ally,
-// 3.01.11.03 a Karama)? The shipment decision's prompt says so for the Guild
-// and its ally (not when a Karama cancelled it).
+// 3.01.11.03 a Karama)? The shipment decision says so for the Guild and its
+// ally (topic half_price_shipment; not when a Karama cancelled it).
 bool Brain::ship_half() const {
   bool half = me() == Faction::Guild || k_.is_ally(Faction::Guild);
-  if (const DecisionInfo* d = decision(ActionKind::Ship)) half = d->prompt.find("(half price)") != std::string::npos;
+  if (const DecisionInfo* d = decision(ActionKind::Ship)) half = d->topic == Topic::HalfPriceShipment;
   return half || half_price_now();
 }
 

@@ -22,6 +22,8 @@ struct Names {
   std::unordered_map<std::string_view, Faction> factions;
   std::unordered_map<std::string_view, Phase> phases;
   std::unordered_map<std::string_view, ActionKind> kinds;
+  std::unordered_map<std::string_view, Topic> topics;
+  std::unordered_map<std::string_view, WindowKind> windows;
   std::unordered_map<std::string_view, LeaderZone> zones;
   std::unordered_map<std::string_view, const RulingInfo*> rulings;
 };
@@ -43,6 +45,9 @@ const Names& names() {
       x.phases.emplace(phase_name(static_cast<Phase>(p)), static_cast<Phase>(p));
     for (int k = 0; k <= kMaxActionKind; ++k)
       x.kinds.emplace(action_kind_name(static_cast<ActionKind>(k)), static_cast<ActionKind>(k));
+    for (int t = 1; t < kNumTopics; ++t) x.topics.emplace(topic_key(static_cast<Topic>(t)), static_cast<Topic>(t));
+    for (int w = 1; w <= static_cast<int>(WindowKind::SkillRevival); ++w)
+      x.windows.emplace(window_kind_key(static_cast<WindowKind>(w)), static_cast<WindowKind>(w));
     x.zones = {{"pool", LeaderZone::Pool},
                {"tanks", LeaderZone::Tanks},
                {"tanks_face_down", LeaderZone::TanksFaceDown},
@@ -233,7 +238,6 @@ Knowledge read_knowledge(const ViewInput& in) {
   }
   k.shield_wall_destroyed = v->shield_wall_destroyed();
   if (v->storm_override().has_value()) k.storm_override = *v->storm_override();
-  if (v->window()) k.window = v->window()->str();
   if (v->cancel_ability().has_value()) k.cancel_ability = *v->cancel_ability();
   if (v->cancel_faction())
     if (auto it = N.factions.find(sv(v->cancel_faction())); it != N.factions.end()) k.cancel_faction = static_cast<uint8_t>(it->second);
@@ -316,7 +320,14 @@ Knowledge read_knowledge(const ViewInput& in) {
       di.kind = lookup(N.kinds, d->kind(), ActionKind::None);
       di.min = d->min();
       di.max = d->max();
-      if (d->prompt()) di.prompt = d->prompt()->str();
+      if (const auto* ab = d->about()) {
+        di.topic = lookup(N.topics, ab->topic(), Topic::None);
+        di.window = lookup(N.windows, ab->window(), WindowKind::None);
+        if (ab->owner()) di.owner = faction_of(ab->owner());
+        if (ab->ability()) di.ability = ab->ability()->str();
+        di.amount = ab->amount();
+        di.place = ab->place();
+      }
       if (d->options())
         for (auto o : *d->options()) di.options.push_back(o);
       k.decisions.push_back(std::move(di));

@@ -52,11 +52,18 @@ struct PlanInfo {
   bool dial_hidden = false;  // not shown (a No-Field battle seen by Karama, ruling no_field_prescience)
 };
 
+// A decision as the seat's view gives it: the typed fields only (the prompt
+// is a sentence for people; bots never read it).
 struct DecisionInfo {
   ActionKind kind = ActionKind::None;
   int min = 0, max = 0;
   std::vector<uint16_t> options;
-  std::string prompt;
+  Topic topic = Topic::None;
+  WindowKind window = WindowKind::None;
+  uint8_t owner = kNoFaction;
+  std::string ability;  // the ability at stake in a Karama window (its name)
+  int amount = -1;
+  int place = -1;       // a territory id
 };
 
 struct Knowledge {
@@ -98,7 +105,6 @@ struct Knowledge {
   // Public extras.
   bool shield_wall_destroyed = false;
   int storm_override = -1;      // 3.01.23 Weather Control this phase (-1: none)
-  std::string window;           // the open response window, described (empty: none)
   // An open KaramaCancel window (3.01.11.01): the ability a Respond
   // accept=true cancels (rules::Ability id) and the faction using it.
   uint8_t cancel_ability = kNone8;

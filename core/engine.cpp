@@ -12,6 +12,31 @@
 
 namespace mentat {
 
+std::string_view topic_key(Topic t) {
+  static constexpr std::string_view kKeys[kNumTopics] = {
+      "",           "richese_lot",        "black_market",       "lot_nobody_bid",   "guild_karama_cancel", "skill_draw",
+      "grant_ally_revival", "protect_ally_from_worm", "worm_appears", "harkonnen_capture", "prescience_leader",
+      "prescience_weapon",  "prescience_defense",     "prescience_dial", "intrusion",    "half_price_shipment"};
+  const auto i = static_cast<size_t>(t);
+  return i < std::size(kKeys) ? kKeys[i] : std::string_view();
+}
+
+std::string_view window_kind_key(WindowKind w) {
+  switch (w) {
+    case WindowKind::None: return "";
+    case WindowKind::KaramaCancel: return "karama_cancel";
+    case WindowKind::Truthtrance: return "truthtrance";
+    case WindowKind::KaramaGiveBack: return "karama_give_back";
+    case WindowKind::DiscardSearch: return "discard_search";
+    case WindowKind::StoneBurner: return "stone_burner";
+    case WindowKind::SemutaTake: return "semuta_take";
+    case WindowKind::Bureaucracy: return "bureaucracy";
+    case WindowKind::ChoamSale: return "choam_sale";
+    case WindowKind::SkillRevival: return "skill_revival";
+  }
+  return "";
+}
+
 std::string_view action_kind_name(ActionKind k) {
   static constexpr std::array<std::string_view, kMaxActionKind + 1> names = {
       "None", "CreateGame", "SelectTraitor", "Predict", "PlaceForces", "DialStorm",
@@ -82,8 +107,8 @@ std::optional<std::string> check_setup(const GameSetup& setup) {
     seen = static_cast<FactionMask>(seen | faction_bit(f));
   }
   if (auto why = data::check_factions_and_modules(setup.factions, setup.modules)) return why;
-  if (setup.max_turns < 1 || setup.max_turns > 20)
-    return "max_turns must be 1..20, got " + std::to_string(setup.max_turns);
+  if (setup.max_turns < 1 || setup.max_turns > kMaxGameTurns)
+    return "max_turns must be 1.." + std::to_string(kMaxGameTurns) + ", got " + std::to_string(setup.max_turns);
   for (int i = 0; i < kNumRulings; ++i) {
     const auto& info = ruling_info(static_cast<RulingId>(i));
     if (setup.rulings.value[i] >= info.values.size())

@@ -49,6 +49,8 @@ inline constexpr uint32_t kRulesVersion = 4;
 inline constexpr uint32_t kStateFormat = 4;
 
 // Game creation parameters (the CreateGame action).
+inline constexpr int kMaxGameTurns = 20;  // GameSetup::max_turns is 1..kMaxGameTurns
+
 struct GameSetup {
   uint64_t seed = 0;
   std::vector<Faction> factions;  // seat order
@@ -101,12 +103,46 @@ struct DrawRecord {
 };
 using DrawLog = std::vector<DrawRecord>;
 
+// What a decision is about, beyond its action kind, where a program must tell
+// two decisions of one kind apart. Programs (the bots, the web client, tools)
+// read this and the other typed fields of Decision; `prompt` is a sentence
+// for a player, and no code outside inspect/ reads it. The view names each
+// topic by topic_key() (stable: in views and `mentat actions --json`).
+enum class Topic : uint8_t {
+  None = 0,
+  RicheseLot,         // the Richese cache lot (RicheseLot; the Pass after a Karama cancelled it)
+  BlackMarket,        // the Richese Black Market lot (RicheseLot)
+  LotNobodyBid,       // nobody bid on the Richese's lot: Respond accept keeps it free
+  GuildKaramaCancel,  // 1.14.05 the Guild may cancel the shipment just made (Pass lets it stand)
+  SkillDraw,          // Leader Skills: draw two skill cards for a leader revived without one (Respond)
+  GrantAllyRevival,   // 2.04.11 a faction may grant its ally a free revival (Respond)
+  ProtectAllyFromWorm,  // 2.04.10 the Fremen may protect their ally's forces from the sandworm (Respond)
+  WormAppears,        // 2.04.15 the additional sandworm appears where the spice deck puts it (Pass; `place`)
+  HarkonnenCapture,   // 2.05.10 capture (accept) or kill a leader the battle won (Respond)
+  PrescienceLeader,   // 2.01.08 the element Prescience asks: the leader
+  PrescienceWeapon,   //   ... the weapon
+  PrescienceDefense,  //   ... the defense
+  PrescienceDial,     //   ... the number dialed
+  Intrusion,          // 2.02.15 the Bene Gesserit may flip their fighters to advisors (Flip)
+  HalfPriceShipment,  // the shipment is priced at half (2.06.06, 2.06.09; Ship)
+};
+inline constexpr int kNumTopics = static_cast<int>(Topic::HalfPriceShipment) + 1;
+std::string_view topic_key(Topic t);  // "richese_lot", ...; "" for None
+std::string_view window_kind_key(WindowKind w);  // "karama_cancel", "discard_search", ...; "" for None
+
 // One decision a seat is being asked for, with its legal choices.
 struct Decision {
   ActionKind kind;
-  std::string prompt;            // "Bid on the card up for auction (1..7) or pass"
+  std::string prompt;            // "Bid on the card up for auction (1..7) or pass": for a player only
   int min = 0, max = 0;          // numeric range where one applies
   std::vector<uint16_t> options; // discrete choices (leader ids, locations, factions, ...)
+  // Typed, for programs (see Topic):
+  Topic topic = Topic::None;
+  WindowKind window = WindowKind::None;  // the response window it answers (1.00.05), if any
+  uint8_t owner = kNoFaction;            // the faction whose ability or window it is (windows: the window's owner)
+  uint8_t ability = 0;                   // the rules::Ability at stake (a KaramaCancel window), 0: none
+  int amount = -1;                       // a number it turns on (Revive: the free revivals), -1: none
+  uint8_t place = kNone8;                // a territory it turns on (WormAppears: where the worm appears)
 };
 
 // Errors in GameSetup (bad faction list, duplicate factions, a faction or

@@ -16,6 +16,7 @@
 #include "core/data/components.h"
 #include "core/rules/battle_abilities.h"
 #include "core/rules/move_reach.h"
+#include "core/rules/rules.h"
 #include "events/codec.h"
 #include "events/names.h"
 #include "events/view_generated.h"
@@ -195,7 +196,26 @@ flatbuffers::Offset<fb::DecisionView> build_decision_view(flatbuffers::FlatBuffe
   auto prompt = b.CreateString(d.prompt);
   auto options = b.CreateVector(d.options);
   auto cv = b.CreateVector(choices);
-  return fb::CreateDecisionView(b, kind, prompt, d.min, d.max, options, cv);
+  // The typed fields, only where one applies (absent otherwise).
+  flatbuffers::Offset<fb::DecisionAbout> about;
+  if (d.topic != Topic::None || d.window != WindowKind::None || d.owner < kNumFactions || d.ability || d.amount >= 0 ||
+      d.place < data::kNumTerritories) {
+    auto opt_string = [&](std::string_view t) { return t.empty() ? flatbuffers::Offset<flatbuffers::String>() : b.CreateString(t); };
+    auto topic = opt_string(topic_key(d.topic));
+    auto window = opt_string(window_kind_key(d.window));
+    auto owner = opt_string(d.owner < kNumFactions ? faction_key(static_cast<Faction>(d.owner)) : std::string_view());
+    const auto* ability = d.ability ? rules::ability_info(static_cast<rules::Ability>(d.ability)) : nullptr;
+    auto ab = opt_string(ability ? std::string_view(ability->name) : std::string_view());
+    fb::DecisionAboutBuilder ab_b(b);
+    ab_b.add_topic(topic);
+    ab_b.add_window(window);
+    ab_b.add_owner(owner);
+    ab_b.add_ability(ab);
+    ab_b.add_amount(d.amount);
+    ab_b.add_place(d.place < data::kNumTerritories ? d.place : -1);
+    about = ab_b.Finish();
+  }
+  return fb::CreateDecisionView(b, kind, prompt, d.min, d.max, options, cv, about);
 }
 
 std::string decisions_json(const GameState& s, Seat seat) {

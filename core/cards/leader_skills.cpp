@@ -383,7 +383,7 @@ bool revival_apply_assign(Ctx& c, Seat, const Action& a, Window& w) {
 void revival_decisions(const GameState& s, Seat, const Window& w, std::vector<Decision>& out) {
   const Faction f = revival_faction(s, w);
   if (!skills_revival_drawn(s, f)) {
-    out.push_back(Decision{ActionKind::Respond, revival_what(s, w), 0, 1, {}});
+    out.push_back(Decision{ActionKind::Respond, revival_what(s, w), 0, 1, {}, Topic::SkillDraw});
     return;
   }
   Decision d{ActionKind::AssignSkill, revival_what(s, w) + ": skill = one of your two cards (options), leader = " +

@@ -207,6 +207,7 @@ void prescience_decisions(const GameState& s, Seat seat, std::vector<Decision>& 
                  " you will play; it binds your battle plan" +
                  (e == kDial ? "" : std::string(" (PrescienceAnswer.value: one of the choices)")),
              0, 0, {}};
+  d.topic = static_cast<Topic>(static_cast<int>(Topic::PrescienceLeader) + e);  // kLeader, kWeapon, kDefense, kDial in order
   for (uint8_t v : answer_values(s, seat, e)) d.options.push_back(v);
   if (e == kDial) d.max = battle_max_dial(s, seat);
   out.push_back(std::move(d));

@@ -576,7 +576,8 @@ void ship_decisions(const GameState& s, Seat, std::vector<Decision>& out) {
         out.push_back(Decision{ActionKind::Pass, "Keep them as fighters: " + *why, 0, 0, {}});
         break;
       }
-      out.push_back(Decision{ActionKind::Flip, "Intrusion: flip your fighters in " + ter_name(data::territory_of(at)) + " to advisors (2.02.15)", 0, 0, {at}});
+      out.push_back(Decision{ActionKind::Flip, "Intrusion: flip your fighters in " + ter_name(data::territory_of(at)) + " to advisors (2.02.15)", 0, 0, {at},
+                             Topic::Intrusion});
       out.push_back(Decision{ActionKind::Pass, "Keep them as fighters", 0, 0, {}});
       break;
   }

@@ -319,21 +319,23 @@ void blow_apply(Ctx& c, const Action& a) {
 void blow_decisions(const GameState& s, std::vector<Decision>& out) {
   if (s.step == kPlaceWorm) {
     if (auto why = ability_blocked(s, kMe, Ability::FremenWormPlacement)) {  // 3.01.11.01/.02
-      out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + spice_blow_worm_place(s) + ": " + *why, 0, 0, {}});
+      out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + spice_blow_worm_place(s) + ": " + *why, 0, 0, {},
+                             Topic::WormAppears, WindowKind::None, kNoFaction, 0, -1, spice_blow_worm_territory(s)});
       return;
     }
     Decision d{ActionKind::WormRide, "Place the additional sandworm in any sand territory (2.04.15)", 0, 0, {}};
     for (int t = 0; t < data::kNumTerritories; ++t)
       if (is_sand(static_cast<TerritoryId>(t))) d.options.push_back(data::territory(static_cast<TerritoryId>(t)).first_location);
     out.push_back(d);
-    out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + spice_blow_worm_place(s), 0, 0, {}});
+    out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + spice_blow_worm_place(s), 0, 0, {}, Topic::WormAppears,
+                           WindowKind::None, kNoFaction, 0, -1, spice_blow_worm_territory(s)});
   } else if (s.step == kFremenKarama) {
     out.push_back(Decision{ActionKind::Pass, "Do not place your sandworm with your Karama power (PlayCard, 1.14.03) this turn", 0, 0, {}});
   } else if (protect_step(s.step)) {
     out.push_back(Decision{ActionKind::Respond,
                            "A sandworm appears in " + std::string(data::territory(s.fremen.blow.territory).name) +
                                ": protect your ally's forces there (accept) or let them be devoured (2.04.10)",
-                           0, 1, {}});
+                           0, 1, {}, Topic::ProtectAllyFromWorm});
   }
 }
 

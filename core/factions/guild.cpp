@@ -195,7 +195,8 @@ void step_apply(Ctx& c, Seat seat, const Action& a) {
 void step_decisions(const GameState& s, Seat, std::vector<Decision>& out) {
   const std::string shipper(faction_name(s.faction_at(s.shipmove.current)));
   if (s.step == ship::kGuildKarama) {
-    out.push_back(Decision{ActionKind::Pass, "Let " + shipper + "'s shipment stand (or cancel it with your Karama power: PlayCard, 1.14.05)", 0, 0, {}});
+    out.push_back(Decision{ActionKind::Pass, "Let " + shipper + "'s shipment stand (or cancel it with your Karama power: PlayCard, 1.14.05)", 0, 0, {},
+                           Topic::GuildKaramaCancel});
     return;
   }
   if (timing_cancelled(s)) {

@@ -139,7 +139,7 @@ void capture_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
                              std::string(faction_name(owner(id))) +
                              " was drawn. accept: CAPTURE it into your leader pool; decline: KILL it (face down to the "
                              "tanks, 2 spice)",
-                         0, 1, {}});
+                         0, 1, {}, Topic::HarkonnenCapture});
   out.push_back(Decision{ActionKind::Pass, "Neither kill nor capture", 0, 0, {}});
 }
 

@@ -470,6 +470,7 @@ void step_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
                  "Black Market: put a card from your hand up for bid as the round's first card (auction 0 normal, 1 once "
                  "around right, 2 once around left, 3 silent)",
                  0, 3, {}};
+      d.topic = Topic::BlackMarket;
       for (int i = 0; i < s.of(kMe).hand.n; ++i) d.options.push_back(s.of(kMe).hand.ids[i]);
       if (!ability_blocked(s, kMe, Ability::RicheseBlackMarket)) out.push_back(std::move(d));
       out.push_back(Decision{ActionKind::Pass, "No Black Market this round", 0, 0, {}});
@@ -480,11 +481,12 @@ void step_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       return;
     case kCacheLot: {
       if (ability_blocked(s, kMe, Ability::RicheseCache)) {
-        out.push_back(Decision{ActionKind::Pass, "A Karama cancelled the cache lot: pass", 0, 0, {}});
+        out.push_back(Decision{ActionKind::Pass, "A Karama cancelled the cache lot: pass", 0, 0, {}, Topic::RicheseLot});
         return;
       }
       Decision d{ActionKind::RicheseLot, "Cache lot: name the cache card and the auction (1 once around right, 2 once around left, 3 silent)",
                  1, 3, {}};
+      d.topic = Topic::RicheseLot;
       for (int i = 0; i < s.richese.cache.n; ++i) d.options.push_back(s.richese.cache.ids[i]);
       out.push_back(std::move(d));
       return;
@@ -504,7 +506,7 @@ void step_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     case kUnsold:
       out.push_back(Decision{ActionKind::Respond, "Nobody bid on " + card_name(rb(s).lot_card) +
                                                       ": keep it free (accept) or remove it from the game (decline)",
-                             0, 1, {}});
+                             0, 1, {}, Topic::LotNobodyBid});
       return;
   }
 }

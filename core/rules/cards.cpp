@@ -620,9 +620,26 @@ void apply_window(Ctx& c, Seat seat, const Action& a) {
   }
 }
 
+namespace {
+void window_asks(const GameState& s, Seat seat, const Window& w, std::vector<Decision>& out);
+}  // namespace
+
+// The window's decisions for `seat`, each naming the window, its owner and
+// (a Karama window) the ability at stake.
 void window_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (!has_bit(s.waiting, seat)) return;
   const Window& w = top(s);
+  const size_t from = out.size();
+  window_asks(s, seat, w, out);
+  for (size_t i = from; i < out.size(); ++i) {
+    out[i].window = w.kind;
+    if (w.owner >= 0 && w.owner < s.num_seats) out[i].owner = static_cast<uint8_t>(s.faction_at(w.owner));
+    if (w.kind == WindowKind::KaramaCancel) out[i].ability = w.subject;
+  }
+}
+
+namespace {
+void window_asks(const GameState& s, Seat seat, const Window& w, std::vector<Decision>& out) {
   const Faction me = me_at(s, seat);
   switch (w.kind) {
     case WindowKind::KaramaCancel: {
@@ -642,6 +659,8 @@ void window_decisions(const GameState& s, Seat seat, std::vector<Decision>& out)
       break;
   }
 }
+
+}  // namespace
 
 void window_legal(const GameState& s, Seat seat, std::vector<Action>& out) {
   if (!has_bit(s.waiting, seat)) return;

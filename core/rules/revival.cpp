@@ -364,7 +364,9 @@ void apply(Ctx& c, Seat seat, const Action& a) {
 void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (!has_bit(s.waiting, seat)) return;
   if (s.step == kFremenGrant) {
-    out.push_back(Decision{ActionKind::Respond, faction_rules(s.faction_at(seat)).revival_grant.prompt, 0, 1, {}});
+    Decision d{ActionKind::Respond, faction_rules(s.faction_at(seat)).revival_grant.prompt, 0, 1, {}, Topic::GrantAllyRevival};
+    d.owner = static_cast<uint8_t>(s.faction_at(seat));
+    out.push_back(std::move(d));
     return;
   }
   const Faction me = s.faction_at(seat);
@@ -372,7 +374,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
     const std::string name(data::leader(l).name);
     out.push_back(Decision{ActionKind::Respond, "You revived " + name + " with no skilled leader: draw two leader skill cards and give one to " +
                                                     name + " (accept), or not",
-                           0, 1, {}});
+                           0, 1, {}, Topic::SkillDraw});
     out.push_back(Decision{ActionKind::Pass, "No leader skill for " + name, 0, 0, {}});
     return;
   }
@@ -390,6 +392,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   std::string prompt = "Revive up to " + std::to_string(mx) + " forces (" + std::to_string(free_revival(s, me)) +
                        " free, then " + std::to_string(cost_per_force(s, me)) + " spice each)";
   Decision d{ActionKind::Revive, prompt, 1, mx, {}};
+  d.amount = free_revival(s, me);
   for (int id : revivable_leaders(s, me))
     if (s.of(me).spice >= ability::revival_strength(static_cast<uint8_t>(id))) d.options.push_back(static_cast<uint16_t>(id));
   if (!d.options.empty()) d.min = 0;  // a leader alone (1.05.03)

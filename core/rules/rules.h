@@ -228,6 +228,8 @@ bool spice_blow_worm_from_pile(Ctx& c);
 void spice_blow_run(Ctx& c);
 // Where the revealed worm appears when nobody places it (a decision's text).
 std::string spice_blow_worm_place(const GameState& s);
+// The same territory's id; kNone8 where the worm appears nowhere.
+uint8_t spice_blow_worm_territory(const GameState& s);
 // A worm a faction's power placed in t (1.14.03): devours; in the Spice Blow
 // it causes a Nexus (1.02.06) and the blow goes on.
 void spice_blow_worm_placed(Ctx& c, TerritoryId t, bool answer);

@@ -1225,7 +1225,10 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
         d.prompt = "Send forces from reserves for free to The Great Flat or a territory within two of it";
       else
         d.prompt = "Ship forces from reserves: 1 spice per force into a stronghold, 2 elsewhere";
-      if (guild_rates(s, me)) d.prompt += " (half price)";
+      if (guild_rates(s, me)) {
+        d.prompt += " (half price)";
+        d.topic = Topic::HalfPriceShipment;
+      }
       if (may_cross_ship(s, me)) d.prompt += "; or cross-ship from one territory to another";
       if (faction_rules(me).ship_off_planet != Ability::None)  // 2.06.05.03
         d.prompt += "; or ship from the board back to reserves (1 spice per 2 forces)";

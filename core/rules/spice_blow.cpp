@@ -248,6 +248,12 @@ bool spice_blow_worm_appears(Ctx& c, TerritoryId t, bool placed) { return worm_a
 bool spice_blow_worm_from_pile(Ctx& c) { return worm_from_pile(c); }
 void spice_blow_run(Ctx& c) { run(c); }
 
+uint8_t spice_blow_worm_territory(const GameState& s) {
+  if (worm_without_effect(s)) return kNone8;
+  const auto t = topmost_territory(s, s.blow.pile);
+  return t ? static_cast<uint8_t>(*t) : kNone8;
+}
+
 std::string spice_blow_worm_place(const GameState& s) {
   if (worm_without_effect(s)) return "nowhere (ruling repeated_worm=only_first: it is only discarded)";
   const auto t = topmost_territory(s, s.blow.pile);
