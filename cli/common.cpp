@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -28,8 +29,16 @@
 
 namespace mentat::cli {
 
+// The message on standard error; control characters a user's argument put in
+// it (an escape sequence in a room id) are shown as \xHH, never sent to the
+// terminal. Line breaks of multi-line messages stay.
 int fail(int code, const std::string& msg) {
-  std::fprintf(stderr, "mentat: %s\n", msg.c_str());
+  std::string shown;
+  for (unsigned char c : msg) {
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) shown += fmt::format("\\x{:02x}", c);
+    else shown.push_back(static_cast<char>(c));
+  }
+  std::fprintf(stderr, "mentat: %s\n", shown.c_str());
   return code;
 }
 
@@ -220,11 +229,12 @@ bool load_position(store::EventStore& st, const std::string& spec, GameState* ou
   auto at = spec.rfind('@');
   if (at == std::string::npos) return store::load_state(st, spec, -1, out, error);
   const std::string room = spec.substr(0, at);
-  int64_t v;
-  try {
-    v = std::stoll(spec.substr(at + 1));
-  } catch (...) {
-    *error = "bad version in '" + spec + "'";
+  int64_t v = -1;
+  const char* first = spec.data() + at + 1;
+  const char* last = spec.data() + spec.size();
+  const auto [end, ec] = std::from_chars(first, last, v);
+  if (first == last || ec != std::errc() || end != last || v < 0 || *first == '+') {
+    *error = "bad version in '" + spec + "': give ROOM@V with V a version number (0 or more)";
     return false;
   }
   return store::load_state(st, room, v, out, error);

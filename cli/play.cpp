@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -103,8 +105,9 @@ int cmd_act(const Args& a, store::EventStore& st) {
     expect = static_cast<int64_t>(s.version);
   } else {
     char* end = nullptr;
+    errno = 0;
     expect = std::strtoll(a.expect.c_str(), &end, 10);
-    if (a.expect.empty() || *end != '\0' || expect < 0)
+    if (a.expect.empty() || *end != '\0' || expect < 0 || errno == ERANGE || !std::isdigit(static_cast<unsigned char>(a.expect[0])))
       return fail(2, "--expect takes a version number or 'head', got '" + a.expect + "'");
   }
   // "-": the action is read from standard input (at most kMaxActionBytes, as the server's body limit).
@@ -122,6 +125,8 @@ int cmd_act(const Args& a, store::EventStore& st) {
   if (!names::resolve_action_json(text, names::Context{&s, seat}, &json, &error)) return fail(2, error);
   Action act;
   if (!codec::parse_action_json(json, &act, nullptr, &error)) return fail(2, error + kind_hint(text));
+  if (a.action_id.size() > 128 || std::any_of(a.action_id.begin(), a.action_id.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+    return fail(2, "--id must be a client action id of 1..128 characters without control characters");
   std::string action_id = a.action_id;
   if (action_id.empty()) action_id = fmt::format("cli-{}-{}-{:016x}", expect + 1, seat, codec::hash_bytes(json));
   auto o = store::submit(st, a.room, seat, expect, act, action_id);

@@ -130,7 +130,7 @@ class Parser {
       int64_t v = 0;
       const char* first = t_.data() + b;
       const auto [end, ec] = std::from_chars(first, t_.data() + i_, v);
-      if (ec != std::errc() || end != t_.data() + i_) return fail("'" + t_.substr(b, i_ - b) + "' is not a number (at most 18 digits)");
+      if (ec != std::errc() || end != t_.data() + i_) return fail("'" + t_.substr(b, i_ - b) + "' is not a number that fits in 64 bits");
       return [v](const GameState&) { return Value{v}; };
     }
     std::string id = ident();

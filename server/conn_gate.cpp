@@ -15,6 +15,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <iterator>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -78,8 +79,43 @@ std::vector<std::string_view> header_values(std::string_view head, std::string_v
   return out;
 }
 
+namespace {
+bool is_token_char(char c) {  // RFC 9110 tchar
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
+}
+}  // namespace
+
 HeadVerdict judge_head(std::string_view head, size_t max_body_bytes) {
   HeadVerdict v;
+  auto refuse = [&](int status, std::string message) {
+    v.status = status;
+    v.message = std::move(message);
+    return v;
+  };
+  // The request line: METHOD SP TARGET SP HTTP/1.x, a method the server knows.
+  const size_t eol = head.find("\r\n");
+  const std::string_view line = head.substr(0, eol);
+  const size_t sp1 = line.find(' '), sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
+  if (sp1 == std::string_view::npos || sp2 == std::string_view::npos || line.find(' ', sp2 + 1) != std::string_view::npos)
+    return refuse(400, "the request line must be METHOD TARGET HTTP/1.1");
+  const std::string_view method = line.substr(0, sp1), target = line.substr(sp1 + 1, sp2 - sp1 - 1), version = line.substr(sp2 + 1);
+  static constexpr std::string_view kMethods[] = {"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"};
+  if (std::find(std::begin(kMethods), std::end(kMethods), method) == std::end(kMethods))
+    return refuse(400, "the method must be one of GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH");
+  if (version != "HTTP/1.1" && version != "HTTP/1.0") return refuse(400, "the protocol must be HTTP/1.1 or HTTP/1.0");
+  if (target.empty() || !(target[0] == '/' || target == "*" || target.rfind("http://", 0) == 0 || target.rfind("https://", 0) == 0) ||
+      std::any_of(target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7f; }))
+    return refuse(400, "the request target must be a path without spaces or control characters");
+  // Every header line: a token name, a colon (no space before it), a value.
+  for (size_t at = eol; at != std::string_view::npos && at + 2 < head.size();) {
+    const size_t start = at + 2, end = head.find("\r\n", start);
+    if (end == std::string_view::npos || end == start) break;
+    const std::string_view h = head.substr(start, end - start);
+    const size_t colon = h.find(':');
+    if (colon == std::string_view::npos || colon == 0 || !std::all_of(h.begin(), h.begin() + static_cast<ptrdiff_t>(colon), is_token_char))
+      return refuse(400, "every header line must be NAME: VALUE, the name a token (no space before the colon, no folded lines)");
+    at = end;
+  }
   if (!header_values(head, "transfer-encoding").empty()) {
     v.status = 411;
     v.message = "send the body with a Content-Length header (chunked request bodies are not accepted)";
@@ -95,6 +131,10 @@ HeadVerdict judge_head(std::string_view head, size_t max_body_bytes) {
     }
   }
   if (!lengths.empty()) v.body = std::strtoull(std::string(lengths.front()).c_str(), nullptr, 10);
+  // cpp-httplib reads a body for these methods whatever the head says: without
+  // a length it would read until the client closes, unbounded.
+  if (lengths.empty() && (method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE"))
+    return refuse(411, "send a Content-Length header with a " + std::string(method) + " (Content-Length: 0 for no body)");
   if (v.body > max_body_bytes) {
     v.status = 413;
     v.message = "the request body is larger than the server accepts (" + std::to_string(max_body_bytes) + " bytes)";
@@ -110,6 +150,9 @@ HeadVerdict judge_head(std::string_view head, size_t max_body_bytes) {
       return v;
     }
   }
+  // Compressed bodies would be inflated past every size limit: refused.
+  for (const auto ce : header_values(head, "content-encoding"))
+    if (!same_ci(ce, "identity")) return refuse(415, "send the body uncompressed (no Content-Encoding)");
   for (const auto e : header_values(head, "expect")) {
     if (!same_ci(e, "100-continue")) {
       v.status = 417;
@@ -430,7 +473,7 @@ struct GatedHttpServer::Gate {
   // Judges the head once it is complete (with the lock held): sets `w.need`,
   // or answers a refusal, closes the connection and sets `w.need` to SIZE_MAX.
   void judge(int fd, Waiting& w) {
-    const size_t end = w.buf.find("\r\n\r\n");
+    size_t end = w.buf.find("\r\n\r\n");
     auto refuse = [&](int status, const char* code, const std::string& message) {
       ++rejected;
       answer_then_linger(fd, w, status, code, message);
@@ -453,6 +496,13 @@ struct GatedHttpServer::Gate {
       w.reserved = v.body;
     }
     size_t head_len = end + 4;
+    // Ranges are not served (every answer is whole JSON or a whole file):
+    // cpp-httplib would cut or multiply an answer by them.
+    for (const char* name : {"range", "if-range"}) {
+      const size_t gone = strip_header(w.buf, end, name);
+      head_len -= gone;
+      end -= gone;
+    }
     if (v.expect_continue) {
       // The gate answers the expectation itself; the worker must not answer it again.
       head_len -= strip_header(w.buf, end, "expect");

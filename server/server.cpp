@@ -205,6 +205,12 @@ struct Server::Impl : web::Host {
   GatedHttpServer http;  // connection limits: server/conn_gate.h
   std::thread thread;
   std::atomic<bool> stopping{false};
+  std::atomic<int> long_polls{0};  // GET /rooms/{id}/events waiting now
+  // Long-polls that may wait at once: the workers less max(2, workers / 8).
+  int long_poll_cap() const {
+    const int workers = std::max(2, opts.threads);
+    return std::max(1, workers - std::max(2, workers / 8));
+  }
   std::atomic<bool> started{false};
   std::atomic<int> listen_fd{-1};
   Clock::time_point born = Clock::now();
@@ -876,7 +882,8 @@ struct Server::Impl : web::Host {
         return error_reply(400, "malformed", "rules must be \"basic\" or \"advanced\"");
       g.advanced = req->rules()->string_view() == "advanced";
     }
-    if (req->turns() < 1) return error_reply(400, "malformed", "turns must be an integer 1..255");
+    if (req->turns() < 1 || req->turns() > kMaxGameTurns)
+      return error_reply(400, "malformed", "turns must be an integer 1.." + std::to_string(kMaxGameTurns));
     g.max_turns = req->turns();
     if (req->rulings())
       for (const auto* r : *req->rulings()) {
@@ -992,6 +999,17 @@ struct Server::Impl : web::Host {
     if (!m) return error_reply(500, "store", error.empty() ? "room " + room + " vanished" : error);
     int64_t head = m->head;
     if (head <= after && wait > 0) {
+      // Each waiting long-poll holds a worker: a few workers stay free for
+      // every other request, whoever opens long-polls (observers need no
+      // token). One more is told to come back (503 busy; the web client backs off).
+      if (long_polls.fetch_add(1) >= long_poll_cap()) {
+        --long_polls;
+        return error_reply(503, "busy", "too many clients are waiting for events: poll again shortly");
+      }
+      struct Release {
+        std::atomic<int>& n;
+        ~Release() { --n; }
+      } release{long_polls};
       const auto deadline = Clock::now() + std::chrono::seconds(wait);
       std::unique_lock lock(sl->mu);
       sl->head = std::max(sl->head, head);

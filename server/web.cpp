@@ -39,7 +39,8 @@ bool version_param(const httplib::Request& req, int64_t* v) {
   char* end = nullptr;
   errno = 0;
   const long long x = std::strtoll(t.c_str(), &end, 10);
-  if (t.empty() || *end != '\0' || errno != 0 || x < 0) return false;
+  if (t.empty() || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return c >= '0' && c <= '9'; }) || *end != '\0' || errno != 0 || x < 0)
+    return false;
   *v = x;
   return true;
 }

@@ -157,7 +157,7 @@ AppendResult EventStore::append(const std::string& room, int64_t expected_head, 
 }
 
 bool EventStore::valid_room_id(const std::string& room) {
-  if (room.empty() || room.size() > 64) return false;
+  if (room.empty() || room.size() > 64 || room == "." || room == "..") return false;  // never a path segment of its own
   for (char c : room)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) return false;
   return true;

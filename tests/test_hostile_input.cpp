@@ -190,6 +190,25 @@ TEST_CASE("CLI: `mentat act` refuses 100,000 levels of nesting and junk names wi
   r = testrun::run_shell(std::string(MENTAT_BINARY) + " " + data + " act h --seat bene_gesserit --expect head - < " + body.string());
   CHECK(r.code == 2);
   CHECK_THAT(r.out, Catch::Contains("larger than"));
+  // Numbers and ids out of range are refused, not clamped.
+  r = testrun::run_mentat(data + R"( act h --seat bene_gesserit --expect 99999999999999999999 '{"action_type":"Pass","action":{}}')");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("--expect takes a version number"));
+  r = testrun::run_mentat(data + R"( act h --seat bene_gesserit --expect head --id )" + std::string(129, 'i') +
+                          R"( '{"action_type":"Predict","action":{"faction":"harkonnen","turn":3}}')");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("1..128 characters"));
+  for (const char* at : {"h@5x", "h@+0", "h@-1", "h@", "h@99999999999999999999"}) {
+    INFO(at);
+    r = testrun::run_mentat(data + " diff " + at + " h");
+    CHECK(r.code != 0);
+    CHECK_THAT(r.out, Catch::Contains("bad version"));
+  }
+  // A control character the user typed is shown, never sent to the terminal.
+  r = testrun::run_mentat(data + " log 'zz\x1b[31m'");
+  CHECK(r.code != 0);
+  CHECK_THAT(r.out, Catch::Contains("\\x1b[31m"));
+  CHECK(r.out.find('\x1b') == std::string::npos);
   // Nothing was stored; a good action from standard input is.
   {
     std::ofstream f(body);

@@ -1051,6 +1051,23 @@ TEST_CASE("server limits: the gate judges a request head (either header case, si
   CHECK(judge_head(line + "Content-Length: 10\r\nContent-Type: application/json\r\n", 1 << 20).status == 0);
   CHECK(judge_head(line + "Content-Length: 10\r\nExpect: 100-continue\r\n", 1 << 20).expect_continue);
   CHECK(judge_head(line + "Content-Length: 10\r\nExpect: something-else\r\n", 1 << 20).status == 417);
+  // A body-taking method without a length would be read until the client closes: 411.
+  for (const char* m : {"POST", "PUT", "PATCH", "DELETE"}) CHECK(judge_head(std::string(m) + " /rooms HTTP/1.1\r\nHost: x\r\n", 1 << 20).status == 411);
+  CHECK(judge_head("GET /health HTTP/1.1\r\nHost: x\r\n", 1 << 20).status == 0);
+  CHECK(judge_head(line + "Content-Length: 0\r\n", 1 << 20).status == 0);
+  // A compressed body would be inflated past every limit: 415.
+  CHECK(judge_head(line + "Content-Length: 10\r\nContent-Encoding: gzip\r\n", 1 << 20).status == 415);
+  CHECK(judge_head(line + "Content-Length: 10\r\nContent-Encoding: identity\r\n", 1 << 20).status == 0);
+  // The request line and header lines must be well formed: 400.
+  for (const char* bad : {"GARBAGE\r\n", "FOO /health HTTP/1.1\r\n", "PRI * HTTP/2.0\r\n", "GET /health HTTP/9.9\r\n",
+                          "GET /a b HTTP/1.1\r\n", "GET  /health HTTP/1.1\r\n", "GET health HTTP/1.1\r\n",
+                          "GET /health HTTP/1.1\r\nContent-Length : 3\r\n", "GET /health HTTP/1.1\r\nNoColon\r\n",
+                          "GET /health HTTP/1.1\r\nX-A: 1\r\n folded\r\n", "GET /health HTTP/1.1\r\n: empty\r\n"}) {
+    INFO(bad);
+    CHECK(judge_head(bad, 1 << 20).status == 400);
+  }
+  CHECK(judge_head("OPTIONS * HTTP/1.1\r\nHost: x\r\n", 1 << 20).status == 0);
+  CHECK(judge_head("GET http://x/health HTTP/1.0\r\n", 1 << 20).status == 0);
 }
 
 TEST_CASE("server limits: declared bodies never sent, at and above the thread count and in either header case, hold no worker",
@@ -1101,6 +1118,9 @@ TEST_CASE("server limits: a body over the limit, a form, a chunked body are refu
        "HTTP/1.1 415"},
       {"POST /rooms HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", "HTTP/1.1 411"},
       {"POST /rooms HTTP/1.1\r\nHost: x\r\nContent-Length: 12x\r\n\r\n", "HTTP/1.1 400"},
+      {"POST /rooms HTTP/1.1\r\nHost: x\r\n\r\n", "HTTP/1.1 411"},  // before: held a worker 30 s, then read any length
+      {"POST /rooms HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 20\r\n\r\n", "HTTP/1.1 415"},
+      {"GARBAGE\r\nGET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n", "HTTP/1.1 400"},  // one answer, then closed
   };
   for (const auto& c : cases) {
     INFO(c.head);
@@ -1110,6 +1130,8 @@ TEST_CASE("server limits: a body over the limit, a form, a chunked body are refu
     CHECK(closed);
     CHECK_THAT(answer, Catch::StartsWith(c.status));
     CHECK_THAT(answer, Catch::Contains("\"code\""));
+    CHECK(answer.find("}HTTP/") == std::string::npos);  // a single answer (no second one after the first body)
+    CHECK_THAT(answer, !Catch::Contains("HTTP/1.1 200"));
     ::close(fd);
   }
   // A form body sent whole (curl's default type) is refused as a form, not as too large.
@@ -1144,6 +1166,21 @@ TEST_CASE("server limits: a body over the limit, a form, a chunked body are refu
     CHECK(continues == 1);
     ::close(fd);
   }
+  // A Range header is ignored: the whole answer, 200 (before: a cut JSON marked 200, or one multiplied by 2,000 ranges).
+  {
+    std::string ranges = "bytes=0-9";
+    for (int i = 0; i < 500; ++i) ranges += ",0-";
+    for (const std::string& r : {std::string("bytes=0-9"), ranges}) {
+      const int fd = open_raw(h.port(), "GET /health HTTP/1.1\r\nHost: x\r\nRange: " + r + "\r\nConnection: close\r\n\r\n");
+      bool closed = false;
+      const std::string got = read_until_closed(fd, 3000, &closed);
+      CHECK_THAT(got, Catch::StartsWith("HTTP/1.1 200"));
+      CHECK_THAT(got, !Catch::Contains("Content-Range"));
+      CHECK(got.size() < 4096);
+      CHECK_THAT(got, Catch::EndsWith("}"));
+      ::close(fd);
+    }
+  }
   // Two requests sent at once on one connection (pipelined) are both answered.
   {
     const std::string req = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -1174,6 +1211,26 @@ TEST_CASE("server limits: an action nested 50,000 levels deep is refused with a 
   }
   CHECK(health_status(h.port(), 2) == 200);
   CHECK(head_of(h, "deep") == 0);
+}
+
+TEST_CASE("server limits: long-polls without a token never hold every worker: one more is answered 503 at once", "[server][limits]") {
+  Harness h([](server::ServerOptions& o) { o.threads = 8; });  // 6 may wait at once (8 less 2)
+  make_room(h, "lp8");
+  std::vector<std::thread> polls;
+  std::atomic<int> busy{0}, answered{0};
+  for (int i = 0; i < 10; ++i)
+    polls.emplace_back([&] {
+      auto r = h.get("/rooms/lp8/events?after=0&wait=3");  // no token: an observer
+      if (r.status == 503) ++busy;
+      else if (r.status == 200) ++answered;
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // Every worker would be waiting: /health answers at once.
+  CHECK(health_status(h.port(), 1) == 200);
+  for (auto& t : polls) t.join();
+  CHECK(busy == 4);
+  CHECK(answered == 6);
+  CHECK(h.get("/rooms/lp8/events?after=0&wait=0").status == 200);  // nothing left waiting
 }
 
 // ---- the web side (server/web.h) -----------------------------------------------
@@ -1430,4 +1487,19 @@ TEST_CASE("server: a token the host issued for one seat of a room made without t
   CHECK(h.post("/rooms/cli/actions", act_body(0, "p", kPredict), token).status == 200);
   CHECK(h.get("/rooms/cli/view", "").status == 200);  // observers as before
   CHECK(h.get("/rooms/cli/view", std::string(64, '0')).code() == "bad_token");
+}
+
+TEST_CASE("server: junk version numbers and room ids are refused", "[server]") {
+  Harness h(web_options());
+  make_room(h, "jv");
+  for (const char* v : {"+0", "%200", "%09%0A0", "-1", "1e3", "0x1", ""}) {
+    INFO(v);
+    CHECK(h.get(std::string("/rooms/jv/observer?v=") + v).status == 400);
+  }
+  CHECK(h.get("/rooms/jv/observer?v=0").status == 200);
+  CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"room":".."})").code() == "malformed");
+  CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"room":"."})").code() == "malformed");
+  auto t = h.post("/rooms", R"({"factions":["atreides","harkonnen"],"turns":21})");
+  CHECK(t.code() == "malformed");
+  CHECK_THAT(t.error(), Catch::Contains("1..20"));
 }
