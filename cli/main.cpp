@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   // show
   auto* cmd_show = app.add_subcommand("show", "state (or a seat's view) as JSON");
   cmd_show->add_option("room", args.room, "room id")->required();
-  cmd_show->add_option("--at", args.at, "version (default: head)");
+  cmd_show->add_option("--at", args.at, "version (default: head)")->check(CLI::Range(int64_t{-1}, INT64_MAX));
   cmd_show->add_option("--as", args.as, "seat number, faction, or 'observer'");
   cmd_show->add_flag("--position", args.show_position,
                      "print the version as a position (the whole table, inside its phase) in the format of new --position");
@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
   // fork
   auto* cmd_fork = app.add_subcommand("fork", "new room sharing the first versions of another");
   cmd_fork->add_option("room", args.room, "parent room")->required();
-  cmd_fork->add_option("--at", args.at, "last shared version")->required();
+  cmd_fork->add_option("--at", args.at, "last shared version")->required()->check(CLI::Range(int64_t{0}, INT64_MAX));
   cmd_fork->add_option("--name", args.fork_name, "new room id (default: ROOM-fV)");
   cmd_fork->add_option("--ruling", args.ruling_args, "ruling id=value from the fork on");
 
@@ -172,7 +172,7 @@ int main(int argc, char** argv) {
   // render
   auto* cmd_render = app.add_subcommand("render", "draw the board at a version as SVG");
   cmd_render->add_option("room", args.room, "room id")->required();
-  cmd_render->add_option("--at", args.at, "version (default: head)");
+  cmd_render->add_option("--at", args.at, "version (default: head)")->check(CLI::Range(int64_t{-1}, INT64_MAX));
   cmd_render->add_option("--as", args.as, "seat number or faction (adds its private panel), or 'observer' (default)");
   cmd_render->add_option("--svg", args.svg_out, "output file ('-': stdout)")->required();
 

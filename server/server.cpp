@@ -1115,8 +1115,9 @@ struct Server::Impl : web::Host {
     if (!req->expect() || *req->expect() < 0)
       return error_reply(400, "malformed", "expect must be the integer version the action is based on");
     const int64_t expect = *req->expect();
-    if (!req->id() || req->id()->size() == 0 || req->id()->size() > 128)
-      return error_reply(400, "malformed", "id must be a client action id of 1..128 characters");
+    if (!req->id() || req->id()->size() == 0 || req->id()->size() > 128 ||
+        std::any_of(req->id()->begin(), req->id()->end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+      return error_reply(400, "malformed", "id must be a client action id of 1..128 characters without control characters");
     if (req->action_type() == fb::Action::NONE)
       return error_reply(400, "malformed", R"(the action is missing: give "action_type" and "action", like "action_type":"Bid","action":{"amount":3})");
     Action action;

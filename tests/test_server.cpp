@@ -1209,6 +1209,10 @@ TEST_CASE("server limits: an action nested 50,000 levels deep is refused with a 
     REQUIRE(r.status == 400);
     CHECK_THAT(r.error(), Catch::Contains("deeper than 64 levels"));
   }
+  // A client action id with a control character is refused too.
+  auto nul = h.post("/rooms/deep/actions", act_body(0, "a\\u0000b", kPredict), room.tokens[2]);
+  CHECK(nul.status == 400);
+  CHECK_THAT(nul.error(), Catch::Contains("without control characters"));
   CHECK(health_status(h.port(), 2) == 200);
   CHECK(head_of(h, "deep") == 0);
 }
