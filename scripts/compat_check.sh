@@ -10,8 +10,10 @@
 #
 #   scripts/compat_check.sh OLD_BINARY NEW_BINARY [GAMES_PER_LINEUP] [OBSERVER_STRIDE]
 #
-# 10 line-ups (basic/advanced x 2..6 factions) x GAMES_PER_LINEUP (default 10)
-# games. Exit 0 when everything matched; prints the first difference otherwise.
+# 10 line-ups (basic/advanced x 2..6 factions) plus 3 with every module
+# (CHOAM and the Richese, the Leader Skills, the Stronghold Cards) x
+# GAMES_PER_LINEUP (default 10) games, the seats' bots of all four profiles in
+# turn. Exit 0 when everything matched; prints the first difference otherwise.
 #
 # COMPAT_STRIP: a sed -E script applied to both binaries' outputs before they
 # are compared, for a release that adds a view field on purpose (say so in
@@ -41,6 +43,20 @@ for rules in basic advanced; do
     games=$((games + PER))
   done
 done
+# The modules: CHOAM and the Richese (choam_richese) with the Leader Skills
+# and the Stronghold Cards, basic and advanced (COMPAT_MODULES=0: base only).
+if [ "${COMPAT_MODULES:-1}" != 0 ]; then
+  mods=0
+  for lineup in "advanced atreides,choam,fremen,richese,harkonnen,spacing_guild" "basic emperor,richese,bene_gesserit,choam" \
+                "advanced bene_gesserit,choam,emperor,richese,fremen"; do
+    rules=${lineup%% *}; factions=${lineup#* }
+    mods=$((mods + 1))
+    "$OLD" --data "$WORK/old" selfplay --games "$PER" --factions "$factions" --rules "$rules" --modules leader_skills,stronghold_cards \
+      --seed $(( 7000 + mods * 10 )) --no-sync >"$WORK/selfplay-modules-$mods.txt" 2>/dev/null || {
+      echo "old selfplay failed for $rules $factions with modules"; cat "$WORK/selfplay-modules-$mods.txt"; exit 1; }
+    games=$((games + PER))
+  done
+fi
 rooms=$("$OLD" --data "$WORK/old" rooms | awk '{print $1}')
 echo "old binary stored $(echo "$rooms" | wc -l) rooms ($games games)"
 
