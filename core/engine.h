@@ -38,9 +38,11 @@ inline constexpr uint32_t kEngineVersion = 1;
 // (1.00.05; games of version 2 replay with ruling ability_step_deals=open).
 // 4: CHOAM sells its cards at the end of a phase (the reference's timing;
 // games of version 3 that name no value replay with choam_sell_timing=any_time).
+// 5: the Atreides' Wormsign in the basic game too (2.01.00; games of version 4
+// that name no value replay with wormsign_basic=advanced_only).
 // A behaviour change bumps it and names the old behaviour as a ruling with
 // RulingInfo::since_rules / legacy_value (core/rulings.h).
-inline constexpr uint32_t kRulesVersion = 4;
+inline constexpr uint32_t kRulesVersion = 5;
 // The canonical state encoding's format (events/state_codec.cpp), recorded in
 // every creation event (CreateGame.state_format; absent = 2, the format before
 // it was recorded). 3: twelve factions (16-bit faction sets, 62 leaders,

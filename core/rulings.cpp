@@ -376,6 +376,13 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "Karama window before either group moves: take_up_arms); with no order to settle the stance, such a gather is "
        "refused (refused). Empty destinations (2.02.14) and a Bene Gesserit group there (2.02.20) settle the stance under "
        "both readings"},
+      {RulingId::WormsignBasic, "wormsign_basic",
+       "May the Atreides look at the top card of the spice deck before anyone ships (2.01.07 Wormsign) in the basic game?",
+       {"basic_and_advanced", "advanced_only"}, 0,
+       "2.01.00: 'When playing Basic rules use only abilities 2.01.01 through 2.01.09': Wormsign (2.01.07) is a basic "
+       "ability. advanced_only is not a reading of the rules: it is the engine's behaviour before rules version 5, kept "
+       "so that basic games recorded then replay exactly",
+       5, 1, 1},
   }};
   return r;
 }

@@ -92,8 +92,9 @@ enum class RulingId : uint8_t {
   PlanetologistNoField = 73,      // Planetologist and a concealed No-Field marker: it moves as one force (+1, a gather origin), or forces only
   PlanetologistOrnithopter = 74,  // Planetologist's gather with the Ornithopter card: one card movement of both groups, or the card's one group only
   PlanetologistMixedGather = 75,  // Planetologist's gather of advisors and fighters where another faction is: takes up arms, or refused
+  WormsignBasic = 76,             // 2.01.07 Wormsign in the basic game: the Atreides look (2.01.00), or advanced only (legacy)
 };
-inline constexpr int kNumRulings = 76;
+inline constexpr int kNumRulings = 77;
 
 struct RulingInfo {
   RulingId id;

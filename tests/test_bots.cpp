@@ -1072,17 +1072,26 @@ TEST_CASE("bot self-play is pinned: three games give the recorded event hashes",
     uint64_t digest;
   };
   const Pin pins[] = {
-      // Rules version 4: a new game records choam_sell_timing=end_of_phase, which the state encoding names
-      // (its baseline is the old default, any_time); with any_time these are the games of rules version 3
-      // bit for bit (0x38131487a31eb0ba, 0xb4a607a78bad71bd, 0x57b9ac15d00b65f6).
+      // Rules version 5: the basic game has Wormsign (2.01.07) and a new game records wormsign_basic=
+      // basic_and_advanced, which the state encoding names (its baseline is the old behaviour,
+      // advanced_only). With advanced_only these are the games of rules version 4 bit for bit (the
+      // pins below, `legacy`). Rules version 4: likewise choam_sell_timing (with any_time: rules
+      // version 3, 0x38131487a31eb0ba, 0xb4a607a78bad71bd, 0x57b9ac15d00b65f6).
+      {1, 6, true, 607, 0xf268472227d5330cULL},
+      {2, 4, false, 375, 0x2c4ef5448d3e0581ULL},
+      {3, 5, true, 589, 0x7d8d2c4ae2b1210aULL},
+  };
+  const Pin legacy[] = {
       {1, 6, true, 607, 0xf1dbda2ff7ab7932ULL},
       {2, 4, false, 337, 0xdf200e85f4d8966dULL},
       {3, 5, true, 589, 0xe423c53b1b0600adULL},
   };
-  for (const auto& pin : pins) {
+  for (const bool old : {false, true})
+  for (const auto& pin : old ? legacy : pins) {
     GameSpec spec = spec_for(pin.seed, pin.players, pin.advanced,
                              {Profile::Easy, Profile::Medium, Profile::Hard, Profile::Brutal, Profile::Hard, Profile::Brutal});
     spec.bot_seed = pin.seed;
+    if (old) spec.setup.rulings = scenario::ruling("wormsign_basic", "advanced_only", spec.setup.rulings);
     uint64_t digest = 0x9e3779b97f4a7c15ULL;
     int64_t n = 0;
     const auto r = play_in_memory(spec, [&](const GameState& s, const Step&) {

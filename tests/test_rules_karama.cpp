@@ -609,7 +609,7 @@ TEST_CASE("3.01.11.02 2.01.07 a prevented wormsign: no look at the next Shipment
   play_until(s, Phase::ShipmentMovement, 1);
   CHECK(s.atreides.wormsign_turn == 0);
   CHECK(s.prevented[static_cast<int>(Faction::Atreides)] == 0);
-  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), !Catch::Contains("\"wormsign\":"));
   play_until(s, Phase::ShipmentMovement, 2);
   CHECK(s.atreides.wormsign_turn == 2);
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), Catch::Contains("\"wormsign\""));

@@ -1138,8 +1138,8 @@ TEST_CASE("2.01.07 wormsign: from the start of Shipment and Movement the Atreide
   const std::string name = data::spice_card_name(s.spice_deck.top());
   const auto atreides = inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides)));
   CHECK_THAT(atreides, Catch::Contains("\"wormsign\": \"" + name + "\""));
-  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))), !Catch::Contains("wormsign"));
-  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), !Catch::Contains("wormsign"));
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Harkonnen))), !Catch::Contains("\"wormsign\":"));
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::observer()), !Catch::Contains("\"wormsign\":"));
   for (Seat x = 0; x < s.num_seats; ++x) CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::of(x)).has_value());
   CHECK_FALSE(inspect::check_projection(s, inspect::Viewer::observer()).has_value());
   // Still known later in the phase; gone with the turn (the next Spice Blow changes the deck).
@@ -1147,11 +1147,30 @@ TEST_CASE("2.01.07 wormsign: from the start of Shipment and Movement the Atreide
   act(s, s.faction_at(first), pass());
   CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), Catch::Contains("\"wormsign\""));
   play_until(s, Phase::Bidding, 2);
-  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
-  // Basic game: no Wormsign.
+  CHECK_THAT(inspect::view_json(s, inspect::Viewer::of(s.seat_of(Faction::Atreides))), !Catch::Contains("\"wormsign\":"));
+  // The basic game too (2.01.00: 2.01.01 through 2.01.09 are basic abilities).
   GameState b = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState&) {});
+  REQUIRE_FALSE(b.advanced);
+  CHECK(b.atreides.wormsign_turn == b.turn);
+  CHECK(b.atreides.wormsign_card == b.spice_deck.top());
+  CHECK_THAT(inspect::view_json(b, inspect::Viewer::of(b.seat_of(Faction::Atreides))),
+             Catch::Contains("\"wormsign\": \"" + data::spice_card_name(b.spice_deck.top()) + "\""));
+  CHECK_THAT(inspect::view_json(b, inspect::Viewer::of(b.seat_of(Faction::Harkonnen))), !Catch::Contains("\"wormsign\":"));
+}
+
+TEST_CASE("2.01.07 ruling wormsign_basic: advanced_only (the engine before rules version 5) gives no look in the basic game, and basic games recorded then read it",
+          "[shipment][rulings]") {
+  const Rulings legacy = ruling("wormsign_basic", "advanced_only");
+  GameState b = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState&) {}, false, legacy);
   CHECK(b.atreides.wormsign_turn == 0);
-  CHECK_THAT(inspect::view_json(b, inspect::Viewer::of(b.seat_of(Faction::Atreides))), !Catch::Contains("wormsign"));
+  CHECK_THAT(inspect::view_json(b, inspect::Viewer::of(b.seat_of(Faction::Atreides))), !Catch::Contains("\"wormsign\":"));
+  // The advanced game looks under either reading.
+  GameState a = at_shipment({Faction::Atreides, Faction::Harkonnen}, [](GameState&) {}, true, legacy);
+  CHECK(a.atreides.wormsign_turn == a.turn);
+  // A creation event recorded under rules version 4 that names no value reads advanced_only.
+  CHECK(Rulings::defaults_for(4).is(RulingId::WormsignBasic, 1));
+  CHECK(Rulings::defaults_for(kRulesVersion).is(RulingId::WormsignBasic, 0));
+  CHECK(Rulings::defaults().is(RulingId::WormsignBasic, 0));
 }
 
 namespace {

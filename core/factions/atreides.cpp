@@ -377,8 +377,13 @@ bool after_battle(Ctx& c) {
 // 2.01.07 Wormsign (advanced): before anyone ships, the Atreides see the top
 // card of the spice deck (AtreidesState::wormsign_*, secret). 3.01.11.02: a
 // prevented one is this turn's: no look.
+// 2.01.07 WORMSIGN (a basic ability, 2.01.00): as Shipment and Movement
+// begins, before anyone ships, the Atreides may look at the top card of the
+// spice deck. The look costs nothing, so it is taken; it stays theirs for the
+// turn (their view, Secret::Wormsign). Ruling wormsign_basic=advanced_only:
+// the engine before rules version 5 (advanced games only).
 void shipment_movement_begins(GameState& s) {
-  if (!s.advanced || s.spice_deck.empty()) return;
+  if ((!s.advanced && s.rulings.is(RulingId::WormsignBasic, 1)) || s.spice_deck.empty()) return;
   if (ability_cancelled(s, kMe, Ability::AtreidesWormsign)) {
     consume_prevention(s, kMe, Ability::AtreidesWormsign);
   } else {
