@@ -309,11 +309,18 @@ TEST_CASE("No-Field battle: the Atreides may not ask the dial (ruling no_field_p
     enter_battle_phase(s);
     REQUIRE(s.step == rules::ability::kPrescience);
     const auto ask_dial = action::Prescience{.element = rules::ability::kDial};
+    // The decision advertises what validate accepts (issue 48 item 9: it said 0..3 where 3 was refused).
+    const auto ds = decisions(s, s.seat_of(kAtreides));
+    const auto d = std::find_if(ds.begin(), ds.end(), [](const Decision& x) { return x.kind == ActionKind::Prescience; });
+    REQUIRE(d != ds.end());
     if (std::string(reading) == "no_dial") {
       CHECK(rejected(s, kAtreides, ask_dial).code == RejectCode::IllegalChoice);
       CHECK_FALSE(has_action(s, kAtreides, ask_dial));
+      CHECK(d->max == rules::ability::kDefense);
+      CHECK(std::find(d->options.begin(), d->options.end(), rules::ability::kDial) == d->options.end());
     } else {
       CHECK(has_action(s, kAtreides, ask_dial));
+      CHECK(d->max == rules::ability::kDial);
     }
   }
 }

@@ -193,11 +193,14 @@ void prescience_decisions(const GameState& s, Seat seat, std::vector<Decision>& 
       out.push_back(Decision{ActionKind::Pass, "No Prescience in this battle: " + *why, 0, 0, {}});
       return;
     }
+    // The dial may not be asked where it is hidden (ruling no_field_prescience): neither offered nor in the range.
+    const bool hidden = dial_hidden(s);
     out.push_back(Decision{ActionKind::Prescience,
                            "Prescience (2.01.08): make " + std::string(faction_name(s.faction_at(target))) +
                                " reveal one element of its battle plan in " + territory_name(s.battle.territory) +
-                               ": 0 leader, 1 weapon, 2 defense, 3 number dialed",
-                           0, kDial, dial_hidden(s) ? std::vector<uint16_t>{kLeader, kWeapon, kDefense} : std::vector<uint16_t>{kLeader, kWeapon, kDefense, kDial}});
+                               (hidden ? ": 0 leader, 1 weapon, 2 defense" : ": 0 leader, 1 weapon, 2 defense, 3 number dialed"),
+                           0, hidden ? kDefense : kDial,
+                           hidden ? std::vector<uint16_t>{kLeader, kWeapon, kDefense} : std::vector<uint16_t>{kLeader, kWeapon, kDefense, kDial}});
     out.push_back(Decision{ActionKind::Pass, "Do not use Prescience in this battle", 0, 0, {}});
     return;
   }
