@@ -81,7 +81,7 @@ std::vector<std::string_view> header_values(std::string_view head, std::string_v
 
 namespace {
 bool is_token_char(char c) {  // RFC 9110 tchar
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;  // never NUL
 }
 }  // namespace
 

@@ -1066,6 +1066,10 @@ TEST_CASE("server limits: the gate judges a request head (either header case, si
     INFO(bad);
     CHECK(judge_head(bad, 1 << 20).status == 400);
   }
+  {
+    static constexpr char kNul[] = "GET /health HTTP/1.1\r\nX-\0A: 1\r\n";
+    CHECK(judge_head(std::string(kNul, sizeof kNul - 1), 1 << 20).status == 400);  // a NUL in a header name
+  }
   CHECK(judge_head("OPTIONS * HTTP/1.1\r\nHost: x\r\n", 1 << 20).status == 0);
   CHECK(judge_head("GET http://x/health HTTP/1.0\r\n", 1 << 20).status == 0);
 }
