@@ -470,8 +470,9 @@ struct GatedHttpServer::Gate {
     }
   }
 
-  // Judges the head once it is complete (with the lock held): sets `w.need`,
-  // or answers a refusal, closes the connection and sets `w.need` to SIZE_MAX.
+  // Judges the head once it is complete (with the lock held): sets `w.need`
+  // (head and declared body), or answers a refusal and sets `w.closing`
+  // (answer_then_linger).
   void judge(int fd, Waiting& w) {
     size_t end = w.buf.find("\r\n\r\n");
     auto refuse = [&](int status, const char* code, const std::string& message) {
