@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/factions/faction_rules.h"
 
@@ -78,4 +79,60 @@ TEST_CASE("faction homes: each faction sub-step and window has one owner", "[fac
   CHECK(ship_owner[ship::kGuildTiming] == static_cast<int>(Faction::Guild));
   CHECK(ship_owner[ship::kGuildKarama] == static_cast<int>(Faction::Guild));
   CHECK(window_owner[static_cast<int>(WindowKind::KaramaGiveBack)] == static_cast<int>(Faction::Harkonnen));
+}
+
+// Issue 46: the phase files name no owner — not only no faction, but no
+// card, leader skill or module either (the CHOAM and Richese sections, the
+// Leader Skills, the cards with files of their own). What remains is the work
+// still to move to the owners (core/rules/owners.h); the counts (code only,
+// comments stripped: a comment pointing to an owner's file is a signpost) may
+// only fall. Lower a file's count when its owner names move out.
+TEST_CASE("owner homes: the owner names left in the phase files only fall", "[factions][owners]") {
+  const char* names[] = {"LeaderSkill::", "TreacheryKind::", "s.choam", "s.richese", "s.skills", "planetologist",
+                         "Planetologist", "Spice Banker", "Bureaucrat", "Kulon", "Smuggler", "Sandmaster", "Suk Graduate",
+                         "Diplomat", "skills_", "suk_graduate", "sandmaster", "smuggler", "diplomat_", "no_field", "No-Field",
+                         "Nullentropy", "Distrans", "Ornithopter", "ornithopter_", "movement_bonus"};
+  const std::map<std::string, int> most = {
+      {"battle.cpp", 35}, {"battle_abilities.cpp", 6}, {"bidding.cpp", 1}, {"cards.cpp", 38},  {"deals.cpp", 10},
+      {"mentat_pause.cpp", 1}, {"revival.cpp", 16}, {"setup.cpp", 10}, {"shipment_movement.cpp", 41}, {"engine.cpp", 2}};
+  auto code_of = [](const fs::path& p) {
+    std::ifstream in(p);
+    std::string line, out;
+    while (std::getline(in, line)) {
+      size_t at = line.find("//");
+      while (at != std::string::npos && count_of(line.substr(0, at), "\"") % 2 == 1) at = line.find("//", at + 2);
+      out += line.substr(0, at) + "\n";
+    }
+    return out;
+  };
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fs::path(MENTAT_SOURCE_DIR) / "core" / "rules"))
+    if (e.path().extension() == ".cpp") files.push_back(e.path());
+  files.push_back(fs::path(MENTAT_SOURCE_DIR) / "core" / "engine.cpp");
+  int total = 0;
+  for (const auto& p : files) {
+    const std::string code = code_of(p);
+    int n = 0;
+    std::string which;
+    for (const char* name : names)
+      if (const int k = count_of(code, name)) {
+        n += k;
+        which += " " + std::string(name) + " " + std::to_string(k);
+      }
+    const std::string file = p.filename().string();
+    const auto it = most.find(file);
+    INFO(file << " names owners " << n << " times:" << which);
+    CHECK(n <= (it == most.end() ? 0 : it->second));
+    total += n;
+  }
+  CHECK(total > 0);  // the names were found (lower the table as they move out)
+  // Moved to their owners: the spice primitive raises SpiceMoved (the Spice
+  // Banker, the Bureaucrat), the shipment's price and the movement's range are
+  // modifiers (the Guild, a Karama, the Fremen, the Planetologist, Kulon).
+  const std::string common = code_of(fs::path(MENTAT_SOURCE_DIR) / "core" / "rules" / "common.cpp");
+  CHECK(count_of(common, "skills_") == 0);
+  const std::string ship = code_of(fs::path(MENTAT_SOURCE_DIR) / "core" / "rules" / "shipment_movement.cpp");
+  CHECK(count_of(ship, "planetologist_range") == 0);
+  CHECK(count_of(ship, "karama_shipment(s, f)") == 0);
+  CHECK(count_of(ship, "movement_range :") == 0);
 }

@@ -8,6 +8,7 @@
 
 #include "bots/bot.h"
 #include "core/cards/card_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/shipment_movement.h"
 #include "events/codec.h"
 #include "events/names.h"
@@ -388,10 +389,10 @@ TEST_CASE("Leader Skills: the Planetologist's +1 movement range, at most 3", "[l
   GameState s = cleared_board_of(game({kAtreides, kHarkonnen}, false, 7, Rulings::defaults(), skills_module()));
   clear_skills(s);
   set_skill(s, kThufir, LeaderSkill::Planetologist);
-  CHECK(rules::planetologist_range(s, kAtreides, 1) == 2);
-  CHECK(rules::planetologist_range(s, kAtreides, 2) == 3);  // the Fremen
-  CHECK(rules::planetologist_range(s, kAtreides, 3) == 3);  // ornithopters: never 4
-  CHECK(rules::planetologist_range(s, kHarkonnen, 1) == 1);
+  CHECK(rules::modify(s, rules::MovementRangeQuery{kAtreides}, 1) == 2);
+  CHECK(rules::modify(s, rules::MovementRangeQuery{kAtreides}, 2) == 3);  // the Fremen
+  CHECK(rules::modify(s, rules::MovementRangeQuery{kAtreides}, 3) == 3);  // ornithopters: never 4
+  CHECK(rules::modify(s, rules::MovementRangeQuery{kHarkonnen}, 1) == 1);
 }
 
 TEST_CASE("Leader Skills: the Bureaucrat, the opponent less 1 per stronghold it occupies", "[leader_skills][battle]") {

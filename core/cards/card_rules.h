@@ -218,15 +218,13 @@ SukSaves suk_graduate_saves(const GameState& s, Faction winner, const BattlePlan
 // Shipment and movement (shipment_movement.cpp):
 // Smuggler: 1 when f's shipment of `shipped_regular` regular forces from off-planet to `to` brings one more.
 int smuggler_extra_force(const GameState& s, Faction f, LocationId to, int shipped_regular);
-int planetologist_range(const GameState& s, Faction f, int range);  // f's movement range with the Planetologist's +1 (at most 3)
 bool planetologist_may_gather(const GameState& s, Faction f);     // f's Move may gather the groups of two territories
 // Sandmaster's front band: f's group moves from territory `from` to `to` with `range` crossings: 1 spice from
 // each spice territory its best path enters (called before the forces move).
 void sandmaster_moved(GameState& s, Faction f, TerritoryId from, TerritoryId to, int range);
-// Spice Banker (common.cpp transfer_spice; mentat_pause.cpp).
-void skills_paid_to_bank(GameState& s, uint8_t payer, int amount);
-// Bureaucrat's front band: common.cpp transfer_spice reports every transfer from one faction's
-// shield to another's; engine.cpp apply brackets every action (skills_begin_action before,
+// Spice Banker (its gains: mentat_pause.cpp; the payments it sees: the SpiceMoved event, core/rules/owners.h).
+// Bureaucrat's front band: the SpiceMoved event reports every transfer from one faction's
+// shield to another's (and CHOAM's share of a payment, choam.cpp); engine.cpp apply brackets every action (skills_begin_action before,
 // skills_end_action after: a payment of 5 or more between two other factions opens the
 // Bureaucracy window once the game is free of windows and ability steps); a payment undone
 // (the Guild's 1.14.05 cancellation refunds it: guild.cpp) is no longer one.

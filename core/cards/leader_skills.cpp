@@ -38,8 +38,9 @@
 //    a green Special (category Special; never a Cheap Hero, ruling
 //    planetologist_cheap_hero) in place of a weapon: not a weapon for any rule,
 //    its own effect not used, discarded after the battle in every outcome.
-//  * Planetologist's front band (planetologist_range, planetologist_may_gather;
-//    shipment_movement.cpp check_move): a movement goes one territory further,
+//  * Planetologist's front band (planetologist_band, answering the modifier
+//    MovementRangeQuery; planetologist_may_gather, shipment_movement.cpp
+//    check_move): a movement goes one territory further,
 //    at most 3, or gathers the groups of two territories to one destination,
 //    each with its ordinary range (ruling planetologist_exclusive); advisors
 //    may come (one stance on arrival: a mixed gather where another faction is
@@ -56,7 +57,8 @@
 //  * Suk Graduate (suk_graduate_saves): the winner losing forces saves 1 to
 //    its reserves (front band), or up to 3 with the leader in the battle (1
 //    stays in the territory, up to 2 to the reserves).
-//  * Spice Banker's front band (skills_paid_to_bank, skills_mentat_pause): once
+//  * Spice Banker's front band (banker_saw_payment on the SpiceMoved event,
+//    skills_mentat_pause): once
 //    a phase, when another faction pays 4 or more to the bank in one payment,
 //    its owner gains 1, collected in the Mentat Pause.
 //  * Diplomat: front band (diplomat_defense), a plan with a worthless card and
@@ -82,6 +84,7 @@
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/battle_abilities.h"
+#include "core/rules/owners.h"
 
 namespace mentat::rules {
 namespace {
@@ -720,14 +723,25 @@ void sandmaster_moved(GameState& s, Faction f, TerritoryId from, TerritoryId to,
 
 bool planetologist_may_gather(const GameState& s, Faction f) { return skill_in_front(s, f, LeaderSkill::Planetologist); }
 
-int planetologist_range(const GameState& s, Faction f, int range) {
-  if (!skill_in_front(s, f, LeaderSkill::Planetologist) || range >= 3) return range;
+namespace {
+
+// The modifier MovementRangeQuery, order 1 (core/rules/owners.h): the
+// Planetologist in front moves one territory further, at most 3, for the
+// groups the phase reads as taking a skill's band; never for the Ornithopter
+// card's group.
+int planetologist_band(const GameState& s, const MovementRangeQuery& q, int range) {
+  if (!q.skill_bonus || q.basis == RangeBasis::OrnithopterCard) return range;
+  if (!skill_in_front(s, q.mover, LeaderSkill::Planetologist) || range >= 3) return range;
   return range + 1;
 }
 
 // ---- Spice Banker's front band ------------------------------------------------------------
 
-void skills_paid_to_bank(GameState& s, uint8_t payer, int amount) {
+// The SpiceMoved event: a payment of 4 or more from a faction to the bank.
+void banker_saw_payment(GameState& s, const SpiceMoved& e) {
+  if (e.from.holder != SpiceHolder::Faction || e.to.holder != SpiceHolder::Bank) return;
+  const uint8_t payer = e.from.index;
+  const int amount = e.amount;
   if (!s.uses(data::Module::LeaderSkills) || amount < 4 || payer >= kNumFactions) return;
   const uint16_t mark = static_cast<uint16_t>(s.turn * 16 + static_cast<int>(s.phase));
   if (s.skills.banked_mark == mark) return;  // once a phase
@@ -739,6 +753,8 @@ void skills_paid_to_bank(GameState& s, uint8_t payer, int amount) {
     return;
   }
 }
+
+}  // namespace
 
 void skills_mentat_pause(GameState& s) {
   if (!s.uses(data::Module::LeaderSkills) || !s.skills.banked) return;
@@ -1119,6 +1135,14 @@ void skills_paid_to_faction(GameState& s, uint8_t payer, uint8_t receiver, int a
   k.bureau_stage = 1, k.bureau_rec_mark = phase_mark(s);
 }
 
+namespace {
+// The SpiceMoved event: a payment from one faction's shield to another's.
+void bureaucrat_saw_payment(GameState& s, const SpiceMoved& e) {
+  if (e.from.holder == SpiceHolder::Faction && e.to.holder == SpiceHolder::Faction && e.from.index != e.to.index)
+    skills_paid_to_faction(s, e.from.index, e.to.index, e.amount);
+}
+}  // namespace
+
 void skills_begin_action(GameState& s) {
   if (s.uses(data::Module::LeaderSkills) && s.skills.bureau_stage == 1) clear_bureau(s);  // (end_action resolves each record)
 }
@@ -1165,5 +1189,15 @@ void skills_end_action(Ctx& c, const Action& a) {
   if (open_window(s, w)) k.bureau_stage = 3;
   else clear_bureau(s);  // the window stack is full: the moment passes
 }
+
+// ---- the owner (core/rules/owners.h) ----------------------------------------------------
+
+namespace {
+bool skills_in_game(const GameState& s) { return s.uses(data::Module::LeaderSkills); }
+constexpr Subscription kSubscriptions[] = {on<SpiceMoved, banker_saw_payment>(), on<SpiceMoved, bureaucrat_saw_payment>()};
+constexpr ModifierAnswer kAnswers[] = {answer<MovementRangeQuery, planetologist_band>(1)};
+}  // namespace
+
+constinit const Owner kLeaderSkillsOwner{"leader_skills", OwnerKind::LeaderSkill, skills_in_game, kSubscriptions, kAnswers};
 
 }  // namespace mentat::rules

@@ -36,6 +36,7 @@
 // is spent.
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 
 namespace mentat::rules {
 
@@ -93,10 +94,7 @@ std::optional<Rejection> ornithopter_check(const GameState& s, Faction me, const
                                                                 : "advisors never use ornithopters (2.02.12), the Ornithopter card's two groups neither "
                                                                   "(ruling ornithopter_advisors)");
   if (a.ornithopter == 1) {
-    int r = 3;
-    for (int fi = 0; fi < kNumFactions; ++fi)  // CHOAM's Kulon (ruling kulon_ornithopter)
-      if (const auto h = faction_rules(static_cast<Faction>(fi)).movement_bonus; h && s.has(static_cast<Faction>(fi))) r = h(s, me, r);
-    *range = r;
+    *range = modify(s, MovementRangeQuery{me, RangeBasis::OrnithopterCard, false}, 3);  // e.g. CHOAM's Kulon (ruling kulon_ornithopter)
   }
   return std::nullopt;
 }

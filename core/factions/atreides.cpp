@@ -1,6 +1,7 @@
 // The Atreides' abilities (2.01) that the phases reach through the hook table
 // (core/factions/faction_rules.h); docs/ARCHITECTURE.md.
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 
 #include <algorithm>
 
@@ -469,5 +470,9 @@ constexpr FactionRules make() {
 }  // namespace
 
 constinit const FactionRules kAtreidesRules = make();
+
+// The faction's entry in the owner table (core/rules/owners.h): no game
+// events or modifiers yet; its abilities are reached through kRules' hooks.
+constinit const Owner kAtreidesOwner{"atreides", OwnerKind::Faction, faction_seated<Faction::Atreides>, {}, {}};
 
 }  // namespace mentat::rules

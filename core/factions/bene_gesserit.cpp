@@ -7,6 +7,7 @@
 // force, universal stewards: the sub-steps kAdvisor, kWartime, kIntrusion
 // and the shipment and movement hooks), 2.02.22 worthless cards as Karama.
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/battle_abilities.h"
 #include "core/rules/shipment_movement.h"
 
@@ -753,5 +754,9 @@ constexpr FactionRules make() {
 }  // namespace
 
 constinit const FactionRules kBeneGesseritRules = make();
+
+// The faction's entry in the owner table (core/rules/owners.h): no game
+// events or modifiers yet; its abilities are reached through kRules' hooks.
+constinit const Owner kBeneGesseritOwner{"bene_gesserit", OwnerKind::Faction, faction_seated<Faction::BeneGesserit>, {}, {}};
 
 }  // namespace mentat::rules

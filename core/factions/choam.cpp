@@ -5,7 +5,7 @@
 //
 //  * Setup: 2 spice, 20 forces in reserve (none on Arrakis), free revival 0,
 //    hand limit 5 (data); revival of any number of forces at 1 spice each
-//    (revival_limit / revival_cost, Karama-preventable: ChoamRevival); the
+//    (the modifiers RevivalLimitQuery / RevivalCostQuery, Karama-preventable: ChoamRevival); the
 //    Auditor only in the advanced game (GameState::leader_in_game).
 //  * CHOAM Charity: as the Charity phase begins CHOAM collects 2 spice per
 //    player (itself included) times the Inflation multiplier from the bank,
@@ -48,6 +48,7 @@
 
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/battle_abilities.h"
 
 namespace mentat::rules {
@@ -344,10 +345,12 @@ void card_candidates(const GameState& s, std::vector<Action>& out) {
   }
 }
 
-// Kulon (hook movement_bonus): one more territory this turn; ruling
-// kulon_ornithopter cap_three keeps an ornithopter's three as the maximum.
-int movement_bonus(const GameState& s, Faction mover, int range) {
-  if (mover != kMe || s.choam.kulon_turn != s.turn) return range;
+// Kulon (the modifier MovementRangeQuery, order 2: after every other range
+// rule, core/rules/owners.h): one more territory this turn, not for a group
+// of advisors; ruling kulon_ornithopter cap_three keeps an ornithopter's
+// three as the maximum.
+int kulon_range(const GameState& s, const MovementRangeQuery& q, int range) {
+  if (q.mover != kMe || q.basis == RangeBasis::PassiveGroup || s.choam.kulon_turn != s.turn) return range;
   if (range >= 3 && s.rulings.is(RulingId::KulonOrnithopter, 1)) return range;
   return range + 1;
 }
@@ -365,10 +368,20 @@ bool storm_catches(GameState& s, LocationId loc, int reg, int spec) {
   return false;
 }
 
-// La La La (hook blocks_free_revival).
-bool blocks_free_revival(const GameState& s, Faction f) {
-  return s.choam.lalala_turn == s.turn && s.choam.lalala_faction == static_cast<uint8_t>(f);
+// La La La (the modifier FreeRevivalQuery, order 1: after any grant): the
+// named faction has no free revival this turn.
+int lalala_revival(const GameState& s, const FreeRevivalQuery& q, int n) {
+  return s.choam.lalala_turn == s.turn && s.choam.lalala_faction == static_cast<uint8_t>(q.faction) ? 0 : n;
 }
+
+// CHOAM's own revival (the modifiers RevivalLimitQuery / RevivalCostQuery):
+// up to 20 forces a turn at 1 spice each beyond the free ones, unless a
+// Karama prevents it (3.01.11.02: 1.05.01 applies; the prevention is used up
+// by revival.cpp with revival_ability).
+constexpr int kRevivalLimit = 20, kRevivalCost = 1;
+bool own_revival(const GameState& s, Faction f) { return f == kMe && !ability_cancelled(s, kMe, Ability::ChoamRevival); }
+int revival_limit(const GameState& s, const RevivalLimitQuery& q, int n) { return own_revival(s, q.faction) ? kRevivalLimit : n; }
+int revival_cost(const GameState& s, const RevivalCostQuery& q, int n) { return own_revival(s, q.faction) ? kRevivalCost : n; }
 
 // ---- alliance: the card trade (ChoamTrade) --------------------------------------
 
@@ -903,8 +916,6 @@ constexpr FactionRules make() {
   r.no_charity_claim = true;
   r.charity_payer = charity_payer;
   r.charity_multiplier = charity_multiplier;
-  r.revival_limit = 20;
-  r.revival_cost = 1;
   r.revival_ability = Ability::ChoamRevival;
   r.forbids_bribes = forbids_bribes;
   r.battle_spice_paid = battle_spice_paid;
@@ -914,10 +925,8 @@ constexpr FactionRules make() {
   r.battle_ends = battle_ends;
   r.card_promised = card_promised;
   r.battle_step = {ability::kAudit, ability::kAudit, nullptr, audit_validate, audit_apply, audit_decisions, audit_legal};
-  r.movement_bonus = movement_bonus;
   r.move_blocked = move_blocked;
   r.storm_catches = storm_catches;
-  r.blocks_free_revival = blocks_free_revival;
   r.anytime = {owns, anytime_validate, anytime_apply, anytime_decisions, anytime_legal};
   r.phase_ends = phase_ends;
   r.response_window = {WindowKind::ChoamSale, sale_what, sale_validate, sale_apply, sale_decisions, sale_legal, sale_closed};
@@ -929,5 +938,12 @@ constexpr FactionRules make() {
 }  // namespace
 
 constinit const FactionRules kChoamRules = make();
+
+namespace {
+constexpr ModifierAnswer kAnswers[] = {answer<MovementRangeQuery, kulon_range>(2), answer<FreeRevivalQuery, lalala_revival>(1),
+                                       answer<RevivalLimitQuery, revival_limit>(), answer<RevivalCostQuery, revival_cost>()};
+}  // namespace
+
+constinit const Owner kChoamOwner{"choam", OwnerKind::Faction, faction_seated<Faction::Choam>, {}, kAnswers};
 
 }  // namespace mentat::rules

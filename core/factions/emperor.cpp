@@ -1,6 +1,7 @@
 // The Emperor's abilities (2.03) that the phases reach through the hook table
 // (core/factions/faction_rules.h); docs/ARCHITECTURE.md.
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 
 namespace mentat::rules {
 namespace {
@@ -59,5 +60,9 @@ constexpr FactionRules make() {
 }  // namespace
 
 constinit const FactionRules kEmperorRules = make();
+
+// The faction's entry in the owner table (core/rules/owners.h): no game
+// events or modifiers yet; its abilities are reached through kRules' hooks.
+constinit const Owner kEmperorOwner{"emperor", OwnerKind::Faction, faction_seated<Faction::Emperor>, {}, {}};
 
 }  // namespace mentat::rules

@@ -275,9 +275,6 @@ struct FactionRules {
   // 2.03.11 / 2.04.20 (advanced): only one of this faction's special forces
   // may be revived a turn.
   bool one_special_revival = false;
-  // 2.04.11: the free revival this faction grants its ally this turn (0: none;
-  // the ally's own is used when larger).
-  int (*ally_free_revival)(const GameState& s) = nullptr;
   // The Revival phase begins: may consume this faction's preventions; true
   // when this faction must first answer its grant (RevivalGrant below).
   bool (*revival_begins)(GameState& s) = nullptr;
@@ -294,15 +291,10 @@ struct FactionRules {
   // `ally_extra_revival` forces of its ally beyond the limit (None: no).
   Ability pays_ally_revival = Ability::None;
   int ally_extra_revival = 0;
-  // True when this faction's ability takes faction f's free revival this
-  // turn (CHOAM's La La La).
-  bool (*blocks_free_revival)(const GameState& s, Faction f) = nullptr;
-  // CHOAM: this faction revives up to `revival_limit` forces a turn (0: the
-  // 3 of 1.05.01) at `revival_cost` spice each beyond its free revival (0:
-  // the 2 of 1.05.01.03), by `revival_ability` (3.01.11.02: a prevention is
-  // used up by its next revival answer, which follows 1.05.01).
-  int revival_limit = 0;
-  int revival_cost = 0;
+  // The ability of the faction's own revival rule (CHOAM's; its limit and
+  // cost are its answers to RevivalLimitQuery / RevivalCostQuery,
+  // core/rules/owners.h): 3.01.11.02, a prevention is used up by its next
+  // revival answer, which follows 1.05.01.
   Ability revival_ability = Ability::None;
 
   // ---- 1.06 shipment and movement (shipment_movement.cpp) ----
@@ -325,7 +317,9 @@ struct FactionRules {
   void (*sent)(GameState& s, const action::Ship& a) = nullptr;  // after the forces arrived
   Ability storm_migration = Ability::None;  // 2.04.17: a send into the storm (✷)
   // 2.04.06: the faction moves `movement_range` territories by
-  // `movement_ability` (1.06.05.03: otherwise 1).
+  // `movement_ability` (1.06.05.03: otherwise 1). The range itself is the
+  // faction's answer to the modifier MovementRangeQuery (core/rules/owners.h);
+  // these two say which ability a Karama cancels and how far it reached.
   int movement_range = 0;
   Ability movement_ability = Ability::None;
   // The phase's sub-steps this faction owns (bit i: ship::Step i,
@@ -391,9 +385,6 @@ struct FactionRules {
   // The ability marked ✷ its movement `a` uses as it is made (a KaramaCancel
   // window, 3.01.11.01; 2.02.16 Take Up Arms), or Ability::None.
   Ability (*move_uses)(const GameState& s, const action::Move& a) = nullptr;
-  // Folded over the factions in the game after every other range rule:
-  // `mover`'s range with this faction's bonus (CHOAM's Kulon).
-  int (*movement_bonus)(const GameState& s, Faction mover, int range) = nullptr;
   // Why `mover` may not move into territory `to` now (empty: it may): CHOAM's Baliset.
   std::string (*move_blocked)(const GameState& s, Faction mover, TerritoryId to) = nullptr;
 

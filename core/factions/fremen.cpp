@@ -7,11 +7,13 @@
 #include <utility>
 
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 
 namespace mentat::rules {
 namespace {
 
 constexpr Faction kMe = Faction::Fremen;
+constexpr int kRange = 2;  // 2.04.06: two territories
 
 // ---- 0.xx setup (setup.cpp asks): 2.04.13 the storm deck, 2.04.02 the placement ----
 
@@ -485,6 +487,12 @@ int ally_free_revival(const GameState& s) {
   if (s.fremen.revival_grant == kGrantPrevented) return 0;  // 3.01.11.02
   return s.rulings.is(RulingId::FremenAllyRevival, 0) || s.fremen.revival_grant != 0 ? 3 : 0;
 }
+// The modifier FreeRevivalQuery, order 0 (core/rules/owners.h): the ally's
+// free revival is the larger of its own and the grant.
+int ally_revival(const GameState& s, const FreeRevivalQuery& q, int n) {
+  const uint8_t ally = ally_in_game(s, kMe);
+  return ally == static_cast<uint8_t>(q.faction) ? std::max(n, ally_free_revival(s)) : n;
+}
 
 // 3.01.11.02: a prevented 2.04.11 is used up by the ally's next Revival phase
 // with forces in the tanks (its free revival is its own this turn). Ruling
@@ -584,7 +592,6 @@ constexpr FactionRules make() {
   r.elite_ability = Ability::FremenFedaykin;
   r.battle_hardened = Ability::FremenBattleHardened;  // 2.04.21
   r.one_special_revival = true;  // 2.04.20
-  r.ally_free_revival = ally_free_revival;
   r.revival_begins = revival_begins;
   r.revival_grant = {"the Fremen are deciding their ally's free revival first (2.04.11)",
                      "answer whether your ally's free revival is 3 this turn (Respond: accept=true grants it, 2.04.11)",
@@ -595,7 +602,7 @@ constexpr FactionRules make() {
   r.check_send = check_send;
   r.sent = sent;
   r.storm_migration = Ability::FremenStormMigration;
-  r.movement_range = 2;  // 2.04.06
+  r.movement_range = kRange;  // 2.04.06
   r.movement_ability = Ability::FremenMovement;
   r.worm_revealed = worm_revealed;  // 2.04.15
   r.worm_appears = worm_appears;    // 2.04.10
@@ -613,5 +620,20 @@ constexpr FactionRules make() {
 }  // namespace
 
 constinit const FactionRules kFremenRules = make();
+
+// ---- the owner (core/rules/owners.h) ----------------------------------------
+
+namespace {
+// 2.04.06: the Fremen move two territories (an ordinary group; ornithopters
+// give three all the same, 1.06.05.04), unless a Karama cancels or prevents
+// it (3.01.11.01 / .02). The modifier MovementRangeQuery, order 0.
+int fremen_range(const GameState& s, const MovementRangeQuery& q, int range) {
+  if (q.mover != kMe || q.basis != RangeBasis::Ordinary || ability_cancelled(s, kMe, Ability::FremenMovement)) return range;
+  return std::max(range, kRange);
+}
+constexpr ModifierAnswer kAnswers[] = {answer<MovementRangeQuery, fremen_range>(0), answer<FreeRevivalQuery, ally_revival>(0)};
+}  // namespace
+
+constinit const Owner kFremenOwner{"fremen", OwnerKind::Faction, faction_seated<Faction::Fremen>, {}, kAnswers};
 
 }  // namespace mentat::rules

@@ -8,6 +8,7 @@
 
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/shipment_movement.h"
 
 namespace mentat::rules {
@@ -252,5 +253,22 @@ constexpr FactionRules make() {
 }  // namespace
 
 constinit const FactionRules kGuildRules = make();
+
+// ---- the owner (core/rules/owners.h) ----------------------------------------
+
+namespace {
+// 2.06.06: the Guild ships at half the printed price, rounded up; 2.06.09 its
+// ally too. A Karama cancels or prevents it (3.01.11.01 / .02, cards.cpp).
+// The modifier ShipmentCostQuery, order 0: at most half the printed price, so
+// a Karama's Guild rates beside it halve once.
+int half_price(const GameState& s, const ShipmentCostQuery& q, int cost) {
+  const Ability a = team_ability(s, q.shipper, &FactionRules::ship_half_price);
+  if (a == Ability::None || ability_cancelled(s, q.shipper, a)) return cost;
+  return std::min(cost, (q.printed + 1) / 2);
+}
+constexpr ModifierAnswer kAnswers[] = {answer<ShipmentCostQuery, half_price>()};
+}  // namespace
+
+constinit const Owner kGuildOwner{"spacing_guild", OwnerKind::Faction, faction_seated<Faction::Guild>, {}, kAnswers};
 
 }  // namespace mentat::rules

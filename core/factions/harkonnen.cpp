@@ -22,6 +22,7 @@
 // called traitor like any leader.
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/battle_abilities.h"
 
 namespace mentat::rules {
@@ -287,5 +288,9 @@ constexpr FactionRules make() {
 }  // namespace
 
 constinit const FactionRules kHarkonnenRules = make();
+
+// The faction's entry in the owner table (core/rules/owners.h): no game
+// events or modifiers yet; its abilities are reached through kRules' hooks.
+constinit const Owner kHarkonnenOwner{"harkonnen", OwnerKind::Faction, faction_seated<Faction::Harkonnen>, {}, {}};
 
 }  // namespace mentat::rules

@@ -51,6 +51,7 @@
 #include <string>
 
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/factions/richese_no_field.h"
 #include "core/rules/battle_abilities.h"
 
@@ -778,5 +779,9 @@ constexpr FactionRules make() {
 }  // namespace
 
 constinit const FactionRules kRicheseRules = make();
+
+// The faction's entry in the owner table (core/rules/owners.h): no game
+// events or modifiers yet; its abilities are reached through kRules' hooks.
+constinit const Owner kRicheseOwner{"richese", OwnerKind::Faction, faction_seated<Faction::Richese>, {}, {}};
 
 }  // namespace mentat::rules

@@ -124,6 +124,7 @@
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/battle_abilities.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 #include "core/rules/shipment_movement.h"
 
@@ -1127,6 +1128,21 @@ bool prevention_at_next_occasion(const GameState& s) { return s.rulings.is(Rulin
 bool karama_windows_ask(const GameState& s) { return s.rulings.is(RulingId::KaramaWindows, kAllOtherSeats); }
 
 bool karama_shipment(const GameState& s, Faction f) { return s.karama_shipment == static_cast<uint8_t>(f); }
+
+// ---- the owner (core/rules/owners.h) ----------------------------------------
+
+namespace {
+// 3.01.11.03: a Karama played for this turn's shipment ships at Guild rates
+// (half the printed price, rounded up; paid to the bank: payee in
+// shipment_movement.cpp). The modifier ShipmentCostQuery, order 0: at most
+// half the printed price, so beside the Guild's own half price it halves once.
+int shipment_by_karama(const GameState& s, const ShipmentCostQuery& q, int cost) {
+  return karama_shipment(s, q.shipper) ? std::min(cost, (q.printed + 1) / 2) : cost;
+}
+constexpr ModifierAnswer kKaramaAnswers[] = {answer<ShipmentCostQuery, shipment_by_karama>()};
+}  // namespace
+
+constinit const Owner kKaramaOwner{"karama", OwnerKind::Card, always, {}, kKaramaAnswers};
 
 bool take_hajr_move(GameState& s) {
   if (!s.shipmove.hajr) return false;

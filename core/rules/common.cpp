@@ -3,6 +3,7 @@
 
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 
 namespace mentat {
@@ -33,11 +34,7 @@ void transfer_spice(GameState& s, SpiceAccount from, SpiceAccount to, int amount
   };
   adjust(from, -amount);
   adjust(to, amount);
-  // Spice Banker's front band (core/cards/leader_skills.cpp): a payment of 4 or more to the bank.
-  if (from.holder == SpiceHolder::Faction && to.holder == SpiceHolder::Bank) rules::skills_paid_to_bank(s, from.index, amount);
-  // Bureaucrat's front band: a payment from one faction to another.
-  if (from.holder == SpiceHolder::Faction && to.holder == SpiceHolder::Faction && from.index != to.index)
-    rules::skills_paid_to_faction(s, from.index, to.index, amount);
+  rules::raise(s, rules::SpiceMoved{from, to, amount});  // the owners listening (core/rules/owners.h)
 }
 
 namespace rules {

@@ -6,8 +6,11 @@
 //    1.05.01.04 paid to the bank; 1.05.02 revived forces go to reserves.
 //  * 2.03.10 / 2.04.19 Sardaukar and Fedaykin count as one force;
 //    2.03.11 / 2.04.20 (advanced) only one of them a turn.
+//  Modifiers (core/rules/owners.h): FreeRevivalQuery (2.04.11 fremen.cpp,
+//  La La La choam.cpp), RevivalLimitQuery / RevivalCostQuery (CHOAM's own
+//  revival, choam.cpp).
 //  Faction hooks (core/factions/faction_rules.h): one_special_revival,
-//  ally_free_revival, revival_begins / revival_grant / revival_grant_answer /
+//  revival_begins / revival_grant / revival_grant_answer /
 //  revival_ends (2.04.11, the Fremen's file), pays_ally_revival (2.03.07, the
 //  Emperor's file). The rules they carry:
 //  * 2.04.11 the Fremen's ally has a free revival of 3. Ruling
@@ -32,6 +35,7 @@
 
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 #include "core/rules/battle_abilities.h"
 
@@ -52,13 +56,11 @@ bool has_ally(const GameState& s, Faction f) {
   return a < kNumFactions && s.f[a].in_game;
 }
 
+// 1.05.01.02: the player sheet's free revival; the owners' answers to
+// FreeRevivalQuery change it (core/rules/owners.h: 2.04.11 the Fremen's
+// grant to their ally, CHOAM's La La La).
 int free_revival(const GameState& s, Faction f) {
-  for (int fi = 0; fi < kNumFactions; ++fi)  // CHOAM's La La La
-    if (const auto h = faction_rules(static_cast<Faction>(fi)).blocks_free_revival; h && s.has(static_cast<Faction>(fi)) && h(s, f)) return 0;
-  int n = data::faction_setup(f).free_revival;
-  if (has_ally(s, f))
-    if (const auto h = faction_rules(ally_of(s, f)).ally_free_revival) n = std::max(n, h(s));  // 2.04.11
-  return n;
+  return modify(s, FreeRevivalQuery{f}, data::faction_setup(f).free_revival);
 }
 
 // 2.03.07: the ally paying for forces beyond the limit (the Emperor), or null.
@@ -90,20 +92,11 @@ const FactionRules::RevivalGrant& grant_asked(const GameState& s) {
   return faction_rules(s.faction_at(static_cast<Seat>(__builtin_ctz(s.waiting)))).revival_grant;
 }
 
-// The faction's own revival limit and price (CHOAM: revival_limit,
-// revival_cost), unless a Karama prevents them (3.01.11.02: 1.05.01 applies).
-bool own_revival_rule(const GameState& s, Faction f) {
-  const auto& r = faction_rules(f);
-  return r.revival_ability == Ability::None || !ability_cancelled(s, f, r.revival_ability);
-}
-int revival_limit(const GameState& s, Faction f) {
-  const int n = faction_rules(f).revival_limit;
-  return n > 0 && own_revival_rule(s, f) ? n : kRevivalLimit;
-}
-int cost_per_force(const GameState& s, Faction f) {
-  const int n = faction_rules(f).revival_cost;
-  return n > 0 && own_revival_rule(s, f) ? n : kCostPerForce;
-}
+// 1.05.01 at most 3 forces a turn, 1.05.01.03 2 spice each beyond the free
+// ones; the owners' answers to RevivalLimitQuery / RevivalCostQuery change
+// them (core/rules/owners.h: a faction's own revival rule).
+int revival_limit(const GameState& s, Faction f) { return modify(s, RevivalLimitQuery{f}, kRevivalLimit); }
+int cost_per_force(const GameState& s, Faction f) { return modify(s, RevivalCostQuery{f}, kCostPerForce); }
 
 // Spice cost of `n` forces split into what the faction and the Emperor pay.
 struct Cost {

@@ -14,14 +14,19 @@
 //                universal stewards, bene_gesserit.cpp)
 //   phase start  shipment_movement_begins (2.01.07 Wormsign, 3.01.11.02 of
 //                2.06.12), ship_phase_opens (2.02.17 wartime)
-//   shipment     ship_half_price, ship_cross, ship_off_planet,
+//   shipment     cost: modifier ShipmentCostQuery (core/rules/owners.h: the
+//                Guild's half price 2.06.06 / 2.06.09, guild.cpp; a Karama's
+//                Guild rates 3.01.11.03, cards.cpp);
+//                ship_half_price (the ability a Karama cancels), ship_cross, ship_off_planet,
 //                receives_shipment_payments (2.06.04-10, guild.cpp),
 //                sends_from_reserves / check_send / sent / storm_migration
 //                (2.04.03/05/17, fremen.cpp), check_shipment (2.02.13)
 //   after it     shipment_made (1.14.05 the Guild's question, guild.cpp),
 //                answers_shipment (2.02.15 intrusion, 2.02.05 / 2.02.11
 //                spiritual advisors, bene_gesserit.cpp)
-//   movement     movement_range / movement_ability (2.04.06, fremen.cpp),
+//   movement     range: modifier MovementRangeQuery (core/rules/owners.h:
+//                2.04.06 fremen.cpp, the Planetologist leader_skills.cpp,
+//                Kulon choam.cpp); movement_ability (2.04.06, fremen.cpp),
 //                moved_group, check_move_flip, moving, move_variants,
 //                move_prompt (2.02.14, 2.02.16, 2.02.20, bene_gesserit.cpp),
 //                answers_move (2.02.15)
@@ -64,6 +69,7 @@
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/move_reach.h"
+#include "core/rules/owners.h"
 #include "core/rules/shipment_movement.h"
 #include "core/rules/rules.h"
 
@@ -133,7 +139,7 @@ const FactionRules::ForceToken* shipping_token(const GameState& s) {
 int priced_forces(const action::Ship& a) { return a.no_field != kNone8 ? 1 : a.forces + a.special; }
 
 // Hooks ship_half_price / ship_cross (2.06.06 / 2.06.09, 2.06.05.02 / 2.06.10).
-bool guild_rates(const GameState& s, Faction f) {
+bool half_price_usable(const GameState& s, Faction f) {
   const Ability a = team_ability(s, f, &FactionRules::ship_half_price);
   return a != Ability::None && !ability_cancelled(s, f, a);  // 3.01.11.01 / 1.00.04 (cards.cpp)
 }
@@ -142,14 +148,16 @@ bool may_cross_ship(const GameState& s, Faction f) {
   return a != Ability::None && !ability_cancelled(s, f, a);  // 3.01.11.02 (cards.cpp)
 }
 
+// 1.06.03.01: 1 spice a force into a stronghold, 2 elsewhere; the owners'
+// answers to ShipmentCostQuery change it (core/rules/owners.h: 2.06.06 /
+// 2.06.09 the Guild's half price, 3.01.11.03 a Karama's Guild rates).
 int shipment_cost(const GameState& s, Faction f, LocationId to, int n) {
-  int cost = n * (is_stronghold_loc(to) ? 1 : 2);  // 1.06.03.01
-  if (guild_rates(s, f) || karama_shipment(s, f)) cost = (cost + 1) / 2;  // 2.06.06 / 3.01.11.03     // 2.06.06: half, rounded up
-  return cost;
+  const int printed = n * (is_stronghold_loc(to) ? 1 : 2);
+  return modify(s, ShipmentCostQuery{f, to, n, printed}, printed);
 }
-// 3.01.11.01: a shipment that the Guild's half price (2.06.06 / 2.06.09) makes cheaper.
+// 3.01.11.01: a shipment that the half-price ability (hook ship_half_price: 2.06.06 / 2.06.09) makes cheaper.
 bool uses_half_price(const GameState& s, Faction me, const action::Ship& a) {
-  if (!guild_rates(s, me) || karama_shipment(s, me) || a.to_reserves || faction_rules(me).sends_from_reserves || a.to >= kNumLocations)
+  if (!half_price_usable(s, me) || karama_shipment(s, me) || a.to_reserves || faction_rules(me).sends_from_reserves || a.to >= kNumLocations)
     return false;
   const int full = priced_forces(a) * (is_stronghold_loc(a.to) ? 1 : 2);
   return shipment_cost(s, me, a.to, priced_forces(a)) < full;
@@ -429,20 +437,16 @@ GroupType moved_group(const GameState& s, Faction me, const action::Move& a) {
   return h ? h(s, a) : GroupType::Keep;
 }
 
-// Movement range in territories (1.06.05.03/.04, 2.04.06). `planetologist`:
-// with the Planetologist's +1 (not for the groups of its gather, ruling
-// planetologist_exclusive).
-int move_range(const GameState& s, Faction me, bool group_has_advisors, bool planetologist = true) {
-  // 2.02.12: advisors never use ornithopters (the Planetologist's +1 is none: core/cards/leader_skills.cpp).
-  if (group_has_advisors && !specials_fight(s, me)) return planetologist ? planetologist_range(s, me, 1) : 1;
-  const auto& fr = faction_rules(me);  // 2.04.06 (3.01.11.02: not when prevented)
-  int r = fr.movement_ability != Ability::None && !ability_cancelled(s, me, fr.movement_ability) ? fr.movement_range : 1;
+// Movement range in territories (1.06.05.03/.04): 1, or 3 with
+// ornithopters; a group of special forces that do not fight (2.02.12) never
+// uses ornithopters. The owners' answers to MovementRangeQuery change it
+// (core/rules/owners.h: the faction's range, a skill's band, a card's bonus).
+// `skill_bonus`: whether a leader skill's band may apply to this group
+// (MovementRangeQuery::skill_bonus).
+int move_range(const GameState& s, Faction me, bool group_has_advisors, bool skill_bonus = true) {
+  if (group_has_advisors && !specials_fight(s, me)) return modify(s, MovementRangeQuery{me, RangeBasis::PassiveGroup, skill_bonus}, 1);
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
-  if (orn) r = std::max(r, 3);
-  if (planetologist) r = planetologist_range(s, me, r);  // Leader Skills: +1, at most 3 (core/cards/leader_skills.cpp)
-  for (int fi = 0; fi < kNumFactions; ++fi)  // after every other range rule: CHOAM's Kulon
-    if (const auto h = faction_rules(static_cast<Faction>(fi)).movement_bonus; h && s.has(static_cast<Faction>(fi))) r = h(s, me, r);
-  return r;
+  return modify(s, MovementRangeQuery{me, RangeBasis::Ordinary, skill_bonus}, orn ? 3 : 1);
 }
 
 // Breadth-first search over territory pieces, one territory boundary per
@@ -1225,7 +1229,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
         d.prompt = "Send forces from reserves for free to The Great Flat or a territory within two of it";
       else
         d.prompt = "Ship forces from reserves: 1 spice per force into a stronghold, 2 elsewhere";
-      if (guild_rates(s, me)) {
+      if (half_price_usable(s, me)) {
         d.prompt += " (half price)";
         d.topic = Topic::HalfPriceShipment;
       }

@@ -1,0 +1,216 @@
+// Owners, game events and modifiers: the vocabulary through which whatever
+// changes the printed rules — a faction, a treachery card or card family, a
+// leader skill, a stronghold card, a module — takes part in the game without
+// a phase file naming it (docs/ARCHITECTURE.md "Owners, game events and
+// modifiers").
+//
+// Internal header (core/ only), like core/rules/rules.h.
+//
+// An *owner* is one entry of the owner table (owners(), core/rules/owners.cpp):
+// a constant `Owner` defined in the owner's own file (core/factions/guild.cpp,
+// core/cards/leader_skills.cpp, ...) and listed once in the table. It names
+// the game events it listens to and the modifiers it answers.
+//
+// A *game event* is a typed fact a primitive raises after it changed the
+// state: "spice moved from this account to that one". raise(s, e) hands it to
+// every subscription of that event's kind whose owner is in the game.
+//
+// A *modifier* is a number a phase asks of the owners instead of computing an
+// ability's change itself: "what does this shipment cost", "how far may this
+// group move". modify(s, q, v) passes the phase's own value `v` through every
+// answer to that query kind whose owner is in the game, and returns the last.
+//
+// Contract:
+//  * Order is explicit. Subscriptions and answers run in ascending `order`,
+//    then in owner-table order. Each event and modifier below documents what
+//    its orders mean; two answers with one order must commute (tests check
+//    the table: tests/test_owners.cpp). Where the printed rules leave an order
+//    open, it is a ruling (core/rulings.h) read by the owner, not a table order.
+//  * An owner answers only while in_game(s) is true (a faction seated, a
+//    module in use; a base card always).
+//  * Modifier answers are pure: they read the state and the query and return
+//    the new value. Event handlers may change the state (never the event) and
+//    may raise further events; they do not open decisions themselves — they
+//    record what a later step or response window asks (the Bureaucrat's
+//    payment, resolved by its window).
+//  * Cost: the per-kind index is built once (first use); raising an event or
+//    asking a modifier nobody answers is an index load and an empty loop; each
+//    answer costs an in_game call and an indirect call. No allocation.
+//  * Thread safety: the table and the index are immutable after first use
+//    (the index is a function-local static); any thread may read them.
+//
+// Adding an event or a modifier: a struct below with `kKind`/`kModifier`, its
+// enumerator, its orders documented, and the one place that raises or asks it.
+// Adding an owner: docs/ARCHITECTURE.md "Adding a faction".
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "core/state.h"
+
+namespace mentat::rules {
+
+// ---- game events ---------------------------------------------------------------
+
+enum class EventKind : uint8_t {
+  SpiceMoved = 0,
+  kCount
+};
+
+// Spice moved between two accounts (transfer_spice, core/rules/common.cpp):
+// every payment, collection, gift, bribe and refund. Raised after both
+// balances changed. Subscribers: the Spice Banker (a payment of 4 or more to
+// the bank) and the Bureaucrat (a payment between two factions), both in
+// core/cards/leader_skills.cpp. Orders: 0 (they watch disjoint payments).
+struct SpiceMoved {
+  static constexpr EventKind kKind = EventKind::SpiceMoved;
+  SpiceAccount from;
+  SpiceAccount to;
+  int amount = 0;
+};
+
+// One owner's handler of one event kind; build with on<Event, handler>().
+struct Subscription {
+  EventKind kind = EventKind::kCount;
+  int order = 0;
+  void (*handle)(GameState& s, const void* event) = nullptr;
+};
+
+template <class E, void (*F)(GameState&, const E&)>
+constexpr Subscription on(int order = 0) {
+  return {E::kKind, order, [](GameState& s, const void* e) { F(s, *static_cast<const E*>(e)); }};
+}
+
+// ---- modifiers -----------------------------------------------------------------
+
+enum class Modifier : uint8_t {
+  ShipmentCost = 0,
+  MovementRange = 1,
+  FreeRevival = 2,
+  RevivalLimit = 3,
+  RevivalCost = 4,
+  kCount
+};
+
+// What a shipment onto the board costs (1.06.03.01, asked by
+// core/rules/shipment_movement.cpp shipment_cost). The value starts at the
+// printed price; `printed` keeps it for answers that are a fraction of it.
+// Answers: the Guild's half price, the faction's and its ally's (2.06.06 /
+// 2.06.09, core/factions/guild.cpp) and a Karama's shipment at Guild rates
+// (3.01.11.03, core/rules/cards.cpp), order 0: each returns at most half the
+// printed price rounded up, so both together halve once.
+struct ShipmentCostQuery {
+  static constexpr Modifier kModifier = Modifier::ShipmentCost;
+  Faction shipper = Faction::Atreides;
+  LocationId to = 0;
+  int forces = 0;   // forces priced (a token counts 1)
+  int printed = 0;  // 1.06.03.01: 1 a force into a stronghold, else 2
+};
+
+// What a movement's range is counted from (asked by
+// core/rules/shipment_movement.cpp move_range and core/cards/ornithopter.cpp).
+enum class RangeBasis : uint8_t {
+  Ordinary = 0,         // 1.06.05.03: 1, or 3 with ornithopters (1.06.05.04)
+  PassiveGroup = 1,     // a group of special forces that do not fight (2.02.12): 1, no ornithopter
+  OrnithopterCard = 2,  // the Ornithopter card's group: 3 (core/cards/ornithopter.cpp)
+};
+
+// How many territories a group may move (1.06.05.03/.04). The value starts
+// at the basis's printed range. Answers, in order:
+//   0  the faction's own range (2.04.06 the Fremen: 2, ordinary groups; core/factions/fremen.cpp)
+//   1  a leader skill's band (the Planetologist: +1, at most 3, when
+//      `skill_bonus`; core/cards/leader_skills.cpp)
+//   2  after every other range rule (CHOAM's Kulon: +1 this turn, not for a
+//      passive group; ruling kulon_ornithopter; core/factions/choam.cpp)
+struct MovementRangeQuery {
+  static constexpr Modifier kModifier = Modifier::MovementRange;
+  Faction mover = Faction::Atreides;
+  RangeBasis basis = RangeBasis::Ordinary;
+  // The phase's reading of the group for a skill's band: false for the groups
+  // of a Planetologist's gather under ruling planetologist_exclusive and for
+  // a concealed marker under ruling planetologist_no_field.
+  bool skill_bonus = true;
+};
+
+// A faction's free revival this turn (1.05.01.02, asked by
+// core/rules/revival.cpp free_revival). The value starts at the player
+// sheet's number (data::faction_setup). Answers, in order:
+//   0  an ally's grant (2.04.11 the Fremen give their ally 3, ruling
+//      fremen_ally_revival; core/factions/fremen.cpp): the larger one counts
+//   1  a rule that takes it away (CHOAM's La La La this turn: 0;
+//      core/factions/choam.cpp)
+struct FreeRevivalQuery {
+  static constexpr Modifier kModifier = Modifier::FreeRevival;
+  Faction faction = Faction::Atreides;
+};
+
+// How many forces a faction may revive this turn on its own (1.05.01: 3)
+// and what each costs beyond the free ones (1.05.01.03: 2), asked by
+// core/rules/revival.cpp. Answers, order 0: a faction's own revival rule
+// (CHOAM: 20 forces at 1 spice, unless a Karama prevents it, 3.01.11.02;
+// core/factions/choam.cpp). An ally paying for more (2.03.07, the Emperor)
+// is not a limit of the faction's own: revival.cpp's hook pays_ally_revival.
+struct RevivalLimitQuery {
+  static constexpr Modifier kModifier = Modifier::RevivalLimit;
+  Faction faction = Faction::Atreides;
+};
+struct RevivalCostQuery {
+  static constexpr Modifier kModifier = Modifier::RevivalCost;
+  Faction faction = Faction::Atreides;
+};
+
+// One owner's answer to one modifier; build with answer<Query, function>().
+struct ModifierAnswer {
+  Modifier what = Modifier::kCount;
+  int order = 0;
+  int (*answer)(const GameState& s, const void* query, int value) = nullptr;
+};
+
+template <class Q, int (*F)(const GameState&, const Q&, int)>
+constexpr ModifierAnswer answer(int order = 0) {
+  return {Q::kModifier, order, [](const GameState& s, const void* q, int v) { return F(s, *static_cast<const Q*>(q), v); }};
+}
+
+// ---- owners --------------------------------------------------------------------
+
+enum class OwnerKind : uint8_t { Faction = 0, Card = 1, LeaderSkill = 2, StrongholdCard = 3, Module = 4 };
+
+struct Owner {
+  std::string_view key;  // stable, lower_snake_case: a faction its faction_key ("spacing_guild"), "karama", "leader_skills"
+  OwnerKind kind = OwnerKind::Faction;
+  bool (*in_game)(const GameState& s) = nullptr;  // null: never answers
+  std::span<const Subscription> subscriptions;
+  std::span<const ModifierAnswer> modifiers;
+};
+
+// in_game for a faction owner: the faction is seated.
+template <Faction F>
+bool faction_seated(const GameState& s) {
+  return s.has(F);
+}
+// in_game for an owner present in every game (a base treachery card).
+inline bool always(const GameState&) { return true; }
+
+// The owner table, in its fixed order (core/rules/owners.cpp).
+std::span<const Owner* const> owners();
+
+// Dispatch (core/rules/owners.cpp); the templates below are the typed doors.
+void raise_event(GameState& s, EventKind kind, const void* event);
+int modify_value(const GameState& s, Modifier what, const void* query, int value);
+
+template <class E>
+void raise(GameState& s, const E& e) {
+  raise_event(s, E::kKind, &e);
+}
+template <class Q>
+int modify(const GameState& s, const Q& q, int value) {
+  return modify_value(s, Q::kModifier, &q, value);
+}
+
+// The owner constants, each defined in its owner's file.
+extern const Owner kAtreidesOwner, kBeneGesseritOwner, kEmperorOwner, kFremenOwner, kHarkonnenOwner, kGuildOwner,
+    kChoamOwner, kRicheseOwner, kKaramaOwner, kLeaderSkillsOwner;
+
+}  // namespace mentat::rules

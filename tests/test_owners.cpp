@@ -1,0 +1,171 @@
+// The owner table, game events and modifiers (core/rules/owners.h): the table
+// is well formed, each answer composes in its documented order, and the
+// owners moved out of the phases answer there and nowhere else.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
+#include "support/scenario.h"
+
+using namespace mentat;
+using namespace mentat::rules;
+using namespace scenario;
+using data::LeaderSkill;
+
+namespace {
+
+// `k` in front of `leader` and of no other leader. Only the skill a modifier
+// or an event reads is set: these tests never check custody.
+void set_skill(GameState& s, LeaderId leader, LeaderSkill k) {
+  for (auto& a : s.skills.assigned) a = 0;
+  s.skills.assigned[leader] = static_cast<uint8_t>(static_cast<int>(k) + 1);
+}
+
+int cost(const GameState& s, Faction f, int printed) { return modify(s, ShipmentCostQuery{f, 0, printed, printed}, printed); }
+int range(const GameState& s, Faction f, int base, RangeBasis basis = RangeBasis::Ordinary, bool skill = true) {
+  return modify(s, MovementRangeQuery{f, basis, skill}, base);
+}
+
+}  // namespace
+
+TEST_CASE("owners: one table, unique keys, every faction with abilities an owner of its own", "[owners]") {
+  std::set<std::string> keys;
+  int factions = 0;
+  for (const Owner* o : owners()) {
+    INFO(o->key);
+    CHECK(keys.insert(std::string(o->key)).second);
+    CHECK(o->in_game != nullptr);
+    for (char ch : o->key) CHECK(((ch >= 'a' && ch <= 'z') || ch == '_'));
+    for (const auto& sub : o->subscriptions) {
+      CHECK(sub.kind < EventKind::kCount);
+      CHECK(sub.handle != nullptr);
+    }
+    for (const auto& a : o->modifiers) {
+      CHECK(a.what < Modifier::kCount);
+      CHECK(a.answer != nullptr);
+    }
+    if (o->kind == OwnerKind::Faction) ++factions;
+  }
+  // The faction owners are seated exactly when their faction is.
+  const GameState s = game({Faction::Guild, Faction::Fremen, Faction::Atreides});
+  for (int fi = 0; fi < kNumFactions; ++fi) {
+    const auto f = static_cast<Faction>(fi);
+    if (faction_rules(f).abilities.empty()) continue;
+    INFO(faction_name(f));
+    int owners_of_f = 0;
+    for (const Owner* o : owners())
+      if (o->kind == OwnerKind::Faction && o->key == faction_key(f)) {
+        ++owners_of_f;
+        CHECK(o->in_game(s) == s.has(f));
+      }
+    CHECK(owners_of_f == 1);
+  }
+  CHECK(factions == 8);
+}
+
+TEST_CASE("owners: a shipment's cost, the Guild's half price and a Karama's Guild rates halve once", "[owners][shipment]") {
+  GameState s = game({Faction::Guild, Faction::Atreides, Faction::Harkonnen});
+  CHECK(cost(s, Faction::Atreides, 10) == 10);  // 1.06.03.01 printed
+  CHECK(cost(s, Faction::Guild, 10) == 5);      // 2.06.06
+  CHECK(cost(s, Faction::Guild, 3) == 2);       // rounded up
+  ally(s, Faction::Guild, Faction::Atreides);
+  CHECK(cost(s, Faction::Atreides, 7) == 4);  // 2.06.09 the ally
+  CHECK(cost(s, Faction::Harkonnen, 7) == 7);
+  s.karama_shipment = static_cast<uint8_t>(Faction::Harkonnen);  // 3.01.11.03
+  CHECK(cost(s, Faction::Harkonnen, 7) == 4);
+  s.karama_shipment = static_cast<uint8_t>(Faction::Atreides);  // both: halved once, never a quarter
+  CHECK(cost(s, Faction::Atreides, 8) == 4);
+  // 3.01.11.02: a prevented half price is the printed price.
+  s.karama_shipment = kNoFaction;
+  set_prevented_bit(s, static_cast<int>(Faction::Guild), static_cast<int>(Ability::GuildHalfPrice), true);
+  CHECK(cost(s, Faction::Guild, 6) == 6);
+  // No Guild seated: nobody halves.
+  const GameState t = game({Faction::Atreides, Faction::Harkonnen});
+  CHECK(cost(t, Faction::Atreides, 6) == 6);
+}
+
+TEST_CASE("owners: movement range, the faction's range before a skill's band before Kulon", "[owners][movement]") {
+  const auto skills = data::module_bit(data::Module::LeaderSkills) | data::module_bit(data::Module::ChoamRichese);
+  GameState s = game({Faction::Fremen, Faction::Choam, Faction::Atreides}, false, 7, Rulings::defaults(), skills);
+  CHECK(range(s, Faction::Fremen, 1) == 2);   // 2.04.06
+  CHECK(range(s, Faction::Fremen, 3) == 3);   // ornithopters: three all the same
+  CHECK(range(s, Faction::Atreides, 1) == 1);
+  CHECK(range(s, Faction::Fremen, 1, RangeBasis::PassiveGroup) == 1);
+  set_prevented_bit(s, static_cast<int>(Faction::Fremen), static_cast<int>(Ability::FremenMovement), true);
+  CHECK(range(s, Faction::Fremen, 1) == 1);  // 3.01.11.02
+  set_prevented_bit(s, static_cast<int>(Faction::Fremen), static_cast<int>(Ability::FremenMovement), false);
+
+  // The Planetologist in front of the Fremen: 2 then +1 = 3 (order 0 before
+  // order 1; the other way round the +1 would vanish under the 2).
+  set_skill(s, data::leader_id(Faction::Fremen, 0), LeaderSkill::Planetologist);
+  CHECK(range(s, Faction::Fremen, 1) == 3);
+  CHECK(range(s, Faction::Fremen, 1, RangeBasis::Ordinary, false) == 2);  // a gather's group (ruling planetologist_exclusive)
+  CHECK(range(s, Faction::Fremen, 3, RangeBasis::OrnithopterCard) == 3);  // never for the card's group
+
+  // Kulon after every other rule: CHOAM with the Planetologist and ornithopters.
+  set_skill(s, data::leader_id(Faction::Choam, 0), LeaderSkill::Planetologist);
+  s.choam.kulon_turn = s.turn;
+  CHECK(range(s, Faction::Choam, 1) == 3);  // 1, +1 skill, +1 Kulon
+  CHECK(range(s, Faction::Choam, 1, RangeBasis::PassiveGroup) == 2);  // no Kulon for a passive group
+  CHECK(range(s, Faction::Choam, 3, RangeBasis::OrnithopterCard) == 4);  // ruling kulon_ornithopter = plus_one (default)
+  CHECK(range(s, Faction::Choam, 3) == 4);
+  GameState u = game({Faction::Fremen, Faction::Choam, Faction::Atreides}, false, 7, ruling("kulon_ornithopter", "cap_three"), skills);
+  u.choam.kulon_turn = u.turn;
+  CHECK(range(u, Faction::Choam, 3, RangeBasis::OrnithopterCard) == 3);
+  CHECK(range(u, Faction::Choam, 3) == 3);
+  CHECK(range(u, Faction::Choam, 1) == 2);
+}
+
+TEST_CASE("owners: spice moved is an event the Spice Banker and the Bureaucrat hear, and nobody without the module", "[owners][events]") {
+  const auto skills = data::module_bit(data::Module::LeaderSkills);
+  GameState s = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor}, false, 7, Rulings::defaults(), skills);
+  set_skill(s, data::leader_id(Faction::Atreides, 0), LeaderSkill::SpiceBanker);
+  set_spice(s, Faction::Harkonnen, 20);
+  s.skills.banked = 0;
+  s.skills.banked_mark = 0xFFFF;
+  transfer_spice(s, shield(Faction::Harkonnen), bank(), 3);
+  CHECK(s.skills.banked == 0);  // under 4
+  transfer_spice(s, shield(Faction::Harkonnen), bank(), 4);
+  CHECK(s.skills.banked == 1);
+  transfer_spice(s, shield(Faction::Harkonnen), bank(), 5);
+  CHECK(s.skills.banked == 1);  // once a phase
+
+  set_skill(s, data::leader_id(Faction::Atreides, 0), LeaderSkill::Bureaucrat);
+  s.skills.bureau_stage = 0;
+  transfer_spice(s, shield(Faction::Harkonnen), shield(Faction::Emperor), 6);
+  CHECK(s.skills.bureau_stage == 1);  // recorded for its window
+  CHECK(s.skills.bureau_amount == 6);
+
+  GameState t = game({Faction::Atreides, Faction::Harkonnen, Faction::Emperor});
+  const auto before = t.skills.banked;
+  set_spice(t, Faction::Harkonnen, 20);
+  transfer_spice(t, shield(Faction::Harkonnen), bank(), 5);
+  transfer_spice(t, shield(Faction::Harkonnen), shield(Faction::Emperor), 6);
+  CHECK(t.skills.banked == before);
+  CHECK(t.skills.bureau_stage == 0);
+}
+
+TEST_CASE("owners: free revival, the Fremen's grant before La La La, and CHOAM's own revival", "[owners][revival]") {
+  const auto choam = data::module_bit(data::Module::ChoamRichese);
+  GameState s = game({Faction::Fremen, Faction::Choam, Faction::Atreides, Faction::Harkonnen}, false, 7, Rulings::defaults(), choam);
+  auto free_of = [&](Faction f) { return modify(s, FreeRevivalQuery{f}, data::faction_setup(f).free_revival); };
+  CHECK(free_of(Faction::Atreides) == 2);  // 1.05.01.02 the player sheet
+  ally(s, Faction::Fremen, Faction::Atreides);
+  CHECK(free_of(Faction::Atreides) == 3);  // 2.04.11 (ruling fremen_ally_revival = always)
+  CHECK(free_of(Faction::Harkonnen) == 2);
+  s.choam.lalala_turn = s.turn;
+  s.choam.lalala_faction = static_cast<uint8_t>(Faction::Atreides);
+  CHECK(free_of(Faction::Atreides) == 0);  // La La La after the grant (order 1 after order 0)
+  CHECK(free_of(Faction::Harkonnen) == 2);
+
+  CHECK(modify(s, RevivalLimitQuery{Faction::Choam}, 3) == 20);
+  CHECK(modify(s, RevivalCostQuery{Faction::Choam}, 2) == 1);
+  CHECK(modify(s, RevivalLimitQuery{Faction::Atreides}, 3) == 3);
+  CHECK(modify(s, RevivalCostQuery{Faction::Harkonnen}, 2) == 2);
+  set_prevented_bit(s, static_cast<int>(Faction::Choam), static_cast<int>(Ability::ChoamRevival), true);  // 3.01.11.02
+  CHECK(modify(s, RevivalLimitQuery{Faction::Choam}, 3) == 3);
+  CHECK(modify(s, RevivalCostQuery{Faction::Choam}, 2) == 2);
+}
