@@ -640,7 +640,7 @@ TEST_CASE("1.14.02 hard and brutal Emperor bots revive their strongest dead lead
 // ---- Take Up Arms, Wormsign -----------------------------------------------------------
 
 static_assert(rules::kKaramaProtectAlly == 0x01 && rules::kKaramaPrevent == 0x40 && rules::kKaramaGuildRates == 0x80,
-              "bots/bots.cpp repeats these PlayCard values");
+              "bots/brain.h repeats these PlayCard values");
 
 namespace {
 
