@@ -372,20 +372,28 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
   return codec::printable(fmt::format("v{:<4} T{:<2} {:<22} {} {}{}", e.version, at.turn, phase_name(at.phase), who, what, drawn));
 }
 
-std::string karama_use(const Action& a) {
+std::string_view karama_use_key(const Action& a) {
   const auto* play = a.get_if<action::PlayCard>();
   if (!play || play->card >= data::kNumAllTreacheryCards) return "";
-  // A Karama, or a worthless card the Bene Gesserit play as one (2.02.05); the value's meaning: events/names.h.
+  // A Karama, or a worthless card the Bene Gesserit play as one (2.02.05); the value's meaning: core/rules/rules.h.
   using K = data::TreacheryKind;
   const K k = data::treachery_card(play->card).kind;
   const bool worthless = k == K::Baliset || k == K::JubbaCloak || k == K::Kulon || k == K::LaLaLa || k == K::TripToGamont;
-  if (k != K::Karama && !(worthless && play->value >= 0x40)) return "";
-  if (play->value == 0x80) return "this turn's shipment at Guild rates";
-  if (play->value > 0x40 && play->value < 0x80) {
-    const auto* info = rules::ability_info(static_cast<rules::Ability>(play->value - 0x40));
-    return fmt::format("prevents {}{}", info ? info->name : "an ability", play->target < kNumFactions ? " (" + fac(play->target) + ")" : "");
+  if (k != K::Karama && !(worthless && play->value >= rules::kKaramaPrevent)) return "";
+  if (play->value == rules::kKaramaGuildRates) return "guild_rates";
+  if (play->value > rules::kKaramaPrevent && play->value < rules::kKaramaGuildRates) return "prevent";
+  return k == K::Karama ? "power" : "";
+}
+
+std::string karama_use(const Action& a) {
+  const std::string_view key = karama_use_key(a);
+  if (key == "guild_rates") return "this turn's shipment at Guild rates";
+  if (key == "prevent") {
+    const auto& play = a.as<action::PlayCard>();
+    const auto* info = rules::ability_info(static_cast<rules::Ability>(play.value - rules::kKaramaPrevent));
+    return fmt::format("prevents {}{}", info ? info->name : "an ability", play.target < kNumFactions ? " (" + fac(play.target) + ")" : "");
   }
-  return k == K::Karama ? "the faction's own Karama power" : "";
+  return key == "power" ? "the faction's own Karama power" : "";
 }
 
 namespace {

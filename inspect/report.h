@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/notes.h"
@@ -20,6 +21,11 @@ std::string summarize_event(const codec::Event& e, const GameState* before, cons
 // in words: "this turn's shipment at Guild rates", "prevents take up arms
 // (Bene Gesserit)", "the faction's own Karama power"; "" for other actions.
 std::string karama_use(const Action& a);
+// The same, as a key for programs (the legal listing's `karama`):
+// "guild_rates" (value kKaramaGuildRates), "prevent" (kKaramaPrevent |
+// ability, target its faction), "power" (the faction's own Karama power);
+// "" when the action spends no Karama.
+std::string_view karama_use_key(const Action& a);
 
 // What changed from `before` to `after`, in readable lines ("storm sector: 3
 // -> 7", "atreides forces in Arrakeen: 10 -> 8", "Lasgun #14: hand:atreides ->

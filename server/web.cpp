@@ -298,9 +298,12 @@ void install(httplib::Server& http, Host& host, store::EventStore& store, const 
       const auto kind = b.CreateString(std::string(action_kind_name(a.kind())));
       const auto label = b.CreateString(api::valid_utf8(label_of(*s, seat, a)));
       const auto table = codec::action_to_table(b, a, nullptr);
+      const std::string_view use = inspect::karama_use_key(a);
+      const auto karama = use.empty() ? Offset<flatbuffers::String>() : b.CreateString(use);
       fb::LegalActionBuilder la(b);
       la.add_kind(kind);
       la.add_label(label);
+      if (!use.empty()) la.add_karama(karama);
       la.add_action_type(static_cast<fb::Action>(a.kind()));
       if (table) la.add_action(Offset<void>(table));
       items.push_back(la.Finish());

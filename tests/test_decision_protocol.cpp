@@ -15,7 +15,9 @@
 #include "bots/bot.h"
 #include "bots/knowledge.h"
 #include "core/engine.h"
+#include "core/data/components.h"
 #include "core/rules/rules.h"
+#include "inspect/report.h"
 #include "inspect/view.h"
 #include "support/random_play.h"
 #include "support/scenario.h"
@@ -65,6 +67,73 @@ TEST_CASE("decision protocol: the bots read no prompt and no window description"
     CHECK_FALSE(std::regex_search(code, std::regex(R"(v->window\(\))")));
   }
   CHECK(files >= 6);
+}
+
+// The web client (web/js) decides from the same typed fields: a decision's
+// kind, options, choices and `about`, a legal action's `action` and `karama`
+// (GET /rooms/{id}/legal). A prompt or a label is shown, never matched: no
+// regular expression tests one, and no string method (includes, indexOf,
+// slice, startsWith, split, ...) is called on one.
+TEST_CASE("decision protocol: the web client reads no prompt and no label", "[protocol]") {
+  // A string method called on .prompt / .label (through an `|| ''` fallback too).
+  const std::regex method(
+      R"(\.(prompt|label)\b\s*(\|\|\s*(''|""|``)\s*\)?)?\s*\??\.\s*(test|includes|indexOf|lastIndexOf|slice|substring|substr|startsWith|endsWith|match|matchAll|search|split|replace|replaceAll|charAt|trim|toLowerCase|toUpperCase)\s*\()");
+  // A prompt or a label given to a regular expression or a search.
+  const std::regex searched(
+      R"(\.(test|exec|match|matchAll|search|includes|indexOf|startsWith|endsWith)\(\s*\(?\s*[\w$.\[\]]*\.(prompt|label)\b)");
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(MENTAT_SOURCE_DIR) / "web" / "js")) {
+    if (e.path().extension() != ".js") continue;
+    ++files;
+    std::ifstream in(e.path());
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      if (const auto c = line.find("//"); c != std::string::npos && line.find("://") != c - 1) line.erase(c);  // a comment, not a URL
+      INFO(e.path().filename().string() << ":" << n << ": " << line);
+      CHECK_FALSE(std::regex_search(line, method));
+      CHECK_FALSE(std::regex_search(line, searched));
+    }
+  }
+  CHECK(files >= 5);
+  // The patterns catch the reads they forbid.
+  for (const char* bad : {"/ally_pays/.test(d.prompt || '')", "/: /.test(a.label)", "a.label.indexOf(': ')", "a.label.includes(name.name)",
+                          "(d.prompt || '').includes('x')", "x.startsWith(a.label)"}) {
+    INFO(bad);
+    CHECK((std::regex_search(std::string(bad), method) || std::regex_search(std::string(bad), searched)));
+  }
+  for (const char* fine : {"el('div', { class: 'prompt' }, d.prompt || d.kind)", "el('option', { value: i }, a.label)", "el('label', {}, 'to ')"}) {
+    INFO(fine);
+    CHECK_FALSE((std::regex_search(std::string(fine), method) || std::regex_search(std::string(fine), searched)));
+  }
+}
+
+// The legal listing's `karama` (inspect::karama_use_key): which Karama use a
+// PlayCard is, from the card and the value's bits (core/rules/rules.h).
+TEST_CASE("decision protocol: a legal PlayCard names its Karama use as a key", "[protocol]") {
+  using K = data::TreacheryKind;
+  auto first = [](K kind) {
+    for (int id = 0; id < data::kNumAllTreacheryCards; ++id)
+      if (data::treachery_card(static_cast<TreacheryId>(id)).kind == kind) return static_cast<TreacheryId>(id);
+    FAIL("no card of that kind");
+    return TreacheryId{0};
+  };
+  const TreacheryId karama = first(K::Karama), baliset = first(K::Baliset), lasgun = first(K::Lasgun);
+  auto play = [](TreacheryId card, uint8_t value, uint8_t target = kNone8) { return Action(action::PlayCard{card, target, value}); };
+  const auto prevent = static_cast<uint8_t>(rules::kKaramaPrevent | static_cast<uint8_t>(rules::Ability::BgVoice));
+  CHECK(inspect::karama_use_key(play(karama, rules::kKaramaGuildRates)) == "guild_rates");
+  CHECK(inspect::karama_use_key(play(karama, prevent, static_cast<uint8_t>(Faction::BeneGesserit))) == "prevent");
+  CHECK(inspect::karama_use_key(play(karama, 0)) == "power");
+  CHECK(inspect::karama_use_key(play(karama, rules::kKaramaProtectAlly)) == "power");
+  // A worthless card the Bene Gesserit play as a Karama: Guild rates and prevention only (2.02.05).
+  CHECK(inspect::karama_use_key(play(baliset, rules::kKaramaGuildRates)) == "guild_rates");
+  CHECK(inspect::karama_use_key(play(baliset, prevent, 1)) == "prevent");
+  CHECK(inspect::karama_use_key(play(baliset, 0)).empty());
+  // Other cards and actions spend no Karama, whatever the value's bits (a Truthtrance's question is value >> 4).
+  CHECK(inspect::karama_use_key(play(lasgun, 0x50)).empty());
+  CHECK(inspect::karama_use_key(Action(action::Pass{})).empty());
+  // The words shown beside the key.
+  CHECK(inspect::karama_use(play(karama, rules::kKaramaGuildRates)) == "this turn's shipment at Guild rates");
+  CHECK_THAT(inspect::karama_use(play(karama, prevent, static_cast<uint8_t>(Faction::BeneGesserit))), Catch::StartsWith("prevents "));
 }
 
 TEST_CASE("decision protocol: every topic has a key, keys are unique, and the view carries the typed fields", "[protocol]") {

@@ -1324,6 +1324,7 @@ TEST_CASE("server web: the client's files, the board, past observer views and a 
     CHECK(str(j->actions()->Get(0)->kind()) == "Predict");
     CHECK_THAT(str(j->actions()->Get(0)->label()), Catch::StartsWith("Bene Gesserit predicts"));
     CHECK_THAT(legal.body, Catch::Contains(R"("action_type": "Predict")"));
+    CHECK_THAT(legal.body, !Catch::Contains(R"("karama")"));  // only on a PlayCard that spends a Karama
     // The Harkonnen are asked nothing in the setup: no legal actions.
     auto none = h.get("/rooms/w1/legal", room.tokens[1]).as<fb::LegalActions>();
     CHECK(list_size(none->actions()) == 0);

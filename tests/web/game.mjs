@@ -14,6 +14,10 @@
 //    equals the server's observer view at that version, no summary of it
 //    shows a hidden detail, it never asks for legal actions, never sees a token;
 //  * screenshots on the desktop and the phone, checked by size and content;
+//  * the widgets on decisions and legal actions of the engine's shapes, the
+//    Karama control found by the listing's `karama` under garbled labels
+//    (one folded "Karama…" list, a confirmation before the card is spent),
+//    the ally's share of a shipment from the view, not from a prompt;
 //  * the access log has a line per request and no token; the game verifies.
 // Environment: MENTAT_BINARY, MENTAT_SOURCE_DIR, MENTAT_WEB_NODE, MENTAT_WEB_OUT,
 // MENTAT_CHROMIUM (default /usr/bin/chromium).
@@ -474,6 +478,10 @@ async function run() {
 
   // The window and Karama widgets, on decisions the engine gives (shapes of
   // view.decisions and /legal): rendered by the page's own module, clicked.
+  // The labels are garbled on purpose: the client reads the typed fields
+  // (the action, the listing's `karama`, the decision's `about`), and a label
+  // that reads like a Karama use ("plays Karama: prevents …") without them
+  // is not one.
   const wid = await obsCtx.newPage();
   await wid.goto(`${BASE}/index.html`);
   const sent = await wid.evaluate(async () => {
@@ -483,27 +491,84 @@ async function run() {
     const out = [];
     const view = { version: 40, window: 'Harkonnen uses take up arms: the Atreides may cancel it with a Karama', decisions: [
       { kind: 'Respond', prompt: 'Respond accept=false lets it pass; accept=true with a Karama card cancels it', min: 0, max: 1, options: [31],
-        choices: [{ option: 31, name: 'Karama', role: 'card', set: [{ field: 'card', value: 31 }] }] },
-      { kind: 'PlayCard', prompt: 'Play Karama as a Karama', min: 0, max: 128, options: [31], choices: [] }],
-    factions: [{ seat: 0, faction: 'atreides', hand: [{ id: 31, name: 'Karama' }], forces: [] }], leaders: [] };
+        choices: [{ option: 31, name: 'Karama', role: 'card', set: [{ field: 'card', value: 31 }] }],
+        about: { window: 'karama_cancel', owner: 'atreides', ability: 'take up arms' } },
+      { kind: 'PlayCard', prompt: 'Play Karama as a Karama', min: 0, max: 128, options: [31], choices: [] },
+      { kind: 'PlayCard', prompt: 'Play Truthtrance', min: 0, max: 95, options: [40], choices: [] }],
+    factions: [{ seat: 0, faction: 'atreides', hand: [{ id: 31, name: 'Karama' }, { id: 40, name: 'Truthtrance' }], forces: [] }], leaders: [] };
     const legal = [
       { kind: 'Respond', label: 'Atreides answers yes', action_type: 'Respond', action: { accept: true, card: 31 } },
       { kind: 'Respond', label: 'Atreides answers no', action_type: 'Respond', action: {} },
-      { kind: 'PlayCard', label: "Atreides plays Karama: this turn's shipment at Guild rates", action_type: 'PlayCard', action: { card: 31, value: 128 } },
-      { kind: 'PlayCard', label: 'Atreides plays Karama: prevents take up arms (Bene Gesserit)', action_type: 'PlayCard', action: { card: 31, value: 77, target: 1 } }];
+      { kind: 'PlayCard', label: 'use #1', action_type: 'PlayCard', action: { card: 31, value: 128 }, karama: 'guild_rates' },
+      { kind: 'PlayCard', label: 'use #2', action_type: 'PlayCard', action: { card: 31, value: 77, target: 1 }, karama: 'prevent' },
+      { kind: 'PlayCard', label: 'use #3', action_type: 'PlayCard', action: { card: 31, value: 78, target: 1 }, karama: 'prevent' },
+      { kind: 'PlayCard', label: 'Atreides plays Karama: prevents take up arms (Bene Gesserit)', action_type: 'PlayCard', action: { card: 40, value: 80, target: 4 } }];
     renderDecisions(box, { view, seat: 0, legal, names: new Map(), ids: new Map(), highlight() {}, setOnLocation() {},
       send: (t, a) => out.push({ t, a }) });
     const texts = (sel) => [...box.querySelectorAll(sel)].map((b) => b.textContent);
-    const result = { window: texts('.window-widget .window-what'), answers: texts('.window-widget button'), uses: texts('.karama .karama-use') };
+    const k = box.querySelector('details.karama');
+    const result = { window: texts('.window-widget .window-what'), windowKind: box.querySelector('.window-widget').dataset.window,
+      answers: texts('.window-widget button'), karamas: box.querySelectorAll('details.karama').length, open: !!(k && k.open),
+      summary: k && k.querySelector('summary').textContent, groups: k ? [...k.querySelectorAll('optgroup')].map((g) => g.label) : [],
+      uses: texts('details.karama option'), generic: texts('.decision[data-kind=PlayCard] .suggested .legal button') };
     box.querySelector('.window-widget button[data-respond=yes]').click();
-    box.querySelector('.karama .karama-use').click();
+    const afterYes = out.length;
+    if (k) {
+      const sel = k.querySelector('select.karama-select');
+      sel.value = [...sel.options].find((o) => o.textContent === 'use #2').value;
+      sel.dispatchEvent(new Event('change'));
+      k.querySelector('.karama-spend').click();
+      result.confirmShown = !k.querySelector('.karama-confirm-box').hidden;
+      result.confirmText = k.querySelector('.karama-what').textContent;
+      result.sentBeforeConfirm = out.length - afterYes;
+      k.querySelector('.karama-cancel').click();
+      result.cancelled = k.querySelector('.karama-confirm-box').hidden && out.length === afterYes;
+      k.querySelector('.karama-spend').click();
+      k.querySelector('.karama-confirm').click();
+    }
     return { ...result, out };
   });
   assert.deepEqual(sent.window, ['Harkonnen uses take up arms: the Atreides may cancel it with a Karama'], 'the window is named');
+  assert.equal(sent.windowKind, 'karama_cancel', "the window widget carries the decision's window kind (about)");
   assert.deepEqual(sent.answers, ['Yes — spend Karama', 'No, let it pass'], 'the answers name the card they spend');
-  assert.deepEqual(sent.uses, ["this turn's shipment at Guild rates", 'prevents take up arms (Bene Gesserit)'], "a Karama's uses in words");
-  assert.deepEqual(sent.out, [{ t: 'Respond', a: { accept: true, card: 31 } }, { t: 'PlayCard', a: { card: 31, value: 128 } }], 'the widgets send the legal actions');
-  log('window and Karama widgets: rendered and clicked');
+  assert.equal(sent.karamas, 1, 'one "Karama…" control, found by the listing\'s `karama`, whatever the labels say');
+  assert.equal(sent.open, false, 'the Karama control starts folded');
+  assert.equal(sent.summary, 'Karama… (3 uses)');
+  assert.deepEqual(sent.groups, ['Karama: Guild rates', 'Karama: prevent an ability'], 'the uses grouped by card and kind');
+  assert.deepEqual(sent.uses, ['use #1', 'use #2', 'use #3'], "the Karama's uses, labelled by the server, and only those");
+  assert.deepEqual(sent.generic, ['Atreides plays Karama: prevents take up arms (Bene Gesserit)'],
+    'a card play without `karama` stays with the generic controls, whatever its label says; the Karama uses are not repeated there');
+  assert.equal(sent.confirmShown, true, 'spending asks for a confirmation');
+  assert.equal(sent.confirmText, 'Spend Karama? use #2');
+  assert.equal(sent.sentBeforeConfirm, 0, 'nothing is sent before the confirmation');
+  assert.equal(sent.cancelled, true, 'cancel sends nothing');
+  assert.deepEqual(sent.out, [{ t: 'Respond', a: { accept: true, card: 31 } }, { t: 'PlayCard', a: { card: 31, value: 77, target: 1 } }],
+    'the widgets send the legal actions chosen');
+  log('window and Karama widgets: rendered, confirmed and sent');
+
+  // The Ship widget offers the ally's share where the ally lets this faction
+  // spend its spice (the view: the ally's permission and spice), not where a
+  // prompt mentions it.
+  const ship = await wid.evaluate(async () => {
+    const { renderDecisions } = await import('/js/controls.js');
+    const render = (prompt, factions) => {
+      const box = document.createElement('div');
+      document.body.append(box);
+      renderDecisions(box, { view: { version: 30, decisions: [{ kind: 'Ship', prompt, min: 1, max: 20, options: [30] }], factions, leaders: [] },
+        seat: 0, legal: [{ kind: 'Ship', label: 'ships', action_type: 'Ship', action: { to: 30, forces: 1 } }],
+        names: new Map([[30, 'False Wall South']]), ids: new Map(), highlight() {}, setOnLocation() {}, send() {} });
+      const i = box.querySelector('form.ship [name=ally_pays]');
+      return i ? Number(i.max) : null;
+    };
+    return {
+      allied: render('Ship forces', [{ seat: 0, faction: 'atreides', ally: 'fremen', hand: [], forces: [], spice: 5 },
+        { seat: 1, faction: 'fremen', ally: 'atreides', spice: 3, ally_permission_shipment: 4, forces: [] }]),
+      mentioned: render('Ship forces; your ally may pay up to 4 (ally_pays, 1.10.02.06)', [{ seat: 0, faction: 'atreides', hand: [], forces: [], spice: 5 }]),
+    };
+  });
+  assert.equal(ship.allied, 3, "the ally's share: its permission within its spice");
+  assert.equal(ship.mentioned, null, 'a prompt naming ally_pays adds no field');
+  log("ship widget: the ally's share from the view");
 
   // The Revive widget, on a revival decision and its legal actions: forces
   // from the largest revival of forces alone, the leader from the labelled

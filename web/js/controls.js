@@ -1,6 +1,13 @@
 // Controls for a seat's decisions, generated from the engine's decisions
-// (view.decisions: kind, prompt, min, max, options) and the seat's legal
-// actions (GET /rooms/{id}/legal: kind, label, action_type, action).
+// (view.decisions: kind, prompt, min, max, options, choices, about) and the
+// seat's legal actions (GET /rooms/{id}/legal: kind, label, action_type,
+// action, karama).
+//
+// Protocol apart from display: what a control offers and sends comes from
+// the typed fields only (a decision's kind, range, options, choices and
+// `about`; a legal action's `action` and `karama`; the view's figures). A
+// prompt and a label are shown as they are, never matched or cut
+// (tests/test_decision_protocol.cpp checks web/js for it).
 //
 // Every decision gets the generic control: its legal actions as buttons
 // (labelled by the server), and the action as editable JSON, so a kind this
@@ -9,7 +16,8 @@
 // board), Revive (forces and a leader), PlaceForces (a location, or forces
 // per location), KeepCards (a box per card), BattlePlan (the wheel: leader discs,
 // card tiles, the dial), Respond (the open window and its answers), PlayCard
-// (a Karama's uses).
+// (a Karama's uses under one "Karama…" control, confirmed before the card
+// is spent).
 import { el } from './api.js';
 
 const NONE = 255;
@@ -46,11 +54,16 @@ export function renderDecisions(box, ctx) {
 // action as JSON to edit.
 function generic(d, acts, ctx, collapsed) {
   const parts = [];
-  // A response ("answers yes") names the card it would spend.
+  // A Karama's uses are offered by the PlayCard widget, with a confirmation.
+  if (d.kind === 'PlayCard' && collapsed) acts = acts.filter((a) => !a.karama);
+  // A response ("answers yes") names the card of the hand it would spend; its
+  // label does not, except a CHOAM sale's ("sells Lasgun").
+  const about = d.about || {};
   const label = (a) => {
     const card = a.action && a.action.card;
-    const name = card !== undefined && (myFaction(ctx).hand || []).find((h) => h.id === card);
-    return name && !a.label.includes(name.name) ? `${a.label} (${name.name})` : a.label;
+    const name = a.action_type === 'Respond' && about.window !== 'choam_sale' && card !== undefined &&
+      (myFaction(ctx).hand || []).find((h) => h.id === card);
+    return name ? `${a.label} (${name.name})` : a.label;
   };
   if (acts.length && acts.length <= 16) {
     parts.push(el('div', { class: 'legal' }, acts.map((a, i) => el('button', {
@@ -135,7 +148,12 @@ const WIDGETS = {
       el('option', { value: NONE }, 'reserves'), crossFrom.map((id) => el('option', { value: id }, locName(ctx, id))))) : '';
     const special = me.reserves_special ? num('special', 0, 0, me.reserves_special, 'special ') : '';
     const advisors = acts.some((a) => a.action && a.action.advisors) ? el('label', {}, el('input', { type: 'checkbox', name: 'advisors' }), 'as advisors') : '';
-    const allyPays = acts.some((a) => a.action && a.action.ally_pays) || /ally_pays/.test(d.prompt || '') ? num('ally_pays', 0, 0, 99, 'ally pays ') : '';
+    // 1.10.02.06: what the ally lets this faction spend on shipments (its
+    // permission, within its spice; both in the view of the two allies).
+    const ally = me.ally ? ctx.view.factions.find((f) => f.faction === me.ally) : null;
+    const allowance = ally ? Math.min(ally.ally_permission_shipment || 0, ally.spice ?? Infinity) : 0;
+    const allyPays = acts.some((a) => a.action && a.action.ally_pays) || allowance > 0
+      ? num('ally_pays', 0, 0, allowance > 0 ? allowance : 99, 'ally pays ') : '';
     const form = el('form', { class: 'widget ship', onsubmit: (e) => {
       e.preventDefault();
       const action = { to: Number(to.value), forces: value(form, 'forces') };
@@ -220,10 +238,10 @@ const WIDGETS = {
       defense: first.defense ?? NONE, dial: first.dial ?? 0, spice: first.spice ?? 0, kwisatz_haderach: !!first.kwisatz_haderach };
     const choices = d.choices || [];
     const named = (role, field, id) => { const c = choices.find((x) => x.role === role && (x.set || []).some((f) => f.field === field && f.value === id)); return c && c.name; };
-    const strength = (name) => { const l = (ctx.view.leaders || []).find((x) => x.name === name); return l ? l.strength : 0; };
+    const strength = (id) => { const l = (ctx.view.leaders || []).find((x) => x.id === id); return l ? l.strength : 0; };
     // The leader discs: every leader and Cheap Hero the engine offers (labelled choices), and "no leader".
     const discs = [];
-    for (const id of distinct(acts, 'leader')) if (id !== NONE) { const n = named('leader', 'leader', id) || `leader ${id}`; discs.push({ leader: id, cheap_hero: NONE, name: n, value: strength(n) }); }
+    for (const id of distinct(acts, 'leader')) if (id !== NONE) { const n = named('leader', 'leader', id) || `leader ${id}`; discs.push({ leader: id, cheap_hero: NONE, name: n, value: strength(id) }); }
     for (const id of distinct(acts, 'cheap_hero')) if (id !== NONE) discs.push({ leader: NONE, cheap_hero: id, name: named('cheap_hero', 'cheap_hero', id) || cardName(ctx, id), value: 0 });
     if (acts.some((a) => ((a.action || {}).leader ?? NONE) === NONE && ((a.action || {}).cheap_hero ?? NONE) === NONE)) discs.push({ leader: NONE, cheap_hero: NONE, name: 'no leader', value: 0 });
     const weapons = distinct(acts, 'weapon'), defenses = distinct(acts, 'defense');
@@ -374,21 +392,49 @@ const WIDGETS = {
     const card = (a) => { const id = (a.action || {}).card; return id !== undefined && id !== NONE ? (choiceName(d, id) || cardName(ctx, id)) : null; };
     const yes = acts.filter((a) => (a.action || {}).accept), no = acts.filter((a) => !(a.action || {}).accept);
     const button = (a, text, cls) => el('button', { type: 'button', class: cls, dataset: { respond: (a.action || {}).accept ? 'yes' : 'no' }, onclick: () => ctx.send(a.action_type, a.action ?? {}) }, text);
-    return el('div', { class: 'widget window-widget' },
+    return el('div', { class: 'widget window-widget', dataset: { window: (d.about || {}).window || '' } },
       el('div', { class: 'window-what' }, ctx.view.window || d.prompt),
       ...yes.map((a) => button(a, card(a) ? `Yes — spend ${card(a)}` : 'Yes', 'primary')),
       ...no.map((a) => button(a, card(a) ? `No (${card(a)})` : (yes.length ? 'No, let it pass' : 'No'), '')));
   },
 
-  // A card to play (PlayCard): for a Karama, each use it may be put to.
+  // A card to play (PlayCard): a Karama's uses (the legal listing's
+  // `karama`: "guild_rates", "prevent", "power") under one "Karama…" control:
+  // a list to pick from, then a confirmation before the card is spent. Other
+  // card plays stay with the generic controls.
   PlayCard(d, acts, ctx) {
-    const byCard = new Map();
-    for (const a of acts) { const id = (a.action || {}).card; if (!byCard.has(id)) byCard.set(id, []); byCard.get(id).push(a); }
-    const karama = [...byCard.entries()].filter(([, list]) => list.some((a) => /: /.test(a.label) && /Karama|Guild rates|prevents/.test(a.label)));
-    if (!karama.length) return null;
-    const use = (a) => { const at = a.label.indexOf(': '); return at >= 0 ? a.label.slice(at + 2) : a.label; };
-    return el('div', { class: 'widget karama' }, ...karama.map(([id, list]) => el('div', { class: 'karama-card' },
-      el('strong', {}, `Karama (${cardName(ctx, id)}):`),
-      el('div', { class: 'legal' }, list.slice(0, 24).map((a) => el('button', { type: 'button', class: 'karama-use', onclick: () => ctx.send(a.action_type, a.action ?? {}) }, use(a)))))));
+    const uses = acts.filter((a) => a.karama && a.action);
+    if (!uses.length) return null;
+    const kinds = [['guild_rates', 'Guild rates'], ['power', 'the faction\'s own power'], ['prevent', 'prevent an ability']];
+    const cards = [...new Set(uses.map((a) => a.action.card))];
+    const groups = [];
+    for (const card of cards) {
+      for (const [key, title] of kinds) {
+        const list = uses.filter((a) => a.action.card === card && a.karama === key);
+        if (list.length) groups.push(el('optgroup', { label: `${cardName(ctx, card)}: ${title}` },
+          list.map((a) => el('option', { value: uses.indexOf(a) }, a.label))));
+      }
+      // A use of a kind this client does not know yet: still offered.
+      const other = uses.filter((a) => a.action.card === card && !kinds.some(([key]) => key === a.karama));
+      if (other.length) groups.push(el('optgroup', { label: cardName(ctx, card) }, other.map((a) => el('option', { value: uses.indexOf(a) }, a.label))));
+    }
+    const sel = el('select', { class: 'karama-select', name: 'karama' }, groups);
+    const what = el('span', { class: 'karama-what' });
+    const confirm = el('div', { class: 'karama-confirm-box', hidden: true }, what,
+      el('button', { type: 'button', class: 'primary karama-confirm', onclick: () => {
+        const a = uses[Number(sel.value)];
+        if (a) ctx.send(a.action_type, a.action ?? {});
+      } }, 'Spend it'),
+      el('button', { type: 'button', class: 'karama-cancel', onclick: () => { confirm.hidden = true; } }, 'Cancel'));
+    sel.addEventListener('change', () => { confirm.hidden = true; });
+    const spend = el('button', { type: 'button', class: 'karama-spend', onclick: () => {
+      const a = uses[Number(sel.value)];
+      if (!a) return;
+      what.textContent = `Spend ${cardName(ctx, a.action.card)}? ${a.label}`;
+      confirm.hidden = false;
+    } }, 'Spend…');
+    return el('details', { class: 'widget karama', dataset: { uses: uses.length } },
+      el('summary', {}, `Karama… (${uses.length} use${uses.length === 1 ? '' : 's'})`),
+      el('div', { class: 'karama-pick' }, sel, spend), confirm);
   },
 };
