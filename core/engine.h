@@ -40,9 +40,14 @@ inline constexpr uint32_t kEngineVersion = 1;
 // games of version 3 that name no value replay with choam_sell_timing=any_time).
 // 5: the Atreides' Wormsign in the basic game too (2.01.00; games of version 4
 // that name no value replay with wormsign_basic=advanced_only).
+// 6: the Karama window before the Fremen's movement counts the Planetologist's
+// +1 (movement_ability_window=beyond_one before), the marker revealed by a
+// No-Field shipment stays face up (no_field_shipped_reveal=returned_unseen
+// before), Kulon's default follows the seeds (kulon_ornithopter=plus_one
+// before).
 // A behaviour change bumps it and names the old behaviour as a ruling with
 // RulingInfo::since_rules / legacy_value (core/rulings.h).
-inline constexpr uint32_t kRulesVersion = 5;
+inline constexpr uint32_t kRulesVersion = 6;
 // The canonical state encoding's format (events/state_codec.cpp), recorded in
 // every creation event (CreateGame.state_format; absent = 2, the format before
 // it was recorded). 3: twelve factions (16-bit faction sets, 62 leaders,

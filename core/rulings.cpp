@@ -187,9 +187,13 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        3, 1},
       {RulingId::KulonOrnithopter, "kulon_ornithopter",
        "CHOAM & Richese: CHOAM plays Kulon (one extra territory of movement) while its movement is three territories by ornithopter: four, or three?",
-       {"plus_one", "cap_three"}, 0,
-       "reference RP-kulon-ornithopter: treachery.online adds Kulon after every other range rule (3 + 1 = 4); the seeds keep "
-       "the three-territory maximum of the ornithopter mode"},
+       {"plus_one", "cap_three", "card_cap_three"}, 2,
+       "reference RP-kulon-ornithopter: treachery.online adds Kulon after every other range rule (3 + 1 = 4: plus_one); "
+       "cap_three keeps three as the maximum of every ornithopter movement; the seeds (RICHESE_ORNITHOPTER_ENGINE_AUDIT.md, "
+       "'Provisional Kulon coexistence') keep the Ornithopter card's one-group move at its printed 'up to three' and let "
+       "Kulon extend every normal range, ornithopters from Arrakeen or Carthag included (card_cap_three, the default since "
+       "rules version 6; games recorded before it that name no value read plus_one)",
+       6, 0, 0},
       {RulingId::GamontTarget, "gamont_target",
        "CHOAM & Richese: whose force may CHOAM's Trip to Gamont send back to its reserves?",
        {"another_faction", "any_faction"}, 0,
@@ -383,6 +387,24 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "ability. advanced_only is not a reading of the rules: it is the engine's behaviour before rules version 5, kept "
        "so that basic games recorded then replay exactly",
        5, 1, 1},
+      {RulingId::MovementAbilityWindow, "movement_ability_window",
+       "When does a Karama window open before the Fremen move with their two-territory movement (2.04.06, 3.01.11.01)?",
+       {"beyond_other_range", "beyond_one"}, 0,
+       "3.01.11.01 cancels an ability as it is used: the window opens only for a move the Fremen could not make without "
+       "2.04.06, counting every other range rule (ornithopters 1.06.05.04, the Planetologist's +1): beyond_other_range. "
+       "beyond_one is not a reading of the rules: it is the engine's behaviour before rules version 6 (any move of two or "
+       "more territories without ornithopters, the Planetologist's +1 ignored), kept so that games recorded then replay exactly",
+       6, 1, 1},
+      {RulingId::NoFieldShippedReveal, "no_field_shipped_reveal",
+       "CHOAM & Richese: the Richese ship a No-Field token while another is on the planet; the marker on the planet is revealed "
+       "first. Under no_field_face_up = until_placed, does that revealed token stay face up?",
+       {"stays_face_up", "returned_unseen"}, 0,
+       "RICHESE_NO_FIELD_RULES.md: 'an existing token must first be revealed', 'Revealed tokens stay faceup until another is "
+       "placed' (the placement releases the token face up before the shipment; the one it revealed is the last revealed), "
+       "and a reveal is public: stays_face_up. returned_unseen is not a reading of the rules: it is the engine's behaviour "
+       "before rules version 6 (the revealed token went back to the supply at once, its value never shown when no forces "
+       "materialised), kept so that games recorded then replay exactly",
+       6, 1, 1},
   }};
   return r;
 }

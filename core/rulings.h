@@ -59,7 +59,7 @@ enum class RulingId : uint8_t {
   FremenDefaultWin = 40,          // 1.09.05 vs 2.04.12: the Fremen default win without the Guild is shared with their ally, or not
   PassedBidder = 41,              // 1.04.06.02: a seat that passed on a card is out of its bidding, or asked again after a raise
   AbilityStepDeals = 42,          // 1.00.05: deals, bribes, gifts and card plays wait while an ability is used as a step (legacy: open)
-  KulonOrnithopter = 43,          // CHOAM's Kulon with ornithopter movement: one more territory (4), or the 3 stays the cap
+  KulonOrnithopter = 43,          // CHOAM's Kulon with ornithopter movement: one more territory (4), the 3 stays the cap, or the card's 3 only
   GamontTarget = 44,              // CHOAM's Trip to Gamont: a force of another faction, or of any faction (CHOAM's own too)
   ChoamTradeLimit = 45,           // CHOAM's card trade with its ally: once a turn, or without limit
   RicheseBlackMarket = 46,        // the Richese Black Market: an advanced rule, or in every game
@@ -93,8 +93,10 @@ enum class RulingId : uint8_t {
   PlanetologistOrnithopter = 74,  // Planetologist's gather with the Ornithopter card: one card movement of both groups, or the card's one group only
   PlanetologistMixedGather = 75,  // Planetologist's gather of advisors and fighters where another faction is: takes up arms, or refused
   WormsignBasic = 76,             // 2.01.07 Wormsign in the basic game: the Atreides look (2.01.00), or advanced only (legacy)
+  MovementAbilityWindow = 77,     // 3.01.11.01 before 2.04.06: a move beyond the range without it (a skill's band counted), or any of 2+ (legacy)
+  NoFieldShippedReveal = 78,      // the marker revealed by a token shipment: stays face up until the next placement, or back unseen (legacy)
 };
-inline constexpr int kNumRulings = 77;
+inline constexpr int kNumRulings = 79;
 
 struct RulingInfo {
   RulingId id;

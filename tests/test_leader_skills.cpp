@@ -3,6 +3,7 @@
 // ../shared/seeds/PLANETOLOGIST_RULES.md).
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -361,6 +362,46 @@ TEST_CASE("Leader Skills: ruling planetologist_cheap_hero", "[leader_skills][bat
     to_plans(s);
     const auto r = validate(s, s.seat_of(kAtreides), Action(plan(kGurney, 0, hero)));
     CHECK(r.has_value() == (std::string(reading) == "excluded"));
+  }
+}
+
+TEST_CASE("Leader Skills: a Karama window opens before the Fremen move only beyond the Planetologist's range (ruling movement_ability_window)",
+          "[leader_skills][movement][planetologist][karama][rulings]") {
+  // Issue 48 item 3: with the Planetologist in front the Fremen reach 2 without
+  // 2.04.06 (1 + 1) and 3 with it; only a three-territory move uses 2.04.06.
+  for (const char* reading : {"beyond_other_range", "beyond_one"}) {
+    INFO(reading);
+    Rulings r = ruling("karama_windows", "all_other_seats", ruling("movement_ability_window", reading));
+    GameState s = cleared_board_of(game({Faction::Fremen, kAtreides}, false, 7, r, skills_module()));
+    clear_skills(s);
+    set_skill(s, data::leader_id(Faction::Fremen, 0), LeaderSkill::Planetologist);
+    give(s, kAtreides, TreacheryKind::Karama);
+    place(s, Faction::Fremen, loc("The Great Flat"), 3);
+    s.storm_sector = 9;  // away from the Great Flat's neighbourhood
+    pass_until_ship_or_move(s, Faction::Fremen);
+    if (s.step == 0) act(s, Faction::Fremen, pass());
+    REQUIRE(s.step == 2);
+    const Seat fremen = s.seat_of(Faction::Fremen);
+    GameState no_fremen_range = s, no_range = s;  // 2.04.06 prevented; and the skill gone too
+    no_fremen_range.prevented[static_cast<int>(Faction::Fremen)] |= 1u << static_cast<int>(rules::Ability::FremenMovement);
+    no_range.prevented[static_cast<int>(Faction::Fremen)] |= 1u << static_cast<int>(rules::Ability::FremenMovement);
+    clear_skills(no_range);
+    std::optional<Action> two, three;
+    for (const auto& a : legal_actions(s, fremen)) {
+      if (a.kind() != ActionKind::Move || validate(s, fremen, a)) continue;
+      const bool in_two = !validate(no_fremen_range, fremen, a), in_one = !validate(no_range, fremen, a);
+      if (in_two && !in_one && !two) two = a;
+      if (!in_two && !three) three = a;
+    }
+    REQUIRE(two);
+    REQUIRE(three);
+    GameState t = s;
+    act(t, Faction::Fremen, *two);
+    CHECK(t.window_depth == (std::string(reading) == "beyond_one" ? 1 : 0));  // reachable without 2.04.06: no window
+    GameState u = s;
+    act(u, Faction::Fremen, *three);
+    REQUIRE(u.window_depth == 1);
+    CHECK(u.windows[0].subject == static_cast<uint8_t>(rules::Ability::FremenMovement));
   }
 }
 

@@ -140,7 +140,7 @@ TEST_CASE("No-Field: one on the planet, a new shipment reveals it first, and no 
     CHECK(s.forces_at(kRichese, kFlat, 1) == 0);
     CHECK(s.of(kRichese).reserves[0] == 0);
     CHECK(zone(s, 3) == TokenZone::Board);
-    CHECK(zone(s, 5) == (std::string(reading) == "until_placed" ? TokenZone::Reserve : TokenZone::Revealed));
+    CHECK(zone(s, 5) == TokenZone::Revealed);  // revealed by this shipment: face up (ruling no_field_shipped_reveal)
     check_custody(s);
     // The next shipment: never the 3 (on the planet); the 5 only once placing released it.
     GameState t = s;
@@ -150,6 +150,38 @@ TEST_CASE("No-Field: one on the planet, a new shipment reveals it first, and no 
     t.richese.no_field[token(5)] = NoFieldToken{TokenZone::Reserve, kNone8};
     CHECK(rules::no_field::check_ship(t, kRichese, nf_ship(kFlat, 3)).has_value());
     CHECK_FALSE(rules::no_field::check_ship(t, kRichese, nf_ship(kFlat, 5)).has_value());
+  }
+}
+
+TEST_CASE("No-Field: the marker a shipment reveals is shown to everyone, even with no reserves to materialise (ruling no_field_shipped_reveal)",
+          "[richese][no_field][rulings][projection]") {
+  // Issue 48 item 4: with no reserves, the revealed 0 and the revealed 3 become
+  // no forces alike; only the token face up tells them apart, in every view.
+  for (const char* reading : {"stays_face_up", "returned_unseen"}) {
+    INFO(reading);
+    const bool shown = std::string(reading) == "stays_face_up";
+    std::vector<std::string> rival_views, lines;
+    for (uint8_t old : {0, 3}) {
+      GameState s = nf_board({kRichese, kAtreides}, ruling("no_field_shipped_reveal", reading));
+      s.of(kRichese).tanks[0] = static_cast<uint8_t>(s.of(kRichese).tanks[0] + s.of(kRichese).reserves[0]);
+      s.of(kRichese).reserves[0] = 0;
+      lay(s, old, kFlat);
+      pass_until_ship_or_move(s, kRichese);
+      const GameState before = s;
+      act(s, kRichese, nf_ship(kArrakeen, 5));
+      check_custody(s);
+      CHECK(zone(s, 5) == TokenZone::Board);
+      CHECK(zone(s, old) == (shown ? TokenZone::Revealed : TokenZone::Reserve));
+      CHECK(s.forces_at(kRichese, kFlat, 0) == 0);
+      rival_views.push_back(view_of(s, kAtreides));
+      const auto changed = inspect::what_changed(before, s, false, nullptr);
+      std::string all;
+      for (const auto& l : changed) all += l + "\n";
+      lines.push_back(all);
+    }
+    // Shown: the rival's view and the public report name the value revealed.
+    CHECK((rival_views[0] != rival_views[1]) == shown);
+    CHECK((lines[0] != lines[1]) == shown);
   }
 }
 

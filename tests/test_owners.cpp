@@ -110,13 +110,18 @@ TEST_CASE("owners: movement range, the faction's range before a skill's band bef
   s.choam.kulon_turn = s.turn;
   CHECK(range(s, Faction::Choam, 1) == 3);  // 1, +1 skill, +1 Kulon
   CHECK(range(s, Faction::Choam, 1, RangeBasis::PassiveGroup) == 2);  // no Kulon for a passive group
-  CHECK(range(s, Faction::Choam, 3, RangeBasis::OrnithopterCard) == 4);  // ruling kulon_ornithopter = plus_one (default)
+  // Ruling kulon_ornithopter = card_cap_three (default): the card's group keeps its 3, every normal range gains one.
+  CHECK(range(s, Faction::Choam, 3, RangeBasis::OrnithopterCard) == 3);
   CHECK(range(s, Faction::Choam, 3) == 4);
   GameState u = game({Faction::Fremen, Faction::Choam, Faction::Atreides}, false, 7, ruling("kulon_ornithopter", "cap_three"), skills);
   u.choam.kulon_turn = u.turn;
   CHECK(range(u, Faction::Choam, 3, RangeBasis::OrnithopterCard) == 3);
   CHECK(range(u, Faction::Choam, 3) == 3);
   CHECK(range(u, Faction::Choam, 1) == 2);
+  GameState v = game({Faction::Fremen, Faction::Choam, Faction::Atreides}, false, 7, ruling("kulon_ornithopter", "plus_one"), skills);
+  v.choam.kulon_turn = v.turn;
+  CHECK(range(v, Faction::Choam, 3, RangeBasis::OrnithopterCard) == 4);
+  CHECK(range(v, Faction::Choam, 3) == 4);
 }
 
 TEST_CASE("owners: spice moved is an event the Spice Banker and the Bureaucrat hear, and nobody without the module", "[owners][events]") {

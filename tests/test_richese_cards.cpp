@@ -1671,12 +1671,12 @@ TEST_CASE("Bots take a card with the Semuta Drug only when it is worth more than
   }
 }
 
-TEST_CASE("Ornithopter with CHOAM's Kulon: four territories, or three under ruling kulon_ornithopter = cap_three",
+TEST_CASE("Ornithopter with CHOAM's Kulon: four territories under ruling kulon_ornithopter = plus_one, three under cap_three and card_cap_three",
           "[richese_cards][ornithopter][choam][rulings]") {
-  for (bool cap : {false, true}) {
-    INFO(cap);
-    Rulings r = Rulings::defaults();
-    if (cap) REQUIRE(r.set("kulon_ornithopter", "cap_three", nullptr));
+  for (const char* reading : {"plus_one", "cap_three", "card_cap_three"}) {
+    INFO(reading);
+    const bool cap = std::string(reading) != "plus_one";
+    Rulings r = ruling("kulon_ornithopter", reading);
     GameState s = cleared_board_of(game({Faction::Choam, kHarkonnen, kRichese}, false, 7, r, data::module_bit(data::Module::ChoamRichese)));
     place(s, Faction::Choam, kFlat, 3);
     const uint8_t card = from_cache(s, Faction::Choam, TreacheryKind::Ornithopter);
@@ -1691,7 +1691,7 @@ TEST_CASE("Ornithopter with CHOAM's Kulon: four territories, or three under ruli
       const auto to = static_cast<LocationId>(l);
       if (data::crossing_distance(kFlat, to) != 4 || s.in_storm(to) || data::territory(data::territory_of(to)).stronghold) continue;
       GameState t = s;
-      t.rulings = Rulings::defaults();  // plus_one: a route of four exists
+      t.rulings = ruling("kulon_ornithopter", "plus_one");  // a route of four exists
       if (!rules::ship::check_move(t, Faction::Choam, orn_move(kFlat, 1, to, 1))) four = to;
     }
     REQUIRE(four != kNone8);

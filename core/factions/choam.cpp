@@ -55,6 +55,7 @@ namespace mentat::rules {
 namespace {
 
 constexpr Faction kMe = Faction::Choam;
+constexpr uint8_t kKulonCapThree = 1, kKulonCardCapThree = 2;  // KulonOrnithopter
 constexpr int kCharityPerPlayer = 2;
 constexpr int kWorthlessPrice = 2;
 constexpr int kDuplicatePrice = 3;
@@ -347,11 +348,15 @@ void card_candidates(const GameState& s, std::vector<Action>& out) {
 
 // Kulon (the modifier MovementRangeQuery, order 2: after every other range
 // rule, core/rules/owners.h): one more territory this turn, not for a group
-// of advisors; ruling kulon_ornithopter cap_three keeps an ornithopter's
-// three as the maximum.
+// of advisors. Ruling kulon_ornithopter: plus_one adds it everywhere;
+// cap_three keeps three as the maximum of every ornithopter movement;
+// card_cap_three (the seeds) keeps the Ornithopter card's one group at its
+// printed three and extends every normal range.
 int kulon_range(const GameState& s, const MovementRangeQuery& q, int range) {
   if (q.mover != kMe || q.basis == RangeBasis::PassiveGroup || s.choam.kulon_turn != s.turn) return range;
-  if (range >= 3 && s.rulings.is(RulingId::KulonOrnithopter, 1)) return range;
+  const uint8_t reading = s.rulings.get(RulingId::KulonOrnithopter);
+  if (reading == kKulonCapThree && range >= 3) return range;
+  if (reading == kKulonCardCapThree && q.basis == RangeBasis::OrnithopterCard) return range;
   return range + 1;
 }
 

@@ -628,7 +628,9 @@ namespace {
 // give three all the same, 1.06.05.04), unless a Karama cancels or prevents
 // it (3.01.11.01 / .02). The modifier MovementRangeQuery, order 0.
 int fremen_range(const GameState& s, const MovementRangeQuery& q, int range) {
-  if (q.mover != kMe || q.basis != RangeBasis::Ordinary || ability_cancelled(s, kMe, Ability::FremenMovement)) return range;
+  if (q.mover != kMe || q.basis != RangeBasis::Ordinary || q.unused == Ability::FremenMovement ||
+      ability_cancelled(s, kMe, Ability::FremenMovement))
+    return range;
   return std::max(range, kRange);
 }
 constexpr ModifierAnswer kAnswers[] = {answer<MovementRangeQuery, fremen_range>(0), answer<FreeRevivalQuery, ally_revival>(0)};

@@ -14,7 +14,10 @@
 //    and Karama rates apply as to one force). Not the token on the planet,
 //    not the face-up one (ruling no_field_face_up: the face-up token returns
 //    to the supply when another is placed, or only when another is
-//    revealed). A token already on the planet is revealed first. Karama:
+//    revealed). A token already on the planet is revealed first, in public:
+//    it is then the token face up, the one before it released (ruling
+//    no_field_shipped_reveal; the engine before rules version 6 sent it back
+//    to the supply unseen). Karama:
 //    Ability::RicheseNoField (prevented, or cancelled as it is used).
 //  * The ally's shipment with a token: the Richese's marker on the planet must
 //    have been revealed first (RicheseReveal; so that the ally's choice never
@@ -64,6 +67,7 @@ constexpr uint8_t kShortfallFromTerritory = 1;  // NoFieldDestroyed
 constexpr uint8_t kAnyElement = 1;              // NoFieldPrescience
 constexpr uint8_t kNotCancellable = 1;          // NoFieldGuildCancel
 constexpr uint8_t kRicheseAllows = 1;           // NoFieldAllyPermission
+constexpr uint8_t kStaysFaceUp = 0;             // NoFieldShippedReveal
 
 int token_of_value(uint8_t v) {
   for (int i = 0; i < kNumNoFieldTokens; ++i)
@@ -105,8 +109,11 @@ int reveal_marker(GameState& s, LocationId loc) {
   return forces;
 }
 
-void place(GameState& s, int i, LocationId loc) {
-  if (!s.rulings.is(RulingId::NoFieldFaceUp, kUntilRevealed)) release_face_up(s);
+// `release`: the token face up goes back to the supply (ruling
+// no_field_face_up = until_placed), unless the shipment placing this one has
+// just revealed it (ruling no_field_shipped_reveal = stays_face_up).
+void place(GameState& s, int i, LocationId loc, bool release = true) {
+  if (release && !s.rulings.is(RulingId::NoFieldFaceUp, kUntilRevealed)) release_face_up(s);
   s.richese.no_field[i] = NoFieldToken{TokenZone::Board, loc};
   s.forces_at(kMe, loc, 1) = 1;
 }
@@ -156,10 +163,11 @@ std::optional<Rejection> check_ship(const GameState& s, Faction shipper, const a
 
 std::pair<int, int> ship(GameState& s, Faction shipper, const action::Ship& a) {
   const int i = token_of_value(a.no_field);
-  if (const int on = no_field_on_board(s); on >= 0) reveal_marker(s, s.richese.no_field[on].location);  // one on the planet
+  const int on = no_field_on_board(s);
+  if (on >= 0) reveal_marker(s, s.richese.no_field[on].location);  // one on the planet: revealed first, in public
   const int up = no_field_face_up(s);
   s.richese.shipment = RicheseState::Shipment{1, up < 0 ? kNone8 : static_cast<uint8_t>(up), 0};  // 1.14.05
-  place(s, i, a.to);
+  place(s, i, a.to, on < 0 || !s.rulings.is(RulingId::NoFieldShippedReveal, kStaysFaceUp));
   if (shipper == kMe) return {0, 0};
   // The ally's: revealed at once, as the ally's own forces.
   s.forces_at(kMe, a.to, 1) = 0;

@@ -48,6 +48,7 @@
 #include <span>
 #include <string_view>
 
+#include "core/rules/rules.h"
 #include "core/state.h"
 
 namespace mentat::rules {
@@ -132,6 +133,9 @@ struct MovementRangeQuery {
   // of a Planetologist's gather under ruling planetologist_exclusive and for
   // a concealed marker under ruling planetologist_no_field.
   bool skill_bonus = true;
+  // The range as if this ability were not used (3.01.11.01: does a move need
+  // it?): the answer that uses it returns the value unchanged.
+  Ability unused = Ability::None;
 };
 
 // A faction's free revival this turn (1.05.01.02, asked by

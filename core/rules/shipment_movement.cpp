@@ -442,11 +442,12 @@ GroupType moved_group(const GameState& s, Faction me, const action::Move& a) {
 // uses ornithopters. The owners' answers to MovementRangeQuery change it
 // (core/rules/owners.h: the faction's range, a skill's band, a card's bonus).
 // `skill_bonus`: whether a leader skill's band may apply to this group
-// (MovementRangeQuery::skill_bonus).
-int move_range(const GameState& s, Faction me, bool group_has_advisors, bool skill_bonus = true) {
-  if (group_has_advisors && !specials_fight(s, me)) return modify(s, MovementRangeQuery{me, RangeBasis::PassiveGroup, skill_bonus}, 1);
+// (MovementRangeQuery::skill_bonus); `unused`: the range without that ability.
+int move_range(const GameState& s, Faction me, bool group_has_advisors, bool skill_bonus = true, Ability unused = Ability::None) {
+  if (group_has_advisors && !specials_fight(s, me))
+    return modify(s, MovementRangeQuery{me, RangeBasis::PassiveGroup, skill_bonus, unused}, 1);
   const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
-  return modify(s, MovementRangeQuery{me, RangeBasis::Ordinary, skill_bonus}, orn ? 3 : 1);
+  return modify(s, MovementRangeQuery{me, RangeBasis::Ordinary, skill_bonus, unused}, orn ? 3 : 1);
 }
 
 // Breadth-first search over territory pieces, one territory boundary per
@@ -654,16 +655,25 @@ std::optional<Rejection> check_move(const GameState& s, Faction me, const action
   return std::nullopt;
 }
 
-// 2.04.06: does this (valid) Fremen move need the two-territory movement?
-// Not when ornithopters give them three (1.06.05.03/.04).
-bool uses_fremen_movement(const GameState& s, Faction me, const action::Move& a) {
-  if (faction_rules(me).movement_ability == Ability::None || a.from.size() == 0 || a.ornithopter == 1) return false;
+// 3.01.11.01: does this (valid) move need the mover's movement ability
+// (hook movement_ability: 2.04.06)? Only when the path is longer than the
+// range without it, every other range rule counted (ornithopters 1.06.05.04,
+// a skill's band: `plus_one` as check_one_move reads it). Ruling
+// movement_ability_window = beyond_one (the engine before rules version 6):
+// any move of two or more territories without ornithopters.
+bool uses_movement_ability(const GameState& s, Faction me, const action::Move& a, bool plus_one = true) {
+  const Ability ability = faction_rules(me).movement_ability;
+  if (ability == Ability::None || a.from.size() == 0 || a.ornithopter == 1) return false;
   action::Move parts[2];
   int territories = 0;
-  if (gather_parts(a, parts, &territories))  // the Planetologist's gather: either group
-    return uses_fremen_movement(s, me, parts[0]) || uses_fremen_movement(s, me, parts[1]);
-  const bool orn = s.rulings.is(RulingId::OrnithopterTiming, 0) ? has_ornithopters(s, me) : s.shipmove.ornithopters != 0;
-  return !orn && path_length(s, me, a, true, true) > 1;
+  if (gather_parts(a, parts, &territories)) {  // the Planetologist's gather: either group
+    const bool both = s.rulings.is(RulingId::PlanetologistExclusive, 1);
+    return uses_movement_ability(s, me, parts[0], both) || uses_movement_ability(s, me, parts[1], both);
+  }
+  int advisors = 0;
+  for (const auto& p : a.from) advisors += p.special;
+  const bool band = plus_one && skill_moves_token(s, me, a) && s.rulings.is(RulingId::MovementAbilityWindow, 0);
+  return path_length(s, me, a, true, true) > move_range(s, me, advisors > 0, band, ability);
 }
 
 // Groups a faction may move: each piece alone, and every piece of a
@@ -1156,7 +1166,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       // 3.01.11.01: a Karama may cancel the Fremen two-territory movement as it is used (cards.cpp;
       // the placements wait in GameState::pending_move_*).
       const auto* move = a.get_if<action::Move>();
-      if (move && uses_fremen_movement(s, me, *move) && karama_window(c, seat, faction_rules(me).movement_ability, a)) return;
+      if (move && uses_movement_ability(s, me, *move) && karama_window(c, seat, faction_rules(me).movement_ability, a)) return;
       // ... and the ability the move itself uses (hook move_uses: 2.02.16 Take Up Arms).
       if (const auto h = faction_rules(me).move_uses; move && h)
         if (const Ability used = h(s, *move); used != Ability::None && karama_window(c, seat, used, a)) return;
