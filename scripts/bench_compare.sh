@@ -3,7 +3,8 @@
 # "Twelve factions"): bot self-play, fold (`mentat log` of every stored game:
 # decode + apply + one summary line per event) and cold replay (`mentat show`
 # of each game's head: a read-only open, the nearest snapshot, the events
-# after it). The stores are the same games: OLD plays them, NEW reads a
+# after it) and full verify (`mentat verify --all`: every game replayed
+# from its first event and checked). The stores are the same games: OLD plays them, NEW reads a
 # migrated copy. Runs alternate OLD/NEW ROUNDS times; prints user+sys seconds.
 #
 #   scripts/bench_compare.sh OLD_BINARY NEW_BINARY [GAMES] [ROUNDS]
@@ -40,4 +41,7 @@ for ((i = 1; i <= ROUNDS; i++)); do
   co=$(cpu bash -c "cold $OLD $WORK/store")
   cn=$(cpu bash -c "cold $NEW $WORK/migrated")
   printf "%-28s %10s %10s\n" "cold replay: show each head" "$co" "$cn"
+  vo=$(cpu "$OLD" --data "$WORK/store" verify --all)
+  vn=$(cpu "$NEW" --data "$WORK/migrated" verify --all)
+  printf "%-28s %10s %10s\n" "full verify (verify --all)" "$vo" "$vn"
 done
