@@ -12,7 +12,9 @@
 //  * Canonical encoding: visit_fields() below lists every field once, in a
 //    fixed order; events/codec.cpp turns that into the FlatBuffers encoding
 //    that is hashed (xxh3-64) after every event. Adding a field means adding
-//    it to visit_fields() (and bumping kRulesVersion if behaviour changes).
+//    it to visit_fields() (and bumping kRulesVersion if behaviour changes),
+//    and declaring who may see it beside it (field_sights::kAll; a hidden
+//    one gets its permutation in inspect/projection.cpp).
 #pragma once
 
 #include <array>
@@ -395,7 +397,8 @@ struct RicheseState {
   // CHOAM game without them keeps its encoding.
   Pile<kRicheseCacheSize> removed;  // cache cards removed from the game (an unsold cache lot Richese did not keep); public
   uint8_t karama_used = 0;          // advanced: the special Karama purchase is used (once a game); public
-  // The last gift declared (RicheseGift) and when; kNone8 once given (ruling richese_gift_retry); public.
+  // The last gift declared (RicheseGift) and when; kNone8 once given (ruling richese_gift_retry). The card
+  // is SECRET (the Richese and their ally: the log shows "a Richese card"); when, public.
   uint8_t gift_card = kNone8, gift_turn = 0, gift_phase = 0;
   // Ruling no_field_ally_permission = richese_allows: 1 + the ally the Richese let ship with a No-Field
   // token (AllyPermission.no_field; for that alliance only), 0 none; public. Encoded under that ruling only.
