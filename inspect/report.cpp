@@ -385,6 +385,18 @@ std::string_view karama_use_key(const Action& a) {
   return k == K::Karama ? "power" : "";
 }
 
+std::string action_label(const GameState& s, Seat seat, const Action& a) {
+  codec::Event e;
+  e.version = s.version + 1;
+  e.seat = seat;
+  e.action = a;
+  std::string text = summarize_event(e, &s, s, true);
+  const std::string who(faction_name(s.faction_at(seat)));
+  if (auto at = text.find(who); at != std::string::npos) text.erase(0, at);
+  if (const auto use = karama_use(a); !use.empty()) text += ": " + use;  // which Karama use
+  return text;
+}
+
 std::string karama_use(const Action& a) {
   const std::string_view key = karama_use_key(a);
   if (key == "guild_rates") return "this turn's shipment at Guild rates";

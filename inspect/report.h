@@ -26,6 +26,9 @@ std::string karama_use(const Action& a);
 // ability, target its faction), "power" (the faction's own Karama power);
 // "" when the action spends no Karama.
 std::string_view karama_use_key(const Action& a);
+// The label of a legal action `a` of `seat` (GET /rooms/{id}/legal): its own
+// summary without the "vN  T.. Phase" columns, and which Karama use it is.
+std::string action_label(const GameState& s, Seat seat, const Action& a);
 
 // What changed from `before` to `after`, in readable lines ("storm sector: 3
 // -> 7", "atreides forces in Arrakeen: 10 -> 8", "Lasgun #14: hand:atreides ->

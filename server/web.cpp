@@ -57,20 +57,6 @@ const char* content_type(const std::string& name) {
   return "application/octet-stream";
 }
 
-// The label of a legal action: its own summary without the "vN  T.. Phase"
-// columns (inspect/report.h prints them first).
-std::string label_of(const GameState& s, Seat seat, const Action& a) {
-  codec::Event e;
-  e.version = s.version + 1;
-  e.seat = seat;
-  e.action = a;
-  std::string text = inspect::summarize_event(e, &s, s, true);
-  const std::string who(faction_name(s.faction_at(seat)));
-  if (auto at = text.find(who); at != std::string::npos) text.erase(0, at);
-  if (const auto use = inspect::karama_use(a); !use.empty()) text += ": " + use;  // which Karama use
-  return text;
-}
-
 struct Cors {
   bool any = false;
   std::vector<std::string> origins;
@@ -296,7 +282,7 @@ void install(httplib::Server& http, Host& host, store::EventStore& store, const 
     std::vector<Offset<fb::LegalAction>> items;
     for (const auto& a : legal) {
       const auto kind = b.CreateString(std::string(action_kind_name(a.kind())));
-      const auto label = b.CreateString(api::valid_utf8(label_of(*s, seat, a)));
+      const auto label = b.CreateString(api::valid_utf8(inspect::action_label(*s, seat, a)));
       const auto table = codec::action_to_table(b, a, nullptr);
       const std::string_view use = inspect::karama_use_key(a);
       const auto karama = use.empty() ? Offset<flatbuffers::String>() : b.CreateString(use);

@@ -399,7 +399,7 @@ TEST_CASE("No-Field: under ruling no_field_ally_permission=richese_allows the al
     }));
     bool prompted = false;
     for (const auto& d : decisions(r, r.seat_of(kRichese)))
-      prompted |= d.kind == ActionKind::AllyPermission && d.prompt.find("no_field") != std::string::npos;
+      prompted |= d.kind == ActionKind::AllyPermission && d.prompt.find("No-Field") != std::string::npos;
     CHECK(prompted);
     for (auto profile : {bots::Profile::Medium, bots::Profile::Hard, bots::Profile::Brutal}) {
       INFO(bots::profile_name(profile));

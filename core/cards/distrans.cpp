@@ -98,8 +98,8 @@ void candidates(const GameState& s, Seat seat, const action::PlayCard& base, std
 }
 
 std::string prompt(const GameState&, Seat) {
-  return "Play Distrans: give a card of your hand (value: its id) to another player whose hand is not full (target); "
-         "not during a bid; Distrans is discarded";
+  return "Play Distrans: give a card of your hand to another player whose hand is not full, "
+         "except during a bid; Distrans is discarded";
 }
 
 }  // namespace

@@ -165,8 +165,8 @@ void candidates(const GameState&, Seat, const action::PlayCard& base, std::vecto
 }
 
 std::string prompt(const GameState&, Seat) {
-  return "Play Juice of Sapho: be the aggressor in the battle you defend (value \"aggressor\": you win a tie), or go first "
-         "(\"go_first\") or last (\"go_last\", even after the Guild) in this phase's turn order; the card is discarded";
+  return "Play Juice of Sapho: be the aggressor in the battle you defend (you win a tie), or go first "
+         "or last (even after the Guild) in this phase's turn order; the card is discarded";
 }
 
 }  // namespace

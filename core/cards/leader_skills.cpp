@@ -275,7 +275,7 @@ void skills_decisions(const GameState& s, Faction f, std::vector<Decision>& out)
   const auto& hand = s.skills.hand[static_cast<int>(f)];
   std::string names;
   for (int i = 0; i < hand.n; ++i) names += (i ? " or " : "") + std::string(data::leader_skill_name(hand.ids[i]));
-  Decision d{ActionKind::AssignSkill, "Put one of your leader skill cards (" + names + ") under one of your leaders (AssignSkill: skill, leader)", 0, 0, {}};
+  Decision d{ActionKind::AssignSkill, "Put one of your leader skill cards (" + names + ") under one of your leaders", 0, 0, {}};
   for (int l = 0; l < data::kNumLeaders; ++l)
     if (may_hold_skill(s, f, static_cast<LeaderId>(l))) d.options.push_back(static_cast<uint16_t>(l));
   out.push_back(d);
@@ -351,9 +351,9 @@ std::string revival_what(const GameState& s, const Window& w) {
   const Faction f = revival_faction(s, w);
   const LeaderId l = skills_revival_leader(s, f);
   const std::string name = l < data::kNumLeaders ? std::string(data::leader(l).name) : std::string("the revived leader");
-  if (skills_revival_drawn(s, f)) return std::string(faction_name(f)) + " give " + name + " one of the two leader skill cards drawn (AssignSkill)";
+  if (skills_revival_drawn(s, f)) return std::string(faction_name(f)) + " give " + name + " one of the two leader skill cards drawn";
   return std::string(faction_name(f)) + " revived " + name +
-         " with no skilled leader: they may draw two leader skill cards for it (Respond accept=true) or not (accept=false) (Leader Skills)";
+         " with no skilled leader: they may draw two leader skill cards for it, or not (Leader Skills)";
 }
 
 std::optional<Rejection> revival_validate(const GameState& s, Seat, const action::Respond& a, const Window& w) {
@@ -389,7 +389,7 @@ void revival_decisions(const GameState& s, Seat, const Window& w, std::vector<De
     out.push_back(Decision{ActionKind::Respond, revival_what(s, w), 0, 1, {}, Topic::SkillDraw});
     return;
   }
-  Decision d{ActionKind::AssignSkill, revival_what(s, w) + ": skill = one of your two cards (options), leader = " +
+  Decision d{ActionKind::AssignSkill, revival_what(s, w) + ": put one of your two cards under " +
                                           std::string(data::leader(skills_revival_leader(s, f)).name),
              0, 0, {}};
   const auto& hand = s.skills.hand[static_cast<int>(f)];
@@ -815,7 +815,7 @@ void skills_behind_decisions(const GameState& s, Faction f, std::vector<Decision
   if (legal.empty()) return;
   Decision d{ActionKind::SkillBehind,
              "Before your plan, you may move a skilled leader's card behind your shield (public; a bluff if your plan does not use "
-             "it): its in-front ability stops until the battle ends (SkillBehind.leader)",
+             "it): its in-front ability stops until the battle ends",
              0, 0, {}};
   for (const auto& a : legal) d.options.push_back(a.as<action::SkillBehind>().leader);
   out.push_back(std::move(d));
@@ -966,7 +966,7 @@ void skills_step_decisions(const GameState& s, Seat seat, std::vector<Decision>&
       const Seat opp = s.battle.aggressor == seat ? s.battle.defender : s.battle.aggressor;
       out.push_back(Decision{ActionKind::MentatQuestion,
                              "Your Mentat (in front of your shield): ask " + std::string(faction_name(s.faction_at(opp))) +
-                                 " about one weapon; it shows you that card if it holds it, else a card of its choice (MentatQuestion.weapon)",
+                                 " about one weapon; it shows you that card if it holds it, else a card of its choice",
                              0, 0, askable_weapons(s)});
       out.push_back(Decision{ActionKind::Pass, "Do not ask the Mentat's question in this battle", 0, 0, {}});
       return;
@@ -974,13 +974,13 @@ void skills_step_decisions(const GameState& s, Seat seat, std::vector<Decision>&
     case ability::kMentatAnswer:
       out.push_back(Decision{ActionKind::MentatAnswer,
                              std::string(faction_name(static_cast<Faction>(s.skills.mentat_faction))) + "'s Mentat asks whether you hold a " +
-                                 card_name(s.skills.mentat_asked) + ": show it, or any card of your hand if you do not (MentatAnswer.card)",
+                                 card_name(s.skills.mentat_asked) + ": show it, or any card of your hand if you do not",
                              0, 0, mentat_answers(s, seat)});
       return;
     case ability::kDecipher: {
       Decision d{ActionKind::DecipherTraitor,
-                 "Your Rihani Decipherer won: keep one of the two traitor cards drawn (take) by giving back an unrevealed traitor card (give), "
-                 "or Pass to keep yours",
+                 "Your Rihani Decipherer won: keep one of the two traitor cards drawn by giving back one of your unrevealed traitor cards, "
+                 "or keep yours",
                  0, 0, {}};
       for (const uint8_t l : s.skills.rihani_seen)
         if (l != kNone8) d.options.push_back(l);
@@ -992,8 +992,8 @@ void skills_step_decisions(const GameState& s, Seat seat, std::vector<Decision>&
       const RetreatRoom r = retreat_room(s, loser_faction(s), loser_plan(s));
       Decision d{ActionKind::Move,
                  "Your Diplomat survived the battle you lost: retreat up to " + std::to_string(r.max) +
-                     " undialled forces (Move.from, from the battle's territory) to an adjacent empty territory that is not a stronghold (Move.to), "
-                     "or Pass; the rest are lost",
+                     " forces you did not dial from the battle's territory to an adjacent empty territory that is not a stronghold, "
+                     "or stay; the rest are lost",
                  1, r.max, {}};
       for (const LocationId v : r.to) d.options.push_back(v);
       out.push_back(std::move(d));
@@ -1085,7 +1085,7 @@ std::string bureau_what(const GameState& s, const Window&) {
   const auto& k = s.skills;
   return std::string(faction_name(static_cast<Faction>(k.bureau_receiver))) + " was paid " + std::to_string(k.bureau_amount) + " spice by " +
          std::string(faction_name(static_cast<Faction>(k.bureau_payer))) +
-         ": the Bureaucrat's owner may force 2 of it to the bank (Respond accept=true) or let it be (accept=false) (Bureaucrat)";
+         ": the Bureaucrat's owner may send 2 of it to the bank, or let it be (Bureaucrat)";
 }
 
 std::optional<Rejection> bureau_validate(const GameState& s, Seat seat, const action::Respond& a, const Window&) {

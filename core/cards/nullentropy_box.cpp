@@ -106,7 +106,7 @@ bool apply_answer(Ctx& c, Seat seat, const action::Respond& a, Window& w) {
 }
 
 void decisions(const GameState& s, Seat, const Window& w, std::vector<Decision>& out) {
-  Decision d{ActionKind::Respond, what(s, w) + ": Respond accept=true with the card you take (options: the eligible cards)", 1, 1, {}};
+  Decision d{ActionKind::Respond, what(s, w) + ": take one of these cards", 1, 1, {}};
   for (int i = 0; i < s.treachery_discard.n; ++i)
     if (eligible(s.treachery_discard.ids[i]) &&
         std::find(d.options.begin(), d.options.end(), s.treachery_discard.ids[i]) == d.options.end())

@@ -136,7 +136,7 @@ void candidates(const GameState& s, Seat seat, const action::PlayCard& base, std
 }
 
 std::string prompt(const GameState&, Seat) {
-  return "Play the Semuta Drug: take a card another player has just discarded (target = the card); the Semuta Drug is discarded";
+  return "Play the Semuta Drug: take a card another player has just discarded; the Semuta Drug is discarded";
 }
 
 // ---- the window (WindowKind::SemutaTake) ----
@@ -147,7 +147,7 @@ std::string what(const GameState& s, const Window&) {
     if (listed_in_discard(s, s.recent_discard[i]) && !is_semuta(s.recent_discard[i]) &&
         std::find(all.begin(), all.end(), s.recent_discard[i]) == all.end())
       all.push_back(s.recent_discard[i]);
-  return "cards just discarded (" + card_list(all) + "): a player holding the Semuta Drug may take one (Semuta Drug)";
+  return "Cards just discarded (" + card_list(all) + "): a player holding the Semuta Drug may take one";
 }
 
 std::optional<Rejection> validate(const GameState& s, Seat seat, const action::Respond& a, const Window&) {
@@ -173,7 +173,7 @@ bool apply_answer(Ctx& c, Seat seat, const action::Respond& a, Window& w) {
 void decisions(const GameState& s, Seat seat, const Window& w, std::vector<Decision>& out) {
   const Faction me = s.faction_at(seat);
   const uint8_t semuta = semuta_card(s);
-  Decision d{ActionKind::Respond, what(s, w) + ": Respond accept=false lets them pass; accept=true with the card you take", 0, 1, {}};
+  Decision d{ActionKind::Respond, what(s, w) + ": let them pass, or take one with your Semuta Drug", 0, 1, {}};
   if (semuta != kNone8 && s.of(me).hand.contains(semuta) && !card_committed(s, seat, semuta))
     for (uint8_t card : takeable_cards(s, me)) d.options.push_back(card);
   if (d.options.empty()) d.max = 0;  // without the card only accept=false (this seat's own view)

@@ -31,7 +31,7 @@ std::string prompt(const GameState&, Seat) { return "Stone Burner: the weapon of
 
 std::string what(const GameState& s, const Window& w) {
   return std::string(faction_name(s.faction_at(w.owner))) +
-         "'s Stone Burner: kill both leaders (Respond accept=true) or neither (accept=false); both count 0, the undialled forces decide";
+         "'s Stone Burner: kill both leaders, or neither; both count 0, and the forces not dialed decide";
 }
 std::optional<Rejection> validate(const GameState&, Seat, const action::Respond& a, const Window&) {
   if (a.card != kNone8) return reject(RejectCode::Malformed, "the Stone Burner's choice names no card (Respond accept only)");

@@ -199,7 +199,7 @@ void prescience_decisions(const GameState& s, Seat seat, std::vector<Decision>& 
     out.push_back(Decision{ActionKind::Prescience,
                            "Prescience (2.01.08): make " + std::string(faction_name(s.faction_at(target))) +
                                " reveal one element of its battle plan in " + territory_name(s.battle.territory) +
-                               (hidden ? ": 0 leader, 1 weapon, 2 defense" : ": 0 leader, 1 weapon, 2 defense, 3 number dialed"),
+                               (hidden ? ": its leader, weapon or defense" : ": its leader, weapon, defense or number dialed"),
                            0, hidden ? kDefense : kDial,
                            hidden ? std::vector<uint16_t>{kLeader, kWeapon, kDefense} : std::vector<uint16_t>{kLeader, kWeapon, kDefense, kDial}});
     out.push_back(Decision{ActionKind::Pass, "Do not use Prescience in this battle", 0, 0, {}});
@@ -209,7 +209,7 @@ void prescience_decisions(const GameState& s, Seat seat, std::vector<Decision>& 
   Decision d{ActionKind::PrescienceAnswer,
              std::string("The Atreides' Prescience (2.01.08): reveal the ") + battle_element_name(e) +
                  " you will play; it binds your battle plan" +
-                 (e == kDial ? "" : std::string(" (PrescienceAnswer.value: one of the choices)")),
+                 (e == kDial ? "" : std::string(": choose it among these")),
              0, 0, {}};
   d.topic = static_cast<Topic>(static_cast<int>(Topic::PrescienceLeader) + e);  // kLeader, kWeapon, kDefense, kDial in order
   for (uint8_t v : answer_values(s, seat, e)) d.options.push_back(v);
@@ -457,13 +457,13 @@ constexpr FactionRules make() {
   r.plan_check = plan_check;
   r.narrow_plan = narrow_plan;
   r.plan_flag = {kh_unavailable, kh_check, ability::kKwisatzHaderachStrength,
-                 "; flag: the Kwisatz Haderach adds 2 to your leader or Cheap Hero (2.01.11)", kh_exploded, kh_unrevivable, kh_revive};
+                 "; the Kwisatz Haderach may add 2 to your leader or Cheap Hero (2.01.11)", kh_exploded, kh_unrevivable, kh_revive};
   r.shipment_movement_begins = shipment_movement_begins;
   r.keeps_secrets = 1u << static_cast<int>(Secret::Wormsign) | 1u << static_cast<int>(Secret::KwisatzHaderachLosses) |
                     1u << static_cast<int>(Secret::KaramaPlan) | 1u << static_cast<int>(Secret::PrescienceAnswer);
   r.reveals = reveals;
   r.karama_power = {karama_check, karama_apply, karama_candidates,
-                    ", or look at the whole battle plan of a faction in the current battle (target, 1.14.01)"};
+                    ", or look at the whole battle plan of a faction in the current battle (1.14.01)"};
   return r;
 }
 

@@ -82,7 +82,7 @@ void voice_decisions(const GameState& s, Seat, std::vector<Decision>& out) {
   }
   Decision d{ActionKind::Voice,
              "The Voice (2.02.06): command " + std::string(faction_name(s.faction_at(target))) +
-                 " to play (must) or not to play a kind of card (Voice.kind: one of the choices)",
+                 " to play, or not to play, a kind of card",
              0, 0, {}};
   for (uint8_t k = 0; k <= kCheapHero; ++k) d.options.push_back(k);
   for (int k = 0; k < data::kNumAllTreacheryKinds; ++k)
@@ -694,7 +694,7 @@ void move_variants(const GameState& s, std::vector<action::Move>& c) {
 Ability move_uses(const GameState&, const action::Move& a) { return a.flip ? Ability::BgTakeUpArms : Ability::None; }
 
 const char* move_prompt(const GameState& s) {
-  return s.advanced ? "; advisors moving into a territory another faction occupies may take up arms (flip, 2.02.16)" : "";
+  return s.advanced ? "; advisors moving into a territory another faction occupies may take up arms (2.02.16)" : "";
 }
 
 // 1.00.05: the ability the phase waits on.

@@ -157,8 +157,8 @@ void pause_decisions(const GameState& s, std::vector<Decision>& out) {
     return;
   }
   out.push_back(Decision{ActionKind::ChoamInflation,
-                         "Place the Inflation token for the next turn, once a game: side 1 Double (charity x2, no bribes), "
-                         "side 2 Cancel (no charity); it flips the turn after, then goes",
+                         "Place the Inflation token for the next turn, once a game: Double side up (charity doubled, no bribes) "
+                         "or Cancel side up (no charity); it flips the turn after, then goes",
                          1, 2, {}});
   out.push_back(Decision{ActionKind::Pass, "Keep the Inflation token", 0, 0, {}});
 }
@@ -617,7 +617,7 @@ bool phase_ends(Ctx& c, Phase next) {
 
 std::string sale_what(const GameState&, const Window& w) {
   return "CHOAM may sell worthless and duplicate cards at the end of the " + std::string(phase_name(static_cast<Phase>(w.target))) +
-         " phase (ruling choam_sell_timing)";
+         " phase (under this game's ruling on when CHOAM sells)";
 }
 
 std::optional<Rejection> sale_validate(const GameState& s, Seat seat, const action::Respond& a, const Window&) {
@@ -638,8 +638,8 @@ bool sale_apply(Ctx& c, Seat seat, const action::Respond& a, Window&) {
 
 void sale_decisions(const GameState& s, Seat, const Window& w, std::vector<Decision>& out) {
   Decision d{ActionKind::Respond,
-             sale_what(s, w) + ": Respond accept=true with a card sells it (a worthless card for 2 spice, one of two copies for 3); "
-                               "accept=false ends the sales",
+             sale_what(s, w) + ": sell a card (a worthless card for 2 spice, one of two copies for 3), "
+                               "or end the sales",
              0, 1, {}};
   for (uint8_t x : sellable(s)) d.options.push_back(x);
   out.push_back(std::move(d));
@@ -668,12 +668,12 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
   karama_candidates(s, karamas);
   if (!karamas.empty())
     out.push_back(Decision{ActionKind::ChoamKarama,
-                           "Special Karama, once a game: discard a Karama (karama) and cards from your hand (cards), 3 spice each", 0, 0,
+                           "Special Karama, once a game: discard a Karama and any cards from your hand, for 3 spice each", 0, 0,
                            {}});
   if (live_ally(s) != kNoFaction && !ability_blocked(s, kMe, Ability::ChoamAllySupport))
     out.push_back(Decision{ActionKind::ChoamSupport,
-                           "Let your ally use up to this much of your spice for the spice it dials in battle (advanced); now " +
-                               std::to_string(ally_battle_support(s)),
+                           "Let your ally use up to this much of your spice for the spice it dials in battle (advanced game); now " +
+                               std::to_string(ally_battle_support(s)) + " spice",
                            0, 65535, {}});
   const auto cards = s.rulings.is(RulingId::ChoamSellTiming, kEndOfPhase) ? std::vector<uint8_t>{} : sellable(s);
   if (cards.empty()) return;
@@ -888,8 +888,8 @@ void audit_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) 
   if (!has_bit(s.waiting, seat)) return;
   const std::string n = std::to_string(s.choam.audit_count);
   out.push_back(Decision{ActionKind::Respond,
-                         "CHOAM's Auditor looks at " + n + " card(s) drawn at random from your hand (not those you played in the battle): "
-                             "accept to pay CHOAM " + n + " spice and cancel the look (decline, or Pass: let it)",
+                         "CHOAM's Auditor looks at " + n + (n == "1" ? " card" : " cards") + " drawn at random from your hand (not those you played in the battle): "
+                             "pay CHOAM " + n + " spice to cancel the look, or let it look",
                          0, 1, {}});
   out.push_back(Decision{ActionKind::Pass, "Let CHOAM's Auditor look", 0, 0, {}});
 }

@@ -53,7 +53,7 @@ constexpr FactionRules make() {
   r.ally_extra_revival = 3;
   r.gives_ally_spice = true;  // 2.03.06 (deals.cpp GiveSpice)
   r.karama_power = {karama_check, karama_apply, karama_candidates,
-                    ", or revive a leader (target) or up to 3 forces (value {\"forces\": N, \"special\": N}) free (1.14.02)"};
+                    ", or revive a leader or up to 3 forces for free (1.14.02)"};
   return r;
 }
 

@@ -332,11 +332,11 @@ void blow_decisions(const GameState& s, std::vector<Decision>& out) {
     out.push_back(Decision{ActionKind::Pass, "Let the sandworm appear in " + spice_blow_worm_place(s), 0, 0, {}, Topic::WormAppears,
                            WindowKind::None, kNoFaction, 0, -1, spice_blow_worm_territory(s)});
   } else if (s.step == kFremenKarama) {
-    out.push_back(Decision{ActionKind::Pass, "Do not place your sandworm with your Karama power (PlayCard, 1.14.03) this turn", 0, 0, {}});
+    out.push_back(Decision{ActionKind::Pass, "Do not place your sandworm with your Karama power this turn (1.14.03)", 0, 0, {}});
   } else if (protect_step(s.step)) {
     out.push_back(Decision{ActionKind::Respond,
                            "A sandworm appears in " + std::string(data::territory(s.fremen.blow.territory).name) +
-                               ": protect your ally's forces there (accept) or let them be devoured (2.04.10)",
+                               ": protect your ally's forces there, or let them be devoured (2.04.10)",
                            0, 1, {}, Topic::ProtectAllyFromWorm});
   }
 }
@@ -594,8 +594,8 @@ constexpr FactionRules make() {
   r.one_special_revival = true;  // 2.04.20
   r.revival_begins = revival_begins;
   r.revival_grant = {"the Fremen are deciding their ally's free revival first (2.04.11)",
-                     "answer whether your ally's free revival is 3 this turn (Respond: accept=true grants it, 2.04.11)",
-                     "Grant your ally a free revival of 3 this turn (accept) or not (2.04.11)"};
+                     "answer whether your ally's free revival is 3 this turn (2.04.11)",
+                     "Grant your ally a free revival of 3 this turn, or not (2.04.11)"};
   r.revival_grant_answer = revival_grant_answer;
   r.revival_ends = revival_ends;
   r.sends_from_reserves = true;  // 2.04.05
@@ -613,7 +613,7 @@ constexpr FactionRules make() {
   r.after_nexus = {rides_begin, validate_ride, apply_ride, ride_decisions, ride_legal,
                    "only the Fremen may ride the sandworm now"};
   r.karama_power = {karama_check, karama_apply, karama_candidates,
-                    ", or place your sandworm at a location (target) of a sand territory, value {\"protect_ally\": true} protecting your ally's forces there (1.14.03)"};
+                    ", or place your sandworm in a sand territory, protecting your ally's forces there if you like (1.14.03)"};
   return r;
 }
 

@@ -196,7 +196,7 @@ void step_apply(Ctx& c, Seat seat, const Action& a) {
 void step_decisions(const GameState& s, Seat, std::vector<Decision>& out) {
   const std::string shipper(faction_name(s.faction_at(s.shipmove.current)));
   if (s.step == ship::kGuildKarama) {
-    out.push_back(Decision{ActionKind::Pass, "Let " + shipper + "'s shipment stand (or cancel it with your Karama power: PlayCard, 1.14.05)", 0, 0, {},
+    out.push_back(Decision{ActionKind::Pass, "Let " + shipper + "'s shipment stand, or cancel it with your Karama power (1.14.05)", 0, 0, {},
                            Topic::GuildKaramaCancel});
     return;
   }
@@ -246,7 +246,7 @@ constexpr FactionRules make() {
   r.shipment_made = shipment_made;                  // 1.14.05
   r.ship_step = {1u << ship::kGuildTiming | 1u << ship::kGuildKarama, step_validate, step_apply, step_decisions, step_legal, step_in_use};
   r.karama_power = {karama_check, karama_apply, karama_candidates,
-                    ", or cancel the off-planet shipment just made by a faction (target, 1.14.05)"};
+                    ", or cancel the off-planet shipment a faction just made (1.14.05)"};
   return r;
 }
 

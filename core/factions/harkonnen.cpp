@@ -138,8 +138,8 @@ void capture_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
   out.push_back(Decision{ActionKind::Respond,
                          "Captured leaders (2.05.10): " + std::string(data::leader(id).name) + " of " +
                              std::string(faction_name(owner(id))) +
-                             " was drawn. accept: CAPTURE it into your leader pool; decline: KILL it (face down to the "
-                             "tanks, 2 spice)",
+                             " was drawn: capture it into your leader pool, or kill it (face down to the "
+                             "Tleilaxu Tanks, for 2 spice)",
                          0, 1, {}, Topic::HarkonnenCapture});
   out.push_back(Decision{ActionKind::Pass, "Neither kill nor capture", 0, 0, {}});
 }
@@ -244,8 +244,8 @@ bool give_back_apply(Ctx& c, Seat seat, const action::Respond& answer, Window& w
 
 void give_back_decisions(const GameState& s, Seat seat, const Window& w, std::vector<Decision>& out) {
   const Faction me = s.faction_at(seat);
-  Decision d{ActionKind::Respond, "Give " + fname(static_cast<Faction>(w.target)) + " one card back (Respond.card; " +
-                                      std::to_string(w.subject) + " to give, 1.14.04)", 0, 0, {}};
+  Decision d{ActionKind::Respond, "Give " + fname(static_cast<Faction>(w.target)) + " one card back (" +
+                                      std::to_string(w.subject) + " still to give, 1.14.04)", 0, 0, {}};
   for (int i = 0; i < s.of(me).hand.n; ++i) d.options.push_back(s.of(me).hand.ids[i]);
   for (int i = 0; i < s.harkonnen.karama_taken.n; ++i) d.options.push_back(s.harkonnen.karama_taken.ids[i]);
   out.push_back(d);
@@ -279,7 +279,7 @@ constexpr FactionRules make() {
   r.battle_step = {ability::kCapture, ability::kCapture, nullptr, capture_validate, capture_apply, capture_decisions, capture_legal};
   r.battle_ends = prison_break;
   r.karama_power = {karama_check, karama_apply, karama_candidates,
-                    ", or take the whole hand of a faction (target) and give as many cards back (1.14.04)"};
+                    ", or take the whole hand of a faction and give as many cards back (1.14.04)"};
   r.response_window = {WindowKind::KaramaGiveBack, give_back_what, give_back_validate, give_back_apply,
                        give_back_decisions, give_back_legal};
   return r;

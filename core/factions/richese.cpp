@@ -468,8 +468,8 @@ void step_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   switch (s.step) {
     case kMarket: {
       Decision d{ActionKind::RicheseLot,
-                 "Black Market: put a card from your hand up for bid as the round's first card (auction 0 normal, 1 once "
-                 "around right, 2 once around left, 3 silent)",
+                 "Black Market: put a card from your hand up for bid as the round's first card, in a normal auction, once "
+                 "around to the right, once around to the left, or silent",
                  0, 3, {}};
       d.topic = Topic::BlackMarket;
       for (int i = 0; i < s.of(kMe).hand.n; ++i) d.options.push_back(s.of(kMe).hand.ids[i]);
@@ -478,14 +478,14 @@ void step_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       return;
     }
     case kTiming:
-      out.push_back(Decision{ActionKind::RicheseCacheTiming, "Sell your cache card first (first = 1) or after the dealt cards (0)", 0, 1, {}});
+      out.push_back(Decision{ActionKind::RicheseCacheTiming, "Sell your cache card before the dealt cards, or after them", 0, 1, {}});
       return;
     case kCacheLot: {
       if (ability_blocked(s, kMe, Ability::RicheseCache)) {
         out.push_back(Decision{ActionKind::Pass, "A Karama cancelled the cache lot: pass", 0, 0, {}, Topic::RicheseLot});
         return;
       }
-      Decision d{ActionKind::RicheseLot, "Cache lot: name the cache card and the auction (1 once around right, 2 once around left, 3 silent)",
+      Decision d{ActionKind::RicheseLot, "Cache lot: name the cache card and its auction: once around to the right, once around to the left, or silent",
                  1, 3, {}};
       d.topic = Topic::RicheseLot;
       for (int i = 0; i < s.richese.cache.n; ++i) d.options.push_back(s.richese.cache.ids[i]);
@@ -501,12 +501,12 @@ void step_decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
         out.push_back(Decision{ActionKind::Bid, silent ? "Silent bid on " + what + " (one secret bid; ties go to the first in storm order)"
                                                        : "Bid on " + what + " (no Karama bids)",
                                min, max, {}});
-      out.push_back(Decision{ActionKind::Pass, silent ? "Bid nothing (0)" : "Pass", 0, 0, {}});
+      out.push_back(Decision{ActionKind::Pass, silent ? "Bid nothing" : "Pass", 0, 0, {}});
       return;
     }
     case kUnsold:
       out.push_back(Decision{ActionKind::Respond, "Nobody bid on " + card_name(rb(s).lot_card) +
-                                                      ": keep it free (accept) or remove it from the game (decline)",
+                                                      ": keep it for free, or remove it from the game",
                              0, 1, {}, Topic::LotNobodyBid});
       return;
   }
@@ -723,9 +723,9 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
   if (!is_me(s, seat)) return;
   std::vector<Action> all;
   anytime_candidates(s, all);
-  Decision buy{ActionKind::RicheseBuy, "Special Karama purchase, once a game: discard a Karama (karama) and pay 3 spice for a cache card (card)",
+  Decision buy{ActionKind::RicheseBuy, "Special Karama purchase, once a game: discard a Karama and pay 3 spice for a cache card",
                0, 0, {}};
-  Decision gift{ActionKind::RicheseGift, "Give your ally a Richese card (card)", 0, 0, {}};
+  Decision gift{ActionKind::RicheseGift, "Give your ally a Richese card", 0, 0, {}};
   for (const auto& a : all) {
     if (const auto* b = a.get_if<action::RicheseBuy>()) {
       if (!buy_validate(s, *b)) buy.options.push_back(b->card);
@@ -735,7 +735,7 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
   }
   if (!buy.options.empty()) out.push_back(std::move(buy));
   if (!no_field_reveal_validate(s))
-    out.push_back(Decision{ActionKind::RicheseReveal, "Reveal your No-Field token: it becomes that many of your reserves where it is (RicheseReveal)", 0, 0, {}});
+    out.push_back(Decision{ActionKind::RicheseReveal, "Reveal your No-Field token: it becomes that many of your forces from reserves where it is", 0, 0, {}});
   if (!gift.options.empty()) out.push_back(std::move(gift));
 }
 

@@ -1134,7 +1134,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   switch (s.step) {
     case kChoose: {
       Decision d{ActionKind::ChooseBattle,
-                 "Choose your next battle as the aggressor (1.07.02): a territory and an opponent (ChooseBattle.territory, .opponent)", 0, 0, {}};
+                 "Choose your next battle as the aggressor: a territory and an opponent there (1.07.02)", 0, 0, {}};
       for (const auto& o : battles_of(s, seat))
         d.options.push_back(static_cast<uint16_t>(o.territory | (static_cast<int>(o.opponent) << 8)));
       out.push_back(std::move(d));
@@ -1145,11 +1145,11 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       const int max = max_dial(s, me, opp, b.territory, b.area);
       Decision d{ActionKind::BattlePlan,
                  "Battle plan in " + territory_name(b.territory) + " against " + std::string(faction_name(opp)) +
-                     ": dial 0.." + std::to_string(max) + ", a leader (BattlePlan.leader) or a Cheap Hero (.cheap_hero)" +
-                     " and optionally a weapon and a defense (1.07.04)" +
-                     (s.advanced && !battle_hardened(s, me) ? "; spice 0..dial (1.13.04)" : "") +
+                     ": dial a number from 0 to " + std::to_string(max) + ", play a leader or a Cheap Hero" +
+                     " and, if you like, a weapon and a defense (1.07.04)" +
+                     (s.advanced && !battle_hardened(s, me) ? "; back your dial with up to as much spice (1.13.04)" : "") +
                      (s.advanced && !battle_hardened(s, me) && ally_battle_support(s, me) > 0
-                          ? "; of it up to " + std::to_string(ally_battle_support(s, me)) + " paid by your ally (BattlePlan.ally_pays)"
+                          ? "; your ally may pay up to " + std::to_string(ally_battle_support(s, me)) + " of that spice"
                           : ""),
                  0, max, {}};
       for (uint8_t id : available_leaders(s, me, b.territory)) d.options.push_back(id);
@@ -1160,7 +1160,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       return;
     }
     case kKeep: {
-      Decision d{ActionKind::KeepCards, "You won: keep any of these cards (options: card ids), the others are discarded (1.07.06.06)", 0, 0, {}};
+      Decision d{ActionKind::KeepCards, "You won: keep any of these cards; the others are discarded (1.07.06.06)", 0, 0, {}};
       for (uint8_t card : keepable(s)) d.options.push_back(card);
       d.max = static_cast<int>(d.options.size());
       out.push_back(std::move(d));
@@ -1171,13 +1171,13 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       const auto& opp_plan = b.plan[1 - side_of(s, seat)];
       const bool can = can_call_traitor(s, seat);
       if (opp_plan.leader == kNone8) {  // asked for a Portable Snooper only (core/cards/battle_cards.cpp)
-        out.push_back(Decision{ActionKind::CallTraitor, "The plans are revealed: go on (CallTraitor without call, or Pass)", 0, 0, {}});
+        out.push_back(Decision{ActionKind::CallTraitor, "The plans are revealed: go on", 0, 0, {}});
         return;
       }
       out.push_back(Decision{ActionKind::CallTraitor,
                              "Your opponent revealed " + leader_name(opp_plan.leader) +
                                  (can ? ": you hold that traitor. Call traitor (1.07.06.07) or decline"
-                                      : ": decline (CallTraitor without call, or Pass)"),
+                                      : ": go on without calling a traitor"),
                              0, can ? 1 : 0, {}});
       return;
     }

@@ -479,13 +479,13 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   const int max = bid_limit_of(s, me);
   if (min <= max)
     out.push_back(Decision{ActionKind::Bid,
-                           "Bid on " + card + " (" + std::to_string(min) + ".." + std::to_string(max) + " spice) or pass",
+                           "Bid on " + card + ": from " + std::to_string(min) + " to " + std::to_string(max) + " spice, or pass",
                            min, max, {}});
   const int kmin = karama_min(s, me);
   if (kmin <= kMaxBid && karama_card_for(s, me) != kNone8)
     out.push_back(Decision{ActionKind::Bid,
-                           "Bid on " + card + " with a Karama (" + std::to_string(kmin) +
-                               "..255 spice; if you win, discard it and pay nothing)",
+                           "Bid on " + card + " with a Karama: " + std::to_string(kmin) +
+                               " spice or more; if you win, you discard the Karama and pay nothing",
                            kmin, kMaxBid, {}});
   out.push_back(Decision{ActionKind::Pass, "Pass on " + card, 0, 0, {}});
 }

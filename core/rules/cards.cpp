@@ -644,7 +644,7 @@ void window_asks(const GameState& s, Seat seat, const Window& w, std::vector<Dec
   const Faction me = me_at(s, seat);
   switch (w.kind) {
     case WindowKind::KaramaCancel: {
-      Decision d{ActionKind::Respond, window_what(s, w) + ": Respond accept=false lets it pass; accept=true with a Karama card cancels it", 0, 1, {}};
+      Decision d{ActionKind::Respond, window_what(s, w) + ": let it pass, or cancel it with a Karama card", 0, 1, {}};
       for (int i = 0; i < s.of(me).hand.n; ++i)
         if (is_karama(s, me, s.of(me).hand.ids[i]) && !committed(s, seat, s.of(me).hand.ids[i])) d.options.push_back(s.of(me).hand.ids[i]);
       if (d.options.empty()) d.max = 0;  // without a Karama only accept=false is accepted (the seat's own view)
@@ -652,7 +652,7 @@ void window_asks(const GameState& s, Seat seat, const Window& w, std::vector<Dec
       break;
     }
     case WindowKind::Truthtrance:
-      out.push_back(Decision{ActionKind::Respond, window_what(s, w) + ": answer truthfully (accept = yes)", 0, 1, {}});
+      out.push_back(Decision{ActionKind::Respond, window_what(s, w) + ": answer yes or no, truthfully", 0, 1, {}});
       break;
     default:  // a faction's window (hook response_window) or a card's (core/cards/)
       if (const auto* fw = faction_window(s, w.kind)) fw->decisions(s, seat, w, out);
@@ -956,23 +956,22 @@ void play_candidates(const GameState& s, Seat seat, std::vector<Action>& out) {
 
 std::string play_prompt(const GameState& s, Faction me, uint8_t card) {
   if (is_karama(s, me, card)) {
-    std::string p = "Play " + card_name(card) + " as a Karama: buy this turn's shipment at Guild rates, paid to the bank (value \"guild_rates\", 3.01.11.03)";
+    std::string p = "Play " + card_name(card) + " as a Karama: buy this turn's shipment at Guild rates, paid to the bank (3.01.11.03)";
     p += faction_rules(me).karama_power.prompt;  // 1.14.01-05
-    p += ", or prevent the next use of a faction ability marked with a star (value {\"prevent\": ABILITY}, target = its faction, 3.01.11.02)";
+    p += ", or prevent the next use of a faction's ability marked with a star (3.01.11.02)";
     return p;
   }
   if (const CardRules* r = card_rules(kind_of(card))) return r->prompt(s, s.seat_of(me));
   switch (kind_of(card)) {
-    case TreacheryKind::WeatherControl: return "Play Weather Control: the storm moves value (0..10) sectors this phase instead of the dials (3.01.23)";
+    case TreacheryKind::WeatherControl: return "Play Weather Control: you choose how many sectors the storm moves this phase, from 0 to 10, instead of the dials (3.01.23)";
     case TreacheryKind::FamilyAtomics:
       return "Play Family Atomics: every force on the Shield Wall is destroyed; Imperial Basin, Arrakeen and Carthag lose their storm protection (3.01.07)";
     case TreacheryKind::Hajr: return "Play Hajr: one more force movement this turn (3.01.09)";
     case TreacheryKind::TleilaxuGhola:
-      return "Play Tleilaxu Ghola: revive a leader (target) or up to 5 forces (value {\"forces\": N, \"special\": N}) for free (3.01.20)";
+      return "Play Tleilaxu Ghola: revive a leader or up to 5 forces for free (3.01.20)";
     case TreacheryKind::Truthtrance:
-      return "Play Truthtrance: ask another faction a yes/no question (value {\"ask\": FACTION, \"question\": Q}, Q one of free_form, "
-             "holds_card (card kind: target), is_traitor (leader: target), spice_at_least (target), predicted_faction, predicted_turn "
-             "(target)) (3.01.22)";
+      return "Play Truthtrance: ask another faction a yes or no question, in your own words or one the game answers: whether it holds a card, "
+             "whether a leader is its traitor, whether it has at least some spice, or which faction and turn it predicted (3.01.22)";
     default: break;
   }
   return "Play " + card_name(card);

@@ -179,9 +179,9 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
   // 1.12 a bribe to any other faction but the ally (validate_anytime's rules; legal_actions lists none).
   if (fs.spice > 0 && !(s.turn == 1 && s.phase == Phase::Storm && s.rulings.is(RulingId::DealTiming, 1)) && !bribes_forbidden(s)) {
     Decision d{ActionKind::Bribe,
-               std::string("Bribe another faction (1.12): Bribe.amount spice from behind your shield ") +
+               std::string("Bribe another faction: give spice from behind your shield ") +
                    (s.rulings.is(RulingId::BribeTiming, 1) ? "to behind theirs" : "to in front of theirs, theirs at the Mentat Pause") +
-                   " (Bribe.to; Bribe.note says what for)",
+                   ", and say what for (1.12)",
                1, fs.spice, {}};
     for (int f = 0; f < kNumFactions; ++f)
       if (s.has(static_cast<Faction>(f)) && static_cast<Faction>(f) != me && fs.ally != f) d.options.push_back(static_cast<uint16_t>(f));
@@ -197,10 +197,10 @@ void anytime_decisions(const GameState& s, Seat seat, std::vector<Decision>& out
   const bool consent = token.check_permit && !token.check_permit(s, action::AllyPermission{.no_field = true});
   out.push_back(Decision{ActionKind::AllyPermission,
                          "Let your ally use up to this much of your spice for its shipments (1.10.02.06)" +
-                             std::string(bids ? " and bids (1.10.02.05)" : "") + "; now " + std::to_string(fs.permit_ship) +
-                             (bids ? " / " + std::to_string(fs.permit_bids) : std::string()) +
-                             (consent ? std::string("; no_field: let your ally ship with a No-Field token (now ") +
-                                            (token.permits(s) ? "yes" : "no") + "; ruling no_field_ally_permission)"
+                             std::string(bids ? " and bids (1.10.02.05)" : "") + "; now " + std::to_string(fs.permit_ship) + " spice" +
+                             (bids ? " for shipments and " + std::to_string(fs.permit_bids) + " for bids" : std::string()) +
+                             (consent ? std::string("; and whether your ally may ship with a No-Field token (now ") +
+                                            (token.permits(s) ? "it may" : "it may not") + ")"
                                       : std::string()),
                          0, 65535, {}});
 }

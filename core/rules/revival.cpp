@@ -366,7 +366,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
   if (const LeaderId l = skills_revival_leader(s, me); l != kNone8 && !skills_revival_drawn(s, me)) {  // Leader Skills
     const std::string name(data::leader(l).name);
     out.push_back(Decision{ActionKind::Respond, "You revived " + name + " with no skilled leader: draw two leader skill cards and give one to " +
-                                                    name + " (accept), or not",
+                                                    name + ", or not",
                            0, 1, {}, Topic::SkillDraw});
     out.push_back(Decision{ActionKind::Pass, "No leader skill for " + name, 0, 0, {}});
     return;

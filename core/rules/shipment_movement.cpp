@@ -1246,7 +1246,7 @@ void decisions(const GameState& s, Seat seat, std::vector<Decision>& out) {
       if (may_cross_ship(s, me)) d.prompt += "; or cross-ship from one territory to another";
       if (faction_rules(me).ship_off_planet != Ability::None)  // 2.06.05.03
         d.prompt += "; or ship from the board back to reserves (1 spice per 2 forces)";
-      if (ally_allowance(s, me) > 0) d.prompt += "; your ally may pay up to " + std::to_string(ally_allowance(s, me)) + " (ally_pays, 1.10.02.06)";
+      if (ally_allowance(s, me) > 0) d.prompt += "; your ally may pay up to " + std::to_string(ally_allowance(s, me)) + " of the cost (1.10.02.06)";
       for (auto& a : c)
         if (a.to != kNone8 && !surely_rejected_ship(s, me, a) && legal_ship(s, me, a) &&
             std::find(d.options.begin(), d.options.end(), a.to) == d.options.end())

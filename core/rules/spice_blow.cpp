@@ -255,7 +255,7 @@ uint8_t spice_blow_worm_territory(const GameState& s) {
 }
 
 std::string spice_blow_worm_place(const GameState& s) {
-  if (worm_without_effect(s)) return "nowhere (ruling repeated_worm=only_first: it is only discarded)";
+  if (worm_without_effect(s)) return "no territory (under this game's ruling on repeated sandworms it is only discarded)";
   const auto t = topmost_territory(s, s.blow.pile);
   return t ? std::string(data::territory(*t).name) : std::string("nowhere (no territory card in the pile)");
 }
