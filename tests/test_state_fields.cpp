@@ -21,8 +21,9 @@ namespace {
 
 // GameState's size ties the declaration to the struct: a member added to it
 // changes the size, and this fails until visit_fields() visits the member
-// and field_sights declares who may see it (then update the size here).
-static_assert(sizeof(GameState) == 4464, "a GameState member was added or removed: visit it in core/state_fields.inc, "
+// and field_sights declares who may see it (then update the size here). A new
+// ruling grows Rulings::value (kNumRulings) and may change it too: 4472 with 79.
+static_assert(sizeof(GameState) == 4472, "a GameState member was added or removed: visit it in core/state_fields.inc, "
                                          "declare who may see it there (field_sights), then update this size");
 
 // The names visit_fields() visits, once each in visiting order; with
