@@ -545,7 +545,7 @@ TEST_CASE("Leader Skills: the Spice Banker's owner gains 1 when another pays 4 t
 TEST_CASE("Leader Skills: the Harkonnen's kill of a captured skilled leader returns its card", "[leader_skills][custody]") {
   GameState s = skill_battle(Rulings::defaults(), true);
   set_skill(s, L(kAtreides, 0), LeaderSkill::Warmaster);
-  rules::skills_leader_died(s, L(kAtreides, 0));
+  rules::leader_to_tanks(s, L(kAtreides, 0), true);  // the Harkonnen kill (2.05.10.02): face down, game event LeaderDied
   CHECK(s.skills.assigned[L(kAtreides, 0)] == 0);
   CHECK(s.skills.deck.contains(static_cast<uint8_t>(LeaderSkill::Warmaster)));
   check_custody(s);

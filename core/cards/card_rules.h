@@ -156,8 +156,6 @@ void skills_assign_apply(GameState& s, Faction f, const action::AssignSkill& a);
 void skills_assigned_all(Ctx& c);  // every faction assigned: cards face up, the deck shuffled
 void skills_decisions(const GameState& s, Faction f, std::vector<Decision>& out);
 void skills_legal(const GameState& s, Faction f, std::vector<Action>& out);
-// A leader died (kill_leader and every other death): its skill card back to the deck.
-void skills_leader_died(GameState& s, LeaderId l);
 // Revival (revival.cpp): f revived its own leader l; with no skilled leader of its own (alive, captured
 // included) it may draw two skill cards and assign one to l before its revival is done (true: it is asked).
 bool skills_leader_revived(Ctx& c, Faction f, LeaderId l);

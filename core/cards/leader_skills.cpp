@@ -6,7 +6,7 @@
 // card once): the deck (face down), a faction's two dealt cards (its secret),
 // under a leader (face down, its owner's secret, until every faction has
 // assigned; then face up), back to the deck when that leader dies
-// (skills_leader_died, from battle.cpp kill_leader and every other death).
+// (skill_card_returns, on the game event LeaderDied: every death).
 //
 // Setup (setup.cpp, in the traitor step, every faction at once): the deck is
 // shuffled and each faction dealt two; it puts one under one of its leaders
@@ -290,12 +290,16 @@ void skills_legal(const GameState& s, Faction f, std::vector<Action>& out) {
         out.push_back(action::AssignSkill{.skill = hand.ids[i], .leader = static_cast<LeaderId>(l)});
 }
 
-void skills_leader_died(GameState& s, LeaderId l) {
-  if (!s.uses(data::Module::LeaderSkills) || l >= data::kNumLeaders || !s.skills.assigned[l]) return;
+namespace {
+// A leader died (game event LeaderDied: every death): its skill card back to the deck.
+void skill_card_returns(GameState& s, const LeaderDied& e) {
+  const LeaderId l = e.leader;
+  if (l >= data::kNumLeaders || !s.skills.assigned[l]) return;
   s.skills.deck.push(static_cast<uint8_t>(s.skills.assigned[l] - 1));  // back to the deck (both programs)
   s.skills.assigned[l] = 0;
   s.skills.face_down[l] = 0;
 }
+}  // namespace
 
 // ---- a leader revived by a faction without a skilled leader (treachery.online's reading) ----
 
@@ -641,10 +645,7 @@ std::optional<Rejection> retreat_validate(const GameState& s, const action::Move
 void retreat_apply(GameState& s, const action::Move& m) {
   const Faction loser = loser_faction(s);
   for (const Placement& pl : m.from) {
-    s.forces_at(loser, pl.location, 0) = static_cast<uint8_t>(s.forces_at(loser, pl.location, 0) - pl.forces);
-    s.forces_at(loser, pl.location, 1) = static_cast<uint8_t>(s.forces_at(loser, pl.location, 1) - pl.special);
-    s.forces_at(loser, m.to, 0) = static_cast<uint8_t>(s.forces_at(loser, m.to, 0) + pl.forces);
-    s.forces_at(loser, m.to, 1) = static_cast<uint8_t>(s.forces_at(loser, m.to, 1) + pl.special);
+    move_forces(s, loser, at(pl.location), at(m.to), pl.forces, pl.special, ForceCause::Ability);
   }
 }
 }  // namespace
@@ -1194,7 +1195,8 @@ void skills_end_action(Ctx& c, const Action& a) {
 
 namespace {
 bool skills_in_game(const GameState& s) { return s.uses(data::Module::LeaderSkills); }
-constexpr Subscription kSubscriptions[] = {on<SpiceMoved, banker_saw_payment>(), on<SpiceMoved, bureaucrat_saw_payment>()};
+constexpr Subscription kSubscriptions[] = {on<SpiceMoved, banker_saw_payment>(), on<SpiceMoved, bureaucrat_saw_payment>(),
+                                           on<LeaderDied, skill_card_returns>()};
 constexpr ModifierAnswer kAnswers[] = {answer<MovementRangeQuery, planetologist_band>(1)};
 }  // namespace
 

@@ -386,7 +386,8 @@ bool after_battle(Ctx& c) {
 // spice deck. The look costs nothing, so it is taken; it stays theirs for the
 // turn (their view, Secret::Wormsign). Ruling wormsign_basic=advanced_only:
 // the engine before rules version 5 (advanced games only).
-void shipment_movement_begins(GameState& s) {
+void shipment_movement_begins(GameState& s, const PhaseBegins& e) {
+  if (e.phase != Phase::ShipmentMovement) return;
   if ((!s.advanced && s.rulings.is(RulingId::WormsignBasic, 1)) || s.spice_deck.empty()) return;
   if (ability_cancelled(s, kMe, Ability::AtreidesWormsign)) {
     consume_prevention(s, kMe, Ability::AtreidesWormsign);
@@ -458,7 +459,6 @@ constexpr FactionRules make() {
   r.narrow_plan = narrow_plan;
   r.plan_flag = {kh_unavailable, kh_check, ability::kKwisatzHaderachStrength,
                  "; the Kwisatz Haderach may add 2 to your leader or Cheap Hero (2.01.11)", kh_exploded, kh_unrevivable, kh_revive};
-  r.shipment_movement_begins = shipment_movement_begins;
   r.keeps_secrets = 1u << static_cast<int>(Secret::Wormsign) | 1u << static_cast<int>(Secret::KwisatzHaderachLosses) |
                     1u << static_cast<int>(Secret::KaramaPlan) | 1u << static_cast<int>(Secret::PrescienceAnswer);
   r.reveals = reveals;
@@ -473,6 +473,10 @@ constinit const FactionRules kAtreidesRules = make();
 
 // The faction's entry in the owner table (core/rules/owners.h): no game
 // events or modifiers yet; its abilities are reached through kRules' hooks.
-constinit const Owner kAtreidesOwner{"atreides", OwnerKind::Faction, faction_seated<Faction::Atreides>, {}, {}};
+namespace {
+constexpr Subscription kSubscriptions[] = {on<PhaseBegins, shipment_movement_begins>()};
+}  // namespace
+
+constinit const Owner kAtreidesOwner{"atreides", OwnerKind::Faction, faction_seated<Faction::Atreides>, kSubscriptions, {}};
 
 }  // namespace mentat::rules

@@ -296,13 +296,11 @@ std::optional<Rejection> placement_validate(const GameState&, const Action& a) {
 // 2.02.08: an advisor; a fighter if alone in the territory. Basic game with
 // the any-territory ruling: always a fighter.
 void placement_apply(GameState& s, const Action& a) {
-  auto& fs = s.of(kMe);
   for (const auto& p : a.as<action::PlaceForces>().placements) {
     const int n = p.forces + p.special;
     const bool alone = other_factions_in(s, kMe, data::territory_of(p.location)) == 0;
     const int kind = (s.advanced && !alone) ? 1 : 0;
-    s.forces_at(kMe, p.location, kind) = static_cast<uint8_t>(s.forces_at(kMe, p.location, kind) + n);
-    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - n);
+    move_forces(s, kMe, reserves_zone(), at(p.location), n, 0, ForceCause::Setup, kind == 1 ? ArriveAs::Special : ArriveAs::Same);
   }
 }
 
@@ -384,9 +382,7 @@ void flip_territory(GameState& s, TerritoryId t, int from_kind, bool skip_storm)
   for (int i = 0; i < ter.num_locations; ++i) {
     const auto l = static_cast<LocationId>(ter.first_location + i);
     if (skip_storm && s.in_storm(l)) continue;
-    const int to_kind = 1 - from_kind;
-    s.forces_at(kMe, l, to_kind) = static_cast<uint8_t>(s.forces_at(kMe, l, to_kind) + s.forces_at(kMe, l, from_kind));
-    s.forces_at(kMe, l, from_kind) = 0;
+    if (const int n = s.forces_at(kMe, l, from_kind)) flip_forces(s, kMe, l, from_kind, n);
   }
 }
 
@@ -464,8 +460,7 @@ void universal_stewards(GameState& s) {
     for (int i = 0; i < ter.num_locations; ++i) {
       const auto l = static_cast<LocationId>(ter.first_location + i);
       if (s.in_storm(l)) continue;
-      s.forces_at(kMe, l, 0) = static_cast<uint8_t>(s.forces_at(kMe, l, 0) + s.forces_at(kMe, l, 1));
-      s.forces_at(kMe, l, 1) = 0;
+      if (const int n = s.forces_at(kMe, l, 1)) flip_forces(s, kMe, l, 1, n);
     }
   }
 }
@@ -513,11 +508,9 @@ void ship_apply(Ctx& c, Seat seat, const Action& a) {
       if (a.kind() == ActionKind::SendSpiritualAdvisor && karama_window(c, seat, Ability::BgSpiritualAdvisor, a)) return;
       consume_prevention(s, kMe, Ability::BgSpiritualAdvisor);
       if (a.kind() == ActionKind::SendSpiritualAdvisor) {
-        auto& bg = s.of(kMe);
         const LocationId to = a.as<action::SendSpiritualAdvisor>().to;
         const int kind = to == data::polar_sink() ? 0 : 1;  // fighter to the Polar Sink, else an advisor
-        bg.reserves[0] = static_cast<uint8_t>(bg.reserves[0] - 1);
-        s.forces_at(kMe, to, kind) = static_cast<uint8_t>(s.forces_at(kMe, to, kind) + 1);
+        move_forces(s, kMe, reserves_zone(), at(to), 1, 0, ForceCause::Ability, kind == 1 ? ArriveAs::Special : ArriveAs::Same);
       }
       ship::to_move_step(c);
       return;

@@ -294,16 +294,13 @@ void card_apply(GameState& s, const action::ChoamCard& a) {
       break;
     case TreacheryKind::TripToGamont: {  // one force back to its reserves: a regular one first
       const auto f = static_cast<Faction>(a.faction);
-      auto& fs = s.of(f);
       // A concealed No-Field there is revealed first (RICHESE_NO_FIELD_RULES: the card is used even at 0).
       if (const auto h = faction_rules(f).force_token.reveal; h && s.forces_at(f, a.location, 1) > 0) h(s, a.location);
-      if (s.forces_at(f, a.location, 0) > 0) {
-        --s.forces_at(f, a.location, 0);
-        ++fs.reserves[0];
-      } else if (s.forces_at(f, a.location, 1) > 0) {
-        --s.forces_at(f, a.location, 1);
-        ++fs.reserves[faction_rules(f).specials_tank_as_regular ? 0 : 1];  // Bene Gesserit advisors: regular in reserve
-      }
+      if (s.forces_at(f, a.location, 0) > 0)
+        move_forces(s, f, at(a.location), reserves_zone(), 1, 0, ForceCause::Card);
+      else if (s.forces_at(f, a.location, 1) > 0)  // Bene Gesserit advisors: regular in reserve
+        move_forces(s, f, at(a.location), reserves_zone(), 0, 1, ForceCause::Card,
+                    faction_rules(f).specials_tank_as_regular ? ArriveAs::Regular : ArriveAs::Same);
       break;
     }
     default: break;

@@ -298,9 +298,6 @@ struct FactionRules {
   Ability revival_ability = Ability::None;
 
   // ---- 1.06 shipment and movement (shipment_movement.cpp) ----
-  // The phase begins (after its scratch is reset, before anyone ships):
-  // 2.01.07 Wormsign, 3.01.11.02 of 2.06.12.
-  void (*shipment_movement_begins)(GameState& s) = nullptr;
   // Shipping abilities, each the Ability a Karama may cancel or prevent
   // (Ability::None: the faction does not have it). `team` ones are the
   // faction's and its ally's (2.06.09 / 2.06.10).
@@ -350,7 +347,7 @@ struct FactionRules {
   // this faction is asked about it first (step and waiting set; the step
   // goes on with ship::shipment_stands). 1.14.05.
   bool (*shipment_made)(GameState& s, Faction shipper, const action::Ship& a) = nullptr;
-  // The phase begins (after every shipment_movement_begins): true when this
+  // The phase begins (after the owners' PhaseBegins, core/rules/owners.h): true when this
   // faction is asked before anyone ships (step and waiting set; its step
   // goes on with ship::advance). 2.02.17.
   bool (*ship_phase_opens)(GameState& s) = nullptr;

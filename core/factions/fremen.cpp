@@ -45,13 +45,8 @@ std::optional<Rejection> placement_validate(const GameState& s, const Action& a)
 }
 
 void placement_apply(GameState& s, const Action& a) {
-  auto& fs = s.of(kMe);
-  for (const auto& p : a.as<action::PlaceForces>().placements) {
-    s.forces_at(kMe, p.location, 0) = static_cast<uint8_t>(s.forces_at(kMe, p.location, 0) + p.forces);
-    s.forces_at(kMe, p.location, 1) = static_cast<uint8_t>(s.forces_at(kMe, p.location, 1) + p.special);
-    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - p.forces);
-    fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - p.special);
-  }
+  for (const auto& p : a.as<action::PlaceForces>().placements)
+    move_forces(s, kMe, reserves_zone(), at(p.location), p.forces, p.special, ForceCause::Setup);
 }
 
 void placement_decisions(const GameState&, std::vector<Decision>& out) {
@@ -437,8 +432,7 @@ bool apply_ride(GameState& s, const Action& a) {
       for (int k = 0; k < 2; ++k) {
         int& want = k == 0 ? reg : spec;
         const int n = std::min<int>(want, s.forces_at(kMe, loc, k));
-        s.forces_at(kMe, loc, k) = static_cast<uint8_t>(s.forces_at(kMe, loc, k) - n);
-        s.forces_at(kMe, ride->to, k) = static_cast<uint8_t>(s.forces_at(kMe, ride->to, k) + n);
+        if (n > 0) move_forces(s, kMe, at(loc), at(ride->to), k == 0 ? n : 0, k == 1 ? n : 0, ForceCause::Movement);
         want -= n;
       }
     }

@@ -25,7 +25,8 @@ bool default_victory(const GameState& s, VictoryClaim* claim) {
 
 // 3.01.11.02: a prevented 2.06.12 is this phase's: the Guild goes in storm
 // order (GuildState::ShipMove::timing_off, public).
-void shipment_movement_begins(GameState& s) {
+void shipment_movement_begins(GameState& s, const PhaseBegins& e) {
+  if (e.phase != Phase::ShipmentMovement) return;
   if (s.advanced && ability_cancelled(s, kMe, Ability::GuildTiming)) {
     s.guild.shipmove.timing_off = 1;
     consume_prevention(s, kMe, Ability::GuildTiming);
@@ -111,10 +112,7 @@ void guild_cancel_shipment(Ctx& c) {
   ship::token_shipment_cancelled(s);  // a token back to its supply (core/factions/richese_no_field.cpp)
   const int reg = std::min<int>(m.last_forces, s.forces_at(me, m.last_to, 0));
   const int spec = std::min<int>(m.last_special, s.forces_at(me, m.last_to, 1));
-  s.forces_at(me, m.last_to, 0) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 0) - reg);
-  s.forces_at(me, m.last_to, 1) = static_cast<uint8_t>(s.forces_at(me, m.last_to, 1) - spec);
-  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + reg);
-  fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + spec);
+  move_forces(s, me, at(m.last_to), reserves_zone(), reg, spec, ForceCause::Returned);
   if (const SpiceAccount p = ship::payee(s, me); p.holder == SpiceHolder::Faction)
     skills_refund_taken(s, me, static_cast<Faction>(p.index));  // what the Bureaucrat took of it, back from the bank
   transfer_spice(s, m.last_paid_bank ? bank() : ship::payee(s, me), shield(me), m.last_cost);
@@ -235,7 +233,6 @@ constexpr FactionRules make() {
   FactionRules r;
   r.abilities = kAbilities;
   r.default_victory = default_victory;
-  r.shipment_movement_begins = shipment_movement_begins;
   r.ship_half_price = Ability::GuildHalfPrice;      // 2.06.06, the ally 2.06.09
   r.ship_cross = Ability::GuildCrossShip;           // 2.06.05.02, the ally 2.06.10
   r.ship_off_planet = Ability::GuildOffPlanet;      // 2.06.05.03 (2.06.07 cost: shipment_movement.cpp)
@@ -267,8 +264,9 @@ int half_price(const GameState& s, const ShipmentCostQuery& q, int cost) {
   return std::min(cost, (q.printed + 1) / 2);
 }
 constexpr ModifierAnswer kAnswers[] = {answer<ShipmentCostQuery, half_price>()};
+constexpr Subscription kSubscriptions[] = {on<PhaseBegins, shipment_movement_begins>()};
 }  // namespace
 
-constinit const Owner kGuildOwner{"spacing_guild", OwnerKind::Faction, faction_seated<Faction::Guild>, {}, kAnswers};
+constinit const Owner kGuildOwner{"spacing_guild", OwnerKind::Faction, faction_seated<Faction::Guild>, kSubscriptions, kAnswers};
 
 }  // namespace mentat::rules

@@ -115,12 +115,7 @@ void capture_apply(Ctx& c, Seat seat, const Action& a) {
     l.zone = LeaderZone::Pool;
     l.aux = kNone8;
   } else if (answer) {  // 2.05.10.02 KILL
-    l.zone = LeaderZone::TanksFaceDown;
-    l.died_once = 1;
-    l.holder = static_cast<uint8_t>(owner(id));
-    l.aux = kNone8;
-    l.used_in_territory = kNone8;
-    skills_leader_died(s, id);  // its leader skill card back to the deck (core/cards/leader_skills.cpp)
+    leader_to_tanks(s, id, true);
     transfer_spice(s, bank(), shield(kMe), kCaptureKillSpice);
   }
   s.waiting = 0;

@@ -80,15 +80,17 @@ void release_face_up(GameState& s) {
     if (t.zone == TokenZone::Revealed) t.zone = TokenZone::Reserve;
 }
 
+// The marker at `loc` leaves the board for the supply (the count that stands for it falls to 0).
+void token_off_board(GameState& s, LocationId loc) {
+  if (const int n = s.forces_at(kMe, loc, 1)) move_forces(s, kMe, at(loc), supply(), 0, n, ForceCause::Token);
+}
+
 // Up to `value` of `owner`'s reserves arrive at `loc` (regular first).
 int materialize(GameState& s, Faction owner, LocationId loc, int value) {
-  auto& fs = s.of(owner);
+  const auto& fs = s.of(owner);
   const int reg = std::min<int>(value, fs.reserves[0]);
   const int spec = std::min<int>(value - reg, fs.reserves[1]);
-  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - reg);
-  fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - spec);
-  s.forces_at(owner, loc, 0) = static_cast<uint8_t>(s.forces_at(owner, loc, 0) + reg);
-  s.forces_at(owner, loc, 1) = static_cast<uint8_t>(s.forces_at(owner, loc, 1) + spec);
+  move_forces(s, owner, reserves_zone(), at(loc), reg, spec, ForceCause::Token);
   return reg + spec;
 }
 
@@ -97,7 +99,7 @@ int materialize(GameState& s, Faction owner, LocationId loc, int value) {
 int reveal_marker(GameState& s, LocationId loc) {
   const int i = no_field_on_board(s);
   if (i < 0 || s.richese.no_field[i].location != loc) return 0;
-  s.forces_at(kMe, loc, 1) = 0;
+  token_off_board(s, loc);
   release_face_up(s);  // only the last revealed stays face up
   s.richese.no_field[i] = NoFieldToken{TokenZone::Revealed, kNone8};
   const int forces = materialize(s, kMe, loc, kNoFieldValues[i]);
@@ -115,7 +117,8 @@ int reveal_marker(GameState& s, LocationId loc) {
 void place(GameState& s, int i, LocationId loc, bool release = true) {
   if (release && !s.rulings.is(RulingId::NoFieldFaceUp, kUntilRevealed)) release_face_up(s);
   s.richese.no_field[i] = NoFieldToken{TokenZone::Board, loc};
-  s.forces_at(kMe, loc, 1) = 1;
+  if (const int n = s.forces_at(kMe, loc, 1); n != 1)  // the marker stands for one force there
+    move_forces(s, kMe, supply(), at(loc), 0, 1 - n, ForceCause::Token);
 }
 
 bool in_area(const GameState& s, LocationId loc, TerritoryId t, uint8_t area) {
@@ -170,7 +173,7 @@ std::pair<int, int> ship(GameState& s, Faction shipper, const action::Ship& a) {
   place(s, i, a.to, on < 0 || !s.rulings.is(RulingId::NoFieldShippedReveal, kStaysFaceUp));
   if (shipper == kMe) return {0, 0};
   // The ally's: revealed at once, as the ally's own forces.
-  s.forces_at(kMe, a.to, 1) = 0;
+  token_off_board(s, a.to);
   release_face_up(s);
   s.richese.no_field[i] = NoFieldToken{TokenZone::Revealed, kNone8};
   s.richese.shipment.revealed = 1;
@@ -189,7 +192,7 @@ void cancelled(GameState& s) {
   if (!rec.token) return;
   const LocationId to = s.shipmove.last_to;
   if (const int i = no_field_on_board(s); !rec.revealed && i >= 0 && s.richese.no_field[i].location == to) {
-    s.forces_at(kMe, to, 1) = 0;  // still concealed: back to the supply, its value never shown
+    token_off_board(s, to);  // still concealed: back to the supply, its value never shown
     s.richese.no_field[i] = NoFieldToken{};
   } else if (const int up = no_field_face_up(s); rec.revealed && up >= 0) {
     s.richese.no_field[up] = NoFieldToken{};  // revealed since (its forces go back with the shipment's)
@@ -225,7 +228,7 @@ void permit(GameState& s, const action::AllyPermission& a) {
 int destroyed(GameState& s, LocationId loc) {
   const int i = no_field_on_board(s);
   if (i < 0 || s.richese.no_field[i].location != loc) {  // not the token: nothing to reveal (custody reports it)
-    s.forces_at(kMe, loc, 1) = 0;
+    token_off_board(s, loc);
     return 0;
   }
   const int value = kNoFieldValues[i];

@@ -95,6 +95,7 @@
 
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 #include "core/rules/battle_abilities.h"
 
@@ -438,13 +439,7 @@ bool can_call_traitor(const GameState& s, Seat seat) {
 // ---- resolution (1.07.06) -------------------------------------------------------------
 
 void kill_leader(GameState& s, uint8_t id) {
-  auto& l = s.leaders[id];
-  l.zone = l.died_once ? LeaderZone::TanksFaceDown : LeaderZone::Tanks;  // 1.07.06.03, 1.05.04
-  l.died_once = 1;
-  l.holder = static_cast<uint8_t>(data::leader(id).faction);  // 2.05.12
-  l.aux = kNone8;
-  l.used_in_territory = kNone8;
-  skills_leader_died(s, id);  // its leader skill card back to the deck (core/cards/leader_skills.cpp)
+  leader_to_tanks(s, id, s.leaders[id].died_once != 0);  // 1.07.06.03, 1.05.04
 }
 
 void leader_survives(GameState& s, uint8_t id, TerritoryId t) {  // 1.07.06.04
@@ -670,17 +665,13 @@ void winner_losses(GameState& s, Faction w, Faction l, TerritoryId t, uint8_t ar
   const int stay_e = std::min(save_e, saves.stay), stay_r = std::min(save_r, saves.stay - stay_e);
   int res[2] = {save_r - stay_r, save_e - stay_e};
   int dead[2] = {lost_r - save_r, lost_e - save_e};
-  auto& fs = s.of(w);
   for_area(t, area, [&](LocationId loc) {
     for (int type = 0; type < 2; ++type) {
       const int k = std::min<int>(dead[type], s.forces_at(w, loc, type));
       if (k > 0) forces_to_tanks(s, w, loc, type == 0 ? k : 0, type == 1 ? k : 0);
       dead[type] -= k;
       const int r = std::min<int>(res[type], s.forces_at(w, loc, type));
-      if (r > 0) {
-        s.forces_at(w, loc, type) = static_cast<uint8_t>(s.forces_at(w, loc, type) - r);
-        fs.reserves[type] = static_cast<uint8_t>(fs.reserves[type] + r);
-      }
+      if (r > 0) move_forces(s, w, at(loc), reserves_zone(), type == 0 ? r : 0, type == 1 ? r : 0, ForceCause::Returned);
       res[type] -= r;
     }
   });
@@ -999,6 +990,7 @@ void enter(Ctx& c) {
   auto& s = c.s;
   clear_battle_scratch(s);
   for (auto& l : s.leaders) l.used_in_territory = kNone8;
+  raise(s, PhaseBegins{Phase::Battle});  // the owners' phase start (core/rules/owners.h)
   s.step = kChoose;
   s.waiting = 0;
   next_battle(c);

@@ -53,6 +53,7 @@
 #include <algorithm>
 
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -363,6 +364,7 @@ void enter(Ctx& c) {
   clear_bidding_scratch(s);
   s.waiting = 0;
   s.step = 0;
+  raise(s, PhaseBegins{Phase::Bidding});  // the owners' phase start (core/rules/owners.h)
   // 1.04.01 declaration: hand counts are public in every view.
   if (const auto* st = lot_steps(s); st && st->begins(c)) return;  // the Black Market, the cache lot's timing
   deal(c);

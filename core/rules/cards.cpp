@@ -232,16 +232,10 @@ void do_revival(GameState& s, Faction me, const Action& a, bool elite_limit) {
   const Revival r = revival_of(a.as<action::PlayCard>());
   auto& fs = s.of(me);
   if (r.leader != kNone8) {
-    auto& l = s.leaders[r.leader];
-    l.zone = LeaderZone::Pool;
-    l.holder = static_cast<uint8_t>(me);
-    l.aux = kNone8;
+    leader_revived(s, r.leader, me);
     return;
   }
-  fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] - r.regular);
-  fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] - r.special);
-  fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + r.regular);
-  fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + r.special);
+  move_forces(s, me, tanks_zone(), reserves_zone(), r.regular, r.special, ForceCause::Revival);
   if (elite_limit && r.special) fs.special_revived_turn = s.turn;
 }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -57,6 +58,7 @@ int charity_amount(const GameState& s, Faction f) {
 void enter(Ctx& c) {
   auto& s = c.s;
   s.waiting = 0;
+  raise(s, PhaseBegins{Phase::Charity});  // the owners' phase start (core/rules/owners.h)
   if (multiplier(s) == 0) {  // the Inflation token's Cancel side: no charity this turn
     enter_phase(c, Phase::Bidding);
     return;

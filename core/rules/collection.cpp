@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -14,6 +15,7 @@ namespace {
 
 void enter(Ctx& c) {
   auto& s = c.s;
+  raise(s, PhaseBegins{Phase::SpiceCollection});  // the owners' phase start (core/rules/owners.h)
   const auto order = order_from_first(s);
   for (int l = 0; l < data::kNumLocations; ++l) {
     const auto loc = static_cast<LocationId>(l);

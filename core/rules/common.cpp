@@ -1,5 +1,6 @@
 // Helpers shared by several phases: decks, forces, spice, storm order.
 #include <algorithm>
+#include <utility>
 
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
@@ -105,6 +106,58 @@ uint8_t draw_treachery(Ctx& c) {
   return id;
 }
 
+namespace {
+uint8_t* zone_counts(GameState& s, Faction f, ForcePlace p) {
+  switch (p.zone) {
+    case ForceZone::Board: return &s.forces_at(f, p.loc, 0);  // [0] regular, [1] special: forces[f][loc][kind]
+    case ForceZone::Reserves: return s.of(f).reserves;
+    case ForceZone::Tanks: return s.of(f).tanks;
+    case ForceZone::Supply: return nullptr;
+  }
+  return nullptr;
+}
+}  // namespace
+
+void move_forces(GameState& s, Faction f, ForcePlace from, ForcePlace to, int regular, int special, ForceCause cause,
+                 ArriveAs as) {
+  if (uint8_t* c = zone_counts(s, f, from)) {
+    c[0] = static_cast<uint8_t>(c[0] - regular);
+    c[1] = static_cast<uint8_t>(c[1] - special);
+  }
+  int reg = regular, spec = special;
+  if (as == ArriveAs::Regular) reg += std::exchange(spec, 0);
+  if (as == ArriveAs::Special) spec += std::exchange(reg, 0);
+  if (uint8_t* c = zone_counts(s, f, to)) {
+    c[0] = static_cast<uint8_t>(c[0] + reg);
+    c[1] = static_cast<uint8_t>(c[1] + spec);
+  }
+  raise(s, ForcesMoved{f, from, to, regular, special, cause, as});
+}
+
+void flip_forces(GameState& s, Faction f, LocationId loc, int from_kind, int n) {
+  s.forces_at(f, loc, 1 - from_kind) = static_cast<uint8_t>(s.forces_at(f, loc, 1 - from_kind) + n);
+  s.forces_at(f, loc, from_kind) = static_cast<uint8_t>(s.forces_at(f, loc, from_kind) - n);
+  raise(s, ForcesFlipped{f, loc, from_kind, n});
+}
+
+void leader_to_tanks(GameState& s, LeaderId id, bool face_down) {
+  auto& l = s.leaders[id];
+  l.zone = face_down ? LeaderZone::TanksFaceDown : LeaderZone::Tanks;
+  l.died_once = 1;
+  l.holder = static_cast<uint8_t>(data::leader(id).faction);  // 2.05.12
+  l.aux = kNone8;
+  l.used_in_territory = kNone8;
+  raise(s, LeaderDied{id, face_down});
+}
+
+void leader_revived(GameState& s, LeaderId id, Faction by) {
+  auto& l = s.leaders[id];
+  l.zone = LeaderZone::Pool;
+  l.holder = static_cast<uint8_t>(by);
+  l.aux = kNone8;
+  raise(s, LeaderRevived{id, by});
+}
+
 void forces_to_tanks(GameState& s, Faction f, LocationId loc, int regular, int special) {
   // The faction's token among them (the Richese No-Field, hook force_token) is
   // revealed first: the forces it becomes are destroyed with the rest.
@@ -113,15 +166,9 @@ void forces_to_tanks(GameState& s, Faction f, LocationId loc, int regular, int s
       regular += h(s, loc);
       special = 0;
     }
-  auto& fs = s.of(f);
-  s.forces_at(f, loc, 0) = static_cast<uint8_t>(s.forces_at(f, loc, 0) - regular);
-  s.forces_at(f, loc, 1) = static_cast<uint8_t>(s.forces_at(f, loc, 1) - special);
-  fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] + regular);
   // Bene Gesserit advisors are ordinary forces in the tanks.
-  if (faction_rules(f).specials_tank_as_regular)
-    fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] + special);
-  else
-    fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] + special);
+  move_forces(s, f, at(loc), tanks_zone(), regular, special, ForceCause::Destroyed,
+              faction_rules(f).specials_tank_as_regular ? ArriveAs::Regular : ArriveAs::Same);
 }
 
 int hand_limit(const GameState& s, Faction f) {

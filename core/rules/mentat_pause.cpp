@@ -8,6 +8,7 @@
 // Inflation token), by faction id, before the next turn begins.
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -77,6 +78,7 @@ void end_game(GameState& s, FactionMask winners, uint8_t kind) {
 
 void enter(Ctx& c) {
   auto& s = c.s;
+  raise(s, PhaseBegins{Phase::MentatPause});  // the owners' phase start (core/rules/owners.h)
   for (int i = 0; i < kNumFactions; ++i)
     if (s.f[i].bribes) transfer_spice(s, bribe_pool(static_cast<Faction>(i)), shield(static_cast<Faction>(i)), s.f[i].bribes);
   skills_mentat_pause(s);  // the Spice Banker's gains (core/cards/leader_skills.cpp)

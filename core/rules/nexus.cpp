@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -103,6 +104,7 @@ void enter(Ctx& c) {
   for (auto& fs : s.f) fs.proposal = kNoFaction;
   s.step = kAlliances;
   s.waiting = 0;
+  raise(s, PhaseBegins{Phase::Nexus});  // the owners' phase start (core/rules/owners.h)
   for (Seat seat = 0; seat < s.num_seats; ++seat) s.waiting |= bit(seat);
 }
 
@@ -171,13 +173,16 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       mine.proposal = theirs.proposal = kNoFaction;
       mine.permit_ship = mine.permit_bids = theirs.permit_ship = theirs.permit_bids = 0;  // 1.10.02.05/06 consent is per alliance
       s.nexus.allied |= static_cast<FactionMask>(fbit(me) | fbit(with));
+      raise(s, AllianceChanged{me, static_cast<Faction>(with), true});
       break;
     }
     case ActionKind::BreakAlliance: {
-      auto& theirs = s.f[mine.ally];
+      const auto former = static_cast<Faction>(mine.ally);
+      auto& theirs = s.of(former);
       theirs.ally = kNoFaction;
       mine.ally = kNoFaction;
       mine.permit_ship = mine.permit_bids = theirs.permit_ship = theirs.permit_bids = 0;
+      raise(s, AllianceChanged{me, former, false});
       if (reopens(s)) s.waiting |= bit(theirs.seat);  // the former ally may look for another
       break;
     }

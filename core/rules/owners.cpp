@@ -52,7 +52,18 @@ const Index& index() {
 
 std::span<const Owner* const> owners() { return kOwners; }
 
+namespace {
+thread_local EventTap t_tap = nullptr;
+thread_local void* t_tap_ctx = nullptr;
+}  // namespace
+
+void set_event_tap(EventTap tap, void* ctx) {
+  t_tap = tap;
+  t_tap_ctx = ctx;
+}
+
 void raise_event(GameState& s, EventKind kind, const void* event) {
+  if (t_tap) [[unlikely]] t_tap(t_tap_ctx, kind, event);
   for (const auto& e : index().events[static_cast<size_t>(kind)])
     if (e.owner->in_game && e.owner->in_game(s)) e.row.handle(s, event);
 }

@@ -57,6 +57,12 @@ namespace mentat::rules {
 
 enum class EventKind : uint8_t {
   SpiceMoved = 0,
+  ForcesMoved = 1,
+  ForcesFlipped = 2,
+  LeaderDied = 3,
+  LeaderRevived = 4,
+  PhaseBegins = 5,
+  AllianceChanged = 6,
   kCount
 };
 
@@ -71,6 +77,81 @@ struct SpiceMoved {
   SpiceAccount to;
   int amount = 0;
 };
+
+// Forces of one faction moved from one place to another (move_forces,
+// core/rules/common.cpp): shipped, moved, revived, destroyed, returned,
+// placed at setup or by an ability, a token placed or returned. Raised after
+// both places changed, once per origin for a move from several. A force
+// arrives in a territory when `to` is on the board and `from` is not a
+// location of that territory. Subscribers: none yet; Ambassadors, Terror
+// tokens, Tech tokens and homeworld thresholds listen here.
+struct ForcesMoved {
+  static constexpr EventKind kKind = EventKind::ForcesMoved;
+  Faction faction = Faction::Atreides;
+  ForcePlace from;
+  ForcePlace to;
+  int regular = 0;  // as they left
+  int special = 0;
+  ForceCause cause = ForceCause::Movement;
+  ArriveAs as = ArriveAs::Same;
+};
+
+// Forces of one faction turned from one kind into the other where they stand
+// (flip_forces: Bene Gesserit advisors and fighters). Subscribers: none yet.
+struct ForcesFlipped {
+  static constexpr EventKind kKind = EventKind::ForcesFlipped;
+  Faction faction = Faction::BeneGesserit;
+  LocationId loc = 0;
+  int from_kind = 1;  // 0 regular, 1 special
+  int n = 0;
+};
+
+// A leader went to the tanks (leader_to_tanks, core/rules/common.cpp): killed
+// in battle (1.07.06.03), by a weapon, a lasgun/shield explosion or Residual
+// Poison, or by the Harkonnen (2.05.10.02). Raised after its zone changed.
+// Subscribers: the Leader Skills (its skill card back to the deck; core/cards/
+// leader_skills.cpp), order 0.
+struct LeaderDied {
+  static constexpr EventKind kKind = EventKind::LeaderDied;
+  LeaderId leader = 0;
+  bool face_down = false;  // killed again (1.05.04) or by the Harkonnen
+};
+
+// A leader left the tanks for a faction's pool (leader_revived, core/rules/
+// common.cpp): 1.05.03 or a card. Raised after its zone changed, before any
+// decision its revival opens (a Leader Skills draw). Subscribers: none yet.
+struct LeaderRevived {
+  static constexpr EventKind kKind = EventKind::LeaderRevived;
+  LeaderId leader = 0;
+  Faction by = Faction::Atreides;
+};
+
+// A phase began: raised by the phase's own `enter` once the phase's scratch
+// state is reset, before its first step (core/rules/<phase>.cpp). Handlers
+// set up what the owner does in the phase; a question a faction asks at a
+// phase's start is a phase hook (it opens a decision). Subscribers, order 0
+// (they touch disjoint state): the Atreides (2.01.07 Wormsign) and the Guild
+// (3.01.11.02 of 2.06.12) at Shipment and Movement.
+struct PhaseBegins {
+  static constexpr EventKind kKind = EventKind::PhaseBegins;
+  Phase phase = Phase::Storm;
+};
+
+// Two factions formed or broke an alliance (1.10.01, core/rules/nexus.cpp),
+// raised after both factions' `ally` changed. Subscribers: none yet.
+struct AllianceChanged {
+  static constexpr EventKind kKind = EventKind::AllianceChanged;
+  Faction a = Faction::Atreides;  // the faction that accepted or broke it
+  Faction b = Faction::Atreides;
+  bool formed = true;
+};
+
+// A listener of every event raised on this thread, before the owners': for
+// tests and tools that keep a ledger of what happened (tests/test_owners.cpp
+// checks the force events against the state). Not an owner: it must not
+// change the state. set_event_tap(nullptr, nullptr) removes it.
+using EventTap = void (*)(void* ctx, EventKind kind, const void* event);
+void set_event_tap(EventTap tap, void* ctx);
 
 // One owner's handler of one event kind; build with on<Event, handler>().
 struct Subscription {

@@ -210,6 +210,7 @@ void enter(Ctx& c) {
   auto& s = c.s;
   for (auto& fs : s.f) fs.revived = 0;
   s.waiting = 0;
+  raise(s, PhaseBegins{Phase::Revival});  // the owners' phase start (core/rules/owners.h)
   for (int fi = 0; fi < kNumFactions; ++fi) {  // 2.04.11, ruling fremen_ally_revival=fremen_decides
     const auto f = static_cast<Faction>(fi);
     const auto h = faction_rules(f).revival_begins;
@@ -326,10 +327,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
     const Cost cost = force_cost(s, me, n);
     if (cost.own) transfer_spice(s, shield(me), bank(), cost.own);                  // 1.05.01.04
     if (cost.emperor) transfer_spice(s, shield(patron(s, me)), bank(), cost.emperor);  // 2.03.07
-    fs.tanks[0] = static_cast<uint8_t>(fs.tanks[0] - rv.forces);
-    fs.tanks[1] = static_cast<uint8_t>(fs.tanks[1] - rv.special);
-    fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + rv.forces);  // 1.05.02
-    fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + rv.special);
+    move_forces(s, me, tanks_zone(), reserves_zone(), rv.forces, rv.special, ForceCause::Revival);  // 1.05.02
     if (rv.special) fs.special_revived_turn = s.turn;
     if (rv.leader == ability::kKwisatzHaderachToken) {  // 2.01.14
       transfer_spice(s, shield(me), bank(), ability::revival_strength(rv.leader));
@@ -337,10 +335,7 @@ void apply(Ctx& c, Seat seat, const Action& a) {
       fs.leader_revived_turn = s.turn;
     } else if (rv.leader != kNone8) {
       transfer_spice(s, shield(me), bank(), data::leader(rv.leader).strength);  // 1.05.03.03
-      auto& l = s.leaders[rv.leader];
-      l.zone = LeaderZone::Pool;  // 1.05.03.04
-      l.holder = static_cast<uint8_t>(me);
-      l.aux = kNone8;
+      leader_revived(s, rv.leader, me);  // 1.05.03.04
       fs.leader_revived_turn = s.turn;
     }
     fs.revived = 1;

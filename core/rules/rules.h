@@ -259,7 +259,68 @@ void shuffle_pile(Ctx& c, Pile<N>& p, DrawKind kind) {
   for (int i = 0; i < p.n; ++i) c.record(kind, p.ids[i]);
 }
 
-// Forces to/from the tanks.
+// ---- where forces are, and the one door through which they move ----------------
+//
+// Every change of where a faction's forces are goes through move_forces or
+// flip_forces (or forces_to_tanks, which calls move_forces): each raises the
+// game event ForcesMoved / ForcesFlipped (core/rules/owners.h) after the
+// counts changed, so that an owner reacting to forces arriving in or leaving
+// a territory, going to the tanks or back to reserves hears every path. A
+// test keeps the ledger of these events over whole games and checks it
+// against the state after every action (tests/test_owners.cpp "force
+// events").
+enum class ForceZone : uint8_t {
+  Board = 0,        // a location of the board (ForcePlace::loc)
+  Reserves = 1,     // off-planet (1.02.04)
+  Tanks = 2,        // the Tleilaxu Tanks (1.02.05)
+  Supply = 3,       // outside the game: forces before setup (0.13), tokens not placed (the No-Field markers)
+};
+struct ForcePlace {
+  ForceZone zone = ForceZone::Reserves;
+  LocationId loc = 0;  // Board only
+  bool on_board() const { return zone == ForceZone::Board; }
+};
+inline ForcePlace at(LocationId l) { return {ForceZone::Board, l}; }
+inline ForcePlace reserves_zone() { return {ForceZone::Reserves, 0}; }
+inline ForcePlace tanks_zone() { return {ForceZone::Tanks, 0}; }
+inline ForcePlace supply() { return {ForceZone::Supply, 0}; }
+
+// Why forces moved: what an owner reading the event may tell apart.
+enum class ForceCause : uint8_t {
+  Setup = 0,         // placed at the start (1.01.05)
+  Shipment = 1,      // shipped from reserves (1.06.03), sent (2.04.17) or cross-shipped (2.06.05.01)
+  OffPlanet = 2,     // shipped back to reserves (2.06.05.02)
+  Movement = 3,      // an ordinary move (1.06.05), the Ornithopter's, a ride (2.04.13)
+  Revival = 4,       // from the tanks (1.05), to reserves or the board
+  Destroyed = 5,     // to the tanks: battle, storm, worm, a card, an ability
+  Returned = 6,      // back to reserves by a rule (a cancelled shipment 1.14.05, a loss that saves forces)
+  Ability = 7,       // placed or taken by a faction's, skill's or card's own rule (2.02.06 spiritual advisors, a retreat)
+  Token = 8,         // a token that stands for forces placed (Supply to Board), returned (Board to Supply), or
+                     // revealed: the forces it becomes arrive from reserves (the No-Field, 2.09.x)
+  Card = 9,          // a card sent them (Trip to Gamont)
+};
+// How moved forces arrive: as they were, or all as one kind (Bene Gesserit
+// advisors becoming fighters or the reverse, 2.02.16; advisors in the tanks,
+// 2.02.12).
+enum class ArriveAs : uint8_t { Same = 0, Regular = 1, Special = 2 };
+
+// Moves `regular` + `special` forces of `f` from one place to another.
+// Precondition (the caller's validation): the source holds them. A zone
+// without counts in the state (Supply) is neither debited nor credited.
+void move_forces(GameState& s, Faction f, ForcePlace from, ForcePlace to, int regular, int special, ForceCause cause,
+                 ArriveAs as = ArriveAs::Same);
+// Turns `n` forces of `f` at `loc` from one kind into the other (kind 0
+// regular, 1 special): Bene Gesserit advisors and fighters (2.02.16-.18).
+void flip_forces(GameState& s, Faction f, LocationId loc, int from_kind, int n);
+// A leader to the tanks, face down when `face_down` (1.05.04, 2.05.10.02),
+// back in its owner's custody (2.05.12); raises LeaderDied. Every death of a
+// leader goes through here.
+void leader_to_tanks(GameState& s, LeaderId id, bool face_down);
+// A leader from the tanks to `by`'s leader pool; raises LeaderRevived.
+void leader_revived(GameState& s, LeaderId id, Faction by);
+
+// Forces from a board location to the tanks (cause Destroyed), the
+// faction's token among them revealed first (hook force_token.destroyed).
 void forces_to_tanks(GameState& s, Faction f, LocationId loc, int regular, int special);
 // Storm helpers.
 bool path_blocked_by_storm(const GameState& s, LocationId loc);

@@ -90,14 +90,12 @@ void enter(Ctx& c) {
     // 0.12 starting spice.
     transfer_spice(s, bank(), shield(fa), setup.starting_spice);
     // 0.13 starting forces: everything to reserves, then the fixed placements.
-    fs.reserves[1] = setup.special_forces;
-    fs.reserves[0] = static_cast<uint8_t>(setup.forces_total - setup.special_forces);
+    move_forces(s, fa, supply(), reserves_zone(), setup.forces_total - setup.special_forces, setup.special_forces,
+                ForceCause::Setup);
     auto fixed = data::fixed_start_location(fa);
     const auto places = faction_rules(fa).places_start_forces;  // 2.02.08
-    if (fixed && !(places && places(s))) {
-      s.forces_at(fa, *fixed, 0) = setup.forces_on_planet;
-      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - setup.forces_on_planet);
-    }
+    if (fixed && !(places && places(s)))
+      move_forces(s, fa, reserves_zone(), at(*fixed), setup.forces_on_planet, 0, ForceCause::Setup);
     // 0.11 deal four traitor cards each.
     for (int k = 0; k < 4; ++k) {
       uint8_t t = s.traitor_deck.pop();

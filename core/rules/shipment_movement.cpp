@@ -12,8 +12,9 @@
 //   turn order   holds_ship_turn / before_ship_turn (2.06.12 Guild timing,
 //                guild.cpp), ship_turn_begins, ship_turn_ends (2.02.21
 //                universal stewards, bene_gesserit.cpp)
-//   phase start  shipment_movement_begins (2.01.07 Wormsign, 3.01.11.02 of
-//                2.06.12), ship_phase_opens (2.02.17 wartime)
+//   phase start  the game event PhaseBegins (core/rules/owners.h: 2.01.07
+//                Wormsign, atreides.cpp; 3.01.11.02 of 2.06.12, guild.cpp),
+//                then the hook ship_phase_opens (2.02.17 wartime)
 //   shipment     cost: modifier ShipmentCostQuery (core/rules/owners.h: the
 //                Guild's half price 2.06.06 / 2.06.09, guild.cpp; a Karama's
 //                Guild rates 3.01.11.03, cards.cpp);
@@ -915,11 +916,9 @@ void enter(Ctx& c) {
   auto& s = c.s;
   clear_shipmove_scratch(s);
   for (auto& fs : s.f) fs.shipped = fs.moved = 0;
-  // 3.01.11.02 of 2.06.12 (the Guild goes in storm order), 2.01.07 Wormsign.
-  for (int fi = 0; fi < kNumFactions; ++fi) {
-    const auto h = faction_rules(static_cast<Faction>(fi)).shipment_movement_begins;
-    if (h && s.has(static_cast<Faction>(fi))) h(s);
-  }
+  // The owners' phase start (PhaseBegins, core/rules/owners.h): 3.01.11.02 of 2.06.12 (the Guild goes
+  // in storm order), 2.01.07 Wormsign.
+  raise(s, PhaseBegins{Phase::ShipmentMovement});
   // A faction asked before anyone ships (hook ship_phase_opens: 2.02.17).
   for (int fi = 0; fi < kNumFactions; ++fi)
     if (const auto h = faction_rules(static_cast<Faction>(fi)).ship_phase_opens; h && s.has(static_cast<Faction>(fi)) && h(s)) return;
@@ -991,10 +990,7 @@ void apply_ship(GameState& s, Faction me, const action::Ship& a) {
     case ShipKind::OffPlanet:
       pay_ally_share(s, me, a, bank());
       transfer_spice(s, shield(me), bank(), own_share(s, me, a, off_planet_cost(n)));  // 2.06.07
-      s.forces_at(me, a.from, 0) = static_cast<uint8_t>(s.forces_at(me, a.from, 0) - a.forces);
-      s.forces_at(me, a.from, 1) = static_cast<uint8_t>(s.forces_at(me, a.from, 1) - a.special);
-      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] + a.forces);
-      fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] + a.special);
+      move_forces(s, me, at(a.from), reserves_zone(), a.forces, a.special, ForceCause::OffPlanet);
       break;
     case ShipKind::CrossShip:
       // Ruling guild_cross_ship_payment: the ally's cross-shipment pays the Guild (2.06.04) or the bank.
@@ -1003,10 +999,7 @@ void apply_ship(GameState& s, Faction me, const action::Ship& a) {
       pay_ally_share(s, me, a, to);
       transfer_spice(s, shield(me), to, own_share(s, me, a, shipment_cost(s, me, a.to, n)));
     }
-      s.forces_at(me, a.from, 0) = static_cast<uint8_t>(s.forces_at(me, a.from, 0) - a.forces);
-      s.forces_at(me, a.from, 1) = static_cast<uint8_t>(s.forces_at(me, a.from, 1) - a.special);
-      s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces);
-      s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + a.special);
+      move_forces(s, me, at(a.from), at(a.to), a.forces, a.special, ForceCause::Shipment);
       break;
     case ShipKind::Normal:
     case ShipKind::FremenSend: {
@@ -1027,10 +1020,7 @@ void apply_ship(GameState& s, Faction me, const action::Ship& a) {
       // The Smuggler's front band (core/cards/leader_skills.cpp): one more force, free, into an empty territory.
       const int smuggled = kind == ShipKind::Normal ? smuggler_extra_force(s, me, a.to, a.forces) : 0;
       if (smuggled) s.shipmove.last_forces = static_cast<uint8_t>(s.shipmove.last_forces + smuggled);  // 1.14.05 takes it back too
-      fs.reserves[0] = static_cast<uint8_t>(fs.reserves[0] - a.forces - smuggled);
-      fs.reserves[1] = static_cast<uint8_t>(fs.reserves[1] - a.special);
-      s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + a.forces + smuggled);
-      s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + a.special);
+      move_forces(s, me, reserves_zone(), at(a.to), a.forces + smuggled, a.special, ForceCause::Shipment);
       if (kind == ShipKind::FremenSend) faction_rules(me).sent(s, a);  // 2.04.17
       if (a.no_field != kNone8) {  // the token arrives (hook force_token); 1.14.05 takes back what it became too
         const auto [reg, spec] = shipping_token(s)->ship(s, me, a);
@@ -1050,23 +1040,11 @@ void apply_ship(GameState& s, Faction me, const action::Ship& a) {
 void apply_move(GameState& s, Faction me, const action::Move& a) {
   if (const auto h = faction_rules(me).moving) h(s, a);  // 3.01.11.02 of 2.02.16
   const GroupType type = a.flip ? GroupType::Fighters : moved_group(s, me, a);  // 2.02.16
-  int reg = 0, spec = 0;
-  for (int i = 0; i < a.from.size(); ++i) {
-    const auto& p = a.from[i];
-    s.forces_at(me, p.location, 0) = static_cast<uint8_t>(s.forces_at(me, p.location, 0) - p.forces);
-    s.forces_at(me, p.location, 1) = static_cast<uint8_t>(s.forces_at(me, p.location, 1) - p.special);
-    reg += p.forces;
-    spec += p.special;
-  }
-  if (type == GroupType::Fighters) {
-    reg += spec;
-    spec = 0;
-  } else if (type == GroupType::Advisors) {
-    spec += reg;
-    reg = 0;
-  }
-  s.forces_at(me, a.to, 0) = static_cast<uint8_t>(s.forces_at(me, a.to, 0) + reg);
-  s.forces_at(me, a.to, 1) = static_cast<uint8_t>(s.forces_at(me, a.to, 1) + spec);
+  const ArriveAs as = type == GroupType::Fighters   ? ArriveAs::Regular
+                     : type == GroupType::Advisors ? ArriveAs::Special
+                                                   : ArriveAs::Same;
+  for (int i = 0; i < a.from.size(); ++i)
+    move_forces(s, me, at(a.from[i].location), at(a.to), a.from[i].forces, a.from[i].special, ForceCause::Movement, as);
   if (const auto h = faction_rules(me).force_token.moved)  // the faction's token moves as a force (the No-Field)
     for (int i = 0; i < a.from.size(); ++i)
       if (a.from[i].special) h(s, a.from[i].location, a.to);

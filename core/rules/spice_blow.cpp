@@ -25,6 +25,7 @@
 // 2.04.10, 2.04.15, 2.04.08 (the rides) and 1.14.03 (the Karama sandworm)
 // are in core/factions/fremen.cpp.
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 
 namespace mentat::rules {
 namespace {
@@ -210,6 +211,7 @@ void run(Ctx& c) {
 void enter(Ctx& c) {
   auto& s = c.s;
   clear_blow_scratch(s);
+  raise(s, PhaseBegins{Phase::SpiceBlow});  // the owners' phase start (core/rules/owners.h)
   run(c);
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "core/factions/faction_rules.h"
+#include "core/rules/owners.h"
 #include "core/rules/rules.h"
 
 namespace mentat::rules {
@@ -107,6 +108,7 @@ void enter(Ctx& c) {
     fs.storm_dial = 0;
     fs.shipped = fs.moved = fs.revived = 0;
   }
+  raise(s, PhaseBegins{Phase::Storm});  // the owners' phase start (core/rules/owners.h)
   if (const int card = storm_deck_card(s); card >= 0) {
     move_storm(c, card);
     finish(c);
