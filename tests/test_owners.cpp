@@ -177,6 +177,18 @@ TEST_CASE("owners: free revival, the Fremen's grant before La La La, and CHOAM's
   CHECK(modify(s, RevivalCostQuery{Faction::Choam}, 2) == 2);
 }
 
+TEST_CASE("owners: an elite's worth, the faction's own before a Karama that prevented it", "[owners][battle]") {
+  GameState s = game({Faction::Emperor, Faction::Fremen, Faction::Atreides}, true);
+  auto worth = [&](Faction f, Faction opp) { return modify(s, EliteWorthQuery{f, opp}, 1); };
+  CHECK(worth(Faction::Emperor, Faction::Atreides) == 2);  // 2.03.08
+  CHECK(worth(Faction::Emperor, Faction::Fremen) == 1);    // 2.03.09
+  CHECK(worth(Faction::Fremen, Faction::Emperor) == 2);    // 2.04.18
+  CHECK(worth(Faction::Atreides, Faction::Emperor) == 1);  // nobody answers for a faction without elites
+  s.battle.karama_elite_off = faction_bit(Faction::Fremen);  // 3.01.11.02: order 1 after order 0
+  CHECK(worth(Faction::Fremen, Faction::Emperor) == 1);
+  CHECK(worth(Faction::Emperor, Faction::Atreides) == 2);
+}
+
 namespace {
 
 // The forces of every faction as the force events tell them (ForcesMoved,

@@ -7,8 +7,11 @@ namespace mentat::rules {
 namespace {
 
 // 2.03.08-09 (advanced): Sardaukar count as two forces in battle, except
-// against the Fremen.
-int elite_worth(const GameState&, Faction opp) { return opp != Faction::Fremen ? 2 : 1; }
+// against the Fremen (modifier EliteWorthQuery, core/rules/owners.h).
+int sardaukar_worth(const GameState&, const EliteWorthQuery& q, int worth) {
+  if (q.faction != Faction::Emperor) return worth;
+  return q.opponent != Faction::Fremen ? 2 : 1;
+}
 
 // ---- 1.14.02 Karama power: revive up to 3 forces or a leader free ----
 
@@ -43,7 +46,6 @@ constexpr FactionRules make() {
   // 2.03.04: card payments go to the Emperor (bidding.cpp pay_for_card; 2.03.05
   // the Emperor's own payments and ruling emperor_ally_payment there).
   r.receives_card_payments = Ability::EmperorPayment;
-  r.elite_worth = elite_worth;
   r.elite_ability = Ability::EmperorSardaukar;
   r.one_special_revival = true;  // 2.03.11
   // 2.03.07: the Emperor pays for up to 3 forces of its ally beyond the limit
@@ -61,8 +63,11 @@ constexpr FactionRules make() {
 
 constinit const FactionRules kEmperorRules = make();
 
-// The faction's entry in the owner table (core/rules/owners.h): no game
-// events or modifiers yet; its abilities are reached through kRules' hooks.
-constinit const Owner kEmperorOwner{"emperor", OwnerKind::Faction, faction_seated<Faction::Emperor>, {}, {}};
+// The faction's entry in the owner table (core/rules/owners.h): the worth of
+// its Sardaukar; its other abilities are reached through kRules' hooks.
+namespace {
+constexpr ModifierAnswer kAnswers[] = {answer<EliteWorthQuery, sardaukar_worth>(0)};
+}  // namespace
+constinit const Owner kEmperorOwner{"emperor", OwnerKind::Faction, faction_seated<Faction::Emperor>, {}, kAnswers};
 
 }  // namespace mentat::rules

@@ -387,9 +387,7 @@ struct FactionRules {
 
   // ---- 1.07 battle (battle.cpp) ----
   // 2.03.08-09 / 2.04.18 (advanced): the battle worth of one of this
-  // faction's special forces against `opp` (null: 1). battle.cpp applies the
-  // basic game and the Karama prevention (BattleState::karama_elite_off).
-  int (*elite_worth)(const GameState& s, Faction opp) = nullptr;
+  // faction's special forces is its answer to EliteWorthQuery (core/rules/owners.h).
   // The ability that makes the special forces count double (3.01.11.02: a
   // prevention is consumed by the faction's next battle with them).
   Ability elite_ability = Ability::None;

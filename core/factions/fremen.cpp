@@ -142,8 +142,8 @@ bool default_victory(const GameState& s, VictoryClaim* claim) {
   return true;
 }
 
-// 2.04.18 (advanced): Fedaykin count as two forces in battle.
-int elite_worth(const GameState&, Faction) { return 2; }
+// 2.04.18 (advanced): Fedaykin count as two forces in battle (modifier EliteWorthQuery).
+int fedaykin_worth(const GameState&, const EliteWorthQuery& q, int worth) { return q.faction == kMe ? 2 : worth; }
 
 // ---- 2.04.05 / 2.04.17 sending, 2.04.06 movement (shipment_movement.cpp) ----
 
@@ -582,7 +582,6 @@ constexpr FactionRules make() {
   r.keeps_secrets = 1u << static_cast<int>(Secret::StormCard);
   r.reveals = reveals;
   r.default_victory = default_victory;
-  r.elite_worth = elite_worth;
   r.elite_ability = Ability::FremenFedaykin;
   r.battle_hardened = Ability::FremenBattleHardened;  // 2.04.21
   r.one_special_revival = true;  // 2.04.20
@@ -627,7 +626,8 @@ int fremen_range(const GameState& s, const MovementRangeQuery& q, int range) {
     return range;
   return std::max(range, kRange);
 }
-constexpr ModifierAnswer kAnswers[] = {answer<MovementRangeQuery, fremen_range>(0), answer<FreeRevivalQuery, ally_revival>(0)};
+constexpr ModifierAnswer kAnswers[] = {answer<MovementRangeQuery, fremen_range>(0), answer<FreeRevivalQuery, ally_revival>(0),
+                                       answer<EliteWorthQuery, fedaykin_worth>(0)};
 }  // namespace
 
 constinit const Owner kFremenOwner{"fremen", OwnerKind::Faction, faction_seated<Faction::Fremen>, {}, kAnswers};

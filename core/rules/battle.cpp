@@ -234,12 +234,11 @@ int side_of(const GameState& s, Seat seat) {
 Seat seat_of_side(const GameState& s, int side) { return side == 0 ? s.battle.aggressor : s.battle.defender; }
 Faction faction_of_side(const GameState& s, int side) { return s.faction_at(seat_of_side(s, side)); }
 
-// 2.03.08/09, 2.04.18 (advanced): battle worth of one elite force.
+// Battle worth of one elite force (advanced only): the owners' answer to
+// EliteWorthQuery (core/rules/owners.h: 2.03.08-09, 2.04.18, 3.01.11.02).
 int elite_worth(const GameState& s, Faction me, Faction opp) {
   if (!s.advanced) return 1;
-  if (s.battle.karama_elite_off & (1u << static_cast<int>(me))) return 1;  // 3.01.11.02
-  const auto h = faction_rules(me).elite_worth;  // 2.03.08-09, 2.04.18
-  return h ? h(s, opp) : 1;
+  return modify(s, EliteWorthQuery{me, opp}, 1);
 }
 
 // 2.04.21: the faction's dial counts fully without spice (unless a Karama prevents it).

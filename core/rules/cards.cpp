@@ -1132,7 +1132,12 @@ namespace {
 int shipment_by_karama(const GameState& s, const ShipmentCostQuery& q, int cost) {
   return karama_shipment(s, q.shipper) ? std::min(cost, (q.printed + 1) / 2) : cost;
 }
-constexpr ModifierAnswer kKaramaAnswers[] = {answer<ShipmentCostQuery, shipment_by_karama>()};
+// 3.01.11.02: elites a Karama prevented count as one force for the whole battle
+// (BattleState::karama_elite_off, set by battle.cpp karama_prevented_battle).
+int elites_prevented(const GameState& s, const EliteWorthQuery& q, int worth) {
+  return (s.battle.karama_elite_off & faction_bit(q.faction)) ? 1 : worth;
+}
+constexpr ModifierAnswer kKaramaAnswers[] = {answer<ShipmentCostQuery, shipment_by_karama>(), answer<EliteWorthQuery, elites_prevented>(1)};
 }  // namespace
 
 constinit const Owner kKaramaOwner{"karama", OwnerKind::Card, always, {}, kKaramaAnswers};

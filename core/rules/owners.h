@@ -173,6 +173,7 @@ enum class Modifier : uint8_t {
   FreeRevival = 2,
   RevivalLimit = 3,
   RevivalCost = 4,
+  EliteWorth = 5,
   kCount
 };
 
@@ -244,6 +245,21 @@ struct RevivalLimitQuery {
 struct RevivalCostQuery {
   static constexpr Modifier kModifier = Modifier::RevivalCost;
   Faction faction = Faction::Atreides;
+};
+
+// What one elite force of `faction` is worth in a battle against `opponent`
+// (dial and losses; asked by core/rules/battle.cpp elite_worth in the
+// advanced game only). The value starts at 1, a force's printed worth.
+// Answers, in order:
+//   0  the faction's own elites (2.03.08-09 the Sardaukar: 2, 1 against the
+//      Fremen, core/factions/emperor.cpp; 2.04.18 the Fedaykin: 2,
+//      core/factions/fremen.cpp)
+//   1  a Karama that prevented them for this battle (3.01.11.02: 1;
+//      BattleState::karama_elite_off, core/rules/cards.cpp)
+struct EliteWorthQuery {
+  static constexpr Modifier kModifier = Modifier::EliteWorth;
+  Faction faction = Faction::Emperor;
+  Faction opponent = Faction::Atreides;
 };
 
 // One owner's answer to one modifier; build with answer<Query, function>().
