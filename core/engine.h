@@ -45,9 +45,15 @@ inline constexpr uint32_t kEngineVersion = 1;
 // No-Field shipment stays face up (no_field_shipped_reveal=returned_unseen
 // before), Kulon's default follows the seeds (kulon_ornithopter=plus_one
 // before).
+// 7: the winner's losses worth the least over its dial (winner_losses=
+// regulars_first before), a Karama prevention of a battle ability in the
+// battle being fought (karama_battle_prevention=next_battle before), who pays
+// first when an ally backs a bid named (ally_bid_payer, buyer_first as before),
+// the founding documents' defaults for no_field_ally_permission (not_needed
+// before) and ornithopter_advisors (two_groups_only before).
 // A behaviour change bumps it and names the old behaviour as a ruling with
 // RulingInfo::since_rules / legacy_value (core/rulings.h).
-inline constexpr uint32_t kRulesVersion = 6;
+inline constexpr uint32_t kRulesVersion = 7;
 // The canonical state encoding's format (events/state_codec.cpp), recorded in
 // every creation event (CreateGame.state_format; absent = 2, the format before
 // it was recorded). 3: twelve factions (16-bit faction sets, 62 leaders,

@@ -298,9 +298,14 @@ const std::array<RulingInfo, kNumRulings>& registry() {
       {RulingId::OrnithopterAdvisors, "ornithopter_advisors",
        "CHOAM & Richese: which of the Ornithopter card's modes may a group with Bene Gesserit advisors use (advisors never use "
        "ornithopters, 2.02.12)?",
-       {"two_groups_only", "neither"}, 0,
+       {"two_groups_only", "neither"}, 1,
        "seeds RICHESE_ORNITHOPTER_ENGINE_AUDIT (open question 3): the printed prohibition covers the ornithopter range of the "
-       "one-group mode, the two-group mode is ordinary movement; the stricter reading keeps advisors out of both modes"},
+       "one-group mode, the two-group mode is ordinary movement (two_groups_only); the stricter reading keeps advisors out of "
+       "both modes (neither). The seeds keep advisors out of the card ('must not be ignored ... rather than silently "
+       "treating the advisor path flag as permission'; the supported boundary is 'both printed modes for ordinary physical "
+       "fighter groups'): neither, the default since rules version 7; games recorded before it that name no value read "
+       "two_groups_only",
+       7, 0, 0},
       {RulingId::JuiceAggressorTiming, "juice_aggressor_timing",
        "CHOAM & Richese: until when may the defender play the Juice of Sapho to be considered the aggressor of its battle?",
        {"until_resolved", "before_reveal"}, 0,
@@ -346,9 +351,12 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        4, 1, 1},
       {RulingId::NoFieldAllyPermission, "no_field_ally_permission",
        "CHOAM & Richese: does the Richese's ally need the Richese's permission to ship with a No-Field token?",
-       {"not_needed", "richese_allows"}, 0,
+       {"not_needed", "richese_allows"}, 1,
        "reference choam-richese.json, the Richese's alliance No-Field: treachery.online needs the Richese's permission "
-       "(richese_allows: AllyPermission.no_field, a standing consent for that alliance); DuneBot asks none"},
+       "(richese_allows: AllyPermission.no_field, a standing consent for that alliance); DuneBot asks none. The founding "
+       "document (RICHESE_NO_FIELD_RULES.md, allied shipment: 'Resolve Richese permission and payer') needs it: "
+       "richese_allows, the default since rules version 7; games recorded before it that name no value read not_needed",
+       7, 0, 0},
       {RulingId::BureaucratChoamIncome, "bureaucrat_choam_income",
        "CHOAM & Richese with Leader Skills: is CHOAM's half of the spice another faction pays in battle (advanced) a "
        "payment between two factions that the Bureaucrat may tax?",
@@ -405,6 +413,31 @@ const std::array<RulingInfo, kNumRulings>& registry() {
        "before rules version 6 (the revealed token went back to the supply at once, its value never shown when no forces "
        "materialised), kept so that games recorded then replay exactly",
        6, 1, 1},
+      {RulingId::WinnerLosses, "winner_losses",
+       "Which forces make up the losses of a battle's winner with elite forces (Sardaukar, Fedaykin) worth two?",
+       {"least_worth", "regulars_first"}, 0,
+       "1.07.06.06 'The winner loses only the number of Forces they dialed' with 2.03.08 / 2.04.18 (elites worth two 'in "
+       "taking losses'): the split worth the least over the dial, elites kept on a tie (least_worth). regulars_first is not "
+       "a reading of the rules: it is the engine's behaviour before rules version 7 (every regular force first, the elites "
+       "for the rest rounded up, so a dial of 10 with 5 forces and 4 Sardaukar lost 11), kept so that games recorded then "
+       "replay exactly",
+       7, 1, 1},
+      {RulingId::AllyBidPayer, "ally_bid_payer",
+       "When an ally's spice backs a player's bid (1.10.02.05), whose spice pays for the card first?",
+       {"buyer_first", "ally_first"}, 0,
+       "1.10.02.05 'Allies may help each other by paying some or all the cost of each other's Treachery Card bids': the "
+       "buyer pays what it can and the ally the rest (buyer_first, help where needed), or the ally's backing (its spice, or "
+       "under ally_bid_support=permission the allowance it set) pays first and the buyer the rest (ally_first)",
+       7, 0},
+      {RulingId::KaramaBattlePrevention, "karama_battle_prevention",
+       "May a Karama prevent a faction's battle ability that applies by itself (2.03.08 Sardaukar, 2.04.18 Fedaykin, 2.04.21 "
+       "battle hardened) in the battle being fought, before that faction's plan is in?",
+       {"current_battle", "next_battle"}, 0,
+       "3.01.11.02 prevents an ability before it is used and names no battle: a Karama played in a battle of the faction, "
+       "before its battle plan is in, applies to that battle (current_battle). next_battle is the engine's behaviour before "
+       "rules version 7 (a prevention played once a battle has begun waits for the faction's next battle, so a battle alone "
+       "in its phase could be targeted only from the phase before), kept so that games recorded then replay exactly",
+       7, 1, 1},
   }};
   return r;
 }

@@ -95,8 +95,11 @@ enum class RulingId : uint8_t {
   WormsignBasic = 76,             // 2.01.07 Wormsign in the basic game: the Atreides look (2.01.00), or advanced only (legacy)
   MovementAbilityWindow = 77,     // 3.01.11.01 before 2.04.06: a move beyond the range without it (a skill's band counted), or any of 2+ (legacy)
   NoFieldShippedReveal = 78,      // the marker revealed by a token shipment: stays face up until the next placement, or back unseen (legacy)
+  WinnerLosses = 79,              // 1.07.06.06 with 2.03.08/2.04.18: the winner's losses worth the least over the dial, or regulars first (legacy)
+  AllyBidPayer = 80,              // 1.10.02.05: the buyer's spice pays first and the ally the rest, or the ally's backing first
+  KaramaBattlePrevention = 81,    // 3.01.11.02 against 2.03.08/2.04.18/2.04.21: also in the current battle, or from the next battle (legacy)
 };
-inline constexpr int kNumRulings = 79;
+inline constexpr int kNumRulings = 82;
 
 struct RulingInfo {
   RulingId id;

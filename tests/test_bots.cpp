@@ -1072,6 +1072,9 @@ TEST_CASE("bot self-play is pinned: three games give the recorded event hashes",
     uint64_t digest;
   };
   const Pin pins[] = {
+      // Rules version 7: winner_losses, karama_battle_prevention, ally_bid_payer and the new defaults of
+      // no_field_ally_permission and ornithopter_advisors; the same event counts as version 6
+      // (0x875173150104c7b7, 0x303d97a7cb3112e1, 0x96f16c062490a617).
       // Rules version 6: three rulings (movement_ability_window, no_field_shipped_reveal, kulon_ornithopter's
       // new default) that the state encoding names in a new game; the same events as version 5
       // (0xf268472227d5330c, 0x2c4ef5448d3e0581, 0x7d8d2c4ae2b1210a), base games reach none of them.
@@ -1080,9 +1083,9 @@ TEST_CASE("bot self-play is pinned: three games give the recorded event hashes",
       // advanced_only). With advanced_only these are the games of rules version 4 bit for bit (the
       // pins below, `legacy`). Rules version 4: likewise choam_sell_timing (with any_time: rules
       // version 3, 0x38131487a31eb0ba, 0xb4a607a78bad71bd, 0x57b9ac15d00b65f6).
-      {1, 6, true, 607, 0x875173150104c7b7ULL},
-      {2, 4, false, 375, 0x303d97a7cb3112e1ULL},
-      {3, 5, true, 589, 0x96f16c062490a617ULL},
+      {1, 6, true, 607, 0xbdaec081409e5447ULL},
+      {2, 4, false, 375, 0x6bc4bd3cb96e97bcULL},
+      {3, 5, true, 589, 0x030e247e8e22d782ULL},
   };
   const Pin legacy[] = {
       {1, 6, true, 607, 0xf1dbda2ff7ab7932ULL},
@@ -1096,7 +1099,11 @@ TEST_CASE("bot self-play is pinned: three games give the recorded event hashes",
     spec.bot_seed = pin.seed;
     if (old)  // every ruling a later rules version introduced or changed, at the value the engine had before it
       for (const auto& [key, value] : {std::pair{"wormsign_basic", "advanced_only"}, std::pair{"movement_ability_window", "beyond_one"},
-                                       std::pair{"no_field_shipped_reveal", "returned_unseen"}, std::pair{"kulon_ornithopter", "plus_one"}})
+                                       std::pair{"no_field_shipped_reveal", "returned_unseen"}, std::pair{"kulon_ornithopter", "plus_one"},
+                                       std::pair{"winner_losses", "regulars_first"}, std::pair{"ally_bid_payer", "buyer_first"},
+                                       std::pair{"karama_battle_prevention", "next_battle"},
+                                       std::pair{"no_field_ally_permission", "not_needed"},
+                                       std::pair{"ornithopter_advisors", "two_groups_only"}})
         spec.setup.rulings = scenario::ruling(key, value, spec.setup.rulings);
     uint64_t digest = 0x9e3779b97f4a7c15ULL;
     int64_t n = 0;

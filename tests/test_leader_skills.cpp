@@ -1100,14 +1100,17 @@ TEST_CASE("Leader Skills: the Planetologist's gather of advisors and fighters ar
     CHECK(b.s.forces_at(kBG, b.to, 0) == 3);
   }
   SECTION("advisors never fly with the Ornithopter's one group (2.02.12), a gather neither") {
-    BgGather b = bg_gather(true, Rulings::defaults(), data::module_bit(data::Module::ChoamRichese));
-    from_cache(b.s, kBG, TreacheryKind::Ornithopter);
-    to_movement(b.s, kBG);
-    action::Move m = mixed(b, true);
-    m.ornithopter = 1;
-    CHECK_THAT(rejected(b.s, kBG, m).reason, Catch::Contains("2.02.12"));
-    m.ornithopter = 2;  // the two-groups mode takes advisors (ruling ornithopter_advisors)
-    CHECK_FALSE(validate(b.s, b.s.seat_of(kBG), Action(m)).has_value());
+    for (const bool two_groups : {true, false}) {
+      BgGather b = bg_gather(true, two_groups ? ruling("ornithopter_advisors", "two_groups_only") : Rulings::defaults(),
+                             data::module_bit(data::Module::ChoamRichese));
+      from_cache(b.s, kBG, TreacheryKind::Ornithopter);
+      to_movement(b.s, kBG);
+      action::Move m = mixed(b, true);
+      m.ornithopter = 1;
+      CHECK_THAT(rejected(b.s, kBG, m).reason, Catch::Contains("2.02.12"));
+      m.ornithopter = 2;  // the two-groups mode takes advisors under ornithopter_advisors = two_groups_only, not the default neither
+      CHECK(validate(b.s, b.s.seat_of(kBG), Action(m)).has_value() == !two_groups);
+    }
   }
   SECTION("advisors already there: the fighters join them as advisors (2.02.20)") {
     BgGather b = bg_gather(true);

@@ -364,6 +364,7 @@ TEST_CASE("No-Field: the ally ships with a token, revealed at once as its own fo
     ally(s, kAtreides, kRichese);
     pass_until_ship_or_move(s, kAtreides);
     REQUIRE(s.shipmove.current == s.seat_of(kAtreides));
+    act(s, kRichese, action::AllyPermission{.no_field = true});  // no_field_ally_permission = richese_allows (the default)
     if (std::string(reading) == "three_or_five") CHECK(rejected(s, kAtreides, nf_ship(kArrakeen, 0)).code == RejectCode::IllegalChoice);
     else CHECK_FALSE(validate(s, s.seat_of(kAtreides), nf_ship(kArrakeen, 0)).has_value());
     act(s, kAtreides, nf_ship(kFlat, 3));
@@ -437,8 +438,9 @@ TEST_CASE("No-Field: under ruling no_field_ally_permission=richese_allows the al
   CHECK(s.forces_at(kAtreides, kFlat, 0) == 3);
   CHECK(zone(s, 3) == TokenZone::Revealed);
   check_custody(s);
-  // Under the default reading no consent exists: the field is refused, and the ally ships without one.
-  GameState d = nf_board({kAtreides, kRichese});
+  // Under not_needed (the default before rules version 7) no consent exists: the field is refused, and the ally ships without one.
+  REQUIRE(Rulings::defaults().is(RulingId::NoFieldAllyPermission, 1));  // richese_allows, the seeds' reading, the default since 7
+  GameState d = nf_board({kAtreides, kRichese}, ruling("no_field_ally_permission", "not_needed"));
   ally(d, kAtreides, kRichese);
   CHECK_THAT(rejected(d, kRichese, consent).reason, Catch::Contains("needs no permission"));
   pass_until_ship_or_move(d, kAtreides);
@@ -572,6 +574,7 @@ TEST_CASE("No-Field: a Karama that cancels the ally's token shipment stops the r
   const uint8_t karama = give_another(s, Faction::Harkonnen, data::TreacheryKind::Karama);
   pass_until_ship_or_move(s, kAtreides);
   REQUIRE(s.shipmove.current == s.seat_of(kAtreides));
+  act(s, kRichese, action::AllyPermission{.no_field = true});  // no_field_ally_permission = richese_allows (the default)
   act(s, kAtreides, nf_ship(kFlat, 3));
   REQUIRE(s.window_depth == 1);
   CHECK(s.windows[0].kind == WindowKind::KaramaCancel);
@@ -1004,6 +1007,7 @@ TEST_CASE("No-Field: the Guild's Karama (1.14.05) cancels a token shipment, the 
     ally(s, kAtreides, kRichese);
     pass_until_ship_or_move(s, kAtreides);
     REQUIRE(s.shipmove.current == s.seat_of(kAtreides));
+    act(s, kRichese, action::AllyPermission{.no_field = true});  // no_field_ally_permission = richese_allows (the default)
     const int reserves = s.of(kAtreides).reserves[0], spice = s.of(kAtreides).spice;
     act(s, kAtreides, nf_ship(kFlat, 5));  // revealed at once: five Atreides forces
     REQUIRE(s.forces_at(kAtreides, kFlat, 0) == 5);

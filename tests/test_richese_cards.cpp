@@ -1385,7 +1385,8 @@ TEST_CASE("Ornithopter with advisors: the one-group mode refused, the two-group 
   for (bool neither : {false, true}) {
     INFO(neither);
     Rulings r = Rulings::defaults();
-    if (neither) REQUIRE(r.set("ornithopter_advisors", "neither", nullptr));
+    REQUIRE(r.is(RulingId::OrnithopterAdvisors, 1));  // neither, the default since rules version 7
+    if (!neither) REQUIRE(r.set("ornithopter_advisors", "two_groups_only", nullptr));
     GameState s = cleared_board_of(game({kAtreides, Faction::BeneGesserit, kRichese}, true, 7, r, data::module_bit(data::Module::ChoamRichese)));
     place(s, Faction::BeneGesserit, kFlat, 0, 3);  // three advisors, not alone (they would flip, 2.02.16)
     place(s, kAtreides, kFlat, 1);

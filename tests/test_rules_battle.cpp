@@ -760,8 +760,8 @@ TEST_CASE("2.04.21 Fremen battle hardened, 2.04.18 Fedaykin and 2.03.08/09 Sarda
   act(s, Faction::Fremen, plan(L(Faction::Fremen, 4), 3));   // 3 at full strength + Jamis 2 = 5
   act(s, Faction::Emperor, plan(L(Faction::Emperor, 4), 3, kNone8, kNone8, kNone8, 0));  // 1.5 + Bashar 2 = 3.5
   no_traitors(s);
-  // Fremen win and lose 3 units: 2 regular, then 1 Fedaykin (worth 2).
-  CHECK(s.forces_at(Faction::Fremen, kFlat, 0) == 0);
+  // Fremen win and lose 3 units: 1 regular and 1 Fedaykin (worth 2), exactly 3 (ruling winner_losses).
+  CHECK(s.forces_at(Faction::Fremen, kFlat, 0) == 1);
   CHECK(s.forces_at(Faction::Fremen, kFlat, 1) == 1);
   CHECK(s.forces_in_territory(Faction::Emperor, ter(kFlat)) == 0);
   CHECK(s.of(Faction::Emperor).tanks[1] == 2);
@@ -773,10 +773,88 @@ TEST_CASE("2.04.21 Fremen battle hardened, 2.04.18 Fedaykin and 2.03.08/09 Sarda
   act(s, Faction::Emperor, plan(L(Faction::Emperor, 0), 4, kNone8, kNone8, kNone8, 4));  // 4 + 6 = 10
   act(s, Faction::Atreides, plan(L(Faction::Atreides, 0), 2, kNone8, kNone8, kNone8, 2));  // 2 + 5 = 7
   no_traitors(s);
-  // The Emperor loses 4 units: 1 regular, then 2 Sardaukar (3 units rounded up to whole forces).
-  CHECK(s.forces_at(Faction::Emperor, tabr, 0) == 0);
+  // The Emperor loses 4 units: 2 Sardaukar, exactly 4; its regular force stays (ruling winner_losses).
+  CHECK(s.forces_at(Faction::Emperor, tabr, 0) == 1);
   CHECK(s.forces_at(Faction::Emperor, tabr, 1) == 0);
   CHECK(s.forces_at(Faction::Atreides, tabr) == 0);
+}
+
+// 1.07.06.06 with 2.03.08 / 2.04.18: the winner loses forces worth its dial,
+// elites worth two "in taking losses" (ruling winner_losses).
+TEST_CASE("1.07.06.06 ruling winner_losses: the winner's elite forces make up its dial", "[battle][rulings]") {
+  const LocationId carthag = loc("Carthag");
+  const uint8_t bashar = L(Faction::Emperor, 4), duncan = L(Faction::Atreides, 3), jamis = L(Faction::Fremen, 4);  // strength 2
+  const Rulings legacy = ruling("winner_losses", "regulars_first");
+  // `w` (the aggressor, `regs` forces and `els` elites at `at`) fights `l` (1 force), both advanced; `w` wins.
+  auto fight = [](Faction w, Faction l, const Rulings& r, LocationId at, int regs, int els, const action::BattlePlan& wp,
+                  const action::BattlePlan& lp) {
+    GameState s = cleared_board({w, l}, true, r);
+    place(s, w, at, regs, els);
+    place(s, l, at, 1);
+    set_spice(s, w, 5);
+    REQUIRE(storm_order(s)[0] == s.seat_of(w));
+    enter_battle(s);
+    REQUIRE(s.step == kPlanStep);
+    act(s, w, wp);
+    act(s, l, lp);
+    no_traitors(s);
+    REQUIRE(s.forces_at(l, at) == 0);
+    return s;
+  };
+  // Issue 48: the Emperor, 5 forces and 4 Sardaukar in Carthag, no spice, dials 10 (5 at half + 2) and wins.
+  SECTION("default least_worth: 4 forces and 3 Sardaukar, exactly 10") {
+    const GameState s = fight(Faction::Emperor, Faction::Atreides, Rulings::defaults(), carthag, 5, 4, plan(bashar, 10), plan(duncan, 1));
+    CHECK(s.forces_at(Faction::Emperor, carthag, 0) == 1);
+    CHECK(s.forces_at(Faction::Emperor, carthag, 1) == 1);
+    CHECK(s.of(Faction::Emperor).tanks[0] == 4);
+    CHECK(s.of(Faction::Emperor).tanks[1] == 3);
+  }
+  SECTION("regulars_first (rules version 6 and before): 5 forces and 3 Sardaukar, worth 11") {
+    const GameState s = fight(Faction::Emperor, Faction::Atreides, legacy, carthag, 5, 4, plan(bashar, 10), plan(duncan, 1));
+    CHECK(s.forces_at(Faction::Emperor, carthag, 0) == 0);
+    CHECK(s.forces_at(Faction::Emperor, carthag, 1) == 1);
+    CHECK(s.of(Faction::Emperor).tanks[0] == 5);
+    CHECK(s.of(Faction::Emperor).tanks[1] == 3);
+  }
+  SECTION("equal worths keep the elites: a dial of 4 loses 4 forces, not 2 Sardaukar") {
+    const GameState s = fight(Faction::Emperor, Faction::Atreides, Rulings::defaults(), carthag, 5, 4, plan(bashar, 4), plan(duncan, 1));
+    CHECK(s.forces_at(Faction::Emperor, carthag, 0) == 1);
+    CHECK(s.forces_at(Faction::Emperor, carthag, 1) == 4);
+  }
+  SECTION("only elites remain for an odd dial: one over it") {
+    const GameState s = fight(Faction::Emperor, Faction::Atreides, Rulings::defaults(), carthag, 0, 4, plan(bashar, 3), plan(duncan, 1));
+    CHECK(s.forces_at(Faction::Emperor, carthag, 1) == 2);  // 2 Sardaukar (worth 4) for a dial of 3
+  }
+  SECTION("2.04.18 Fedaykin: a dial of 3 with 2 forces and 2 Fedaykin loses 1 of each") {
+    for (const bool old : {false, true}) {
+      INFO("regulars_first " << old);
+      // Battle hardened: 3 + Jamis 2 against 0.5 + Duncan 2.
+      const GameState s = fight(Faction::Fremen, Faction::Atreides, old ? legacy : Rulings::defaults(), kFlat, 2, 2, plan(jamis, 3),
+                                plan(duncan, 1));
+      CHECK(s.forces_at(Faction::Fremen, kFlat, 0) == (old ? 0 : 1));  // regulars_first: 2 forces and 1 Fedaykin, worth 4
+      CHECK(s.forces_at(Faction::Fremen, kFlat, 1) == 1);
+    }
+  }
+  SECTION("2.03.09 Sardaukar against the Fremen count one in losses too") {
+    for (const bool old : {false, true}) {
+      INFO("regulars_first " << old);
+      // 1 + 1 at half + Fenring 6 (no spice) against 1 + Jamis 2.
+      const GameState s = fight(Faction::Emperor, Faction::Fremen, old ? legacy : Rulings::defaults(), kFlat, 1, 2,
+                                plan(L(Faction::Emperor, 0), 2), plan(jamis, 1));
+      CHECK(s.forces_at(Faction::Emperor, kFlat, 0) == 0);  // a dial of 2: the force and one Sardaukar
+      CHECK(s.forces_at(Faction::Emperor, kFlat, 1) == 1);
+    }
+  }
+  SECTION("spice_dialing_elite=per_token: the Sardaukar the spice supported are among the losses") {
+    for (const bool per_token : {false, true}) {
+      INFO("per_token " << per_token);
+      // A dial of 4 with 2 spice: per_token supports 2 Sardaukar (4 units), per_unit 2 units.
+      const GameState s = fight(Faction::Emperor, Faction::Atreides, per_token ? ruling("spice_dialing_elite", "per_token") : Rulings::defaults(),
+                                carthag, 5, 4, plan(bashar, 4, kNone8, kNone8, kNone8, 2), plan(duncan, 1));
+      CHECK(s.forces_at(Faction::Emperor, carthag, 0) == (per_token ? 5 : 1));
+      CHECK(s.forces_at(Faction::Emperor, carthag, 1) == (per_token ? 2 : 4));
+    }
+  }
 }
 
 TEST_CASE("2.03.08 basic game: Sardaukar count as one force", "[battle]") {
@@ -1165,4 +1243,44 @@ TEST_CASE("3.01.11.02 2.04.18 2.04.21 2.03.08 prevented elites count one and the
   REQUIRE(s.battle.territory == ter(tabr));
   CHECK(s.prevented[static_cast<int>(Faction::Emperor)] == 0);
   CHECK(decisions(s, seat(s, Faction::Emperor))[0].max == 3);  // 1 + 2 Sardaukar at one
+}
+
+// 3.01.11.02 played in the battle being fought (ruling karama_battle_prevention).
+TEST_CASE("3.01.11.02 ruling karama_battle_prevention: a Karama against the Sardaukar in the current battle", "[battle][karama][rulings]") {
+  auto battle = [](const Rulings& r) {
+    GameState s = cleared_board({Faction::Emperor, Faction::Atreides}, true, r);
+    place(s, Faction::Emperor, kFlat, 1, 2);  // 1 + 2 x 2 = 5
+    place(s, Faction::Atreides, kFlat, 2);
+    enter_battle(s);
+    REQUIRE(s.step == kPlanStep);  // a battle alone in its phase: it began with the phase
+    REQUIRE(decisions(s, seat(s, Faction::Emperor))[0].max == 5);
+    return s;
+  };
+  const auto prevent_sardaukar = [](GameState& s) {
+    const uint8_t karama = give(s, Faction::Atreides, data::TreacheryKind::Karama);
+    act(s, Faction::Atreides, action::PlayCard{karama, static_cast<uint8_t>(Faction::Emperor),
+                                               static_cast<uint8_t>(rules::kKaramaPrevent | static_cast<uint8_t>(rules::Ability::EmperorSardaukar))});
+  };
+  const auto emperor = static_cast<int>(Faction::Emperor);
+  SECTION("default current_battle: before the Emperor's plan is in, this battle counts the Sardaukar one") {
+    GameState s = battle(Rulings::defaults());
+    prevent_sardaukar(s);
+    CHECK(s.prevented[emperor] == 0);  // used up by this battle
+    CHECK(decisions(s, seat(s, Faction::Emperor))[0].max == 3);
+    CHECK(rejected(s, Faction::Emperor, plan(L(Faction::Emperor, 4), 4)).code == RejectCode::IllegalChoice);
+    check_legal_strict(s);
+  }
+  SECTION("current_battle: once the Emperor's plan is in, the prevention waits for the next battle") {
+    GameState s = battle(Rulings::defaults());
+    act(s, Faction::Emperor, plan(L(Faction::Emperor, 4), 5));
+    prevent_sardaukar(s);
+    CHECK(s.prevented[emperor] != 0);
+    CHECK(s.battle.karama_elite_off == 0);
+  }
+  SECTION("next_battle (rules version 6 and before): the prevention waits for the next battle") {
+    GameState s = battle(ruling("karama_battle_prevention", "next_battle"));
+    prevent_sardaukar(s);
+    CHECK(s.prevented[emperor] != 0);
+    CHECK(decisions(s, seat(s, Faction::Emperor))[0].max == 5);
+  }
 }

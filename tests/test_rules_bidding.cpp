@@ -893,6 +893,42 @@ TEST_CASE("1.10.02.05 ruling ally_bid_support=permission: the ally's spice backs
   CHECK(s.of(Faction::Emperor).spice == 15);
 }
 
+TEST_CASE("1.10.02.05 ruling ally_bid_payer: who pays first when the ally backs the bid", "[bidding][rulings]") {
+  // The Atreides (3 spice) buy for 4 with the Fremen's backing (5 spice; under permission, an allowance of 2).
+  auto buy_for_4 = [](const Rulings& r) {
+    GameState s = at_bidding({Faction::Atreides, Faction::Fremen, Faction::Guild}, false, r);
+    s.of(Faction::Atreides).ally = static_cast<uint8_t>(Faction::Fremen);
+    s.of(Faction::Fremen).ally = static_cast<uint8_t>(Faction::Atreides);
+    set_spice(s, Faction::Atreides, 3);
+    set_spice(s, Faction::Fremen, 5);
+    start(s);
+    pass_until(s, Faction::Atreides);
+    if (s.rulings.is(RulingId::AllyBidSupport, 2)) act(s, Faction::Fremen, action::AllyPermission{.bids = 2});
+    const int64_t bank_before = s.bank;
+    act(s, Faction::Atreides, bid(4));
+    sell_current(s);
+    CHECK(s.bank == bank_before + 4);  // no Emperor: all to the bank
+    return s;
+  };
+  SECTION("default buyer_first: the buyer's 3, the ally the rest (1)") {
+    REQUIRE(Rulings::defaults().is(RulingId::AllyBidPayer, 0));
+    const GameState s = buy_for_4(Rulings::defaults());
+    CHECK(s.of(Faction::Atreides).spice == 0);
+    CHECK(s.of(Faction::Fremen).spice == 4);
+  }
+  SECTION("ally_first: the ally's backing pays all 4, the buyer keeps its 3") {
+    const GameState s = buy_for_4(ruling("ally_bid_payer", "ally_first"));
+    CHECK(s.of(Faction::Atreides).spice == 3);
+    CHECK(s.of(Faction::Fremen).spice == 1);
+  }
+  SECTION("ally_first with ally_bid_support=permission: the allowance first, then the buyer") {
+    const GameState s = buy_for_4(ruling("ally_bid_support", "permission", ruling("ally_bid_payer", "ally_first")));
+    CHECK(s.of(Faction::Fremen).spice == 3);  // its allowance of 2, used up
+    CHECK(s.of(Faction::Fremen).permit_bids == 0);
+    CHECK(s.of(Faction::Atreides).spice == 1);
+  }
+}
+
 TEST_CASE("2.03.04 ruling emperor_ally_payment=emperor", "[bidding][rulings]") {
   GameState s = at_bidding({Faction::Atreides, Faction::Emperor, Faction::Guild}, false,
                            ruling("emperor_ally_payment", "emperor"));

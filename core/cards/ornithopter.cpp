@@ -25,8 +25,9 @@
 // `any_move` (treachery.online) lets it go with any Move the turn still has,
 // Hajr's included, and Hajr's extra movement and the second group add up
 // (after_move takes the second group first, then Hajr's).
-// Ruling ornithopter_advisors: `two_groups_only` (default) refuses advisors
-// the one-group mode (its range is an ornithopter's); `neither` refuses a
+// Ruling ornithopter_advisors: `two_groups_only` (the default before rules
+// version 7) refuses advisors the one-group mode (its range is an
+// ornithopter's); `neither` (the seeds' boundary, the default since) refuses a
 // group with advisors both modes, the second group included.
 // It is a card, not a faction ability: no Karama window of its own. When a
 // Karama window opens over its move (a Fremen group's two territories in

@@ -67,9 +67,11 @@
 //      1.07.06.05 the loser loses its forces in the area (ruling
 //      battle_losses_scope=whole_territory: in the whole territory, also in
 //      the traitor cases) and discards its
-//      cards. 1.07.06.06 the winner loses forces equal to its dial, regular
-//      forces first, then elite forces at their battle worth (2.03.08,
-//      2.04.18). Its cards: step kKeep, the winner answers KeepCards{keep}
+//      cards. 1.07.06.06 the winner loses forces worth its dial, elite
+//      forces at their battle worth (2.03.08, 2.04.18): the split worth the
+//      least over the dial, elites kept on a tie (ruling winner_losses;
+//      regulars_first: every regular force first, the elites rounded up).
+//      Its cards: step kKeep, the winner answers KeepCards{keep}
 //      (Pass keeps every card it may keep): 1.07.06.06 it may keep any card
 //      that does not say "Discard after use" and discards the others. Always
 //      discarded: a Cheap Hero ("Discard after use", 3.01.04) and, by ruling
@@ -458,19 +460,67 @@ void lose_all_in_area(GameState& s, Faction f, TerritoryId t, uint8_t area) {  /
   });
 }
 
-// 1.07.06.06: `units` force units, regular forces first, then elite forces.
-void lose_dialed(GameState& s, Faction f, Faction opp, TerritoryId t, uint8_t area, int units) {
+// 1.07.06.06 THE WINNER: the winner loses only the number of forces it
+// dialed on the Battle Wheel. 2.03.08 / 2.04.18: a Sardaukar or a Fedaykin
+// is worth two normal forces in battle and in taking losses (2.03.09: a
+// Sardaukar only one against the Fremen; elite_worth).
+// Which forces make up that loss (ruling winner_losses):
+//  * least_worth: the split of regular and elite forces worth at least the
+//    dial and as little over it as the forces allow (more than the dial only
+//    where nothing else makes it up, e.g. only elites remain for an odd
+//    remainder); among equal worths the one that keeps the most elites
+//    (regulars go first). Under spice_dialing_elite = per_token the elite
+//    forces the dialed spice supports (elite tokens first, as spiced_units
+//    counts them) are forces dialed, so they are among the losses.
+//  * regulars_first: every regular force first, then elites for the rest,
+//    rounded up (the engine before rules version 7: a dial of 10 with 5
+//    forces and 4 Sardaukar lost 5 + 3, worth 11).
+// The winner does not choose its losses: the split is the rule (docs/RULINGS.md).
+constexpr uint8_t kRegularsFirst = 1;  // RulingId::WinnerLosses
+struct LossSplit {
+  int regular = 0, elite = 0;
+};
+LossSplit dialed_losses(const GameState& s, int regs, int els, int worth, int dial, int min_elites) {
+  if (s.rulings.is(RulingId::WinnerLosses, kRegularsFirst)) {
+    const int r = std::min(dial, regs);
+    return {r, std::min(els, (dial - r + worth - 1) / worth)};
+  }
+  LossSplit best{regs, els};  // forces short of the dial (a No-Field's count): all of them
+  int best_worth = -1;
+  for (int e = std::min(min_elites, els); e <= els; ++e) {
+    const int r = std::clamp(dial - worth * e, 0, regs);
+    const int w = r + worth * e;
+    if (w >= dial && (best_worth < 0 || w < best_worth)) best = {r, e}, best_worth = w;
+  }
+  return best;
+}
+
+// The winner's share of `dial` in the battle area of t (forces that fight only:
+// advisors, 2.02.12, are not lost).
+LossSplit winner_split(const GameState& s, Faction w, Faction l, TerritoryId t, uint8_t area, const BattlePlanState& p) {
+  int regs = 0, els = 0;
   for_area(t, area, [&](LocationId loc) {
-    const int n = std::min<int>(units, s.forces_at(f, loc, 0));
+    regs += s.forces_at(w, loc, 0);
+    if (specials_fight(s, w)) els += s.forces_at(w, loc, 1);
+  });
+  const int worth = elite_worth(s, w, l);
+  const int supported = s.rulings.is(RulingId::SpiceDialingElite, 0) || worth < 2 ? 0 : std::min<int>(p.spice, p.dial / worth);
+  return dialed_losses(s, regs, els, worth, p.dial, supported);
+}
+
+// `loss` forces to the tanks from the area: regular forces location by
+// location, then elite forces.
+void lose_forces(GameState& s, Faction f, TerritoryId t, uint8_t area, LossSplit loss) {
+  for_area(t, area, [&](LocationId loc) {
+    const int n = std::min<int>(loss.regular, s.forces_at(f, loc, 0));
     if (n > 0) forces_to_tanks(s, f, loc, n, 0);
-    units -= n;
+    loss.regular -= n;
   });
   if (!specials_fight(s, f)) return;  // advisors (2.02.12)
-  const int worth = elite_worth(s, f, opp);
   for_area(t, area, [&](LocationId loc) {
-    const int n = std::min<int>((units + worth - 1) / worth, s.forces_at(f, loc, 1));
+    const int n = std::min<int>(loss.elite, s.forces_at(f, loc, 1));
     if (n > 0) forces_to_tanks(s, f, loc, 0, n);
-    units -= n * worth;
+    loss.elite -= n;
   });
 }
 
@@ -640,22 +690,15 @@ void end_battle(Ctx& c) {
   next_battle(c);
 }
 
-// 1.07.06.06 the winner's dialled losses (regular forces first, then elite
-// forces by their worth, as lose_dialed), less what a Suk Graduate saves
-// (core/cards/leader_skills.cpp), counted in forces, elite ones first: those
-// to the reserves leave the area, the one that stays is not lost.
+// 1.07.06.06 the winner's dialled losses (winner_split), less what a Suk
+// Graduate saves (core/cards/leader_skills.cpp), counted in forces, elite ones
+// first: those to the reserves leave the area, the one that stays is not lost.
 void winner_losses(GameState& s, Faction w, Faction l, TerritoryId t, uint8_t area, const BattlePlanState& p, bool killed) {
-  int regs = 0, els = 0;
-  for_area(t, area, [&](LocationId loc) {
-    regs += s.forces_at(w, loc, 0);
-    if (specials_fight(s, w)) els += s.forces_at(w, loc, 1);
-  });
-  const int worth = elite_worth(s, w, l);
-  const int lost_r = std::min<int>(p.dial, regs);
-  const int lost_e = std::min(els, (p.dial - lost_r + worth - 1) / worth);
+  const LossSplit loss = winner_split(s, w, l, t, area, p);
+  const int lost_r = loss.regular, lost_e = loss.elite;
   const auto saves = suk_graduate_saves(s, w, p, killed, lost_r + lost_e);
   if (saves.stay + saves.to_reserves == 0) {
-    lose_dialed(s, w, l, t, area, p.dial);
+    lose_forces(s, w, t, area, loss);
     return;
   }
   // Which forces are saved: elite ones first (the one that stays, then those to the reserves).
@@ -791,15 +834,13 @@ void resolve(Ctx& c) {
     int left[2], paid_sb[2];
     for (int i = 0; i < 2; ++i) {
       paid_sb[i] = pay_dialed_spice(s, fa[i], p[i]);
-      int regs = 0, els = 0;
+      int forces = 0;
       for_area(t, b.area, [&](LocationId loc) {
-        regs += s.forces_at(fa[i], loc, 0);
-        if (specials_fight(s, fa[i])) els += s.forces_at(fa[i], loc, 1);
+        forces += s.forces_at(fa[i], loc, 0);
+        if (specials_fight(s, fa[i])) forces += s.forces_at(fa[i], loc, 1);
       });
-      const int worth = elite_worth(s, fa[i], fa[1 - i]);
-      const int lost_r = std::min<int>(p[i].dial, regs);
-      const int lost_e = std::min(els, (p[i].dial - lost_r + worth - 1) / worth);
-      left[i] = regs + els - lost_r - lost_e;
+      const LossSplit dialed = winner_split(s, fa[i], fa[1 - i], t, b.area, p[i]);  // as the winner loses them
+      left[i] = forces - dialed.regular - dialed.elite;
     }
     const int tie = tie_side(s);  // ties: the aggressor (the Juice of Sapho, the Habbanya Sietch card)
     const int w = left[tie] >= left[1 - tie] ? tie : 1 - tie, l = 1 - w;
@@ -899,24 +940,27 @@ void reveal(Ctx& c) {
 // battle; for 2.04.21 any Fremen battle, advanced): for that whole battle
 // the elites count as one force (dial and losses) and the Fremen may, and
 // must, support their dial with spice like anyone (1.13.04).
+// The faction of `side`: its preventions that this battle uses up.
+void prevent_in_battle(GameState& s, int side) {
+  auto& b = s.battle;
+  const Faction me = faction_of_side(s, side), opp = faction_of_side(s, 1 - side);
+  const Ability elite = faction_rules(me).elite_ability;
+  const bool counts = elite_worth(s, me, opp) == 2 && elites_in_area(s, me, b.territory, b.area) > 0;
+  if (elite != Ability::None && (counts || prevention_at_next_occasion(s)) && ability_cancelled(s, me, elite)) {
+    b.karama_elite_off = static_cast<FactionMask>(b.karama_elite_off | faction_bit(me));
+    consume_prevention(s, me, elite);
+  }
+  if (const Ability hard = faction_rules(me).battle_hardened; hard != Ability::None && ability_cancelled(s, me, hard)) {
+    b.karama_hardened_off = 1;
+    consume_prevention(s, me, hard);
+  }
+}
+
 void karama_prevented_battle(GameState& s) {
   auto& b = s.battle;
   b.karama_elite_off = b.karama_hardened_off = 0;
   if (!s.advanced) return;
-  const TerritoryId t = b.territory;
-  for (int side = 0; side < 2; ++side) {
-    const Faction me = faction_of_side(s, side), opp = faction_of_side(s, 1 - side);
-    const Ability elite = faction_rules(me).elite_ability;
-    const bool counts = elite_worth(s, me, opp) == 2 && elites_in_area(s, me, t, b.area) > 0;
-    if (elite != Ability::None && (counts || prevention_at_next_occasion(s)) && ability_cancelled(s, me, elite)) {
-      b.karama_elite_off = static_cast<FactionMask>(b.karama_elite_off | faction_bit(me));
-      consume_prevention(s, me, elite);
-    }
-    if (const Ability hard = faction_rules(me).battle_hardened; hard != Ability::None && ability_cancelled(s, me, hard)) {
-      b.karama_hardened_off = 1;
-      consume_prevention(s, me, hard);
-    }
-  }
+  for (int side = 0; side < 2; ++side) prevent_in_battle(s, side);
 }
 
 void start_battle(Ctx& c, Seat aggressor, const Option& o) {
@@ -934,6 +978,30 @@ void start_battle(Ctx& c, Seat aggressor, const Option& o) {
   karama_prevented_battle(s);
   ability::open_battle(c);  // 2.01.08 Prescience, 2.02.06 Voice, then kPlans
 }
+
+}  // namespace
+
+// 3.01.11.02 KARAMA: prevent a player from using one of their faction's ✷
+// abilities (before it is used). Ruling karama_battle_prevention =
+// current_battle: a prevention of the faction's battle abilities that apply by
+// themselves (2.03.08, 2.04.18, 2.04.21), played while the faction fights a
+// battle, before its battle plan is in and before a Prescience answer commits
+// its dial, applies to that battle as if played before it began (the dial it
+// may make is then counted without it);
+// next_battle (the engine before rules version 7): it waits for the next battle.
+void battle_prevention_played(GameState& s, Faction target) {
+  constexpr uint8_t kNextBattle = 1;  // RulingId::KaramaBattlePrevention
+  if (s.rulings.is(RulingId::KaramaBattlePrevention, kNextBattle) || !s.advanced) return;
+  const auto& b = s.battle;
+  if (s.phase != Phase::Battle || s.step == kChoose || b.aggressor < 0 || b.defender < 0 || b.winner) return;
+  for (int side = 0; side < 2; ++side) {
+    const Seat seat = seat_of_side(s, side);
+    // A dial already committed (a Prescience answer, 2.01.08) was made under the ability: the battle keeps it.
+    if (faction_of_side(s, side) == target && !has_bit(b.plans_in, seat) && !battle_plan_binding(s, seat).dial) prevent_in_battle(s, side);
+  }
+}
+
+namespace {
 
 void finish(Ctx& c) {  // 1.07.07
   auto& s = c.s;

@@ -35,7 +35,9 @@
 //    towards the bid limit and covers whatever the buyer cannot pay; the ally
 //    is not asked (automatic), allies do not help at all (off), or the ally
 //    helps up to the allowance it set with AllyPermission{bids} (permission;
-//    each payment uses the allowance up, core/rules/deals.cpp).
+//    each payment uses the allowance up, core/rules/deals.cpp). Ruling
+//    ally_bid_payer: the buyer pays first and the ally the rest
+//    (buyer_first), or the ally's backing first (ally_first).
 //  * 2.01.05 can_see_card_up_for_bid: the Atreides (not their ally: 2.01.09
 //    only extends Prescience in battle).
 //  * The Richese lots (CHOAM & Richese; core/factions/richese.cpp through the
@@ -222,6 +224,29 @@ void open_card(Ctx& c, bool first) {
   }
 }
 
+// 1.10.02.05 ALLIES: allies may help each other by paying some or all the
+// cost of each other's Treachery Card bids. Of `amount`, what the buyer's
+// spice and what its supporting ally's backing pay (ruling ally_bid_payer):
+// buyer_first, the buyer what it holds and the ally the rest; ally_first, the
+// ally what its backing allows (its spice, or the allowance under
+// ally_bid_support=permission) and the buyer the rest.
+constexpr uint8_t kAllyFirst = 1;  // AllyBidPayer
+struct BidShares {
+  int own = 0, ally = 0;
+};
+BidShares bid_shares(const GameState& s, Faction buyer, uint8_t ally, int amount) {
+  const int share = ally == kNoFaction ? 0 : ally_share(s, static_cast<Faction>(ally));
+  BidShares out;
+  if (s.rulings.is(RulingId::AllyBidPayer, kAllyFirst)) {
+    out.ally = std::clamp(amount, 0, share);
+    out.own = std::min<int>(amount - out.ally, s.of(buyer).spice);
+  } else {
+    out.own = std::min<int>(amount, s.of(buyer).spice);
+    out.ally = std::clamp(amount - out.own, 0, share);
+  }
+  return out;
+}
+
 // 1.04.06.03, 2.03.04, 2.03.05, 1.10.02.05: the payee is the faction whose
 // hook receives_card_payments names its ability (the Emperor), else the bank.
 // 3.01.11.02: a prevented 2.03.04 sends the next payment the Emperor would
@@ -229,14 +254,14 @@ void open_card(Ctx& c, bool first) {
 // A faction's lot (`lot_seller`, not the buyer): the buyer's spice goes to the
 // seller; an ally's share too, unless the ally is the seller (then 2.03.04).
 void pay_for_card(GameState& s, Faction buyer, int amount, uint8_t lot_seller = kNoFaction) {
+  const uint8_t a = supporting_ally(s, buyer);
+  const BidShares shares = bid_shares(s, buyer, a, amount);
   if (lot_seller != kNoFaction && lot_seller != static_cast<uint8_t>(buyer)) {
-    const int own = std::min<int>(amount, s.of(buyer).spice);
+    const int own = shares.own;
     if (own > 0) transfer_spice(s, shield(buyer), shield(static_cast<Faction>(lot_seller)), own);
-    const uint8_t a = supporting_ally(s, buyer);
-    const int rest = amount - own;
-    if (rest <= 0 || a == kNoFaction) return;
+    if (a == kNoFaction) return;
     const auto ally = static_cast<Faction>(a);
-    const int part = std::min<int>(rest, ally_share(s, ally));
+    const int part = shares.ally;
     if (part <= 0) return;
     if (s.rulings.is(RulingId::AllyBidSupport, kAllyBidPermission))
       s.of(ally).permit_bids = static_cast<uint16_t>(s.of(ally).permit_bids - part);
@@ -257,14 +282,13 @@ void pay_for_card(GameState& s, Faction buyer, int amount, uint8_t lot_seller = 
   const bool prevented = emperor_in && amount > 0 && ability_cancelled(s, emperor, payment);
   const bool to_emperor = emperor_in && !buyer_is_emperor && !prevented;
   const SpiceAccount seller = to_emperor ? shield(emperor) : bank();
-  const int own = std::min<int>(amount, s.of(buyer).spice);
+  const int own = shares.own;
   bool paid_emperor = emperor_in && !buyer_is_emperor && own > 0;  // 2.03.04 was used
   if (own > 0) transfer_spice(s, shield(buyer), seller, own);
   int rest = amount - own;
-  const uint8_t a = supporting_ally(s, buyer);
   if (rest > 0 && a != kNoFaction) {
     const auto ally = static_cast<Faction>(a);
-    const int part = std::min<int>(rest, ally_share(s, ally));
+    const int part = shares.ally;
     if (s.rulings.is(RulingId::AllyBidSupport, kAllyBidPermission))
       s.of(ally).permit_bids = static_cast<uint16_t>(s.of(ally).permit_bids - part);
     // The Emperor's own spice never pays the Emperor (2.03.05 fair market).

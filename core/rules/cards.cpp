@@ -76,7 +76,10 @@
 //      not seen; 2.02.16 the next move that could take up arms; 2.06.12 the
 //      next Shipment and Movement phase goes in storm order. A prevention
 //      played while an occurrence is under way (a card already up for bid,
-//      a battle already begun) is for the next one. 3.01.11.01 windows are
+//      a battle already begun) is for the next one, except a prevention of
+//      2.03.08 / 2.04.18 / 2.04.21 played in the faction's battle before its
+//      plan is in (ruling karama_battle_prevention = current_battle: for
+//      that battle; battle.cpp battle_prevention_played). 3.01.11.01 windows are
 //      not opened for automatic abilities.
 //    - 3.01.11.03 value = kKaramaGuildRates, in one's own shipment step: this
 //      turn's shipment costs half (rounded up) and is paid to the bank
@@ -834,6 +837,7 @@ void apply_karama(Ctx& c, Seat seat, const Action& a) {
   }
   if (play.value & kKaramaPrevent) {  // 3.01.11.02
     set_prevented_bit(s, play.target, play.value & 0x3F, true);
+    battle_prevention_played(s, static_cast<Faction>(play.target));  // ruling karama_battle_prevention
     return;
   }
   s.of(me).karama_power_used = 1;

@@ -201,6 +201,10 @@ void consume_prevention(GameState& s, Faction f, Ability ability);
 // is used up at its next occasion even where it would change nothing
 // (changes_outcome: only where it would change the outcome).
 bool prevention_at_next_occasion(const GameState& s);
+// 3.01.11.02 (battle.cpp): a prevention of `target`'s ability was just played;
+// under karama_battle_prevention = current_battle it may apply to the battle
+// being fought (2.03.08, 2.04.18, 2.04.21).
+void battle_prevention_played(GameState& s, Faction target);
 // Could faction f hold a Karama, by public information only (hand size,
 // the discard pile)? Used to ask without revealing hands.
 bool may_hold_karama(const GameState& s, Faction f);
