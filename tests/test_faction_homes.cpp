@@ -91,10 +91,11 @@ TEST_CASE("owner homes: the owner names left in the phase files only fall", "[fa
   const char* names[] = {"LeaderSkill::", "TreacheryKind::", "s.choam", "s.richese", "s.skills", "planetologist",
                          "Planetologist", "Spice Banker", "Bureaucrat", "Kulon", "Smuggler", "Sandmaster", "Suk Graduate",
                          "Diplomat", "skills_", "suk_graduate", "sandmaster", "smuggler", "diplomat_", "no_field", "No-Field",
-                         "Nullentropy", "Distrans", "Ornithopter", "ornithopter_", "movement_bonus"};
+                         "Nullentropy", "Distrans", "Ornithopter", "ornithopter_", "movement_bonus", "stronghold_cards",
+                         "Sietch Tabr", "Tuek"};
   const std::map<std::string, int> most = {
-      {"battle.cpp", 35}, {"battle_abilities.cpp", 6}, {"bidding.cpp", 1}, {"cards.cpp", 38},  {"deals.cpp", 10},
-      {"mentat_pause.cpp", 1}, {"revival.cpp", 16}, {"setup.cpp", 10}, {"shipment_movement.cpp", 41}, {"engine.cpp", 2}};
+      {"battle.cpp", 34}, {"battle_abilities.cpp", 6}, {"bidding.cpp", 1}, {"cards.cpp", 38},  {"deals.cpp", 8},
+      {"revival.cpp", 16}, {"setup.cpp", 10}, {"shipment_movement.cpp", 41}, {"engine.cpp", 2}};
   auto code_of = [](const fs::path& p) {
     std::ifstream in(p);
     std::string line, out;

@@ -130,16 +130,13 @@ int stone_burner_side(const GameState& s);
 void ask_stone_burner(Ctx& c, Seat owner);
 
 // ---- the Advanced Stronghold Cards (core/cards/stronghold_cards.cpp, module stronghold_cards) ----
-// As the Mentat Pause ends (mentat_pause.cpp): each card to the one faction occupying its stronghold, or back.
-void stronghold_cards_mentat_pause_ends(GameState& s);
+// The owner kStrongholdCardsOwner hears TurnEnds (each card to the one faction occupying its stronghold,
+// or back) and BattleDecided (Tuek's Sietch, Sietch Tabr) (core/rules/owners.h).
 // Asked by battle.cpp for the battle being fought (0 / false / -1 outside the card's stronghold or without the module):
 int stronghold_battle_discount(const GameState& s, Faction f);  // Arrakeen: the spice the bank pays of f's dialled spice
 // Carthag: f's defense also counts as a Snooper (the plan it played: no poison weapon, a defense).
 bool defense_counts_as_snooper(const GameState& s, Faction f, const BattlePlanState& played);
 int stronghold_tie_side(const GameState& s);  // Habbanya Sietch: the side that wins a tie, or -1
-// After the resolution (winner: the side, -1 none; loser_dial2: the loser's dial value in half units):
-// Tuek's Sietch pays 2 per worthless card its holder played, Sietch Tabr the winning holder the loser's dial.
-void stronghold_cards_battle_resolved(GameState& s, int winner, const BattlePlanState plans[2], int loser_dial2);
 
 // ---- Leader Skills (core/cards/leader_skills.cpp, module leader_skills) ----
 // Every function is a no-op / 0 / false / -1 without the module.
@@ -241,6 +238,5 @@ extern const CardRules::CardWindow kBureaucracyWindow;  // WindowKind::Bureaucra
 // resumes where the card was played. Nothing without the module, or while f has such an offer pending.
 void skills_card_revived(Ctx& c, Faction f, LeaderId l);
 extern const CardRules::CardWindow kSkillRevivalWindow;  // WindowKind::SkillRevival
-void skills_mentat_pause(GameState& s);
 
 }  // namespace mentat::rules

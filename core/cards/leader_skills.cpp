@@ -58,7 +58,7 @@
 //    its reserves (front band), or up to 3 with the leader in the battle (1
 //    stays in the territory, up to 2 to the reserves).
 //  * Spice Banker's front band (banker_saw_payment on the SpiceMoved event,
-//    skills_mentat_pause): once
+//    banker_pays_out, on PhaseBegins): once
 //    a phase, when another faction pays 4 or more to the bank in one payment,
 //    its owner gains 1, collected in the Mentat Pause.
 //  * Diplomat: front band (diplomat_defense), a plan with a worthless card and
@@ -757,8 +757,10 @@ void banker_saw_payment(GameState& s, const SpiceMoved& e) {
 
 }  // namespace
 
-void skills_mentat_pause(GameState& s) {
-  if (!s.uses(data::Module::LeaderSkills) || !s.skills.banked) return;
+namespace {
+// Game event PhaseBegins: as the Mentat Pause begins, the Spice Banker's gains of the turn.
+void banker_pays_out(GameState& s, const PhaseBegins& e) {
+  if (e.phase != Phase::MentatPause || !s.skills.banked) return;
   for (Seat seat = 0; seat < s.num_seats; ++seat) {
     const Faction f = s.faction_at(seat);
     for (int l = 0; l < data::kNumLeaders; ++l)
@@ -770,6 +772,7 @@ void skills_mentat_pause(GameState& s) {
   }
   s.skills.banked = 0;  // the Spice Banker died meanwhile: its gains are lost
 }
+}  // namespace
 
 // ---- the Mentat's question (front band) and the Decipherer's swap (battle band): battle steps ----
 
@@ -1196,7 +1199,7 @@ void skills_end_action(Ctx& c, const Action& a) {
 namespace {
 bool skills_in_game(const GameState& s) { return s.uses(data::Module::LeaderSkills); }
 constexpr Subscription kSubscriptions[] = {on<SpiceMoved, banker_saw_payment>(), on<SpiceMoved, bureaucrat_saw_payment>(),
-                                           on<LeaderDied, skill_card_returns>()};
+                                           on<LeaderDied, skill_card_returns>(), on<PhaseBegins, banker_pays_out>()};
 constexpr ModifierAnswer kAnswers[] = {answer<MovementRangeQuery, planetologist_band>(1)};
 }  // namespace
 

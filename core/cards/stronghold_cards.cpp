@@ -2,8 +2,8 @@
 // docs/cards/stronghold-cards.md; reference choam-richese.json
 // advanced_stronghold_cards). One card per stronghold, face up: public.
 //
-// Who holds them (stronghold_cards_mentat_pause_ends, from mentat_pause.cpp
-// as the pause ends and the game goes on): the one faction occupying the
+// Who holds them (holders_change, on the game event TurnEnds: the Mentat
+// Pause ends and the game goes on): the one faction occupying the
 // stronghold then holds its card; a stronghold with no occupant or several
 // (allies included) gives its card back to the stronghold. So no card is held
 // during turn 1, and a card is held for the whole next turn whatever happens
@@ -25,15 +25,16 @@
 //  * Habbanya Sietch (stronghold_tie_side): its holder wins a tie, despite
 //    the storm order; against the Juice of Sapho, ruling habbanya_juice
 //    (battle.cpp tie_side).
-//  * Sietch Tabr (stronghold_cards_battle_resolved): its holder, winning the
+//  * Sietch Tabr (battle_decided, on the game event BattleDecided): its holder, winning the
 //    battle, collects from the bank the opponent's dial (its value in the
 //    battle, rounded down).
-//  * Tuek's Sietch (stronghold_cards_battle_resolved): its holder collects 2
+//  * Tuek's Sietch (battle_decided): its holder collects 2
 //    spice from the bank for each worthless card its plan played (weapon and
 //    defense slots), whatever the outcome.
 // The Hidden Mobile Stronghold's card (id 5) belongs to Ixians & Tleilaxu: not
 // in play.
 #include "core/cards/card_rules.h"
+#include "core/rules/owners.h"
 
 namespace mentat::rules {
 namespace {
@@ -65,8 +66,9 @@ Faction side_faction(const GameState& s, int side) { return s.faction_at(side ==
 
 }  // namespace
 
-void stronghold_cards_mentat_pause_ends(GameState& s) {
-  if (!s.uses(data::Module::StrongholdCards)) return;
+namespace {
+// Game event TurnEnds: the holders for the next turn.
+void holders_change(GameState& s, const TurnEnds&) {
   for (int c = 0; c < kCardsInSet; ++c) {
     uint8_t only = kNoFaction;
     int occupants = 0;
@@ -79,6 +81,7 @@ void stronghold_cards_mentat_pause_ends(GameState& s) {
     s.stronghold_cards.holder[c] = occupants == 1 ? only : kNoFaction;
   }
 }
+}  // namespace
 
 int stronghold_battle_discount(const GameState& s, Faction f) {
   const int side = holder_side(s, kArrakeenCard);
@@ -95,7 +98,13 @@ bool defense_counts_as_snooper(const GameState& s, Faction f, const BattlePlanSt
 
 int stronghold_tie_side(const GameState& s) { return holder_side(s, kHabbanyaCard); }
 
-void stronghold_cards_battle_resolved(GameState& s, int winner, const BattlePlanState plans[2], int loser_dial2) {
+namespace {
+// Game event BattleDecided: Tuek's Sietch pays 2 per worthless card its holder
+// played; Sietch Tabr pays its winning holder the loser's dial (half units in).
+void battle_decided(GameState& s, const BattleDecided& e) {
+  const int winner = e.winner;
+  const BattlePlanState* plans = e.plans;
+  const int loser_dial2 = e.loser_dial2;
   if (const int side = holder_side(s, kTueksCard); side >= 0) {
     int worthless = 0;
     for (const uint8_t card : {plans[side].weapon, plans[side].defense})
@@ -105,5 +114,12 @@ void stronghold_cards_battle_resolved(GameState& s, int winner, const BattlePlan
   if (const int side = holder_side(s, kTabrCard); side >= 0 && side == winner && loser_dial2 >= 2)
     transfer_spice(s, bank(), shield(side_faction(s, side)), loser_dial2 / 2);
 }
+}  // namespace
+
+namespace {
+bool stronghold_cards_in_game(const GameState& s) { return s.uses(data::Module::StrongholdCards); }
+constexpr Subscription kSubscriptions[] = {on<TurnEnds, holders_change>(), on<BattleDecided, battle_decided>()};
+}  // namespace
+constinit const Owner kStrongholdCardsOwner{"stronghold_cards", OwnerKind::StrongholdCard, stronghold_cards_in_game, kSubscriptions, {}};
 
 }  // namespace mentat::rules

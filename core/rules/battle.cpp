@@ -767,7 +767,7 @@ void resolve(Ctx& c) {
       discard_plan(s, p[i]);
       kill_leader(s, p[i].leader);
     }
-    stronghold_cards_battle_resolved(s, -1, p, 0);  // Tuek's Sietch (core/cards/stronghold_cards.cpp)
+    raise(s, BattleDecided{-1, p, 0});  // the owners (core/rules/owners.h)
     end_battle(c);
     return;
   }
@@ -775,7 +775,7 @@ void resolve(Ctx& c) {
     const int w = called[0] ? 0 : 1, l = 1 - w;
     note(BattleOutcome::Traitor, w);
     const int loser_paid = pay_dialed_spice(s, fa[l], p[l], false);  // 1.13.05: the winner keeps its spice
-    stronghold_cards_battle_resolved(s, w, p, dial2_of(l, loser_paid));  // Tuek's Sietch, Sietch Tabr
+    raise(s, BattleDecided{w, p, dial2_of(l, loser_paid)});
     lose_all_in_area(s, fa[l], t, b.area);
     discard_plan(s, p[l]);
     const int strength = data::leader(p[l].leader).strength;
@@ -802,7 +802,7 @@ void resolve(Ctx& c) {
   if (lasgun && shield_played) {  // 3.01.14
     note(BattleOutcome::LasgunShield, -1);
     for (int i = 0; i < 2; ++i) pay_dialed_spice(s, fa[i], p[i]);
-    stronghold_cards_battle_resolved(s, -1, p, 0);  // Tuek's Sietch
+    raise(s, BattleDecided{-1, p, 0});
     const auto& ter = data::territory(t);
     for (int i = 0; i < ter.num_locations; ++i) {
       const auto loc = static_cast<LocationId>(ter.first_location + i);
@@ -845,7 +845,7 @@ void resolve(Ctx& c) {
     const int tie = tie_side(s);  // ties: the aggressor (the Juice of Sapho, the Habbanya Sietch card)
     const int w = left[tie] >= left[1 - tie] ? tie : 1 - tie, l = 1 - w;
     note(BattleOutcome::Totals, w, 2 * left[w], 2 * left[l]);
-    stronghold_cards_battle_resolved(s, w, p, dial2_of(l, paid_sb[l]));  // Tuek's Sietch, Sietch Tabr
+    raise(s, BattleDecided{w, p, dial2_of(l, paid_sb[l])});
     int leader_spice = 0;
     for (int i = 0; i < 2; ++i) {
       if (p[i].leader == kNone8) continue;
@@ -887,7 +887,7 @@ void resolve(Ctx& c) {
   const int tie = tie_side(s);  // 1.07.06.01 ties: the aggressor (the Juice of Sapho, the Habbanya Sietch card)
   const int w = total[tie] >= total[1 - tie] ? tie : 1 - tie, l = 1 - w;
   note(BattleOutcome::Totals, w, total[w], total[l]);
-  stronghold_cards_battle_resolved(s, w, p, dials2[l]);  // Tuek's Sietch, Sietch Tabr (core/cards/stronghold_cards.cpp)
+  raise(s, BattleDecided{w, p, dials2[l]});  // the owners (core/rules/owners.h)
 
   // 1.07.06.03 killed leaders; 1.07.06.04 survivors.
   int leader_spice = 0;

@@ -5,7 +5,9 @@
 // takes_over_victory (2.02.03 the Bene Gesserit prediction) and
 // default_victory (2.04.09 Fremen, 2.06.08 Spacing Guild special victories);
 // mentat_pause_step: a faction's step when the game goes on (CHOAM's
-// Inflation token), by faction id, before the next turn begins.
+// Inflation token), by faction id, before the next turn begins. Game events
+// (core/rules/owners.h): PhaseBegins (the Spice Banker's gains), TurnEnds
+// (the Advanced Stronghold Cards change hands).
 #include "core/cards/card_rules.h"
 #include "core/factions/faction_rules.h"
 #include "core/rules/owners.h"
@@ -59,7 +61,7 @@ void faction_steps_from(Ctx& c, int first) {
   }
   s.step = 0;
   s.waiting = 0;
-  stronghold_cards_mentat_pause_ends(s);  // the Advanced Stronghold Cards change hands (core/cards/stronghold_cards.cpp)
+  raise(s, TurnEnds{s.turn});  // the owners' end of turn (core/rules/owners.h: the Advanced Stronghold Cards change hands)
   ++s.turn;
   enter_phase(c, Phase::Storm);
 }
@@ -81,7 +83,6 @@ void enter(Ctx& c) {
   raise(s, PhaseBegins{Phase::MentatPause});  // the owners' phase start (core/rules/owners.h)
   for (int i = 0; i < kNumFactions; ++i)
     if (s.f[i].bribes) transfer_spice(s, bribe_pool(static_cast<Faction>(i)), shield(static_cast<Faction>(i)), s.f[i].bribes);
-  skills_mentat_pause(s);  // the Spice Banker's gains (core/cards/leader_skills.cpp)
 
   FactionMask winners = 0;
   for (Seat seat : order_from_first(s)) {

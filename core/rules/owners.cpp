@@ -15,6 +15,7 @@ namespace {
 constinit const Owner* const kOwners[] = {
     &kAtreidesOwner, &kBeneGesseritOwner, &kEmperorOwner, &kFremenOwner, &kHarkonnenOwner,
     &kGuildOwner,    &kChoamOwner,        &kRicheseOwner, &kKaramaOwner, &kLeaderSkillsOwner,
+    &kStrongholdCardsOwner,
 };
 
 template <class Row>

@@ -11,9 +11,14 @@
 // core/cards/leader_skills.cpp, ...) and listed once in the table. It names
 // the game events it listens to and the modifiers it answers.
 //
-// A *game event* is a typed fact a primitive raises after it changed the
-// state: "spice moved from this account to that one". raise(s, e) hands it to
-// every subscription of that event's kind whose owner is in the game.
+// A *game event* is a typed fact raised after the state changed: by the
+// primitive that changed it ("spice moved from this account to that one",
+// transfer_spice) or, for a moment of the turn, by the phase at that moment
+// (a phase begins, a battle is decided: each event's comment names its
+// places). raise(s, e) hands it to every subscription of that event's kind
+// whose owner is in the game. An event's pointers are valid only while it is
+// dispatched. A described position (events/position.cpp) is built directly,
+// not through events: a ledger kept from events starts from a game's setup.
 //
 // A *modifier* is a number a phase asks of the owners instead of computing an
 // ability's change itself: "what does this shipment cost", "how far may this
@@ -40,7 +45,7 @@
 //    (the index is a function-local static); any thread may read them.
 //
 // Adding an event or a modifier: a struct below with `kKind`/`kModifier`, its
-// enumerator, its orders documented, and the one place that raises or asks it.
+// enumerator, its orders documented, and the places that raise or ask it.
 // Adding an owner: docs/ARCHITECTURE.md "Adding a faction".
 #pragma once
 
@@ -63,6 +68,8 @@ enum class EventKind : uint8_t {
   LeaderRevived = 4,
   PhaseBegins = 5,
   AllianceChanged = 6,
+  TurnEnds = 7,
+  BattleDecided = 8,
   kCount
 };
 
@@ -83,7 +90,8 @@ struct SpiceMoved {
 // placed at setup or by an ability, a token placed or returned. Raised after
 // both places changed, once per origin for a move from several. A force
 // arrives in a territory when `to` is on the board and `from` is not a
-// location of that territory. Subscribers: none yet; Ambassadors, Terror
+// location of that territory. The counts may both be 0 (a No-Field revealed
+// into empty reserves, then destroyed). Subscribers: none yet; Ambassadors, Terror
 // tokens, Tech tokens and homeworld thresholds listen here.
 struct ForcesMoved {
   static constexpr EventKind kKind = EventKind::ForcesMoved;
@@ -109,6 +117,8 @@ struct ForcesFlipped {
 // A leader went to the tanks (leader_to_tanks, core/rules/common.cpp): killed
 // in battle (1.07.06.03), by a weapon, a lasgun/shield explosion or Residual
 // Poison, or by the Harkonnen (2.05.10.02). Raised after its zone changed.
+// The Kwisatz Haderach is no leader of the leader table: its death and
+// revival (core/factions/atreides.cpp) raise nothing yet.
 // Subscribers: the Leader Skills (its skill card back to the deck; core/cards/
 // leader_skills.cpp), order 0.
 struct LeaderDied {
@@ -127,11 +137,14 @@ struct LeaderRevived {
 };
 
 // A phase began: raised by the phase's own `enter` once the phase's scratch
-// state is reset, before its first step (core/rules/<phase>.cpp). Handlers
+// state is reset, before its first step (core/rules/<phase>.cpp); every phase
+// of a turn and the Nexus, not the Setup; the Charity phase too when the
+// Inflation token's Cancel side then skips it. Handlers
 // set up what the owner does in the phase; a question a faction asks at a
 // phase's start is a phase hook (it opens a decision). Subscribers, order 0
 // (they touch disjoint state): the Atreides (2.01.07 Wormsign) and the Guild
-// (3.01.11.02 of 2.06.12) at Shipment and Movement.
+// (3.01.11.02 of 2.06.12) at Shipment and Movement; the Leader Skills (the
+// Spice Banker's gains, before 1.09.01's bribes) at the Mentat Pause.
 struct PhaseBegins {
   static constexpr EventKind kKind = EventKind::PhaseBegins;
   Phase phase = Phase::Storm;
@@ -144,6 +157,30 @@ struct AllianceChanged {
   Faction a = Faction::Atreides;  // the faction that accepted or broke it
   Faction b = Faction::Atreides;
   bool formed = true;
+};
+
+// The turn ends and the game goes on (core/rules/mentat_pause.cpp, after
+// every faction's Mentat Pause step, before the turn counter moves and the
+// next Storm phase is entered; not raised when the game ends). Subscribers:
+// the Advanced Stronghold Cards (who holds each for the next turn,
+// core/cards/stronghold_cards.cpp), order 0.
+struct TurnEnds {
+  static constexpr EventKind kKind = EventKind::TurnEnds;
+  int turn = 0;  // the turn that ends
+};
+
+// A battle's winner is known (core/rules/battle.cpp, every resolution
+// branch: raised once per battle). The dialled spice is paid; leaders, losses
+// and cards are not settled yet, except when both leaders were traitors (the
+// event follows both sides' losses there). `winner` is the side (0 aggressor, 1 defender) or -1 when nobody
+// wins (both traitors, a lasgun/shield explosion). Subscribers: the Advanced
+// Stronghold Cards (Tuek's Sietch, Sietch Tabr; core/cards/stronghold_cards.cpp),
+// order 0.
+struct BattleDecided {
+  static constexpr EventKind kKind = EventKind::BattleDecided;
+  int winner = -1;
+  const BattlePlanState* plans = nullptr;  // the two plans as played, [2]: valid during the dispatch only
+  int loser_dial2 = 0;                     // the loser's dial in half units as the battle counted it (0 without a winner)
 };
 
 // A listener of every event raised on this thread, before the owners': for
@@ -312,6 +349,6 @@ int modify(const GameState& s, const Q& q, int value) {
 
 // The owner constants, each defined in its owner's file.
 extern const Owner kAtreidesOwner, kBeneGesseritOwner, kEmperorOwner, kFremenOwner, kHarkonnenOwner, kGuildOwner,
-    kChoamOwner, kRicheseOwner, kKaramaOwner, kLeaderSkillsOwner;
+    kChoamOwner, kRicheseOwner, kKaramaOwner, kLeaderSkillsOwner, kStrongholdCardsOwner;
 
 }  // namespace mentat::rules

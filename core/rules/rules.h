@@ -318,7 +318,7 @@ void move_forces(GameState& s, Faction f, ForcePlace from, ForcePlace to, int re
 void flip_forces(GameState& s, Faction f, LocationId loc, int from_kind, int n);
 // A leader to the tanks, face down when `face_down` (1.05.04, 2.05.10.02),
 // back in its owner's custody (2.05.12); raises LeaderDied. Every death of a
-// leader goes through here.
+// leader of the leader table goes through here (not the Kwisatz Haderach's).
 void leader_to_tanks(GameState& s, LeaderId id, bool face_down);
 // A leader from the tanks to `by`'s leader pool; raises LeaderRevived.
 void leader_revived(GameState& s, LeaderId id, Faction by);
