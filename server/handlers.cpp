@@ -97,6 +97,15 @@ Reply Server::Impl::create(const std::string& body) {
       if (!g.rulings.set(r->id()->string_view(), r->value()->string_view(), &error))
         return error_reply(400, "malformed", error);
     }
+  // Module keys (GET /modules); check_setup below refuses one this release
+  // does not play, and a faction whose module is missing, naming it.
+  if (req->modules())
+    for (const auto* m : *req->modules()) {
+      data::Module mod;
+      if (!data::parse_module(m->string_view(), &mod))
+        return error_reply(400, "malformed", data::unknown_module_error(m->string_view()));
+      g.modules = static_cast<data::ModuleSet>(g.modules | data::module_bit(mod));
+    }
   std::vector<BotSeat> bot_seats;
   if (req->bot_profiles() && (!req->bots() || req->bot_profiles()->size() != req->bots()->size()))
     return error_reply(400, "malformed", "bot_profiles must give one profile per entry of bots");
@@ -157,9 +166,13 @@ Reply Server::Impl::create(const std::string& body) {
                                              bot ? std::string(bots::profile_name(it->profile)).c_str() : nullptr));
   }
   const std::vector<int8_t> bot_seat_numbers(bots.begin(), bots.end());
+  std::vector<Offset<flatbuffers::String>> modules;
+  for (int i = 0; i < data::kNumModules; ++i)
+    if (g.modules & data::module_bit(static_cast<data::Module>(i)))
+      modules.push_back(b.CreateString(std::string(data::module_info(static_cast<data::Module>(i)).key)));
   return reply(b,
                fb::CreateCreateRoomResponseDirect(b, room.c_str(), 0, g.advanced ? "advanced" : "basic", g.max_turns,
-                                                  &seats, &bot_seat_numbers),
+                                                  &seats, &bot_seat_numbers, &modules),
                201);
 }
 

@@ -101,7 +101,7 @@ TEST_CASE("CLI: new refuses factions and modules whose rules are not implemented
   CHECK_THAT(r.out, Catch::Contains("playable factions: atreides, bene_gesserit, emperor, fremen, harkonnen, spacing_guild, choam, richese"));
   r = run(data + " new --factions atreides,choam --seed 4");
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("faction choam needs a module this game does not use"));
+  CHECK_THAT(r.out, Catch::Contains("faction choam needs the module choam_richese (CHOAM & Richese), which this game does not use"));
   // CHOAM sits with its module (issue 15).
   r = run(data + " new --factions atreides,choam --modules choam_richese --seed 4 --room c1");
   CHECK(r.code == 0);
