@@ -88,6 +88,8 @@ int cmd_rerun(const Args& a, store::EventStore& st) {
 int cmd_diff(const Args& a, store::EventStore& st) {
   std::string error;
   GameState pa, pb;
+  for (const auto& spec : {a.pos_a, a.pos_b})  // an unknown room is an input error (exit 2)
+    if (const int rc = check_room(st, spec.substr(0, spec.rfind('@')))) return rc;
   if (!load_position(st, a.pos_a, &pa, &error) || !load_position(st, a.pos_b, &pb, &error)) return fail(3, error);
   auto d = replay::diff_states(pa, pb);
   if (a.json) std::printf("%s\n", replay::diff_to_json(d).c_str());

@@ -90,6 +90,10 @@ int print_log(store::EventStore& st, const std::string& room, bool json, bool hi
 int do_verify(store::EventStore& st, const std::vector<std::string>& rooms, bool json = false);
 // ", did you mean 'g2'?" among the store's rooms, or "".
 std::string room_hint(store::EventStore& st, const std::string& room);
+// 0 when the store holds `room`; else says so on stderr and returns the exit
+// code: 2 for a room the store does not hold ("no room X", with a did you
+// mean), 3 when the store cannot be read.
+int check_room(store::EventStore& st, const std::string& room);
 // --as: "" gives `dflt`, "observer" the public view, else a seat (parse_seat).
 bool parse_viewer(const GameState& s, const std::string& as, inspect::Viewer dflt, inspect::Viewer* out, std::string* error);
 // Writes `bytes` to `path`, or to stdout when path is "-".

@@ -191,6 +191,12 @@ std::string room_hint(store::EventStore& st, const std::string& room) {
   return names::did_you_mean(room, ids);
 }
 
+int check_room(store::EventStore& st, const std::string& room) {
+  std::string err;
+  if (st.meta(room, &err)) return 0;
+  return err.empty() ? fail(2, "no room " + room + room_hint(st, room)) : fail(3, err);
+}
+
 bool parse_viewer(const GameState& s, const std::string& as, inspect::Viewer dflt, inspect::Viewer* out, std::string* error) {
   if (as.empty()) {
     *out = dflt;

@@ -286,22 +286,25 @@ int main(int argc, char** argv) {
   if (cmd_rulings->parsed()) return cli::cmd_rulings(args);
   if (cmd_names->parsed()) return cli::cmd_names(args);
 
-  // The commands that work on a store: which are readers, and what each runs.
+  // The commands that work on a store: which are readers, whether their ROOM
+  // argument must name a stored room (else exit 2, before anything runs), and
+  // what each runs.
   struct StoreCommand {
     CLI::App* sub;
     bool reader;
+    bool room;
     int (*run)(const cli::Args&, store::EventStore&);
   };
   const StoreCommand commands[] = {
-      {cmd_new, false, cli::cmd_new},         {cmd_act, false, cli::cmd_act},
-      {cmd_log, true, cli::cmd_log},          {cmd_show, true, cli::cmd_show},
-      {cmd_actions, true, cli::cmd_actions},  {cmd_verify, true, cli::cmd_verify},
-      {cmd_rooms, true, cli::cmd_rooms},      {cmd_render, true, cli::cmd_render},
-      {cmd_replay, true, cli::cmd_replay},    {cmd_step, true, cli::cmd_step},
-      {cmd_fork, false, cli::cmd_fork},       {cmd_rerun, false, cli::cmd_rerun},
-      {cmd_diff, true, cli::cmd_diff},        {cmd_bisect, true, cli::cmd_bisect},
-      {cmd_play, false, cli::cmd_play},       {cmd_demo, false, cli::cmd_demo},
-      {cmd_migrate, false, cli::cmd_migrate},  {cmd_migrate_store, true, cli::cmd_migrate_store},
+      {cmd_new, false, false, cli::cmd_new},         {cmd_act, false, true, cli::cmd_act},
+      {cmd_log, true, true, cli::cmd_log},           {cmd_show, true, true, cli::cmd_show},
+      {cmd_actions, true, true, cli::cmd_actions},   {cmd_verify, true, false, cli::cmd_verify},
+      {cmd_rooms, true, false, cli::cmd_rooms},      {cmd_render, true, true, cli::cmd_render},
+      {cmd_replay, true, true, cli::cmd_replay},     {cmd_step, true, true, cli::cmd_step},
+      {cmd_fork, false, true, cli::cmd_fork},        {cmd_rerun, false, true, cli::cmd_rerun},
+      {cmd_diff, true, false, cli::cmd_diff},        {cmd_bisect, true, true, cli::cmd_bisect},
+      {cmd_play, false, true, cli::cmd_play},        {cmd_demo, false, false, cli::cmd_demo},
+      {cmd_migrate, false, false, cli::cmd_migrate}, {cmd_migrate_store, true, false, cli::cmd_migrate_store},
   };
   if (cmd_backup->parsed()) {
     std::string error;
@@ -314,6 +317,8 @@ int main(int argc, char** argv) {
     std::string error;
     auto st = cli::open_store(args.data_dir, c.reader, &error);
     if (!st) return cli::fail(error.rfind("no store", 0) == 0 ? 2 : 3, error);
+    if (c.room)
+      if (const int rc = cli::check_room(*st, args.room)) return rc;
     return c.run(args, *st);
   }
   return 0;

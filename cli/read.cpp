@@ -139,8 +139,7 @@ int cmd_verify(const Args& a, store::EventStore& st) {
     for (const auto& m : st.rooms(&error)) rooms.push_back(m.room);
     if (!error.empty()) return fail(3, error);
   } else if (!a.room.empty()) {
-    std::string err;
-    if (!st.meta(a.room, &err)) return fail(2, err.empty() ? "no room " + a.room + room_hint(st, a.room) : err);
+    if (const int rc = check_room(st, a.room)) return rc;
     rooms.push_back(a.room);
   } else {
     return fail(2, "verify needs a room or --all");

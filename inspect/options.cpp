@@ -130,6 +130,7 @@ std::vector<Choice> label_choices(const LabelInputs& in, const Decision& d) {
       case ActionKind::Predict: out.push_back(faction_choice(v, v, "faction")); break;
       case ActionKind::ProposeAlliance:
       case ActionKind::AcceptAlliance: out.push_back(faction_choice(v, v, "with")); break;
+      case ActionKind::Bribe:
       case ActionKind::GiveSpice: out.push_back(faction_choice(v, v, "to")); break;
       case ActionKind::ChooseBattle: {
         const int t = v & 0xff, f = v >> 8;

@@ -1,5 +1,5 @@
 // Connection limits for the room server: the cpp-httplib server of
-// server.cpp, with its connections taken over by a gate.
+// server/server.h (Server::Impl::http), with its connections taken over by a gate.
 //
 // Why: cpp-httplib 0.11 hands every accepted connection to a pool thread
 // until the connection closes, and times out each read separately (5 s), so

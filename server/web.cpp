@@ -239,6 +239,28 @@ void install(httplib::Server& http, Host& host, store::EventStore& store, const 
     send(res, answer(b, fb::CreateRulingList(b, b.CreateVector(items)), false));
   });
 
+  // ---- the modules and the factions they seat (the lobby's choices) ----------
+  http.Get("/modules", [&host, send](const httplib::Request&, httplib::Response& res) {
+    host.count_request();
+    api::Builder b;
+    auto choice = [&b](Faction f) {
+      return fb::CreateFactionChoiceDirect(b, std::string(faction_key(f)).c_str(), std::string(faction_name(f)).c_str());
+    };
+    std::vector<Offset<fb::FactionChoice>> base;
+    for (int f = 0; f < kNumBaseFactions; ++f) base.push_back(choice(static_cast<Faction>(f)));
+    std::vector<Offset<fb::ModuleChoice>> modules;
+    for (int i = 0; i < data::kNumModules; ++i) {
+      const auto& m = data::module_info(static_cast<data::Module>(i));
+      if (!m.implemented) continue;
+      std::vector<Offset<fb::FactionChoice>> seated;
+      for (int f = 0; f < kNumFactions; ++f)
+        if ((m.factions & faction_bit(static_cast<Faction>(f))) && data::faction_rules_implemented(static_cast<Faction>(f)))
+          seated.push_back(choice(static_cast<Faction>(f)));
+      modules.push_back(fb::CreateModuleChoiceDirect(b, std::string(m.key).c_str(), std::string(m.name).c_str(), &seated));
+    }
+    send(res, answer(b, fb::CreateModuleListDirect(b, &base, &modules), false));
+  });
+
   // ---- the board, past views, legal actions -----------------------------------
   http.Get(R"(/rooms/([^/]+)/board\.svg)", [&host, send](const httplib::Request& req, httplib::Response& res) {
     host.count_request();

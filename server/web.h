@@ -2,8 +2,8 @@
 // the browser client's static files (web/), the endpoints it needs beyond
 // the game API (the board picture, a seat's legal actions, a past observer
 // view), the host's admin actions, /metrics in Prometheus text, CORS and the
-// access log. server/server.cpp owns the rooms; it implements Host and calls
-// install() once while it sets up its routes.
+// access log. Server::Impl (server/server_impl.h) owns the rooms; it implements Host
+// and calls install() once while it sets up its routes (server/handlers.cpp).
 //
 // Contract:
 //  * Secrecy: the board picture and past views are the observer's (public);

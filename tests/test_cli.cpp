@@ -101,7 +101,7 @@ TEST_CASE("CLI: new refuses factions and modules whose rules are not implemented
   CHECK_THAT(r.out, Catch::Contains("playable factions: atreides, bene_gesserit, emperor, fremen, harkonnen, spacing_guild, choam, richese"));
   r = run(data + " new --factions atreides,choam --seed 4");
   CHECK(r.code == 2);
-  CHECK_THAT(r.out, Catch::Contains("faction choam needs a module this game does not use"));
+  CHECK_THAT(r.out, Catch::Contains("faction choam needs the module choam_richese (CHOAM & Richese), which this game does not use"));
   // CHOAM sits with its module (issue 15).
   r = run(data + " new --factions atreides,choam --modules choam_richese --seed 4 --room c1");
   CHECK(r.code == 0);
@@ -211,6 +211,45 @@ TEST_CASE("CLI: the contract (exit codes, --version, did you mean, no store crea
   r = run(data + " verify c1 --json");
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("{\"rooms\":[{\"room\":\"c1\",\"events\":1,\"ok\":true}],\"verified\":1,\"failed\":0}\n"));
+  // An unknown room is an input error (exit 2) for every command that takes
+  // one, named with a did you mean; nothing is created.
+  for (const std::string cmd : {"log c2", "show c2", "actions c2 --seat atreides", "replay c2", "render c2 --svg -",
+                                "fork c2 --at 0 --name f", "rerun c2 --ruling storm_on_marker=that_player", "diff c2 c1",
+                                "diff c1 c2@0", "bisect c2 --invariant any", "play c2 --max-events 1",
+                                "act c2 --seat atreides --expect 0 '{\"action_type\":\"Pass\",\"action\":{}}'"}) {
+    INFO(cmd);
+    r = run(data + " " + cmd);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("no room c2, did you mean 'c1'"));
+  }
+  r = run(data + " rooms --json");
+  CHECK(r.out == "[{\"room\":\"c1\",\"head\":0}]\n");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("CLI: a bribe's choices name the factions", "[cli][names]") {
+  const fs::path dir = fs::temp_directory_path() / ("mentat-cli-bribe-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string data = "--data " + dir.string();
+  REQUIRE(run(data + " new --factions atreides,harkonnen,fremen --seed 7 --room b").code == 0);
+  // Past the setup, the seat asked (with spice) may bribe any other faction:
+  // its choices are labelled by faction, never bare numbers.
+  int seen = 0;
+  for (int round = 0; round < 12 && seen == 0; ++round) {
+    REQUIRE(run(data + " play b --seed 1 --max-events 10").code == 0);
+    for (const char* seat : {"atreides", "harkonnen", "fremen"}) {
+      const auto r = run(data + " actions b --seat " + seat);
+      const auto at = r.out.find("Bribe: ");
+      if (at == std::string::npos) continue;
+      const std::string lines = r.out.substr(at);
+      const std::string choices = lines.substr(lines.find('\n') + 1, lines.find('\n', lines.find('\n') + 1) - lines.find('\n') - 1);
+      INFO(r.out);
+      CHECK_THAT(choices, Catch::StartsWith("  faction (to): "));
+      CHECK_THAT(choices, Catch::Matches(".*[0-9] (Atreides|Harkonnen|Fremen).*"));
+      ++seen;
+    }
+  }
+  CHECK(seen > 0);
   fs::remove_all(dir);
 }
 

@@ -715,7 +715,15 @@ TEST_CASE("modules: keys, factions they seat, card sets they add", "[data][modul
   CHECK(why->find("atreides, bene_gesserit, emperor, fremen, harkonnen, spacing_guild, choam, richese") != std::string::npos);
   why = check_factions_and_modules({Faction::Atreides, Faction::Choam}, 0);
   REQUIRE(why.has_value());
-  CHECK(why->find("needs a module") != std::string::npos);
+  CHECK(*why == "faction choam needs the module choam_richese (CHOAM & Richese), which this game does not use");
+  why = check_factions_and_modules({Faction::Richese}, module_bit(Module::LeaderSkills));
+  REQUIRE(why.has_value());
+  CHECK(why->find("richese needs the module choam_richese") != std::string::npos);
+  CHECK(modules_seating(Faction::Richese) == module_bit(Module::ChoamRichese));
+  CHECK(modules_seating(Faction::Atreides) == 0);
+  CHECK(unknown_module_error("spice") ==
+        "unknown module 'spice' (modules: choam_richese, leader_skills, stronghold_cards, ixians_tleilaxu, ecaz_moritani, "
+        "homeworlds, discovery)");
   for (Faction f : kAllFactions)
     CHECK(faction_rules_implemented(f) == (static_cast<int>(f) < kNumBaseFactions || f == Faction::Choam || f == Faction::Richese));
 }

@@ -766,6 +766,86 @@ TEST_CASE("server bots: the bots play every seat but the human's, through the du
   CHECK(h.post("/rooms", R"({"factions":["atreides","harkonnen"],"bot_profiles":["easy"]})").code() == "malformed");
 }
 
+TEST_CASE("server modules: GET /modules lists the playable modules, POST /rooms seats CHOAM and Richese with theirs, "
+          "bots of every profile play them, and every refusal names the module", "[server][bots][modules]") {
+  Harness h;
+  // The lobby's choices: the six base factions, then each playable module with the factions it seats.
+  auto list = h.get("/modules");
+  INFO(list.body);
+  REQUIRE(list.status == 200);
+  auto ml = list.as<fb::ModuleList>();
+  std::vector<std::string> base, modules;
+  for (const auto* f : *ml->factions()) base.push_back(str(f->key()));
+  for (const auto* m : *ml->modules()) modules.push_back(str(m->key()));
+  CHECK(base == std::vector<std::string>{"atreides", "bene_gesserit", "emperor", "fremen", "harkonnen", "spacing_guild"});
+  CHECK(modules == std::vector<std::string>{"choam_richese", "leader_skills", "stronghold_cards"});
+  const auto* cr = ml->modules()->Get(0);
+  CHECK(str(cr->name()) == "CHOAM & Richese");
+  REQUIRE(list_size(cr->factions()) == 2);
+  CHECK(str(cr->factions()->Get(0)->key()) == "choam");
+  CHECK(str(cr->factions()->Get(1)->key()) == "richese");
+  CHECK(str(cr->factions()->Get(1)->name()) == "Richese");
+  CHECK(list_size(ml->modules()->Get(1)->factions()) == 0);
+  CHECK(list_size(ml->modules()->Get(2)->factions()) == 0);
+
+  // Refusals: 400, the module named, nothing stored.
+  std::string error;
+  const size_t rooms_before = h.store().rooms(&error).size();
+  auto bad = h.post("/rooms", R"({"factions":["atreides","harkonnen"],"modules":["spice_must_flow"]})");
+  CHECK(bad.status == 400);
+  CHECK(bad.code() == "malformed");
+  CHECK_THAT(bad.error(), Catch::StartsWith("unknown module 'spice_must_flow' (modules: choam_richese, "));
+  bad = h.post("/rooms", R"({"factions":["atreides","harkonnen"],"modules":["homeworlds"]})");
+  CHECK(bad.status == 400);
+  CHECK_THAT(bad.error(), Catch::Contains("module homeworlds (Homeworlds) is not implemented"));
+  bad = h.post("/rooms", R"({"factions":["atreides","choam"]})");
+  CHECK(bad.status == 400);
+  CHECK(bad.error() == "faction choam needs the module choam_richese (CHOAM & Richese), which this game does not use");
+  bad = h.post("/rooms", R"({"factions":["richese","atreides"],"modules":["leader_skills"]})");
+  CHECK(bad.status == 400);
+  CHECK_THAT(bad.error(), Catch::Contains("faction richese needs the module choam_richese"));
+  bad = h.post("/rooms", R"({"factions":["atreides","choam"],"modules":"choam_richese"})");
+  CHECK(bad.status == 400);
+  CHECK_THAT(bad.error(), Catch::StartsWith("invalid CreateRoomRequest: "));
+  CHECK(h.store().rooms(&error).size() == rooms_before);
+
+  // Every profile plays CHOAM and every profile the Richese (two rooms, the
+  // profiles turned round), with the CHOAM & Richese modules.
+  const std::vector<std::string> profiles = {"easy", "medium", "hard", "brutal"};
+  for (int round = 0; round < 2; ++round) {
+    const std::string room = "modules" + std::to_string(round);
+    std::vector<std::string> seat_profiles;
+    for (int seat = 0; seat < 4; ++seat) seat_profiles.push_back(profiles[static_cast<size_t>((seat + 2 * round) % 4)]);
+    const std::string body = R"({"factions":["choam","richese","atreides","harkonnen"],"seed":)" + std::to_string(31 + round) +
+                             R"(,"bot_seed":3,"turns":2,"modules":["choam_richese","leader_skills","stronghold_cards"],)"
+                             R"("bots":[0,1,2,3],"bot_profiles":[")" + seat_profiles[0] + "\",\"" + seat_profiles[1] + "\",\"" +
+                             seat_profiles[2] + "\",\"" + seat_profiles[3] + R"("],"room":")" + room + "\"}";
+    auto r = h.post("/rooms", body);
+    INFO(body << " -> " << r.body);
+    REQUIRE(r.status == 201);
+    auto j = r.as<fb::CreateRoomResponse>();
+    REQUIRE(j->seats()->size() == 4);
+    CHECK(str(j->seats()->Get(0)->faction()) == "choam");
+    CHECK(str(j->seats()->Get(1)->faction()) == "richese");
+    for (int seat = 0; seat < 4; ++seat) CHECK(str(j->seats()->Get(seat)->bot_profile()) == seat_profiles[static_cast<size_t>(seat)]);
+    std::vector<std::string> game_modules;
+    for (const auto* m : *j->modules()) game_modules.push_back(m->str());
+    CHECK(game_modules == std::vector<std::string>{"choam_richese", "leader_skills", "stronghold_cards"});
+    // The bots move: CHOAM and the Richese act, through the durable path.
+    const GameState s = wait_until(h, room, 60, [](const GameState& g) { return g.version >= 30 || game_over(g); });
+    CHECK(s.uses(data::Module::ChoamRichese));
+    CHECK(s.uses(data::Module::StrongholdCards));
+    int by_choam = 0, by_richese = 0;
+    for (const auto& e : stored_events(h, room)) {
+      by_choam += e.seat == 0;
+      by_richese += e.seat == 1;
+    }
+    CHECK(by_choam > 0);
+    CHECK(by_richese > 0);
+    CHECK(replay::verify_room(h.store(), room).ok);
+  }
+}
+
 TEST_CASE("server bots: a room of bots plays to the end by itself, verifies, and restarts without doubling a move",
           "[server][bots]") {
   // Uninterrupted run.

@@ -72,6 +72,12 @@ bool parse_module(std::string_view key, Module* out) {
   return false;
 }
 
+std::string unknown_module_error(std::string_view key) {
+  std::string known;
+  for (const ModuleInfo& info : kModules) known += (known.empty() ? "" : ", ") + std::string(info.key);
+  return "unknown module '" + std::string(key) + "' (modules: " + known + ")";
+}
+
 bool parse_module_list(std::string_view list, ModuleSet* out, std::string* error) {
   ModuleSet set = 0;
   while (!list.empty()) {
@@ -83,9 +89,7 @@ bool parse_module_list(std::string_view list, ModuleSet* out, std::string* error
     if (item.empty()) continue;
     Module m;
     if (!parse_module(item, &m)) {
-      std::string known;
-      for (const ModuleInfo& info : kModules) known += (known.empty() ? "" : ", ") + std::string(info.key);
-      *error = "unknown module '" + std::string(item) + "' (modules: " + known + ")";
+      *error = unknown_module_error(item);
       return false;
     }
     set = static_cast<ModuleSet>(set | module_bit(m));
@@ -109,6 +113,13 @@ FactionMask factions_allowed(ModuleSet modules) {
   for (const ModuleInfo& m : kModules)
     if (modules & module_bit(m.module)) mask = static_cast<FactionMask>(mask | m.factions);
   return mask;
+}
+
+ModuleSet modules_seating(Faction f) {
+  ModuleSet set = 0;
+  for (const ModuleInfo& m : kModules)
+    if (m.factions & faction_bit(f)) set = static_cast<ModuleSet>(set | module_bit(m.module));
+  return set;
 }
 
 bool faction_rules_implemented(Faction f) {
@@ -150,8 +161,13 @@ std::optional<std::string> check_factions_and_modules(const std::vector<Faction>
     if (!faction_rules_implemented(f))
       return "faction " + std::string(faction_key(f)) + " (" + std::string(faction_name(f)) +
              ") is not implemented in this release; playable factions: " + implemented_factions();
-    if (!(allowed & faction_bit(f)))
-      return "faction " + std::string(faction_key(f)) + " needs a module this game does not use";
+    if (!(allowed & faction_bit(f))) {
+      std::string needs;  // the module(s) that seat it, by key and name
+      for (const ModuleInfo& m : kModules)
+        if (modules_seating(f) & module_bit(m.module))
+          needs += (needs.empty() ? "" : " or ") + std::string(m.key) + " (" + std::string(m.name) + ")";
+      return "faction " + std::string(faction_key(f)) + " needs the module " + needs + ", which this game does not use";
+    }
   }
   return std::nullopt;
 }

@@ -51,6 +51,9 @@ struct ModuleInfo {
 };
 const ModuleInfo& module_info(Module m);
 bool parse_module(std::string_view key, Module* out);  // the key, case-insensitive
+// "unknown module 'KEY' (modules: choam_richese, ...)": the sentence for a key
+// parse_module does not know.
+std::string unknown_module_error(std::string_view key);
 // "choam_richese,leader_skills" style list; false and *error naming the bad entry.
 bool parse_module_list(std::string_view list, ModuleSet* out, std::string* error);
 std::string module_list(ModuleSet set);  // the keys, comma-separated, "" for none
@@ -60,6 +63,8 @@ std::string module_list(ModuleSet set);  // the keys, comma-separated, "" for no
 FactionMask factions_allowed(ModuleSet modules);
 // Whether this release implements a faction's rules (the six base ones and CHOAM).
 bool faction_rules_implemented(Faction f);
+// The modules that let faction `f` sit (none for the six base ones).
+ModuleSet modules_seating(Faction f);
 // The card sets a game with `modules` puts in `place` (bit i = CardSet i); the
 // base set is always in the treachery deck.
 uint8_t card_sets_in(ModuleSet modules, CardPlace place);

@@ -18,6 +18,8 @@
 //    Karama control found by the listing's `karama` under garbled labels
 //    (one folded "Karama…" list, a confirmation before the card is spent),
 //    the ally's share of a shipment from the view, not from a prompt;
+//  * a modules room created in the lobby (CHOAM and the Richese offered with
+//    their module, played by bots that move);
 //  * the access log has a line per request and no token; the game verifies.
 // Environment: MENTAT_BINARY, MENTAT_SOURCE_DIR, MENTAT_WEB_NODE, MENTAT_WEB_OUT,
 // MENTAT_CHROMIUM (default /usr/bin/chromium).
@@ -671,6 +673,36 @@ async function run() {
   assert.deepEqual(keep.ticked, [true, true], 'every card ticked at first');
   assert.deepEqual(keep.out, [{ t: 'KeepCards', a: { keep: [4, 17] } }, { t: 'KeepCards', a: { keep: [17] } }], 'the widget sends the ticked cards');
   log('keep-cards widget: rendered and sent');
+
+  // A modules room from the lobby: CHOAM and the Richese are offered only
+  // once their module is ticked, then seated as bots; the bots play them.
+  const lob2 = await desk.newPage();
+  await lob2.goto(BASE + '/');
+  await lob2.waitForSelector('input[data-module=choam_richese]');
+  assert.ok(await lob2.isHidden('input[data-faction=choam]'), 'CHOAM is offered only with its module');
+  await lob2.check('input[data-module=choam_richese]');
+  await lob2.check('input[data-module=leader_skills]');
+  await lob2.check('input[data-faction=choam]');
+  await lob2.check('input[data-faction=richese]');
+  await lob2.check('input[data-faction=atreides]');
+  await lob2.selectOption('select[data-who=choam]', 'brutal');
+  await lob2.selectOption('select[data-who=richese]', 'hard');
+  await lob2.selectOption('select[data-who=atreides]', 'easy');
+  await lob2.fill('input[name=turns]', '1');
+  await lob2.fill('input[name=room]', 'browser-modules');
+  await lob2.click('#create-button');
+  await lob2.waitForSelector('#seat-links li[data-faction=richese]');
+  assert.equal(await lob2.$('#seat-links li[data-faction=choam] a.seat-link'), null, 'the CHOAM bot has no seat link');
+  assert.match(await lob2.textContent('#seat-links li[data-faction=choam]'), /bot, brutal/);
+  let moved = 0;
+  for (let i = 0; i < 200 && moved === 0; i++) {
+    const ev = await (await fetch(`${BASE}/rooms/browser-modules/events?after=0`)).json();
+    moved = ev.events.filter((e) => e.faction === 'choam' || e.faction === 'richese').length;
+    if (!moved) await sleep(50);
+  }
+  assert.ok(moved > 0, 'the CHOAM and Richese bots move');
+  await lob2.close();
+  log(`modules room from the lobby: ${moved} bot moves by CHOAM and the Richese`);
 
   // The access log: one line per request, no token.
   const lines = fs.readFileSync(accessLog, 'utf8').trim().split('\n');

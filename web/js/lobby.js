@@ -1,16 +1,46 @@
-// The lobby: create a room (factions, rules, rulings, bot seats) and list rooms.
+// The lobby: create a room (factions, modules, rules, rulings, bot seats) and list rooms.
 import { Api, ApiError, FACTIONS, el } from './api.js';
 
 const api = new Api(null, null);
 const factions = document.getElementById('factions');
 const PROFILES = ['human', 'easy', 'medium', 'hard', 'brutal'];
 
-for (const [key, name] of FACTIONS) {
-  factions.append(el('div', { class: 'faction-row' },
-    el('label', {}, el('input', { type: 'checkbox', name: 'faction', value: key, dataset: { faction: key } }), name),
+// A faction's row: the checkbox and who plays it. `module`: the module that
+// lets it sit (its row is shown and usable only while that module is chosen).
+function factionRow(key, name, module) {
+  const row = el('div', { class: 'faction-row', dataset: module ? { needs: module } : {}, hidden: !!module },
+    el('label', {}, el('input', { type: 'checkbox', name: 'faction', value: key, disabled: !!module, dataset: { faction: key } }), name),
     el('label', {}, 'played by ', el('select', { name: `who-${key}`, dataset: { who: key } },
-      PROFILES.map((p) => el('option', { value: p, selected: p === 'human' }, p === 'human' ? 'a person' : `bot (${p})`))))));
+      PROFILES.map((p) => el('option', { value: p, selected: p === 'human' }, p === 'human' ? 'a person' : `bot (${p})`)))));
+  factions.append(row);
 }
+for (const [key, name] of FACTIONS) factionRow(key, name, null);
+
+// The playable modules (GET /modules) and the factions each one lets sit.
+async function loadModules() {
+  const box = document.getElementById('modules');
+  try {
+    const r = await api.get('/modules', { auth: false });
+    for (const m of r.modules) for (const f of m.factions || []) factionRow(f.key, f.name, m.key);
+    box.replaceChildren(...r.modules.map((m) => el('label', { class: 'module' },
+      el('input', { type: 'checkbox', name: 'module', value: m.key, dataset: { module: m.key }, onchange: showModuleFactions }),
+      ` ${m.name}`, (m.factions || []).length ? el('span', { class: 'muted' }, ` (adds ${m.factions.map((f) => f.name).join(', ')})`) : '')));
+  } catch (e) {
+    box.textContent = String(e.message || e);
+  }
+}
+// A module's factions are offered while it is chosen; unchosen, they are cleared.
+function showModuleFactions() {
+  const chosen = new Set([...document.querySelectorAll('input[name=module]:checked')].map((i) => i.value));
+  for (const row of factions.querySelectorAll('.faction-row[data-needs]')) {
+    const on = chosen.has(row.dataset.needs);
+    row.hidden = !on;
+    const box = row.querySelector('input[name=faction]');
+    box.disabled = !on;
+    if (!on) box.checked = false;
+  }
+}
+loadModules();
 
 function seatLink(room, seat) {
   const u = new URL('/table.html', location.href);
@@ -26,6 +56,8 @@ document.getElementById('create-form').addEventListener('submit', async (ev) => 
   err.textContent = '';
   const chosen = [...f.querySelectorAll('input[name=faction]:checked')].map((i) => i.value);
   const req = { factions: chosen, rules: f.rules.value, turns: Number(f.turns.value) };
+  const modules = [...f.querySelectorAll('input[name=module]:checked')].map((i) => i.value);
+  if (modules.length) req.modules = modules;
   const bots = [], profiles = [];
   chosen.forEach((k, seat) => {
     const who = f.querySelector(`[data-who=${k}]`).value;
